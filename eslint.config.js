@@ -1,0 +1,30 @@
+const nx = require('@nx/eslint-plugin');
+const tseslint = require('typescript-eslint');
+
+// Module boundaries: the protocol core and the contracts stand alone; the SDK and
+// the service build on them; nothing builds on the service.
+const depConstraints = [
+  { sourceTag: 'scope:signing', onlyDependOnLibsWithTags: ['scope:signing'] },
+  { sourceTag: 'scope:contracts', onlyDependOnLibsWithTags: ['scope:contracts'] },
+  { sourceTag: 'scope:sdk', onlyDependOnLibsWithTags: ['scope:sdk', 'scope:signing', 'scope:contracts'] },
+  { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:api', 'scope:signing', 'scope:contracts'] },
+  { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:tools', 'scope:signing', 'scope:contracts', 'scope:sdk'] },
+];
+
+module.exports = [
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/src/generated/**', '.nx/**', '**/*.d.ts'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: [], depConstraints }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['**/*.js'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+];

@@ -1,0 +1,18 @@
+// Friendly names for the contract's component schemas.
+import type { components } from './generated/payment-api';
+
+type Schemas = components['schemas'];
+
+export type Bank = Schemas['Bank'];
+export type AccountEnquiryRequest = Schemas['AccountEnquiryRequest'];
+export type AccountEnquiryResult = Schemas['AccountEnquiryResult'];
+export type AccountEnquiryFailure = Schemas['AccountEnquiryFailure'];
+export type CreatePayinRequest = Schemas['CreatePayinRequest'];
+export type Payin = Schemas['Payin'];
+export type PayinStatus = Schemas['PayinStatus'];
+export type Currency = Schemas['Currency'];
+export type Health = Schemas['Health'];
+export type ErrorBody = Schemas['Error'];
+export type ErrorCode = Schemas['ErrorCode'];
+export type FieldError = Schemas['FieldError'];
+export type SigningDebug = Schemas['SigningDebug'];

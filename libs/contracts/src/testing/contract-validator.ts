@@ -1,0 +1,112 @@
+// Validates real HTTP responses against openapi/payment-api.yaml, so tests prove
+// the service answers exactly what the contract promises.
+import * as fs from 'node:fs';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { parse } from 'yaml';
+import { CONTRACT_PATH } from '../contract-path';
+
+const CONTRACT_ID = 'https://contract.local/payment-api.json';
+
+interface OpenApiDocument {
+  paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+  components: { responses: Record<string, unknown> };
+}
+
+interface ResponseObject {
+  $ref?: string;
+  content?: Record<string, { schema?: unknown; examples?: Record<string, { value?: unknown; $ref?: string }> }>;
+}
+
+export interface ResponseToValidate {
+  method: string;
+  /** The concrete request path, for example `/payment/api/payins/order-1`. Query strings are ignored. */
+  path: string;
+  status: number;
+  body: unknown;
+}
+
+export class ContractValidator {
+  readonly document: OpenApiDocument;
+  private readonly ajv: Ajv2020;
+
+  constructor(contractPath: string = CONTRACT_PATH) {
+    this.document = parse(fs.readFileSync(contractPath, 'utf8')) as OpenApiDocument;
+    this.ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(this.ajv);
+    this.ajv.addSchema({ ...this.document, $id: CONTRACT_ID });
+  }
+
+  /** Returns the contract violations of one response; an empty array means it conforms. */
+  validateResponse({ method, path, status, body }: ResponseToValidate): string[] {
+    const template = this.matchPathTemplate(path.split('?')[0] ?? path);
+    if (!template) return [`${path} is not a path of the contract`];
+    const operation = this.document.paths[template]?.[method.toLowerCase()];
+    if (!operation) return [`${method} ${template} is not an operation of the contract`];
+    const pointer = this.responsePointer(template, method, String(status));
+    if (!pointer) return [`${method} ${template} does not document status ${status}`];
+    const validate = this.ajv.getSchema(`${CONTRACT_ID}#${pointer}/content/application~1json/schema`);
+    if (!validate) return [`${method} ${template} ${status} has no application/json schema`];
+    if (validate(body)) return [];
+    return (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}`);
+  }
+
+  /** JSON pointers of every schema paired with the examples the contract gives for it. */
+  examples(): Array<{ name: string; schemaPointer: string; value: unknown }> {
+    const found: Array<{ name: string; schemaPointer: string; value: unknown }> = [];
+    for (const [template, operations] of Object.entries(this.document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const requestBody = (operation as { requestBody?: ResponseObject }).requestBody;
+        const operationPointer = `/paths/${escapePointer(template)}/${method}`;
+        if (requestBody) found.push(...this.examplesOf(requestBody, `${operationPointer}/requestBody`, `${method.toUpperCase()} ${template} request`));
+        for (const status of Object.keys(operation.responses)) {
+          const pointer = this.responsePointer(template, method, status);
+          if (pointer) found.push(...this.examplesOf(this.resolve(pointer), pointer, `${method.toUpperCase()} ${template} ${status}`));
+        }
+      }
+    }
+    return found;
+  }
+
+  validateAt(schemaPointer: string, value: unknown): string[] {
+    const validate = this.ajv.getSchema(`${CONTRACT_ID}#${schemaPointer}`);
+    if (!validate) return [`no schema at ${schemaPointer}`];
+    if (validate(value)) return [];
+    return (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}`);
+  }
+
+  private examplesOf(container: ResponseObject, pointer: string, label: string) {
+    const media = container.content?.['application/json'];
+    return Object.entries(media?.examples ?? {}).map(([name, example]) => ({
+      name: `${label} example "${name}"`,
+      schemaPointer: `${pointer}/content/application~1json/schema`,
+      value: example.$ref ? (this.resolve(example.$ref.slice(1)) as { value: unknown }).value : example.value,
+    }));
+  }
+
+  private responsePointer(template: string, method: string, status: string): string | undefined {
+    const response = this.document.paths[template]?.[method.toLowerCase()]?.responses[status] as ResponseObject | undefined;
+    if (!response) return undefined;
+    if (response.$ref) return response.$ref.slice(1);
+    return `/paths/${escapePointer(template)}/${method.toLowerCase()}/responses/${status}`;
+  }
+
+  private resolve(pointer: string): ResponseObject {
+    let node: unknown = this.document;
+    for (const part of pointer.split('/').slice(1)) {
+      node = (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+    }
+    return node as ResponseObject;
+  }
+
+  private matchPathTemplate(path: string): string | undefined {
+    return Object.keys(this.document.paths).find((template) => {
+      const pattern = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
+      return new RegExp(`^${pattern}$`).test(path);
+    });
+  }
+}
+
+function escapePointer(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}

@@ -1,0 +1,2 @@
+export { ContractValidator } from './contract-validator';
+export type { ResponseToValidate } from './contract-validator';

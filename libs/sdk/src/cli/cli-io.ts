@@ -1,0 +1,20 @@
+/** What the CLI touches outside itself, injected so that tests run it in-process. */
+export interface CliIo {
+  env: Readonly<Record<string, string | undefined>>;
+  stdout: (line: string) => void;
+  stderr: (line: string) => void;
+  /** Unix seconds. */
+  now: () => number;
+  randomUUID: () => string;
+  readFile: (path: string) => Promise<Uint8Array>;
+  fetch: typeof fetch;
+}
+
+/** Bad input: the CLI prints the message and exits with code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export const EXIT_OK = 0;
+export const EXIT_FAILED = 1;
+export const EXIT_USAGE = 2;

@@ -1,0 +1,12 @@
+export { sign } from './sign';
+export type { SignInput, SignResult, SignedHeaders } from './sign';
+export { verify, readSigningHeaders } from './verify';
+export type { VerifyInput, VerifyResult, VerifyFailure, VerifyFailureCode, HeaderBag, SigningHeaderValues, SigningDebugValues } from './verify';
+export { canonicalBodyFromJson, canonicalBodyFromObject } from './canonical-body';
+export type { SignableBody, SignableValue } from './canonical-body';
+export { buildBaseString, sha256Hex, hmacSha256Hex } from './base-string';
+export type { BaseStringParts } from './base-string';
+export { SigningError, SIGNING_ERROR_CODES, isBodyErrorCode } from './errors';
+export type { SigningErrorCode, BodyErrorCode } from './errors';
+export { HEADER_GRAMMAR, METHOD_GRAMMAR, REQUEST_PATH_GRAMMAR } from './header-grammar';
+export { TIMESTAMP_TOLERANCE_SECONDS, NONCE_TTL_SECONDS, EMPTY_BODY_SHA256_HEX, SIGNING_HEADERS } from './constants';
