@@ -1,0 +1,27 @@
+// docs/protocol.md quotes hashes and signatures; each must be one that the
+// published vectors (computed by the reference implementation) contain.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { SIGNING_VECTORS } from '@paysign/signing/testing';
+
+const doc = fs.readFileSync(path.resolve(__dirname, '../../docs/protocol.md'), 'utf8');
+
+describe('docs/protocol.md', () => {
+  const quoted = [...new Set(doc.match(/\b[0-9a-f]{64}\b/g) ?? [])];
+  const known = new Set(SIGNING_VECTORS.flatMap((v) => [v.want.bodySha256Hex, v.want.signature]));
+
+  it('quotes hashes and signatures', () => {
+    expect(quoted.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it.each(quoted)('quotes %s from the vectors', (hex) => {
+    expect(known.has(hex)).toBe(true);
+  });
+
+  it.each(SIGNING_VECTORS.filter((v) => ['every-payin-field', 'key-order-utf16', 'amount-1000.50'].includes(v.name)).map((v) => [v.name, v] as const))(
+    'gives the canonical body of vector %s as computed',
+    (_name, vector) => {
+      expect(doc).toContain(vector.want.canonicalBody);
+    },
+  );
+});
