@@ -29,6 +29,13 @@ export class SigningError extends Error {
   }
 }
 
+/** Codes of raw request bodies that cannot be canonicalized; `UNSUPPORTED_VALUE` only arises from JS objects. */
+export type RawBodyErrorCode = Exclude<BodyErrorCode, 'UNSUPPORTED_VALUE'>;
+
 export function isBodyErrorCode(code: SigningErrorCode): code is BodyErrorCode {
   return code !== 'INVALID_SIGNING_INPUT';
+}
+
+export function isRawBodyErrorCode(code: SigningErrorCode): code is RawBodyErrorCode {
+  return code !== 'INVALID_SIGNING_INPUT' && code !== 'UNSUPPORTED_VALUE';
 }

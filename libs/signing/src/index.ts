@@ -6,7 +6,7 @@ export { canonicalBodyFromJson, canonicalBodyFromObject } from './canonical-body
 export type { SignableBody, SignableValue } from './canonical-body';
 export { buildBaseString, sha256Hex, hmacSha256Hex } from './base-string';
 export type { BaseStringParts } from './base-string';
-export { SigningError, SIGNING_ERROR_CODES, isBodyErrorCode } from './errors';
-export type { SigningErrorCode, BodyErrorCode } from './errors';
+export { SigningError, SIGNING_ERROR_CODES, isBodyErrorCode, isRawBodyErrorCode } from './errors';
+export type { SigningErrorCode, BodyErrorCode, RawBodyErrorCode } from './errors';
 export { HEADER_GRAMMAR, METHOD_GRAMMAR, REQUEST_PATH_GRAMMAR } from './header-grammar';
 export { TIMESTAMP_TOLERANCE_SECONDS, NONCE_TTL_SECONDS, EMPTY_BODY_SHA256_HEX, SIGNING_HEADERS } from './constants';

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { buildBaseString, hmacSha256Hex, sha256Hex } from './base-string';
 import { canonicalBodyFromJson } from './canonical-body';
 import { SIGNING_HEADERS, TIMESTAMP_TOLERANCE_SECONDS } from './constants';
-import { SigningError, isBodyErrorCode, type BodyErrorCode } from './errors';
+import { SigningError, isRawBodyErrorCode, type RawBodyErrorCode } from './errors';
 import { HEADER_GRAMMAR } from './header-grammar';
 
 /** Request headers keyed by lower-case name; a header sent more than once is an array. */
@@ -44,7 +44,7 @@ export type VerifyFailure =
   | { ok: false; code: 'AUTH_HEADER_MISSING' | 'AUTH_HEADER_MALFORMED'; header: string; message: string }
   | { ok: false; code: 'AUTH_UNKNOWN_API_KEY'; message: string }
   | { ok: false; code: 'AUTH_TIMESTAMP_SKEW'; message: string; serverTime: number; skewSeconds: number }
-  | { ok: false; code: BodyErrorCode; message: string }
+  | { ok: false; code: RawBodyErrorCode; message: string }
   | { ok: false; code: 'AUTH_SIGNATURE_MISMATCH'; message: string; debug: SigningDebugValues };
 
 export type VerifyResult = ({ ok: true; headers: SigningHeaderValues } & SigningDebugValues) | VerifyFailure;
@@ -92,7 +92,7 @@ export function verify(input: VerifyInput): VerifyResult {
   try {
     canonicalBody = canonicalBodyFromJson(input.body);
   } catch (error) {
-    if (error instanceof SigningError && isBodyErrorCode(error.code)) return { ok: false, code: error.code, message: error.message };
+    if (error instanceof SigningError && isRawBodyErrorCode(error.code)) return { ok: false, code: error.code, message: error.message };
     throw error;
   }
   const bodySha256Hex = sha256Hex(canonicalBody);

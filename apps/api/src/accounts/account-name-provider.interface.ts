@@ -1,0 +1,14 @@
+/** Injection token of the AccountNameProvider. */
+export const AccountNameProvider = Symbol('AccountNameProvider');
+
+export type AccountNameLookup =
+  | { outcome: 'found'; accountName: string }
+  | { outcome: 'not-found' }
+  | { outcome: 'dormant' }
+  | { outcome: 'bank-unavailable' };
+
+/** Resolves an account holder's name at the beneficiary's bank. */
+export interface AccountNameProvider {
+  /** Must stop work and reject when `signal` aborts (the service's enquiry timeout). */
+  lookup(query: { bankCode: string; accountNumber: string; signal: AbortSignal }): Promise<AccountNameLookup>;
+}

@@ -1,0 +1,64 @@
+import { Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { AccountEnquiryService } from './accounts/account-enquiry.service';
+import { AccountNameProvider } from './accounts/account-name-provider.interface';
+import { AccountsController } from './accounts/accounts.controller';
+import { EnquiryCache } from './accounts/enquiry-cache';
+import { BanksController } from './banks/banks.controller';
+import type { AppConfig } from './config/app-config';
+import { AppConfigToken, Clock } from './config/clock';
+import { DocsController } from './docs/docs.controller';
+import { ApiExceptionFilter } from './errors/api-exception.filter';
+import { HealthController } from './health/health.controller';
+import { MerchantRegistry } from './merchants/merchant-registry';
+import { NonceStore } from './nonce/nonce-store.interface';
+import { PayinRepository } from './payins/payin-repository.interface';
+import { PayinsController } from './payins/payins.controller';
+import { PayinsService } from './payins/payins.service';
+import { SignatureGuard } from './signing/signature.guard';
+
+/** Everything the service depends on outside itself, built by the app factory. */
+export interface AppDependencies {
+  config: AppConfig;
+  clock: Clock;
+  merchants: MerchantRegistry;
+  nonceStore: NonceStore;
+  payinRepository: PayinRepository;
+  enquiryCache: EnquiryCache;
+  accountNameProvider: AccountNameProvider;
+}
+
+const DEPENDENCIES = Symbol('AppDependencies');
+
+class StoresLifecycle implements OnApplicationShutdown {
+  constructor(private readonly deps: AppDependencies) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.allSettled([this.deps.nonceStore.close(), this.deps.payinRepository.close(), this.deps.enquiryCache.disconnect()]);
+  }
+}
+
+@Module({})
+export class AppModule {
+  static forRoot(deps: AppDependencies): DynamicModule {
+    return {
+      module: AppModule,
+      controllers: [BanksController, AccountsController, PayinsController, HealthController, DocsController],
+      providers: [
+        { provide: DEPENDENCIES, useValue: deps },
+        { provide: AppConfigToken, useValue: deps.config },
+        { provide: Clock, useValue: deps.clock },
+        { provide: MerchantRegistry, useValue: deps.merchants },
+        { provide: NonceStore, useValue: deps.nonceStore },
+        { provide: PayinRepository, useValue: deps.payinRepository },
+        { provide: EnquiryCache, useValue: deps.enquiryCache },
+        { provide: AccountNameProvider, useValue: deps.accountNameProvider },
+        { provide: StoresLifecycle, useFactory: (d: AppDependencies) => new StoresLifecycle(d), inject: [DEPENDENCIES] },
+        { provide: APP_GUARD, useClass: SignatureGuard },
+        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+        AccountEnquiryService,
+        PayinsService,
+      ],
+    };
+  }
+}

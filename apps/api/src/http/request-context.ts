@@ -1,0 +1,14 @@
+import type { Merchant } from '../merchants/merchant';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The merchant of the verified API key; set by the signature guard. */
+    merchant?: Merchant;
+    /** The exact bytes the signature guard verified. Handlers act on these only. */
+    verifiedBody?: Buffer;
+    /** The error code answered, or "OK"; logged once per request. */
+    outcome?: string;
+  }
+}
+
+export {};

@@ -1,0 +1,12 @@
+/** A merchant as loaded from MERCHANTS_FILE. */
+export interface Merchant {
+  merchantId: string;
+  tenantId: string;
+  name: string;
+}
+
+/** An API key and secret pair. A merchant may hold several, to rotate a secret without downtime. */
+export interface Credential {
+  apiKey: string;
+  secretKey: string;
+}

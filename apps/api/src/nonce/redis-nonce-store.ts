@@ -1,0 +1,72 @@
+import KeyvRedis from '@keyv/redis';
+import type { NonceStore } from './nonce-store.interface';
+
+type RedisClient = Awaited<ReturnType<KeyvRedis<string>['getClient']>>;
+
+/** A command that has not answered in this time is treated as a store failure. */
+const COMMAND_TIMEOUT_MS = 1000;
+
+/**
+ * Nonces in Redis, shared by every instance of the service: `SET key 1 NX PX ttl`
+ * through the client of @keyv/redis. The offline queue is off, so while Redis
+ * is down a claim fails at once instead of waiting; the client keeps
+ * reconnecting, so the service recovers by itself.
+ */
+export class RedisNonceStore implements NonceStore {
+  private constructor(
+    private readonly keyvRedis: KeyvRedis<string>,
+    private readonly client: RedisClient,
+  ) {}
+
+  static async connect(url: string): Promise<RedisNonceStore> {
+    const keyvRedis = createKeyvRedis(url);
+    const client = await withTimeout(keyvRedis.getClient(), 5000, `Redis at ${redactUrl(url)} did not answer`);
+    return new RedisNonceStore(keyvRedis, client);
+  }
+
+  async claim(key: string, ttlSeconds: number): Promise<boolean> {
+    const reply = await withTimeout(this.client.set(key, '1', { NX: true, PX: ttlSeconds * 1000 }), COMMAND_TIMEOUT_MS, 'Redis SET timed out');
+    return reply === 'OK';
+  }
+
+  async ping(): Promise<void> {
+    await withTimeout(this.client.ping(), COMMAND_TIMEOUT_MS, 'Redis PING timed out');
+  }
+
+  async close(): Promise<void> {
+    await this.keyvRedis.disconnect().catch(() => undefined);
+  }
+}
+
+/** A @keyv/redis store that fails fast while disconnected and reconnects forever. */
+export function createKeyvRedis(url: string): KeyvRedis<string> {
+  const keyvRedis = new KeyvRedis<string>(
+    {
+      url,
+      disableOfflineQueue: true,
+      socket: { connectTimeout: 2000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1000) },
+    },
+    { throwOnConnectError: true, throwOnErrors: true, connectionTimeout: 2000 },
+  );
+  // Without a listener, a connection error would be an unhandled 'error' event.
+  keyvRedis.on('error', () => undefined);
+  return keyvRedis;
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

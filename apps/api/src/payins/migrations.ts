@@ -1,0 +1,48 @@
+import type { SqlClient } from './sql-client';
+
+/** Ordered schema migrations, the same SQL on PGlite and PostgreSQL. Append; never edit a shipped one. */
+export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }> = [
+  {
+    id: 1,
+    name: 'create payins',
+    sql: `CREATE TABLE payins (
+      merchant_id text NOT NULL,
+      reference text NOT NULL,
+      status text NOT NULL,
+      amount_minor bigint NOT NULL CHECK (amount_minor > 0),
+      currency text NOT NULL,
+      customer_email text NOT NULL,
+      customer_name text,
+      gateway text,
+      narration text,
+      notify_url text,
+      redirect_url text,
+      request_fingerprint text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (merchant_id, reference)
+    )`,
+  },
+];
+
+/** Runs the migrations not yet applied, each in its own transaction, under an advisory lock so that instances booting together do not race. */
+export async function migrate(client: SqlClient): Promise<void> {
+  await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+  await client.query('SELECT pg_advisory_lock(727001)');
+  try {
+    const applied = new Set((await client.query<{ id: number }>('SELECT id FROM schema_migrations')).rows.map((r) => Number(r.id)));
+    for (const migration of MIGRATIONS) {
+      if (applied.has(migration.id)) continue;
+      await client.query('BEGIN');
+      try {
+        await client.query(migration.sql);
+        await client.query('INSERT INTO schema_migrations (id, name) VALUES ($1, $2)', [migration.id, migration.name]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      }
+    }
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(727001)');
+  }
+}

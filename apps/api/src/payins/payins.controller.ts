@@ -1,0 +1,49 @@
+import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { FieldError, Payin } from '@paysign/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppConfig } from '../config/app-config';
+import { AppConfigToken } from '../config/clock';
+import { validationFailed } from '../errors/api.exception';
+import { VerifiedBody } from '../http/verified-body.decorator';
+import { validateBody } from '../http/validate-body';
+import { CREATE_PAYIN_FIELDS, CreatePayinDto, REFERENCE_PATTERN } from './create-payin.dto';
+import { PayinsService } from './payins.service';
+
+@Controller('api/payins')
+export class PayinsController {
+  constructor(
+    private readonly payins: PayinsService,
+    @Inject(AppConfigToken) private readonly config: AppConfig,
+  ) {}
+
+  @Post()
+  async create(@VerifiedBody() body: Record<string, unknown>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Payin> {
+    const input = validateBody(CreatePayinDto, CREATE_PAYIN_FIELDS, body, this.productionUrlErrors(body));
+    const merchant = request.merchant as NonNullable<FastifyRequest['merchant']>;
+    const { created, payin } = await this.payins.create(merchant.merchantId, input);
+    void reply.header('Location', `/payment/api/payins/${payin.reference}`);
+    if (created) {
+      void reply.status(201);
+    } else {
+      void reply.status(200).header('Idempotent-Replayed', 'true');
+    }
+    return payin;
+  }
+
+  @Get(':reference')
+  async get(@Param('reference') reference: string, @Req() request: FastifyRequest): Promise<Payin> {
+    if (!REFERENCE_PATTERN.test(reference)) {
+      throw validationFailed([{ field: 'reference', code: 'pattern', message: 'reference must be 1 to 64 characters from [A-Za-z0-9._-].' }]);
+    }
+    const merchant = request.merchant as NonNullable<FastifyRequest['merchant']>;
+    return this.payins.get(merchant.merchantId, reference);
+  }
+
+  /** http callback URLs are a sandbox convenience; production requires https. */
+  private productionUrlErrors(body: Record<string, unknown>): FieldError[] {
+    if (this.config.mode !== 'production') return [];
+    return (['notifyUrl', 'redirectUrl'] as const)
+      .filter((field) => typeof body[field] === 'string' && !(body[field] as string).toLowerCase().startsWith('https://'))
+      .map((field) => ({ field, code: 'format', message: `${field} must be an https URL in production mode.` }));
+  }
+}

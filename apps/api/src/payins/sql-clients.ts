@@ -1,0 +1,44 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Pool } from 'pg';
+import { migrate } from './migrations';
+import type { SqlClient } from './sql-client';
+
+/** The embedded default: PGlite (PostgreSQL in WebAssembly), durable under `dataDir`, migrated. */
+export async function openPglite(dataDir: string): Promise<SqlClient> {
+  const dir = path.join(dataDir, 'payins.pglite');
+  fs.mkdirSync(dir, { recursive: true });
+  const db = new PGlite(dir);
+  await db.waitReady;
+  const client: SqlClient = {
+    query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await db.query<R>(sql, params)).rows }),
+    close: () => db.close(),
+  };
+  await migrate(client);
+  return client;
+}
+
+/** PostgreSQL through a pool, migrated at open. `schema` (tests only) sets the search_path of every connection. */
+export async function openPostgres(databaseUrl: string, options: { schema?: string } = {}): Promise<SqlClient> {
+  const pool = new Pool({
+    connectionString: databaseUrl,
+    max: 10,
+    connectionTimeoutMillis: 2000,
+    query_timeout: 5000,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+  });
+  // An idle client's error (the server went away) must not crash the process; the next query reports it.
+  pool.on('error', () => undefined);
+  // Migrate on one dedicated connection: the advisory lock and each transaction belong to a session.
+  const connection = await pool.connect();
+  try {
+    await migrate({ query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await connection.query(sql, params)).rows as R[] }), close: async () => undefined });
+  } finally {
+    connection.release();
+  }
+  return {
+    query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await pool.query(sql, params)).rows as R[] }),
+    close: () => pool.end(),
+  };
+}
