@@ -1,0 +1,125 @@
+import { signedCall, send } from './support/api-client';
+import { MERCHANT_A, MERCHANT_A_ROTATED, MERCHANT_B } from './support/credentials';
+import { startTestApp, type TestApp } from './support/test-app';
+
+const NOW = 1767225600;
+const BANKS = '/payment/merchant-api/banks';
+const ENQUIRY = '/payment/merchant-api/account/inquiry';
+const ENQUIRY_BODY = '{"bankCode":"058","accountNumber":"0123456785"}';
+
+describe('signature guard over real HTTP', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp({}, { overrides: { clock: () => NOW * 1000 } });
+  });
+  afterAll(() => api.close());
+
+  it('admits a correctly signed GET and POST', async () => {
+    expect((await signedCall(api.baseUrl, { path: BANKS, credential: MERCHANT_A, timestamp: NOW })).status).toBe(200);
+    expect((await signedCall(api.baseUrl, { path: ENQUIRY, body: ENQUIRY_BODY, credential: MERCHANT_A, timestamp: NOW })).status).toBe(200);
+  });
+
+  it('admits a rotated credential of the same merchant', async () => {
+    expect((await signedCall(api.baseUrl, { path: BANKS, credential: MERCHANT_A_ROTATED, timestamp: NOW })).status).toBe(200);
+  });
+
+  it.each<[string, { skew: number; want: number }]>([
+    ['300 s behind: admitted', { skew: -300, want: 200 }],
+    ['300 s ahead: admitted', { skew: 300, want: 200 }],
+    ['301 s behind: refused', { skew: -301, want: 401 }],
+    ['301 s ahead: refused', { skew: 301, want: 401 }],
+  ])('a client clock %s', async (_name, { skew, want }) => {
+    const response = await signedCall(api.baseUrl, { path: BANKS, credential: MERCHANT_A, timestamp: NOW + skew });
+    expect(response.status).toBe(want);
+    if (want === 401) expect(response.json).toMatchObject({ code: 'AUTH_TIMESTAMP_SKEW', serverTime: NOW });
+  });
+
+  it.each<[string, { given: Parameters<typeof signedCall>[1]; code: string }]>([
+    ['a missing header', { given: { path: BANKS, credential: MERCHANT_A, timestamp: NOW, headers: { 'X-Tenant-ID': undefined } }, code: 'AUTH_HEADER_MISSING' }],
+    ['a malformed nonce', { given: { path: BANKS, credential: MERCHANT_A, timestamp: NOW, headers: { 'X-Nonce': 'not/valid' } }, code: 'AUTH_HEADER_MALFORMED' }],
+    ['an upper-case signature', { given: { path: BANKS, credential: MERCHANT_A, timestamp: NOW, headers: { 'X-Signature': 'A'.repeat(64) } }, code: 'AUTH_HEADER_MALFORMED' }],
+    ['an unknown API key', { given: { path: BANKS, credential: { ...MERCHANT_A, apiKey: 'pk_unknown' }, timestamp: NOW }, code: 'AUTH_UNKNOWN_API_KEY' }],
+    ['a stale timestamp', { given: { path: BANKS, credential: MERCHANT_A, timestamp: NOW - 1000 }, code: 'AUTH_TIMESTAMP_SKEW' }],
+    ['a wrong secret', { given: { path: BANKS, credential: { ...MERCHANT_A, secretKey: 'sk_wrong_wrong_wrong' }, timestamp: NOW }, code: 'AUTH_SIGNATURE_MISMATCH' }],
+    ['a body other than the signed one', { given: { path: ENQUIRY, body: ENQUIRY_BODY, signedBody: '{"bankCode":"058","accountNumber":"0000000018"}', credential: MERCHANT_A, timestamp: NOW }, code: 'AUTH_SIGNATURE_MISMATCH' }],
+    ['another merchant ID', { given: { path: BANKS, credential: { ...MERCHANT_A, merchantId: 'MCH-B' }, timestamp: NOW }, code: 'AUTH_MERCHANT_MISMATCH' }],
+    ['another tenant ID', { given: { path: BANKS, credential: { ...MERCHANT_B, tenantId: 'TEN-A' }, timestamp: NOW }, code: 'AUTH_MERCHANT_MISMATCH' }],
+  ])('refuses %s with 401', async (_name, { given, code }) => {
+    const response = await signedCall(api.baseUrl, given);
+    expect(response.status).toBe(401);
+    expect(response.json).toMatchObject({ code, retryable: false, requestId: response.headers.get('x-request-id') });
+  });
+
+  it('refuses a replayed nonce with 401 AUTH_NONCE_REPLAYED', async () => {
+    const call = { path: BANKS, credential: MERCHANT_A, timestamp: NOW, nonce: 'replay-me-1' };
+    expect((await signedCall(api.baseUrl, call)).status).toBe(200);
+    expect((await signedCall(api.baseUrl, call)).json).toMatchObject({ code: 'AUTH_NONCE_REPLAYED' });
+  });
+
+  it('scopes nonces to the API key', async () => {
+    expect((await signedCall(api.baseUrl, { path: BANKS, credential: MERCHANT_A, timestamp: NOW, nonce: 'shared-nonce' })).status).toBe(200);
+    expect((await signedCall(api.baseUrl, { path: BANKS, credential: MERCHANT_B, timestamp: NOW, nonce: 'shared-nonce' })).status).toBe(200);
+  });
+
+  it('does not burn a nonce on a request that failed verification', async () => {
+    const nonce = 'not-burned';
+    expect((await signedCall(api.baseUrl, { path: BANKS, credential: { ...MERCHANT_A, secretKey: 'sk_wrong_wrong_wrong' }, timestamp: NOW, nonce })).status).toBe(401);
+    expect((await signedCall(api.baseUrl, { path: BANKS, credential: MERCHANT_A, timestamp: NOW, nonce })).status).toBe(200);
+  });
+
+  it('refuses a header sent twice', async () => {
+    const first = await signedCall(api.baseUrl, { path: BANKS, credential: MERCHANT_A, timestamp: NOW, nonce: 'dup-1' });
+    expect(first.status).toBe(200);
+    // Raw HTTP, so the header really goes twice on the wire.
+    const net = await import('node:net');
+    const { port } = new URL(api.baseUrl);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => {
+        socket.end(`GET ${BANKS} HTTP/1.1\r\nHost: x\r\nX-API-KEY: pk_test_a\r\nX-Nonce: a\r\nX-Nonce: b\r\nX-Timestamp: ${NOW}\r\nX-Signature: ${'a'.repeat(64)}\r\nX-Merchant-ID: MCH-A\r\nX-Tenant-ID: TEN-A\r\nConnection: close\r\n\r\n`);
+      });
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 401/);
+    expect(raw).toContain('"code":"AUTH_HEADER_MALFORMED"');
+    expect(raw).toContain('X-Nonce was sent 2 times');
+  });
+
+  it('signs the query string: changing it breaks the signature', async () => {
+    const signed = await signedCall(api.baseUrl, { path: `${BANKS}?page=1`, signedBody: undefined, credential: MERCHANT_A, timestamp: NOW, nonce: 'q-1' });
+    expect(signed.status).toBe(200);
+    const { sign } = await import('@paysign/signing');
+    const { headers } = sign({ ...MERCHANT_A, nonce: 'q-2', timestamp: NOW, method: 'GET', path: `${BANKS}?page=1` });
+    const tampered = await send(api.baseUrl, { method: 'GET', path: `${BANKS}?page=2`, headers: headers as Record<string, string> });
+    expect(tampered.json).toMatchObject({ code: 'AUTH_SIGNATURE_MISMATCH' });
+  });
+
+  it('returns the server-side canonical body, hash and base string on a mismatch in sandbox mode, and no secret', async () => {
+    const response = await signedCall(api.baseUrl, { path: ENQUIRY, body: ENQUIRY_BODY, credential: { ...MERCHANT_A, secretKey: 'sk_wrong_wrong_wrong' }, timestamp: NOW, nonce: 'dbg-1' });
+    expect(response.json).toMatchObject({
+      code: 'AUTH_SIGNATURE_MISMATCH',
+      debug: { canonicalBody: 'accountNumber=0123456785&bankCode=058', baseString: `pk_test_a\ndbg-1\n${NOW}\nPOST\n${ENQUIRY}\n${(response.json.debug as { bodySha256Hex: string }).bodySha256Hex}` },
+    });
+    expect(JSON.stringify(response.json)).not.toContain(MERCHANT_A.secretKey);
+  });
+
+  it('leaves operations open that the contract marks unsigned', async () => {
+    expect((await send(api.baseUrl, { method: 'GET', path: '/payment/health' })).status).toBe(200);
+  });
+});
+
+describe('signature guard in production mode', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp({ PAYSIGN_MODE: 'production' });
+  });
+  afterAll(() => api.close());
+
+  it('reports a mismatch without the debug values', async () => {
+    const response = await signedCall(api.baseUrl, { path: BANKS, credential: { ...MERCHANT_A, secretKey: 'sk_wrong_wrong_wrong' } });
+    expect(response.json.code).toBe('AUTH_SIGNATURE_MISMATCH');
+    expect(response.json).not.toHaveProperty('debug');
+  });
+});

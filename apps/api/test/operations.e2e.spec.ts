@@ -1,0 +1,147 @@
+import { signedCall, send } from './support/api-client';
+import { MERCHANT_A, MERCHANT_B } from './support/credentials';
+import { startTestApp, type TestApp } from './support/test-app';
+import { EnquiryCache } from '../src/accounts/enquiry-cache';
+import { SANDBOX_ACCOUNTS } from '../src/accounts/sandbox-accounts';
+
+const ENQUIRY = '/payment/merchant-api/account/inquiry';
+const PAYINS = '/payment/api/payins';
+
+function account(outcome: string) {
+  const found = SANDBOX_ACCOUNTS.find((a) => a.behaviour.outcome === outcome);
+  if (!found) throw new Error(`no sandbox account for ${outcome}`);
+  return found;
+}
+
+describe('operations over real HTTP', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp();
+  });
+  afterAll(() => api.close());
+
+  describe('list banks', () => {
+    it('returns the catalogue with logo null', async () => {
+      const response = await signedCall(api.baseUrl, { path: '/payment/merchant-api/banks', credential: MERCHANT_A });
+      expect(response.status).toBe(200);
+      const banks = response.body as Array<{ code: string; logo: null }>;
+      expect(banks.length).toBeGreaterThanOrEqual(30);
+      expect(banks).toContainEqual({ name: 'Guaranty Trust Bank', code: '058', logo: null, category: 'commercial' });
+    });
+  });
+
+  describe('account enquiry', () => {
+    it.each(SANDBOX_ACCOUNTS.filter((a) => a.behaviour.outcome === 'found').map((a) => [`${a.bankCode}/${a.accountNumber}`, a] as const))('resolves sandbox account %s', async (_name, a) => {
+      const response = await signedCall(api.baseUrl, { path: ENQUIRY, body: JSON.stringify({ bankCode: a.bankCode, accountNumber: a.accountNumber }), credential: MERCHANT_A });
+      expect(response.status).toBe(200);
+      expect(response.json).toEqual({ success: true, code: '00000000', accountName: (a.behaviour as { accountName: string }).accountName, message: 'Success' });
+    });
+
+    it('resolves the request example of the contract', async () => {
+      const response = await signedCall(api.baseUrl, { path: ENQUIRY, body: '{"bankCode":"058","accountNumber":"0123456785"}', credential: MERCHANT_A });
+      expect(response.json).toMatchObject({ success: true, accountName: 'ADAEZE NWOSU' });
+    });
+
+    it.each<[string, { bankCode: string; accountNumber: string; status: number; code: string; retryable: boolean }]>([
+      ['an unknown account', { ...account('not-found'), status: 422, code: 'ACCOUNT_NOT_FOUND', retryable: false }],
+      ['a dormant account', { ...account('dormant'), status: 422, code: 'ACCOUNT_DORMANT', retryable: false }],
+      ['an unavailable bank', { ...account('bank-unavailable'), status: 502, code: 'BANK_UNAVAILABLE', retryable: true }],
+      ['a bank that does not answer', { ...account('timeout'), status: 504, code: 'UPSTREAM_TIMEOUT', retryable: true }],
+      ['a wrong NUBAN check digit', { bankCode: '058', accountNumber: '0123456786', status: 422, code: 'NUBAN_CHECK_FAILED', retryable: false }],
+    ])('reports %s with its documented code', async (_name, { bankCode, accountNumber, status, code, retryable }) => {
+      const response = await signedCall(api.baseUrl, { path: ENQUIRY, body: JSON.stringify({ bankCode, accountNumber }), credential: MERCHANT_A });
+      expect(response.status).toBe(status);
+      expect(response.json).toMatchObject({ success: false, code, retryable });
+    });
+
+    it('caches successful results', async () => {
+      const body = JSON.stringify({ bankCode: '044', accountNumber: '0001112221' });
+      await signedCall(api.baseUrl, { path: ENQUIRY, body, credential: MERCHANT_A });
+      const cache = api.app.get<EnquiryCache>(EnquiryCache);
+      expect(await cache.get('044:0001112221')).toBe('CHINEDU OKAFOR');
+    });
+  });
+
+  describe('payins', () => {
+    const payin = {
+      amount: 1000.5,
+      currency: 'NGN',
+      customerEmail: 'ada@example.com',
+      customerName: 'Ada Obi',
+      gateway: 'card',
+      narration: 'Order 1042',
+      notifyUrl: 'https://merchant.example.com/hooks/payins',
+      redirectUrl: 'http://localhost:8080/done',
+      reference: 'order-1042',
+    };
+
+    it('creates a PENDING payin with 201 and reads it back', async () => {
+      const created = await signedCall(api.baseUrl, { path: PAYINS, body: JSON.stringify(payin), credential: MERCHANT_A });
+      expect(created.status).toBe(201);
+      expect(created.json).toMatchObject({ ...payin, merchantId: 'MCH-A', status: 'PENDING' });
+      expect(created.headers.get('location')).toBe('/payment/api/payins/order-1042');
+      const read = await signedCall(api.baseUrl, { path: `${PAYINS}/order-1042`, credential: MERCHANT_A });
+      expect(read.status).toBe(200);
+      expect(read.json).toEqual(created.json);
+    });
+
+    it('replays the same reference and body with 200 and Idempotent-Replayed, whatever the number text', async () => {
+      const body = JSON.stringify({ ...payin, reference: 'order-replay' });
+      const first = await signedCall(api.baseUrl, { path: PAYINS, body, credential: MERCHANT_A });
+      const again = await signedCall(api.baseUrl, { path: PAYINS, body: body.replace('"amount":1000.5', '"amount":1000.50'), credential: MERCHANT_A });
+      expect(first.status).toBe(201);
+      expect(again.status).toBe(200);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.json).toEqual(first.json);
+    });
+
+    it('refuses the same reference with a different body with 409', async () => {
+      await signedCall(api.baseUrl, { path: PAYINS, body: JSON.stringify({ ...payin, reference: 'order-conflict' }), credential: MERCHANT_A });
+      const conflict = await signedCall(api.baseUrl, { path: PAYINS, body: JSON.stringify({ ...payin, reference: 'order-conflict', amount: 2000 }), credential: MERCHANT_A });
+      expect(conflict.status).toBe(409);
+      expect(conflict.json).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' });
+    });
+
+    it('keeps references per merchant: another merchant neither sees nor collides with them', async () => {
+      await signedCall(api.baseUrl, { path: PAYINS, body: JSON.stringify({ ...payin, reference: 'order-private' }), credential: MERCHANT_A });
+      const read = await signedCall(api.baseUrl, { path: `${PAYINS}/order-private`, credential: MERCHANT_B });
+      expect(read.status).toBe(404);
+      expect(read.json).toMatchObject({ code: 'PAYIN_NOT_FOUND' });
+      const own = await signedCall(api.baseUrl, { path: PAYINS, body: JSON.stringify({ ...payin, reference: 'order-private', amount: 5 }), credential: MERCHANT_B });
+      expect(own.status).toBe(201);
+    });
+
+    it('answers 404 for an unknown reference', async () => {
+      expect((await signedCall(api.baseUrl, { path: `${PAYINS}/never-created`, credential: MERCHANT_A })).json).toMatchObject({ code: 'PAYIN_NOT_FOUND' });
+    });
+
+    it('creates exactly one payin when the same create races', async () => {
+      const body = JSON.stringify({ ...payin, reference: 'order-race' });
+      const responses = await Promise.all(Array.from({ length: 10 }, () => signedCall(api.baseUrl, { path: PAYINS, body, credential: MERCHANT_A })));
+      expect(responses.map((r) => r.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 200, 201]);
+    });
+  });
+
+  describe('operations endpoints', () => {
+    it('reports health', async () => {
+      expect((await send(api.baseUrl, { method: 'GET', path: '/payment/health' })).json).toEqual({ status: 'ok', checks: { nonceStore: 'up', payinStore: 'up' } });
+    });
+
+    it('serves the contract and a reference page', async () => {
+      const yaml = await send(api.baseUrl, { method: 'GET', path: '/payment/openapi.yaml' });
+      expect(yaml.status).toBe(200);
+      expect(yaml.body).toContain('openapi: 3.1.0');
+      const page = await send(api.baseUrl, { method: 'GET', path: '/payment/docs' });
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toContain('text/html');
+      expect(page.body).toContain('/payment/merchant-api/account/inquiry');
+      expect(page.body).toContain('AUTH_NONCE_REPLAYED');
+    });
+
+    it('answers an unknown path with 404 ROUTE_NOT_FOUND', async () => {
+      const response = await send(api.baseUrl, { method: 'GET', path: '/payment/nothing-here' });
+      expect(response.status).toBe(404);
+      expect(response.json).toMatchObject({ code: 'ROUTE_NOT_FOUND' });
+    });
+  });
+});

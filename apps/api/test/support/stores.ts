@@ -1,0 +1,35 @@
+import { execFileSync } from 'node:child_process';
+
+export const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+export const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** A TCP connect, run synchronously so that suites can decide at load time whether to run. */
+export function reachable(url: string): boolean {
+  const { hostname, port } = new URL(url);
+  const script = `const s=require('net').connect(${Number(port)},${JSON.stringify(hostname)});s.on('connect',()=>process.exit(0));s.on('error',()=>process.exit(1));setTimeout(()=>process.exit(1),2000);`;
+  try {
+    execFileSync(process.execPath, ['-e', script], { stdio: 'ignore', timeout: 5000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `describe` for a suite that needs a store. When the store is unreachable the
+ * suite is skipped, loudly, on a developer's machine; under CI=true it fails.
+ */
+export function describeWithStore(store: 'Redis' | 'PostgreSQL', url: string, name: string, suite: () => void): void {
+  if (reachable(url)) {
+    describe(name, suite);
+  } else if (process.env.CI === 'true') {
+    describe(name, () => {
+      it(`needs ${store} at ${url}`, () => {
+        throw new Error(`${store} is unreachable at ${url}; under CI=true a store test fails instead of skipping. Start ${store} or set ${store === 'Redis' ? 'REDIS_URL' : 'DATABASE_URL'}.`);
+      });
+    });
+  } else {
+    console.warn(`SKIPPED "${name}": ${store} is unreachable at ${url}.`);
+    describe.skip(name, suite);
+  }
+}
