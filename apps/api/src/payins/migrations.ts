@@ -26,9 +26,10 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }
 
 /** Runs the migrations not yet applied, each in its own transaction, under an advisory lock so that instances booting together do not race. */
 export async function migrate(client: SqlClient): Promise<void> {
-  await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
+  // Lock first: even CREATE TABLE IF NOT EXISTS races when two sessions run it at once.
   await client.query('SELECT pg_advisory_lock(727001)');
   try {
+    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
     const applied = new Set((await client.query<{ id: number }>('SELECT id FROM schema_migrations')).rows.map((r) => Number(r.id)));
     for (const migration of MIGRATIONS) {
       if (applied.has(migration.id)) continue;

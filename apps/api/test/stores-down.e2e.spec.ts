@@ -1,0 +1,66 @@
+// Fault injection: the stores fail under a running service. Redis here is a
+// private redis-server on a free port; the shared one is never touched.
+import { signedCall, send } from './support/api-client';
+import { MERCHANT_A } from './support/credentials';
+import { PrivateRedis, redisServerInstalled } from './support/private-redis';
+import { startTestApp, type TestApp } from './support/test-app';
+import { PayinRepository } from '../src/payins/payin-repository.interface';
+
+const BANKS = '/payment/merchant-api/banks';
+
+(redisServerInstalled() || process.env.CI === 'true' ? describe : describe.skip)('when the Redis nonce store goes down', () => {
+  let redis: PrivateRedis;
+  let api: TestApp;
+  beforeAll(async () => {
+    redis = await PrivateRedis.start();
+    api = await startTestApp({ REDIS_URL: redis.url });
+  });
+  afterAll(async () => {
+    await api.close();
+    await redis.stop();
+  });
+
+  it('fails closed with 503, reports unhealthy, and recovers by itself once Redis is back', async () => {
+    expect((await signedCall(api.baseUrl, { path: BANKS, credential: MERCHANT_A })).status).toBe(200);
+
+    await redis.stop();
+    const refused = await signedCall(api.baseUrl, { path: BANKS, credential: MERCHANT_A });
+    expect(refused.status).toBe(503);
+    expect(refused.json).toMatchObject({ code: 'STORE_UNAVAILABLE', retryable: true });
+    const health = await send(api.baseUrl, { method: 'GET', path: '/payment/health' });
+    expect(health.status).toBe(503);
+    expect(health.json).toMatchObject({ status: 'unavailable', checks: { nonceStore: 'down' } });
+
+    await redis.start();
+    const deadline = Date.now() + 10_000;
+    let status = 0;
+    while (Date.now() < deadline) {
+      status = (await signedCall(api.baseUrl, { path: BANKS, credential: MERCHANT_A })).status;
+      if (status === 200) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(status).toBe(200);
+    expect((await send(api.baseUrl, { method: 'GET', path: '/payment/health' })).status).toBe(200);
+  });
+});
+
+describe('when the payin store fails', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp();
+  });
+  afterAll(() => api.close());
+
+  it('answers 503 and never 201 for a payin it did not store', async () => {
+    const repository = api.app.get<PayinRepository>(PayinRepository);
+    await repository.close(); // the embedded database is gone from under the service
+    const response = await signedCall(api.baseUrl, {
+      path: '/payment/api/payins',
+      body: '{"amount":10,"currency":"NGN","customerEmail":"ada@example.com","reference":"lost-1"}',
+      credential: MERCHANT_A,
+    });
+    expect(response.status).toBe(503);
+    expect(response.json).toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    expect((await send(api.baseUrl, { method: 'GET', path: '/payment/health' })).json).toMatchObject({ checks: { payinStore: 'down' } });
+  });
+});
