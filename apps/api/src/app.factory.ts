@@ -58,6 +58,15 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
   });
+  // Responses that finish after shutdown began close their connection, so that a
+  // keep-alive client cannot hold the server open once its request is answered.
+  let closing = false;
+  fastify.addHook('preClose', async () => {
+    closing = true;
+  });
+  fastify.addHook('onSend', async (_request, reply) => {
+    if (closing) void reply.header('connection', 'close');
+  });
   fastify.addHook('onResponse', async (request, reply) => {
     request.log.info(
       {

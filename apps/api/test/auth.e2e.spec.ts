@@ -1,3 +1,5 @@
+import * as net from 'node:net';
+import { sign } from '@paysign/signing';
 import { signedCall, send } from './support/api-client';
 import { MERCHANT_A, MERCHANT_A_ROTATED, MERCHANT_B } from './support/credentials';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -71,7 +73,6 @@ describe('signature guard over real HTTP', () => {
     const first = await signedCall(api.baseUrl, { path: BANKS, credential: MERCHANT_A, timestamp: NOW, nonce: 'dup-1' });
     expect(first.status).toBe(200);
     // Raw HTTP, so the header really goes twice on the wire.
-    const net = await import('node:net');
     const { port } = new URL(api.baseUrl);
     const raw = await new Promise<string>((resolve, reject) => {
       const socket = net.connect(Number(port), '127.0.0.1', () => {
@@ -90,7 +91,6 @@ describe('signature guard over real HTTP', () => {
   it('signs the query string: changing it breaks the signature', async () => {
     const signed = await signedCall(api.baseUrl, { path: `${BANKS}?page=1`, signedBody: undefined, credential: MERCHANT_A, timestamp: NOW, nonce: 'q-1' });
     expect(signed.status).toBe(200);
-    const { sign } = await import('@paysign/signing');
     const { headers } = sign({ ...MERCHANT_A, nonce: 'q-2', timestamp: NOW, method: 'GET', path: `${BANKS}?page=1` });
     const tampered = await send(api.baseUrl, { method: 'GET', path: `${BANKS}?page=2`, headers: headers as Record<string, string> });
     expect(tampered.json).toMatchObject({ code: 'AUTH_SIGNATURE_MISMATCH' });

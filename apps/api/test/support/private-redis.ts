@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import * as net from 'node:net';
 
 /** A free loopback port, chosen by the OS. */
@@ -66,7 +66,7 @@ function canConnect(port: number): Promise<boolean> {
 
 export function redisServerInstalled(): boolean {
   try {
-    require('node:child_process').execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
+    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
     return true;
   } catch {
     return false;

@@ -1,10 +1,12 @@
 import { EXIT_OK, EXIT_USAGE, EXIT_FAILED, UsageError, type CliIo } from './cli-io';
+import { curlCommand } from './curl-command';
 import { signCommand } from './sign-command';
 
 const USAGE = `Usage: paysign <command> [flags]
 
 Commands:
   sign     Sign a request and print every intermediate value as JSON.
+  curl     Print a ready-to-run signed curl command (--base-url, default http://localhost:3000).
 
 Signing flags:
   --api-key K        X-API-KEY (or PAYSIGN_API_KEY)
@@ -22,6 +24,7 @@ Exit codes: 0 done, 1 failed, 2 bad input.`;
 
 const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number | void>> = {
   sign: signCommand,
+  curl: curlCommand,
 };
 
 /** Runs the CLI and returns its exit code. */

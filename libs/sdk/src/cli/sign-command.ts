@@ -15,6 +15,9 @@ export const SIGN_OPTIONS = {
   'tenant-id': { type: 'string' },
 } as const;
 
+/** Parsed flag values by flag name. */
+export type FlagValues = Record<string, string | boolean | undefined>;
+
 export interface SignedRequestOutput {
   canonicalBody: string;
   bodySha256Hex: string;
@@ -32,7 +35,7 @@ export interface SignedRequest {
 
 /** Parses the signing flags shared by `sign`, `curl` and `request`, and signs. */
 export async function signFromFlags(args: string[], io: CliIo, extraOptions: Record<string, { type: 'string' | 'boolean' }> = {}) {
-  const { values } = parse(args, { ...SIGN_OPTIONS, ...extraOptions });
+  const values: FlagValues = parse(args, { ...SIGN_OPTIONS, ...extraOptions }).values;
   const apiKey = required(values['api-key'], '--api-key', io.env.PAYSIGN_API_KEY);
   const secretKey = required(values['secret-key'], '--secret-key', io.env.PAYSIGN_SECRET_KEY);
   const method = required(values.method, '--method').toUpperCase();
