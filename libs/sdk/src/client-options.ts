@@ -1,0 +1,32 @@
+/** Options of `PaymentClient`. */
+export interface PaymentClientOptions {
+  /** The service's address, for example `https://pay.example.com`. Paths such as `/payment/...` are appended. Required. */
+  baseUrl: string;
+  /** Public API key from the merchant dashboard. Required. */
+  apiKey: string;
+  /** Secret key; keep it on your server. Required. */
+  secretKey: string;
+  /** Your merchant (business profile) ID, sent as X-Merchant-ID. Required. */
+  merchantId: string;
+  /** Your tenant from onboarding, sent as X-Tenant-ID. Required. */
+  tenantId: string;
+  /** Time limit of each attempt, in milliseconds. Default: 30000. */
+  timeoutMs?: number;
+  /** Retries after the first attempt, for network errors, timeouts, 429, 502, 503 and 504. Default: 2. */
+  maxRetries?: number;
+  /** Base of the exponential backoff between retries, in milliseconds (with full jitter, capped at 8 s). Default: 500. */
+  retryDelayMs?: number;
+  /** The fetch implementation. Default: `globalThis.fetch`. */
+  fetch?: (request: Request) => Promise<Response>;
+  /** Appended to the User-Agent, for example `my-shop/1.4`. Default: none. */
+  userAgent?: string;
+  /** Milliseconds since the epoch. Default: `Date.now`. */
+  clock?: () => number;
+  /** Nonce factory. Default: `crypto.randomUUID`. */
+  nonce?: () => string;
+}
+
+export const DEFAULTS = { timeoutMs: 30_000, maxRetries: 2, retryDelayMs: 500 } as const;
+
+/** The longest wait between two attempts. */
+export const MAX_RETRY_DELAY_MS = 8_000;

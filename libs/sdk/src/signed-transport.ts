@@ -1,0 +1,126 @@
+import { sign } from '@paysign/signing';
+import { MAX_RETRY_DELAY_MS } from './client-options';
+import { ConnectionError, PaymentError, TimeoutError, errorFromResponse } from './errors';
+
+export interface TransportConfig {
+  apiKey: string;
+  secretKey: string;
+  merchantId: string;
+  tenantId: string;
+  timeoutMs: number;
+  maxRetries: number;
+  retryDelayMs: number;
+  fetch: (request: Request) => Promise<Response>;
+  userAgent: string;
+  clock: () => number;
+  nonce: () => string;
+  random: () => number;
+  sleep: (ms: number) => Promise<void>;
+}
+
+const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
+
+/**
+ * The fetch that openapi-fetch sends through. Each attempt is signed afresh,
+ * with a new nonce and timestamp, over exactly the bytes it sends. It retries
+ * network errors, timeouts, 429 (honouring Retry-After), 502, 503 and 504 with
+ * exponential backoff and full jitter, and never 400, 401 or 409 — except once
+ * on a clock-skew 401, after learning the server's clock offset, which it keeps
+ * for later calls, as the AWS SDKs do.
+ */
+export class SignedTransport {
+  /** Server time minus local time, in seconds, learned from skew errors. */
+  clockOffsetSeconds = 0;
+
+  constructor(private readonly config: TransportConfig) {}
+
+  readonly fetch = async (request: Request): Promise<Response> => {
+    const body = request.body === null ? undefined : new Uint8Array(await request.arrayBuffer());
+    const url = new URL(request.url);
+    const path = `${url.pathname}${url.search}`;
+    let skewCorrected = false;
+    for (let attempt = 0; ; attempt++) {
+      let response: Response;
+      try {
+        response = await this.attempt(request, url, path, body);
+      } catch (error) {
+        if (error instanceof PaymentError && error.retryable && attempt < this.config.maxRetries) {
+          await this.config.sleep(this.backoff(attempt));
+          continue;
+        }
+        throw error;
+      }
+      if (response.ok) return response;
+
+      const parsed = await readBody(response);
+      const requestId = response.headers.get('x-request-id') ?? undefined;
+      const retryAfter = parseRetryAfter(response.headers.get('retry-after'), this.config.clock());
+      const error = errorFromResponse(response.status, parsed, requestId, retryAfter);
+
+      if (error.code === 'AUTH_TIMESTAMP_SKEW' && !skewCorrected && typeof error.body?.serverTime === 'number') {
+        skewCorrected = true;
+        this.clockOffsetSeconds = error.body.serverTime - Math.floor(this.config.clock() / 1000);
+        attempt--; // the correction is not a retry
+        continue;
+      }
+      if (RETRYABLE_STATUSES.has(response.status) && attempt < this.config.maxRetries) {
+        await this.config.sleep(retryAfter !== undefined ? Math.min(retryAfter * 1000, MAX_RETRY_DELAY_MS * 4) : this.backoff(attempt));
+        continue;
+      }
+      throw error;
+    }
+  };
+
+  private async attempt(request: Request, url: URL, path: string, body: Uint8Array | undefined): Promise<Response> {
+    const signed = sign({
+      apiKey: this.config.apiKey,
+      secretKey: this.config.secretKey,
+      merchantId: this.config.merchantId,
+      tenantId: this.config.tenantId,
+      nonce: this.config.nonce(),
+      timestamp: Math.floor(this.config.clock() / 1000) + this.clockOffsetSeconds,
+      method: request.method,
+      path,
+      body,
+    });
+    const headers = new Headers(request.headers);
+    for (const [name, value] of Object.entries(signed.headers)) if (value !== undefined) headers.set(name, value);
+    headers.set('user-agent', this.config.userAgent);
+    if (body !== undefined) headers.set('content-type', 'application/json');
+
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), this.config.timeoutMs);
+    try {
+      return await this.config.fetch(new Request(url, { method: request.method, headers, body, signal: controller.signal }));
+    } catch (cause) {
+      if (controller.signal.aborted) {
+        throw new TimeoutError({ code: 'TIMEOUT', message: `No answer from ${url.origin} within ${this.config.timeoutMs} ms.`, retryable: true, cause });
+      }
+      throw new ConnectionError({ code: 'CONNECTION_FAILED', message: `Could not reach ${url.origin}: ${(cause as Error).message}. Check baseUrl and your network.`, retryable: true, cause });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private backoff(attempt: number): number {
+    const ceiling = Math.min(MAX_RETRY_DELAY_MS, this.config.retryDelayMs * 2 ** attempt);
+    return Math.floor(this.config.random() * ceiling);
+  }
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Retry-After as seconds or an HTTP date; undefined when absent or unreadable. */
+export function parseRetryAfter(header: string | null, nowMs: number): number | undefined {
+  if (header === null) return undefined;
+  if (/^[0-9]+$/.test(header.trim())) return Number(header.trim());
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - nowMs) / 1000));
+}

@@ -1,0 +1,3 @@
+// Test support for merchants: the protocol's test vectors, to check a client in any language.
+export { SIGNING_VECTORS, NOT_SIGNABLE_VECTORS } from '@paysign/signing/testing';
+export type { SigningVector, NotSignableVector } from '@paysign/signing/testing';
