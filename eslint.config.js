@@ -23,6 +23,21 @@ module.exports = [
     },
   },
   {
+    // The one exception: the SDK's integration tests run the real service
+    // in-process. The SDK's own code never imports the service.
+    files: ['libs/sdk/test/**/*.ts'],
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: depConstraints.map((c) => (c.sourceTag === 'scope:sdk' ? { ...c, onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, 'scope:api'] } : c)),
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

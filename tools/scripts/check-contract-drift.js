@@ -9,11 +9,9 @@ const root = path.join(__dirname, '..', '..');
 const committed = path.join(root, 'libs/contracts/src/generated/payment-api.ts');
 const scratch = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'contracts-')), 'payment-api.ts');
 
-execFileSync(
-  process.execPath,
-  [require.resolve('openapi-typescript/bin/cli.js'), path.join(root, 'openapi/payment-api.yaml'), '--output', scratch],
-  { stdio: ['ignore', 'ignore', 'inherit'] },
-);
+execFileSync(path.join(root, 'node_modules/.bin/openapi-typescript'), [path.join(root, 'openapi/payment-api.yaml'), '--output', scratch], {
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 execFileSync(process.execPath, [path.join(__dirname, 'contracts-banner.js'), scratch]);
 
 if (!fs.existsSync(committed) || fs.readFileSync(scratch, 'utf8') !== fs.readFileSync(committed, 'utf8')) {

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { LogController } from 'fastify';
 import type { Logger } from 'pino';
 import './http/request-context';
 import { createEnquiryCache } from './accounts/enquiry-cache';
@@ -16,6 +16,10 @@ import { MemoryNonceStore } from './nonce/memory-nonce-store';
 import { RedisNonceStore } from './nonce/redis-nonce-store';
 import { SqlPayinRepository } from './payins/sql-payin.repository';
 import { openPglite, openPostgres } from './payins/sql-clients';
+
+// Fastify accepts only a LogController of its own copy, so take it from the
+// fastify that Nest's adapter loads, wherever npm placed it.
+const { LogController } = createRequire(require.resolve('@nestjs/platform-fastify'))('fastify') as typeof import('fastify');
 
 export interface CreateAppOptions {
   /** Replaces any dependency built from the config; tests inject clocks and stores here. */

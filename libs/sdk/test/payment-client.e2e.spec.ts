@@ -1,0 +1,176 @@
+import { MERCHANT_A, startTestApp, type TestApp } from '@paysign/api/testing';
+import {
+  AccountEnquiryError,
+  AuthenticationError,
+  ConflictError,
+  ConnectionError,
+  NotFoundError,
+  PaymentClient,
+  PaymentError,
+  RateLimitError,
+  TimeoutError,
+  UpstreamUnavailableError,
+  ValidationError,
+  type PaymentClientOptions,
+} from '../src';
+
+interface Attempt {
+  nonce: string | null;
+  timestamp: string | null;
+  signature: string | null;
+}
+
+/** The real fetch, with a log of every attempt and optional injected faults before it. */
+function observedFetch(faults: Array<'network' | 503 | 429 | 'hang'> = []) {
+  const attempts: Attempt[] = [];
+  const fetch = async (request: Request): Promise<Response> => {
+    attempts.push({ nonce: request.headers.get('x-nonce'), timestamp: request.headers.get('x-timestamp'), signature: request.headers.get('x-signature') });
+    const fault = faults.shift();
+    if (fault === 'network') throw new TypeError('fetch failed: ECONNRESET');
+    if (fault === 'hang') return new Promise<Response>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason)));
+    if (fault === 503) return Response.json({ code: 'STORE_UNAVAILABLE', message: 'down', requestId: 'r', retryable: true }, { status: 503 });
+    if (fault === 429) return new Response('{}', { status: 429, headers: { 'retry-after': '1', 'content-type': 'application/json' } });
+    return globalThis.fetch(request);
+  };
+  return { fetch, attempts };
+}
+
+describe('PaymentClient against the real service', () => {
+  let api: TestApp;
+  let options: PaymentClientOptions;
+  beforeAll(async () => {
+    api = await startTestApp();
+    options = { baseUrl: api.baseUrl, ...MERCHANT_A, retryDelayMs: 10 };
+  });
+  afterAll(() => api.close());
+
+  describe('methods', () => {
+    const client = () => new PaymentClient(options);
+
+    it('listBanks', async () => {
+      expect(await client().listBanks()).toContainEqual({ name: 'Access Bank', code: '044', logo: null, category: 'commercial' });
+    });
+
+    it('enquireAccount', async () => {
+      expect(await client().enquireAccount({ bankCode: '058', accountNumber: '0123456785' })).toEqual({ success: true, code: '00000000', accountName: 'ADAEZE NWOSU', message: 'Success' });
+    });
+
+    it('createPayin, replayed safely, and getPayin', async () => {
+      const input = { amount: 1000.5, currency: 'NGN' as const, customerEmail: 'ada@example.com', reference: `sdk-${Date.now()}` };
+      const created = await client().createPayin(input);
+      expect(created).toMatchObject({ ...input, status: 'PENDING', merchantId: 'MCH-A', idempotentReplayed: false });
+      expect(await client().createPayin(input)).toMatchObject({ reference: input.reference, idempotentReplayed: true });
+      const { idempotentReplayed: _ignored, ...payin } = created;
+      expect(await client().getPayin(input.reference)).toEqual(payin);
+    });
+  });
+
+  describe('errors', () => {
+    it.each<[string, { run: (c: PaymentClient) => Promise<unknown>; type: typeof PaymentError; code: string; status?: number }]>([
+      ['a wrong secret', { run: (c) => new PaymentClient({ ...options, secretKey: 'sk_wrong_wrong_wrong' }).listBanks(), type: AuthenticationError, code: 'AUTH_SIGNATURE_MISMATCH', status: 401 }],
+      ['an invalid field', { run: (c) => c.enquireAccount({ bankCode: '058', accountNumber: '123' }), type: ValidationError, code: 'VALIDATION_FAILED', status: 400 }],
+      ['an unknown payin', { run: (c) => c.getPayin('never-created'), type: NotFoundError, code: 'PAYIN_NOT_FOUND', status: 404 }],
+      ['an unknown account', { run: (c) => c.enquireAccount({ bankCode: '058', accountNumber: '0000000018' }), type: AccountEnquiryError, code: 'ACCOUNT_NOT_FOUND', status: 422 }],
+      ['a wrong check digit', { run: (c) => c.enquireAccount({ bankCode: '058', accountNumber: '0123456786' }), type: AccountEnquiryError, code: 'NUBAN_CHECK_FAILED', status: 422 }],
+      ['an unavailable bank, after the retries', { run: (c) => c.enquireAccount({ bankCode: '058', accountNumber: '0000000032' }), type: UpstreamUnavailableError, code: 'BANK_UNAVAILABLE', status: 502 }],
+      ['a bank that does not answer', { run: (c) => c.enquireAccount({ bankCode: '058', accountNumber: '0000000049' }), type: UpstreamUnavailableError, code: 'UPSTREAM_TIMEOUT', status: 504 }],
+    ])('throws a typed error for %s', async (_name, { run, type, code, status }) => {
+      const error = await run(new PaymentClient(options)).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(type);
+      expect(error).toBeInstanceOf(PaymentError);
+      expect(error).toMatchObject({ code, status, requestId: expect.any(String) });
+    });
+
+    it('throws ConflictError for a reused reference with another body', async () => {
+      const reference = `sdk-conflict-${Date.now()}`;
+      const client = new PaymentClient(options);
+      await client.createPayin({ amount: 10, currency: 'NGN', customerEmail: 'a@example.com', reference });
+      await expect(client.createPayin({ amount: 11, currency: 'NGN', customerEmail: 'a@example.com', reference })).rejects.toBeInstanceOf(ConflictError);
+    });
+
+    it('lists field details on ValidationError', async () => {
+      const error = (await new PaymentClient(options).createPayin({ amount: -1, currency: 'NGN', customerEmail: 'x', reference: 'ok' }).catch((e: unknown) => e)) as ValidationError;
+      expect(error.details.map((d) => d.field).sort()).toEqual(['amount', 'customerEmail']);
+    });
+
+    it('throws ConnectionError when nothing listens', async () => {
+      const client = new PaymentClient({ ...options, baseUrl: 'http://127.0.0.1:9', maxRetries: 1 });
+      await expect(client.listBanks()).rejects.toBeInstanceOf(ConnectionError);
+    });
+
+    it('throws TimeoutError when an attempt exceeds timeoutMs', async () => {
+      const { fetch, attempts } = observedFetch(['hang', 'hang']);
+      const client = new PaymentClient({ ...options, fetch, timeoutMs: 100, maxRetries: 1 });
+      await expect(client.listBanks()).rejects.toBeInstanceOf(TimeoutError);
+      expect(attempts).toHaveLength(2);
+    });
+
+    it('throws RateLimitError with Retry-After when 429 persists', async () => {
+      const { fetch } = observedFetch([429]);
+      const error = await new PaymentClient({ ...options, fetch, maxRetries: 0 }).listBanks().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(RateLimitError);
+      expect((error as RateLimitError).retryAfterSeconds).toBe(1);
+    });
+  });
+
+  describe('retries', () => {
+    it('re-signs every attempt with a new nonce and never reuses one', async () => {
+      const { fetch, attempts } = observedFetch(['network', 503]);
+      const client = new PaymentClient({ ...options, fetch });
+      expect((await client.enquireAccount({ bankCode: '058', accountNumber: '0123456785' })).success).toBe(true);
+      expect(attempts).toHaveLength(3);
+      expect(new Set(attempts.map((a) => a.nonce)).size).toBe(3);
+      expect(new Set(attempts.map((a) => a.signature)).size).toBe(3);
+    });
+
+    it('retries a create after a lost connection without creating twice', async () => {
+      const { fetch, attempts } = observedFetch(['network']);
+      const reference = `sdk-retry-${Date.now()}`;
+      const created = await new PaymentClient({ ...options, fetch }).createPayin({ amount: 5, currency: 'NGN', customerEmail: 'a@example.com', reference });
+      expect(attempts).toHaveLength(2);
+      expect(created.idempotentReplayed).toBe(false);
+    });
+
+    it('honours Retry-After on 429', async () => {
+      const { fetch, attempts } = observedFetch([429]);
+      const started = Date.now();
+      await new PaymentClient({ ...options, fetch }).listBanks();
+      expect(attempts).toHaveLength(2);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    });
+
+    it.each<[string, { secretKey?: string; run: (c: PaymentClient) => Promise<unknown> }]>([
+      ['400', { run: (c) => c.enquireAccount({ bankCode: '058', accountNumber: '1' }) }],
+      ['401', { secretKey: 'sk_wrong_wrong_wrong', run: (c) => c.listBanks() }],
+      ['422', { run: (c) => c.enquireAccount({ bankCode: '058', accountNumber: '0000000025' }) }],
+    ])('never retries %s', async (_status, { secretKey, run }) => {
+      const { fetch, attempts } = observedFetch();
+      await expect(run(new PaymentClient({ ...options, ...(secretKey ? { secretKey } : {}), fetch }))).rejects.toBeInstanceOf(PaymentError);
+      expect(attempts).toHaveLength(1);
+    });
+
+    it('never retries 409', async () => {
+      const reference = `sdk-409-${Date.now()}`;
+      await new PaymentClient(options).createPayin({ amount: 1, currency: 'NGN', customerEmail: 'a@example.com', reference });
+      const { fetch, attempts } = observedFetch();
+      await expect(new PaymentClient({ ...options, fetch }).createPayin({ amount: 2, currency: 'NGN', customerEmail: 'a@example.com', reference })).rejects.toBeInstanceOf(ConflictError);
+      expect(attempts).toHaveLength(1);
+    });
+  });
+
+  describe('clock skew', () => {
+    it('learns the server clock from a skew answer, retries once, and keeps the offset', async () => {
+      const { fetch, attempts } = observedFetch();
+      const client = new PaymentClient({ ...options, fetch, clock: () => Date.now() + 1_000_000 });
+      expect((await client.listBanks()).length).toBeGreaterThan(0);
+      expect(attempts).toHaveLength(2);
+      expect(client.clockOffsetSeconds).toBeGreaterThanOrEqual(-1002);
+      expect(client.clockOffsetSeconds).toBeLessThanOrEqual(-998);
+      await client.enquireAccount({ bankCode: '058', accountNumber: '0123456785' });
+      expect(attempts).toHaveLength(3);
+    });
+  });
+});

@@ -1,0 +1,30 @@
+// Type-level tests, checked by the typecheck target (tsc --noEmit): each line
+// marked with a ts-expect-error directive must be a type error, or tsc fails.
+import { PaymentClient } from '../src';
+
+declare const client: PaymentClient;
+
+export async function wrongInputs(): Promise<void> {
+  // @ts-expect-error accountNumber is required
+  await client.enquireAccount({ bankCode: '058' });
+  // @ts-expect-error amount is a number, not a string
+  await client.createPayin({ amount: '100', currency: 'NGN', customerEmail: 'a@example.com', reference: 'r' });
+  // @ts-expect-error XYZ is not a supported currency
+  await client.createPayin({ amount: 100, currency: 'XYZ', customerEmail: 'a@example.com', reference: 'r' });
+  // @ts-expect-error reference is required
+  await client.createPayin({ amount: 100, currency: 'NGN', customerEmail: 'a@example.com' });
+  // @ts-expect-error getPayin takes the reference string
+  await client.getPayin({ reference: 'r' });
+  // @ts-expect-error merchantId is required
+  new PaymentClient({ baseUrl: 'http://localhost:3000', apiKey: 'k', secretKey: 's', tenantId: 't' });
+}
+
+export async function rightTypes(): Promise<void> {
+  const banks = await client.listBanks();
+  const code: string = banks[0]?.code ?? '';
+  const result = await client.enquireAccount({ bankCode: code, accountNumber: '0123456785' });
+  const name: string = result.accountName;
+  const payin = await client.createPayin({ amount: 1000.5, currency: 'NGN', customerEmail: 'a@example.com', reference: name });
+  const status: 'PENDING' = payin.status;
+  void status;
+}
