@@ -19,7 +19,7 @@ module.exports = [
     plugins: { '@nx': nx },
     rules: {
       '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: [], depConstraints }],
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
     },
   },
   {
@@ -31,7 +31,7 @@ module.exports = [
         'error',
         {
           enforceBuildableLibDependency: false,
-          allow: [],
+          allow: ['@paysign/api/testing'],
           depConstraints: depConstraints.map((c) => (c.sourceTag === 'scope:sdk' ? { ...c, onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, 'scope:api'] } : c)),
         },
       ],
