@@ -95,6 +95,12 @@ describe('the packed @paysign/sdk tarball', () => {
     expect(JSON.parse(out.trim().split('\n').pop() ?? '')).toMatchObject(vector.want);
   });
 
+  it('ships its README and a CLI that sends signed requests', async () => {
+    expect(fs.readFileSync(path.join(project, 'node_modules/@paysign/sdk/README.md'), 'utf8')).toContain('## The `paysign` CLI');
+    const out = await run(path.join(project, 'node_modules/.bin/paysign'), ['request', '--method', 'GET', '--path', '/payment/merchant-api/banks'], project, env);
+    expect(out.split('\n')[0]).toBe('HTTP 200 OK');
+  });
+
   it('has correct types for every entry and condition (arethetypeswrong)', async () => {
     await expect(run(path.join(REPO, 'node_modules/.bin/attw'), [tarball, '--profile', 'node16', '--format', 'ascii'], REPO)).resolves.toContain('@paysign/sdk');
   });

@@ -18,3 +18,12 @@ export class UsageError extends Error {
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
+
+/** Reads a file named by a flag; a file that cannot be read is bad input. */
+export async function readInputFile(io: CliIo, flag: string, path: string): Promise<Uint8Array> {
+  try {
+    return await io.readFile(path);
+  } catch (error) {
+    throw new UsageError(`${flag} ${path} cannot be read: ${(error as Error).message}`);
+  }
+}

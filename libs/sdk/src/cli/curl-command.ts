@@ -1,13 +1,11 @@
-import { signFromFlags } from './sign-command';
+import { baseUrlFrom, BASE_URL_OPTION } from './base-url';
 import type { CliIo } from './cli-io';
-
-const CURL_OPTIONS = { 'base-url': { type: 'string' } } as const;
+import { signFromFlags } from './sign-command';
 
 /** Prints a ready-to-run curl command carrying a fresh signature. */
 export async function curlCommand(args: string[], io: CliIo): Promise<void> {
-  const { signed, values } = await signFromFlags(args, io, CURL_OPTIONS);
-  const baseUrl = String(values['base-url'] ?? io.env.PAYSIGN_BASE_URL ?? 'http://localhost:3000').replace(/\/+$/, '');
-  const parts = ['curl', '-sS', '-X', signed.method, shellQuote(`${baseUrl}${signed.path}`)];
+  const { signed, values } = await signFromFlags(args, io, BASE_URL_OPTION);
+  const parts = ['curl', '-sS', '-X', signed.method, shellQuote(`${baseUrlFrom(values, io)}${signed.path}`)];
   for (const [name, value] of Object.entries(signed.result.headers)) parts.push('-H', shellQuote(`${name}: ${value}`));
   if (signed.body !== undefined) {
     parts.push('-H', shellQuote('Content-Type: application/json'), '--data-binary', shellQuote(Buffer.from(signed.body).toString('utf8')));

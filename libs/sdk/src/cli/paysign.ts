@@ -1,14 +1,18 @@
 import { EXIT_OK, EXIT_USAGE, EXIT_FAILED, UsageError, type CliIo } from './cli-io';
 import { curlCommand } from './curl-command';
+import { requestCommand } from './request-command';
 import { signCommand } from './sign-command';
+import { verifyCommand } from './verify-command';
 
 const USAGE = `Usage: paysign <command> [flags]
 
 Commands:
   sign     Sign a request and print every intermediate value as JSON.
-  curl     Print a ready-to-run signed curl command (--base-url, default http://localhost:3000).
+  curl     Print a ready-to-run signed curl command.
+  request  Send a signed request; print the status, headers and body. Exits 1 on a non-2xx answer.
+  verify   Check a captured request's signature; on a mismatch, say which intermediate value differs.
 
-Signing flags:
+Flags of sign, curl and request:
   --api-key K        X-API-KEY (or PAYSIGN_API_KEY)
   --secret-key S     secret key (prefer PAYSIGN_SECRET_KEY: flags show in the process list)
   --method M         HTTP method
@@ -19,12 +23,26 @@ Signing flags:
   --timestamp T      Unix seconds; default: now
   --merchant-id ID   X-Merchant-ID (or PAYSIGN_MERCHANT_ID)
   --tenant-id ID     X-Tenant-ID (or PAYSIGN_TENANT_ID)
+  --base-url URL     curl and request: the service (or PAYSIGN_BASE_URL); default http://localhost:3000
 
-Exit codes: 0 done, 1 failed, 2 bad input.`;
+Flags of verify:
+  --headers F        the captured request head: an optional request line, then "Name: value" lines
+  --header 'N: V'    one header line; repeatable, added to --headers
+  --method M         default: from the request line
+  --path P           default: from the request line
+  --body-file F      the exact body bytes as sent; omit for no body
+  --secret-key S     the secret key (prefer PAYSIGN_SECRET_KEY)
+  --now T            check the timestamp window at Unix seconds T; default: not checked
+  --client-values F  JSON of the client's canonicalBody, bodySha256Hex, baseString, signature
+                     (the output of paysign sign), compared value by value
+
+Exit codes: 0 done, 1 failed (a non-2xx answer, an invalid signature), 2 bad input.`;
 
 const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number | void>> = {
   sign: signCommand,
   curl: curlCommand,
+  request: requestCommand,
+  verify: verifyCommand,
 };
 
 /** Runs the CLI and returns its exit code. */

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { sign, SigningError, type SignResult } from '@paysign/signing';
-import { UsageError, type CliIo } from './cli-io';
+import { UsageError, readInputFile, type CliIo } from './cli-io';
 
 export const SIGN_OPTIONS = {
   'api-key': { type: 'string' },
@@ -36,12 +36,12 @@ export interface SignedRequest {
 /** Parses the signing flags shared by `sign`, `curl` and `request`, and signs. */
 export async function signFromFlags(args: string[], io: CliIo, extraOptions: Record<string, { type: 'string' | 'boolean' }> = {}) {
   const values: FlagValues = parse(args, { ...SIGN_OPTIONS, ...extraOptions }).values;
-  const apiKey = required(values['api-key'], '--api-key', io.env.PAYSIGN_API_KEY);
-  const secretKey = required(values['secret-key'], '--secret-key', io.env.PAYSIGN_SECRET_KEY);
-  const method = required(values.method, '--method').toUpperCase();
-  const path = required(values.path, '--path');
+  const apiKey = requiredFlag(values['api-key'], '--api-key', io.env.PAYSIGN_API_KEY);
+  const secretKey = requiredFlag(values['secret-key'], '--secret-key', io.env.PAYSIGN_SECRET_KEY);
+  const method = requiredFlag(values.method, '--method').toUpperCase();
+  const path = requiredFlag(values.path, '--path');
   if (values.body !== undefined && values['body-file'] !== undefined) throw new UsageError('Give --body or --body-file, not both.');
-  const body = values['body-file'] !== undefined ? await io.readFile(String(values['body-file'])) : values.body !== undefined ? Buffer.from(String(values.body), 'utf8') : undefined;
+  const body = values['body-file'] !== undefined ? await readInputFile(io, '--body-file', String(values['body-file'])) : values.body !== undefined ? Buffer.from(String(values.body), 'utf8') : undefined;
   const timestamp = values.timestamp === undefined ? io.now() : parseTimestamp(String(values.timestamp));
   try {
     const result = sign({
@@ -77,7 +77,8 @@ export function parse<T extends Record<string, { type: 'string' | 'boolean' }>>(
   }
 }
 
-function required(value: unknown, flag: string, fallback?: string): string {
+/** A flag's value, or its environment fallback; missing or empty is bad input. */
+export function requiredFlag(value: unknown, flag: string, fallback?: string): string {
   const resolved = value === undefined ? fallback : String(value);
   if (resolved === undefined || resolved === '') {
     const envHint = flag === '--secret-key' ? ' (or set PAYSIGN_SECRET_KEY)' : flag === '--api-key' ? ' (or set PAYSIGN_API_KEY)' : '';
