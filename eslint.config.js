@@ -9,6 +9,8 @@ const depConstraints = [
   { sourceTag: 'scope:sdk', onlyDependOnLibsWithTags: ['scope:sdk', 'scope:signing', 'scope:contracts'] },
   { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:api', 'scope:signing', 'scope:contracts'] },
   { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:tools', 'scope:signing', 'scope:contracts', 'scope:sdk'] },
+  // End-to-end suites run the SDK against the real service; they ship nothing.
+  { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:e2e', 'scope:sdk', 'scope:api', 'scope:signing', 'scope:contracts'] },
 ];
 
 module.exports = [
@@ -23,18 +25,11 @@ module.exports = [
     },
   },
   {
-    // The one exception: the SDK's integration tests run the real service
-    // in-process. The SDK's own code never imports the service.
-    files: ['libs/sdk/test/**/*.ts'],
+    // End-to-end suites start the service through its testing entry, the one
+    // import of the app that anything may make.
+    files: ['apps/sdk-e2e/**/*.ts'],
     rules: {
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          allow: ['@paysign/api/testing'],
-          depConstraints: depConstraints.map((c) => (c.sourceTag === 'scope:sdk' ? { ...c, onlyDependOnLibsWithTags: [...c.onlyDependOnLibsWithTags, 'scope:api'] } : c)),
-        },
-      ],
+      '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: ['@paysign/api/testing'], depConstraints }],
     },
   },
   {

@@ -8,8 +8,8 @@ import * as path from 'node:path';
 import { MERCHANT_A, startTestApp, type TestApp } from '@paysign/api/testing';
 import { SIGNING_VECTORS } from '@paysign/signing/testing';
 
-const SDK_DIR = path.resolve(__dirname, '..');
-const REPO = path.resolve(SDK_DIR, '../..');
+const REPO = path.resolve(__dirname, '../../..');
+const SDK_DIR = path.join(REPO, 'libs/sdk');
 /** For setup only: it blocks the event loop, so the in-process service cannot answer meanwhile. */
 const runSync = (command: string, args: string[], cwd: string) => execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 /** Runs a merchant program while the in-process service keeps answering. */
@@ -23,7 +23,7 @@ describe('the packed @paysign/sdk tarball', () => {
   let env: Record<string, string>;
 
   beforeAll(async () => {
-    if (!fs.existsSync(path.join(SDK_DIR, 'dist/index.js'))) throw new Error('libs/sdk/dist is missing: nx runs sdk:build before sdk:test');
+    if (!fs.existsSync(path.join(SDK_DIR, 'dist/index.js'))) throw new Error('libs/sdk/dist is missing: nx runs sdk:build before sdk-e2e:test');
     project = fs.mkdtempSync(path.join(os.tmpdir(), 'merchant-app-'));
     const packed = JSON.parse(runSync('npm', ['pack', '--json', '--pack-destination', project], SDK_DIR)) as Array<{ filename: string }>;
     tarball = path.join(project, packed[0]?.filename ?? '');

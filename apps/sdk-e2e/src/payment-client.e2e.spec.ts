@@ -12,7 +12,7 @@ import {
   UpstreamUnavailableError,
   ValidationError,
   type PaymentClientOptions,
-} from '../src';
+} from '@paysign/sdk';
 
 interface Attempt {
   nonce: string | null;
