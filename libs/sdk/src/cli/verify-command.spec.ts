@@ -132,6 +132,13 @@ describe('paysign verify', () => {
     expect(result?.valid).toBe(true);
   });
 
+  it('reads the head up to the first blank line, so a whole captured request can be given', async () => {
+    const whole = `\r\n${capturedHead(signatureOver())}\r\n${BODY}`;
+    const { code, result } = await runVerify({ 'request.txt': whole, 'body.json': BODY }, ['--headers', 'request.txt', '--body-file', 'body.json']);
+    expect(code).toBe(0);
+    expect(result?.valid).toBe(true);
+  });
+
   it('takes --header lines, --method and --path instead of a file', async () => {
     const signed = sign({ ...KEY, timestamp: Number(KEY.timestamp), secretKey: SECRET, method: 'GET', path: '/payment/merchant-api/banks', merchantId: 'MCH-1', tenantId: 'TEN-1' });
     const headerArgs = Object.entries(signed.headers).flatMap(([name, value]) => ['--header', `${name}: ${value}`]);

@@ -108,21 +108,28 @@ interface CapturedRequest {
 
 /**
  * Reads a captured request head: an optional request line (`POST /payment/... HTTP/1.1`),
- * then `Name: value` lines. A leading `> ` (as `curl -v` prints) is ignored; a
- * header given twice is kept twice, so that verification refuses it as the service does.
+ * then `Name: value` lines, up to the first blank line after them, as in HTTP. A
+ * leading `> ` (as `curl -v` prints) is ignored; a header given twice is kept
+ * twice, so that verification refuses it as the service does.
  */
-export function parseHeaderLines(lines: readonly string[]): CapturedRequest {
+function parseHeaderLines(lines: readonly string[]): CapturedRequest {
   const captured: CapturedRequest = { headers: {} };
   const headers: Record<string, string | string[]> = {};
+  let started = false;
   for (const [index, rawLine] of lines.entries()) {
     const line = rawLine.replace(/^> /, '').replace(/\r$/, '');
-    if (line.trim() === '') continue;
+    if (line.trim() === '') {
+      if (started) break;
+      continue;
+    }
     const requestLine = /^([A-Za-z]+) (\S+) HTTP\/[0-9.]+$/.exec(line);
-    if (requestLine && index === 0) {
+    if (requestLine && !started) {
+      started = true;
       captured.method = requestLine[1];
       captured.path = requestLine[2];
       continue;
     }
+    started = true;
     const colon = line.indexOf(':');
     if (colon <= 0) throw new UsageError(`Header line ${index + 1} is not "Name: value": ${JSON.stringify(line)}.`);
     const name = line.slice(0, colon).trim().toLowerCase();
