@@ -34,15 +34,19 @@ describe('canonicalBodyFromJson on hostile input', () => {
     const small = body(2_000);
     const large = body(20_000);
     expect(large.length).toBeGreaterThan(1_000_000);
-    const time = (text: string) => {
-      const start = process.hrtime.bigint();
-      canonicalBodyFromJson(text);
-      return Number(process.hrtime.bigint() - start);
-    };
+    // The fastest of several runs: other tasks share the machine, and only the reader's own cost matters.
+    const time = (text: string) =>
+      Math.min(
+        ...Array.from({ length: 5 }, () => {
+          const start = process.hrtime.bigint();
+          canonicalBodyFromJson(text);
+          return Number(process.hrtime.bigint() - start);
+        }),
+      );
     time(small);
     // Ten times the input may take at most ~40 times as long (sorting is n log n, and
     // timers are noisy); a quadratic reader would take ~100 times as long.
-    const ratio = Math.min(time(large), time(large)) / Math.max(1, Math.min(time(small), time(small)));
+    const ratio = time(large) / Math.max(1, time(small));
     expect(ratio).toBeLessThan(40);
   });
 });
