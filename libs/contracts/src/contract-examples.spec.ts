@@ -4,8 +4,23 @@ const validator = new ContractValidator();
 const examples = validator.examples();
 
 describe('the contract', () => {
-  it('gives an example for every operation', () => {
-    expect(examples.length).toBeGreaterThanOrEqual(12);
+  it('gives an example for every request body and every JSON response of every operation', () => {
+    const document = validator.document as unknown as {
+      paths: Record<string, Record<string, { requestBody?: unknown; responses: Record<string, { $ref?: string; content?: unknown }> }>>;
+      components: { responses: Record<string, { content?: unknown }> };
+    };
+    const wanted = Object.entries(document.paths).flatMap(([template, operations]) =>
+      Object.entries(operations).flatMap(([method, operation]) => {
+        const label = `${method.toUpperCase()} ${template}`;
+        const responses = Object.entries(operation.responses)
+          .filter(([, r]) => (r.$ref ? document.components.responses[r.$ref.split('/').pop() as string]?.content : r.content) !== undefined)
+          .map(([status]) => `${label} ${status}`);
+        return operation.requestBody ? [`${label} request`, ...responses] : responses;
+      }),
+    );
+    const given = new Set(examples.map((e) => e.name.replace(/ example ".*"$/, '')));
+    expect(wanted.filter((label) => !given.has(label))).toEqual([]);
+    expect(wanted).toContain('POST /payment/api/payins request');
   });
 
   it.each(examples.map((e) => [e.name, e] as const))('%s conforms to its schema', (_name, example) => {

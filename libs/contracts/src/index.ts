@@ -1,4 +1,5 @@
 export type { paths, components, operations } from './generated/payment-api';
+export { SCHEMAS } from './generated/schemas';
 export type {
   Bank,
   AccountEnquiryRequest,
@@ -14,4 +15,5 @@ export type {
   FieldError,
   SigningDebug,
 } from './schemas';
-export { CONTRACT_PATH } from './contract-path';
+export { ERROR_REGISTRY, errorMessage, errorDefinition, errorTraitsOfStatus } from './errors/error-registry';
+export type { ErrorDefinition, ErrorType, ErrorMessageParams, ErrorCodeOfType, SigningWordedCode } from './errors/error-registry';

@@ -12,7 +12,7 @@ export interface PaymentClientOptions {
   tenantId: string;
   /** Time limit of each attempt, in milliseconds. Default: 30000. */
   timeoutMs?: number;
-  /** Retries after the first attempt, for network errors, timeouts, 429, 502, 503 and 504. Default: 2. */
+  /** Retries after the first attempt, for errors whose `retryable` is true (network errors, timeouts, 429, 500, 502, 503, 504). Default: 2. */
   maxRetries?: number;
   /** Base of the exponential backoff between retries, in milliseconds (with full jitter, capped at 8 s). Default: 500. */
   retryDelayMs?: number;
@@ -28,5 +28,8 @@ export interface PaymentClientOptions {
 
 export const DEFAULTS = { timeoutMs: 30_000, maxRetries: 2, retryDelayMs: 500 } as const;
 
-/** The longest wait between two attempts. */
+/** The longest backoff between two attempts. */
 export const MAX_RETRY_DELAY_MS = 8_000;
+
+/** The longest wait a Retry-After header can ask for; a longer one is cut to this, so a call never hangs for minutes. */
+export const MAX_RETRY_AFTER_MS = 32_000;

@@ -22,11 +22,24 @@ describe('error classes', () => {
     [404, { code: 'PAYIN_NOT_FOUND' }, 'NotFoundError'],
     [409, { code: 'IDEMPOTENCY_CONFLICT' }, 'ConflictError'],
     [422, { success: false, code: 'ACCOUNT_DORMANT' }, 'AccountEnquiryError'],
-    [429, {}, 'RateLimitError'],
     [503, { code: 'STORE_UNAVAILABLE' }, 'UpstreamUnavailableError'],
     [500, { code: 'INTERNAL_ERROR' }, 'ApiError'],
-  ])('maps HTTP %s to its class', (status, body, name) => {
+  ])('maps HTTP %s to its class by the registry', (status, body, name) => {
     expect(errorFromResponse(status, body, 'req-1').name).toBe(name);
+  });
+
+  it.each<[string, { status: number; body: unknown; want: { name: string; code: string; retryable: boolean } }]>([
+    ['a code of a newer service, by its status', { status: 401, body: { code: 'AUTH_KEY_EXPIRED', message: 'm', retryable: false }, want: { name: 'AuthenticationError', code: 'AUTH_KEY_EXPIRED', retryable: false } }],
+    ['a newer code that says it is retryable', { status: 409, body: { code: 'PAYIN_LOCKED', message: 'm', retryable: true }, want: { name: 'ConflictError', code: 'PAYIN_LOCKED', retryable: true } }],
+    ["a proxy's 502 page", { status: 502, body: undefined, want: { name: 'UpstreamUnavailableError', code: 'HTTP_502', retryable: true } }],
+    ['a status no code has', { status: 418, body: undefined, want: { name: 'ApiError', code: 'HTTP_418', retryable: false } }],
+  ])('classes %s', (_name, { status, body, want }) => {
+    expect(errorFromResponse(status, body, 'req-1')).toMatchObject(want);
+  });
+
+  it('takes retryable from the registry when the body leaves it out', () => {
+    expect(errorFromResponse(504, { code: 'UPSTREAM_TIMEOUT', message: 'm' }, undefined).retryable).toBe(true);
+    expect(errorFromResponse(404, { code: 'PAYIN_NOT_FOUND', message: 'm' }, undefined).retryable).toBe(false);
   });
 
   it('is not fooled by plain objects', () => {

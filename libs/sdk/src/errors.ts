@@ -1,4 +1,14 @@
-import type { ErrorBody, FieldError } from '@paysign/contracts';
+import { errorDefinition, errorTraitsOfStatus, type ErrorBody, type ErrorCode, type ErrorCodeOfType, type ErrorType, type FieldError } from '@paysign/contracts';
+
+/** Codes the SDK raises itself, when no error body of the service is at hand. */
+export type ClientErrorCode = 'CONNECTION_FAILED' | 'TIMEOUT' | 'UNEXPECTED_RESPONSE' | `HTTP_${number}`;
+
+/**
+ * A code of the service (docs/errors.md), one of the SDK's own, or a code that
+ * a newer service added after this SDK was published: branch on the ones you know.
+ */
+// `string & {}` keeps unknown codes assignable without collapsing the union into `string`.
+export type PaymentErrorCode = ErrorCode | ClientErrorCode | (string & {});
 
 /**
  * Marks errors of this package. `Symbol.for` is shared by every copy of the
@@ -7,7 +17,7 @@ import type { ErrorBody, FieldError } from '@paysign/contracts';
 const BRAND = Symbol.for('@paysign/sdk.PaymentError');
 
 interface ErrorInit {
-  code: string;
+  code: PaymentErrorCode;
   message: string;
   status?: number;
   requestId?: string;
@@ -21,7 +31,7 @@ export class PaymentError extends Error {
   /** Name of the class, recorded in the brand so `instanceof` works across copies. */
   static readonly kind: string = 'PaymentError';
   /** The service's error code (see docs/errors.md), or a client-side code such as `CONNECTION_FAILED`. */
-  readonly code: string;
+  readonly code: PaymentErrorCode;
   /** HTTP status, when the service answered. */
   readonly status: number | undefined;
   /** The service's request id (`X-Request-Id`); quote it to support. */
@@ -92,7 +102,7 @@ export class UpstreamUnavailableError extends PaymentError {
 /** The account enquiry was answered but the account cannot receive a payout (`success: false`, 422). */
 export class AccountEnquiryError extends PaymentError {
   static override readonly kind: string = 'AccountEnquiryError';
-  declare readonly code: 'NUBAN_CHECK_FAILED' | 'ACCOUNT_NOT_FOUND' | 'ACCOUNT_DORMANT';
+  declare readonly code: ErrorCodeOfType<'account_rejected'>;
 }
 
 /** The service could not be reached (DNS, refused, reset). Retried automatically. */
@@ -118,27 +128,37 @@ function kindsOf(constructor: unknown): string[] {
   return kinds;
 }
 
-/** Maps a non-2xx answer of the service to its error class. */
+/** The class of each type of error in the registry of libs/contracts. */
+const ERROR_CLASS_BY_TYPE: Record<ErrorType, new (init: ErrorInit) => PaymentError> = {
+  authentication: AuthenticationError,
+  invalid_request: ValidationError,
+  not_found: NotFoundError,
+  conflict: ConflictError,
+  account_rejected: AccountEnquiryError,
+  rate_limited: RateLimitError,
+  unavailable: UpstreamUnavailableError,
+  internal: ApiError,
+};
+
+/**
+ * Maps a non-2xx answer to its error class, by the code's type in the error
+ * registry. A code this SDK does not know (a newer service's), or an answer
+ * without the service's error body (a proxy's 502 page), is classed by what
+ * the registry's codes of the same status share.
+ */
 export function errorFromResponse(status: number, body: unknown, requestId: string | undefined, retryAfterSeconds?: number): PaymentError {
-  const errorBody = (typeof body === 'object' && body !== null ? body : {}) as Partial<ErrorBody> & { success?: boolean };
-  const init: ErrorInit = {
-    code: typeof errorBody.code === 'string' ? errorBody.code : `HTTP_${status}`,
+  const errorBody = (typeof body === 'object' && body !== null ? body : {}) as Partial<ErrorBody>;
+  const code = typeof errorBody.code === 'string' ? errorBody.code : undefined;
+  const traits = (code === undefined ? undefined : errorDefinition(code)) ?? errorTraitsOfStatus(status);
+  const ErrorClass = traits.type === undefined ? ApiError : ERROR_CLASS_BY_TYPE[traits.type];
+  const error = new ErrorClass({
+    code: code ?? `HTTP_${status}`,
     message: typeof errorBody.message === 'string' ? errorBody.message : `The service answered HTTP ${status}.`,
     status,
     requestId: errorBody.requestId ?? requestId,
-    retryable: errorBody.retryable ?? (status === 429 || status >= 502),
+    retryable: typeof errorBody.retryable === 'boolean' ? errorBody.retryable : traits.retryable,
     body: errorBody,
-  };
-  if (status === 401) return new AuthenticationError(init);
-  if (status === 400 || status === 413 || status === 415) return new ValidationError(init);
-  if (status === 404) return new NotFoundError(init);
-  if (status === 409) return new ConflictError(init);
-  if (status === 422 && errorBody.success === false) return new AccountEnquiryError(init);
-  if (status === 429) {
-    const error = new RateLimitError(init);
-    error.retryAfterSeconds = retryAfterSeconds;
-    return error;
-  }
-  if (status === 502 || status === 503 || status === 504) return new UpstreamUnavailableError(init);
-  return new ApiError(init);
+  });
+  if (error instanceof RateLimitError) error.retryAfterSeconds = retryAfterSeconds;
+  return error;
 }

@@ -1,5 +1,5 @@
 import { sign } from '@paysign/signing';
-import { MAX_RETRY_DELAY_MS } from './client-options';
+import { MAX_RETRY_AFTER_MS, MAX_RETRY_DELAY_MS } from './client-options';
 import { ConnectionError, PaymentError, TimeoutError, errorFromResponse } from './errors';
 
 export interface TransportConfig {
@@ -18,15 +18,14 @@ export interface TransportConfig {
   sleep: (ms: number) => Promise<void>;
 }
 
-const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
-
 /**
  * The fetch that openapi-fetch sends through. Each attempt is signed afresh,
  * with a new nonce and timestamp, over exactly the bytes it sends. It retries
- * network errors, timeouts, 429 (honouring Retry-After), 502, 503 and 504 with
- * exponential backoff and full jitter, and never 400, 401 or 409 — except once
- * on a clock-skew 401, after learning the server's clock offset, which it keeps
- * for later calls, as the AWS SDKs do.
+ * the errors that say they are retryable (the error registry decides: network
+ * errors, timeouts, 429, 500, 502, 503, 504), honouring Retry-After, else with
+ * exponential backoff and full jitter. It never retries 400, 401 or 409,
+ * except once on a clock-skew 401, after learning the server's clock offset,
+ * which it keeps for later calls, as the AWS SDKs do.
  */
 export class SignedTransport {
   /** Server time minus local time, in seconds, learned from skew errors. */
@@ -63,8 +62,8 @@ export class SignedTransport {
         attempt--; // the correction is not a retry
         continue;
       }
-      if (RETRYABLE_STATUSES.has(response.status) && attempt < this.config.maxRetries) {
-        await this.config.sleep(retryAfter !== undefined ? Math.min(retryAfter * 1000, MAX_RETRY_DELAY_MS * 4) : this.backoff(attempt));
+      if (error.retryable && attempt < this.config.maxRetries) {
+        await this.config.sleep(retryAfter !== undefined ? Math.min(retryAfter * 1000, MAX_RETRY_AFTER_MS) : this.backoff(attempt));
         continue;
       }
       throw error;

@@ -1,7 +1,11 @@
 export { sign } from './sign';
 export type { SignInput, SignResult, SignedHeaders } from './sign';
 export { verify, readSigningHeaders } from './verify';
-export type { VerifyInput, VerifyResult, VerifyFailure, VerifyFailureCode, HeaderBag, SigningHeaderValues, SigningDebugValues } from './verify';
+export type { VerifyInput, VerifyResult, VerifyFailure, VerifyFailureCode, SigningHeaderValues, SigningDebugValues } from './verify';
+export { headerBagFromPairs, headerBagFromRaw } from './header-bag';
+export type { HeaderBag } from './header-bag';
+export { parseCapturedRequest } from './captured-request';
+export type { CapturedRequest } from './captured-request';
 export { canonicalBodyFromJson, canonicalBodyFromObject } from './canonical-body';
 export type { SignableBody, SignableValue } from './canonical-body';
 export { buildBaseString, sha256Hex, hmacSha256Hex } from './base-string';

@@ -1,5 +1,6 @@
 import { sign, type SignInput } from './sign';
-import { verify, type HeaderBag, type VerifyInput } from './verify';
+import type { HeaderBag } from './header-bag';
+import { verify, type VerifyInput } from './verify';
 
 const NOW = 1767225600;
 const CREDENTIAL = { apiKey: 'pk_test_verify', secretKey: 'sk_test_verify' };

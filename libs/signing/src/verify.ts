@@ -3,10 +3,8 @@ import { buildBaseString, hmacSha256Hex, sha256Hex } from './base-string';
 import { canonicalBodyFromJson } from './canonical-body';
 import { SIGNING_HEADERS, TIMESTAMP_TOLERANCE_SECONDS } from './constants';
 import { SigningError, isRawBodyErrorCode, type RawBodyErrorCode } from './errors';
+import type { HeaderBag } from './header-bag';
 import { HEADER_GRAMMAR } from './header-grammar';
-
-/** Request headers keyed by lower-case name; a header sent more than once is an array. */
-export type HeaderBag = Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /** The six signing header values, each checked against its grammar. */
 export interface SigningHeaderValues {
@@ -34,6 +32,14 @@ export interface VerifyInput {
   toleranceSeconds?: number;
 }
 
+/**
+ * The server's intermediate values of a request whose signature did not match.
+ * The expected signature is left out on purpose: with it, any holder of a
+ * public API key could send a request with a dummy signature, read the right
+ * one from the 401 and replay the request signed, so a sandbox 401 would be a
+ * signing oracle. These three values are derived from what the client sent and
+ * hold no secret, yet still pinpoint where a client's computation departs.
+ */
 export interface SigningDebugValues {
   canonicalBody: string;
   bodySha256Hex: string;

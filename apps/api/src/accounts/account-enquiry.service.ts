@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { AccountEnquiryResult } from '@paysign/contracts';
+import type { AccountEnquiryFailure, AccountEnquiryResult, ErrorMessageParams } from '@paysign/contracts';
 import type { AppConfig } from '../config/app-config';
-import { AppConfigToken } from '../config/clock';
+import { AppConfigToken } from '../config/app-config.token';
 import { ApiException } from '../errors/api.exception';
 import { AccountNameProvider } from './account-name-provider.interface';
 import { EnquiryCache } from './enquiry-cache';
@@ -21,9 +21,7 @@ export class AccountEnquiryService {
 
   /** Resolves the account holder's name; every failure is an ApiException with `success: false`. */
   async enquire(bankCode: string, accountNumber: string): Promise<AccountEnquiryResult> {
-    if (checkNuban(bankCode, accountNumber) === 'invalid') {
-      throw failure('NUBAN_CHECK_FAILED', `${accountNumber} is not a valid NUBAN for bank ${bankCode}: its check digit is wrong. Check the number with the beneficiary; the bank was not asked.`);
-    }
+    if (checkNuban(bankCode, accountNumber) === 'invalid') throw failure('NUBAN_CHECK_FAILED', { bankCode, accountNumber });
     const cacheKey = `${bankCode}:${accountNumber}`;
     const cached = await this.cache.get(cacheKey).catch(() => undefined);
     if (cached !== undefined) return success(cached);
@@ -38,11 +36,11 @@ export class AccountEnquiryService {
         }
         return success(lookup.accountName);
       case 'not-found':
-        throw failure('ACCOUNT_NOT_FOUND', `No account ${accountNumber} exists at bank ${bankCode}. Check the account number with the beneficiary.`);
+        throw failure('ACCOUNT_NOT_FOUND', { bankCode, accountNumber });
       case 'dormant':
-        throw failure('ACCOUNT_DORMANT', `Account ${accountNumber} at bank ${bankCode} is dormant and cannot receive payouts. Ask the beneficiary for another account.`);
+        throw failure('ACCOUNT_DORMANT', { bankCode, accountNumber });
       case 'bank-unavailable':
-        throw failure('BANK_UNAVAILABLE', `Bank ${bankCode} is not answering enquiries right now. Retry later with backoff.`);
+        throw failure('BANK_UNAVAILABLE', { bankCode });
     }
   }
 
@@ -51,9 +49,9 @@ export class AccountEnquiryService {
     try {
       return await this.provider.lookup({ bankCode, accountNumber, signal });
     } catch (error) {
-      if (signal.aborted) throw failure('UPSTREAM_TIMEOUT', `Bank ${bankCode} did not answer within ${this.config.enquiryTimeoutMs} ms. Retry later with backoff.`);
+      if (signal.aborted) throw failure('UPSTREAM_TIMEOUT', { bankCode, timeoutMs: this.config.enquiryTimeoutMs });
       this.logger.error(`account name provider failed: ${(error as Error).message}`);
-      throw failure('BANK_UNAVAILABLE', `Bank ${bankCode} could not be reached. Retry later with backoff.`);
+      throw failure('BANK_UNAVAILABLE', { bankCode });
     }
   }
 }
@@ -62,6 +60,7 @@ function success(accountName: string): AccountEnquiryResult {
   return { success: true, code: ENQUIRY_SUCCESS_CODE, accountName, message: 'Success' };
 }
 
-function failure(code: 'NUBAN_CHECK_FAILED' | 'ACCOUNT_NOT_FOUND' | 'ACCOUNT_DORMANT' | 'BANK_UNAVAILABLE' | 'UPSTREAM_TIMEOUT', message: string): ApiException {
-  return new ApiException(code, message, { enquiryFailure: true });
+/** The enquiry failures the contract answers with `success: false`. */
+function failure<C extends AccountEnquiryFailure['code']>(code: C, params: ErrorMessageParams<C>): ApiException {
+  return new ApiException(code, params, { enquiryFailure: true });
 }

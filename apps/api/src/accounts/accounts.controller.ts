@@ -3,7 +3,7 @@ import type { AccountEnquiryResult } from '@paysign/contracts';
 import { VerifiedBody } from '../http/verified-body.decorator';
 import { validateBody } from '../http/validate-body';
 import { findBank } from '../banks/bank-catalogue';
-import { ACCOUNT_ENQUIRY_FIELDS, AccountEnquiryDto } from './account-enquiry.dto';
+import { ACCOUNT_ENQUIRY_FIELDS, AccountEnquiryDto, BANK_CODE_PATTERN } from './account-enquiry.dto';
 import { AccountEnquiryService } from './account-enquiry.service';
 
 @Controller('merchant-api/account')
@@ -14,7 +14,7 @@ export class AccountsController {
   @HttpCode(200)
   async enquire(@VerifiedBody() body: Record<string, unknown>): Promise<AccountEnquiryResult> {
     const unknownBank =
-      typeof body.bankCode === 'string' && /^[0-9]{3,6}$/.test(body.bankCode) && !findBank(body.bankCode)
+      typeof body.bankCode === 'string' && BANK_CODE_PATTERN.test(body.bankCode) && !findBank(body.bankCode)
         ? [{ field: 'bankCode', code: 'unknown_bank', message: `bankCode ${body.bankCode} is not a supported bank; use a code from GET /payment/merchant-api/banks.` }]
         : [];
     const { bankCode, accountNumber } = validateBody(AccountEnquiryDto, ACCOUNT_ENQUIRY_FIELDS, body, unknownBank);

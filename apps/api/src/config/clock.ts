@@ -3,5 +3,3 @@ export const Clock = Symbol('Clock');
 
 /** Milliseconds since the epoch. */
 export type Clock = () => number;
-
-export const AppConfigToken = Symbol('AppConfig');

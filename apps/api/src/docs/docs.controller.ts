@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import { Controller, Get, Header, Inject } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
-import { AppConfigToken } from '../config/clock';
+import { AppConfigToken } from '../config/app-config.token';
 import { Public } from '../signing/public.decorator';
 import { renderApiReference } from './api-reference';
 

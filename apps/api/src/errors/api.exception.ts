@@ -1,6 +1,5 @@
 import { HttpException } from '@nestjs/common';
-import type { FieldError, SigningDebug } from '@paysign/contracts';
-import { ERROR_CODES, type ErrorCode } from './error-codes';
+import { ERROR_REGISTRY, errorMessage, type ErrorCode, type ErrorMessageParams, type FieldError, type SigningDebug } from '@paysign/contracts';
 
 export interface ApiErrorExtras {
   details?: FieldError[];
@@ -10,27 +9,30 @@ export interface ApiErrorExtras {
   enquiryFailure?: boolean;
 }
 
-/** Every failure the service reports: a registered code, its status, and a message that says how to fix it. */
-export class ApiException extends HttpException {
+/**
+ * Every failure the service reports. The code's status, retryability and
+ * message template come from the registry in libs/contracts; the caller gives
+ * only the values its message names.
+ */
+export class ApiException<C extends ErrorCode = ErrorCode> extends HttpException {
   constructor(
-    readonly code: ErrorCode,
-    message: string,
+    readonly code: C,
+    params: ErrorMessageParams<C>,
     readonly extras: ApiErrorExtras = {},
   ) {
-    super(message, ERROR_CODES[code].status);
+    super(errorMessage(code, params), ERROR_REGISTRY[code].status);
   }
 
   get retryable(): boolean {
-    return ERROR_CODES[this.code].retryable;
+    return ERROR_REGISTRY[this.code].retryable;
   }
 }
 
 export function validationFailed(details: FieldError[]): ApiException {
-  const summary = details.map((d) => d.message).join(' ');
-  const noun = details.length === 1 ? 'field' : 'fields';
-  return new ApiException('VALIDATION_FAILED', `The request has ${details.length} invalid ${noun}: ${summary}`, { details });
+  const problems = details.map((d) => d.message).join(' ');
+  return new ApiException('VALIDATION_FAILED', { count: details.length, fieldOrFields: details.length === 1 ? 'field' : 'fields', problems }, { details });
 }
 
-export function storeUnavailable(store: string): ApiException {
-  return new ApiException('STORE_UNAVAILABLE', `The ${store} is unavailable, so the request was not admitted and nothing was recorded. Retry with backoff.`);
+export function storeUnavailable(store: 'nonce store' | 'payin store'): ApiException {
+  return new ApiException('STORE_UNAVAILABLE', { store });
 }

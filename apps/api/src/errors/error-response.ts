@@ -1,7 +1,7 @@
-import { HttpException, NotFoundException } from '@nestjs/common';
+import { HttpException } from '@nestjs/common';
 import type { ErrorBody } from '@paysign/contracts';
+import { BODY_LIMIT_BYTES } from '../http/json-body';
 import { ApiException } from './api.exception';
-import { ERROR_CODES } from './error-codes';
 
 export interface ErrorResponse {
   status: number;
@@ -22,30 +22,29 @@ export function toErrorResponse(error: unknown, requestId: string): ErrorRespons
     ...(serverTime !== undefined ? { serverTime } : {}),
     ...(debug ? { debug } : {}),
   };
-  return { status: ERROR_CODES[api.code].status, body };
+  return { status: api.getStatus(), body };
 }
 
+/** Our own failures pass through; the framework's (Nest's and Fastify's) are mapped by their HTTP status. */
 function toApiException(error: unknown): ApiException {
   if (error instanceof ApiException) return error;
-  if (error instanceof NotFoundException) {
-    return new ApiException('ROUTE_NOT_FOUND', 'No operation at this method and path. Check the path against the API reference at /payment/docs; it includes the /payment prefix.');
+  const status = frameworkStatus(error);
+  switch (status) {
+    case 404:
+      return new ApiException('ROUTE_NOT_FOUND', {});
+    case 413:
+      return new ApiException('BODY_TOO_LARGE', { limitBytes: BODY_LIMIT_BYTES });
+    case 415:
+      return new ApiException('UNSUPPORTED_MEDIA_TYPE', {});
   }
-  const fastifyCode = (error as { code?: unknown } | null)?.code;
-  switch (fastifyCode) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new ApiException('BODY_TOO_LARGE', 'The request body is larger than 1048576 bytes. Send a smaller body.');
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return new ApiException('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json. Set the header and send a JSON object.');
-    case 'FST_ERR_NOT_FOUND':
-      return new ApiException('ROUTE_NOT_FOUND', 'No operation at this method and path. Check the path against the API reference at /payment/docs.');
+  if (status !== undefined && status >= 400 && status < 500) {
+    return new ApiException('INVALID_JSON', { detail: 'The request could not be read. Send a JSON object with Content-Type: application/json.' });
   }
-  const status = error instanceof HttpException ? error.getStatus() : (error as { statusCode?: unknown } | null)?.statusCode;
-  if (status === 404) return new ApiException('ROUTE_NOT_FOUND', 'No operation at this method and path. Check the path against the API reference at /payment/docs.');
-  if (status === 413) return new ApiException('BODY_TOO_LARGE', 'The request body is larger than 1048576 bytes. Send a smaller body.');
-  if (status === 415) return new ApiException('UNSUPPORTED_MEDIA_TYPE', 'Content-Type must be application/json. Set the header and send a JSON object.');
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new ApiException('INVALID_JSON', 'The request could not be read. Send a JSON object with Content-Type: application/json.');
-  }
-  return new ApiException('INTERNAL_ERROR', 'The service failed to process the request. Retry with backoff; quote the requestId to support if it persists.');
+  return new ApiException('INTERNAL_ERROR', {});
+}
+
+function frameworkStatus(error: unknown): number | undefined {
+  if (error instanceof HttpException) return error.getStatus();
+  const { statusCode } = (error ?? {}) as { statusCode?: unknown };
+  return typeof statusCode === 'number' ? statusCode : undefined;
 }

@@ -1,12 +1,23 @@
+import { SCHEMAS, type CreatePayinRequest } from '@paysign/contracts';
 import { IsDefined, IsEmail, IsIn, IsNumber, IsOptional, IsPositive, IsString, IsUrl, Length, Matches, Max, MaxLength } from 'class-validator';
 
-export const CURRENCIES = ['NGN', 'USD', 'GBP', 'EUR', 'GHS', 'KES', 'ZAR'] as const;
-export const MAX_AMOUNT = 1_000_000_000;
-export const REFERENCE_PATTERN = /^[A-Za-z0-9._-]{1,64}$/;
+// Every enum, pattern and limit below is read from the contract (openapi/payment-api.yaml).
+const FIELDS = SCHEMAS.CreatePayinRequest.properties;
+
+export const CURRENCIES = SCHEMAS.Currency.enum;
+export const MAX_AMOUNT = FIELDS.amount.maximum;
+export const REFERENCE_PATTERN = new RegExp(SCHEMAS.Reference.pattern);
+export const REFERENCE_RULE = `reference must be ${SCHEMAS.Reference.minLength} to ${SCHEMAS.Reference.maxLength} characters from [A-Za-z0-9._-].`;
+/** The fields a create request may have; any other is refused. */
+export const CREATE_PAYIN_FIELDS = Object.keys(FIELDS) as ReadonlyArray<keyof CreatePayinRequest>;
 
 const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false, allow_underscores: true };
 
-export class CreatePayinDto {
+/**
+ * The create request as validated. Optional fields also accept null, which
+ * means absent: the canonical body omits null fields, so both sign the same.
+ */
+export class CreatePayinDto implements CreatePayinRequest {
   @Max(MAX_AMOUNT, { message: `amount must be at most ${MAX_AMOUNT}.` })
   @IsPositive({ message: 'amount must be greater than 0.' })
   @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 }, { message: 'amount must be a number in major units with at most 2 decimal places, such as 1000.50.' })
@@ -15,42 +26,42 @@ export class CreatePayinDto {
 
   @IsIn(CURRENCIES, { message: `currency must be one of ${CURRENCIES.join(', ')}.` })
   @IsDefined({ message: 'currency is required.' })
-  currency!: (typeof CURRENCIES)[number];
+  currency!: CreatePayinRequest['currency'];
 
-  @MaxLength(254, { message: 'customerEmail must be at most 254 characters.' })
+  @MaxLength(FIELDS.customerEmail.maxLength, { message: `customerEmail must be at most ${FIELDS.customerEmail.maxLength} characters.` })
   @IsEmail({}, { message: 'customerEmail must be a valid email address.' })
   @IsDefined({ message: 'customerEmail is required.' })
   customerEmail!: string;
 
-  @Length(1, 100, { message: 'customerName must be 1 to 100 characters.' })
+  @Length(FIELDS.customerName.minLength, FIELDS.customerName.maxLength, {
+    message: `customerName must be ${FIELDS.customerName.minLength} to ${FIELDS.customerName.maxLength} characters.`,
+  })
   @IsString({ message: 'customerName must be a string.' })
   @IsOptional()
-  customerName?: string | null;
+  customerName?: string;
 
-  @Matches(/^[a-z0-9_-]{1,32}$/, { message: 'gateway must be 1 to 32 characters from [a-z0-9_-], such as card or bank_transfer.' })
+  @Matches(new RegExp(FIELDS.gateway.pattern), { message: 'gateway must be 1 to 32 characters from [a-z0-9_-], such as card or bank_transfer.' })
   @IsString({ message: 'gateway must be a string.' })
   @IsOptional()
-  gateway?: string | null;
+  gateway?: string;
 
-  @MaxLength(255, { message: 'narration must be at most 255 characters.' })
+  @MaxLength(FIELDS.narration.maxLength, { message: `narration must be at most ${FIELDS.narration.maxLength} characters.` })
   @IsString({ message: 'narration must be a string.' })
   @IsOptional()
-  narration?: string | null;
+  narration?: string;
 
-  @MaxLength(2048, { message: 'notifyUrl must be at most 2048 characters.' })
+  @MaxLength(FIELDS.notifyUrl.maxLength, { message: `notifyUrl must be at most ${FIELDS.notifyUrl.maxLength} characters.` })
   @IsUrl(URL_OPTIONS, { message: 'notifyUrl must be an absolute https URL.' })
   @IsOptional()
-  notifyUrl?: string | null;
+  notifyUrl?: string;
 
-  @MaxLength(2048, { message: 'redirectUrl must be at most 2048 characters.' })
+  @MaxLength(FIELDS.redirectUrl.maxLength, { message: `redirectUrl must be at most ${FIELDS.redirectUrl.maxLength} characters.` })
   @IsUrl(URL_OPTIONS, { message: 'redirectUrl must be an absolute https URL.' })
   @IsOptional()
-  redirectUrl?: string | null;
+  redirectUrl?: string;
 
-  @Matches(REFERENCE_PATTERN, { message: 'reference must be 1 to 64 characters from [A-Za-z0-9._-].' })
+  @Matches(REFERENCE_PATTERN, { message: REFERENCE_RULE })
   @IsString({ message: 'reference must be a string.' })
   @IsDefined({ message: 'reference is required.' })
   reference!: string;
 }
-
-export const CREATE_PAYIN_FIELDS = ['amount', 'currency', 'customerEmail', 'customerName', 'gateway', 'narration', 'notifyUrl', 'redirectUrl', 'reference'] as const;

@@ -2,11 +2,11 @@ import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { FieldError, Payin } from '@paysign/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
-import { AppConfigToken } from '../config/clock';
+import { AppConfigToken } from '../config/app-config.token';
 import { validationFailed } from '../errors/api.exception';
 import { VerifiedBody } from '../http/verified-body.decorator';
 import { validateBody } from '../http/validate-body';
-import { CREATE_PAYIN_FIELDS, CreatePayinDto, REFERENCE_PATTERN } from './create-payin.dto';
+import { CREATE_PAYIN_FIELDS, CreatePayinDto, REFERENCE_PATTERN, REFERENCE_RULE } from './create-payin.dto';
 import { PayinsService } from './payins.service';
 
 @Controller('api/payins')
@@ -33,7 +33,7 @@ export class PayinsController {
   @Get(':reference')
   async get(@Param('reference') reference: string, @Req() request: FastifyRequest): Promise<Payin> {
     if (!REFERENCE_PATTERN.test(reference)) {
-      throw validationFailed([{ field: 'reference', code: 'pattern', message: 'reference must be 1 to 64 characters from [A-Za-z0-9._-].' }]);
+      throw validationFailed([{ field: 'reference', code: 'pattern', message: REFERENCE_RULE }]);
     }
     const merchant = request.merchant as NonNullable<FastifyRequest['merchant']>;
     return this.payins.get(merchant.merchantId, reference);

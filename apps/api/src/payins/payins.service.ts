@@ -14,7 +14,7 @@ export class PayinsService {
     const fields: Omit<NewPayin, 'requestFingerprint'> = {
       merchantId,
       reference: input.reference,
-      // Validated to at most 2 decimals, so rounding only removes float noise (1000.5 * 100 = 100049.99…).
+      // Validated to at most 2 decimals, so rounding only removes float noise (0.29 * 100 = 28.999…).
       amountMinor: BigInt(Math.round(input.amount * 100)),
       currency: input.currency,
       customerEmail: input.customerEmail,
@@ -32,10 +32,7 @@ export class PayinsService {
       throw storeUnavailable('payin store');
     }
     if (!result.created && result.payin.requestFingerprint !== requestFingerprint) {
-      throw new ApiException(
-        'IDEMPOTENCY_CONFLICT',
-        `Reference ${input.reference} was already used with a different body. Use a new reference for a new payin, or resend the original body.`,
-      );
+      throw new ApiException('IDEMPOTENCY_CONFLICT', { reference: input.reference });
     }
     return { created: result.created, payin: toContract(result.payin) };
   }
@@ -47,7 +44,7 @@ export class PayinsService {
     } catch {
       throw storeUnavailable('payin store');
     }
-    if (!payin) throw new ApiException('PAYIN_NOT_FOUND', `No payin with reference ${reference} exists for this merchant. Check the reference you created it with.`);
+    if (!payin) throw new ApiException('PAYIN_NOT_FOUND', { reference });
     return toContract(payin);
   }
 }

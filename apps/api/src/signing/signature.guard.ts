@@ -1,13 +1,13 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { verify, type VerifyFailure } from '@paysign/signing';
+import { headerBagFromRaw, verify, type VerifyFailure } from '@paysign/signing';
 import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
-import { AppConfigToken, Clock } from '../config/clock';
+import { AppConfigToken } from '../config/app-config.token';
+import { Clock } from '../config/clock';
 import { ApiException, storeUnavailable } from '../errors/api.exception';
 import { MerchantRegistry } from '../merchants/merchant-registry';
 import { NonceStore, nonceKey } from '../nonce/nonce-store.interface';
-import { headerBagFromRaw } from './header-bag';
 import { IS_PUBLIC } from './public.decorator';
 
 /**
@@ -52,27 +52,28 @@ export class SignatureGuard implements CanActivate {
     } catch {
       throw storeUnavailable('nonce store');
     }
-    if (!claimed) {
-      throw new ApiException('AUTH_NONCE_REPLAYED', `X-Nonce ${nonce} was already used with this API key. Sign every request, including retries, with a new nonce.`);
-    }
+    if (!claimed) throw new ApiException('AUTH_NONCE_REPLAYED', { nonce });
 
     const merchant = this.merchants.merchantFor(apiKey);
     if (!merchant || merchant.merchantId !== merchantId || merchant.tenantId !== tenantId) {
-      throw new ApiException('AUTH_MERCHANT_MISMATCH', 'X-Merchant-ID and X-Tenant-ID must be those of the merchant that owns X-API-KEY. Check them in your merchant dashboard.');
+      throw new ApiException('AUTH_MERCHANT_MISMATCH', {});
     }
     request.merchant = merchant;
     request.verifiedBody = body ?? Buffer.alloc(0);
     return true;
   }
 
+  /** libs/signing words these messages; the registry gives their status. */
   private failure(result: VerifyFailure): ApiException {
+    const detail = { detail: result.message };
     switch (result.code) {
       case 'AUTH_TIMESTAMP_SKEW':
-        return new ApiException(result.code, result.message, { serverTime: result.serverTime });
+        return new ApiException(result.code, detail, { serverTime: result.serverTime });
       case 'AUTH_SIGNATURE_MISMATCH':
-        return new ApiException(result.code, result.message, this.config.mode === 'sandbox' ? { debug: result.debug } : {});
+        // The debug values hold no expected signature: see SigningDebugValues in libs/signing.
+        return new ApiException(result.code, detail, this.config.mode === 'sandbox' ? { debug: result.debug } : {});
       default:
-        return new ApiException(result.code, result.message);
+        return new ApiException(result.code, detail);
     }
   }
 }

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
-import { CONTRACT_PATH } from '../contract-path';
+import { CONTRACT_PATH } from './contract-path';
 
 const CONTRACT_ID = 'https://contract.local/payment-api.json';
 

@@ -1,5 +1,5 @@
 import type { CliIo } from './cli-io';
-import type { FlagValues } from './sign-command';
+import type { FlagValues } from './flags';
 
 export const BASE_URL_OPTION = { 'base-url': { type: 'string' } } as const;
 

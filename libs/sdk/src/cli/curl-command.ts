@@ -1,6 +1,6 @@
 import { baseUrlFrom, BASE_URL_OPTION } from './base-url';
 import type { CliIo } from './cli-io';
-import { signFromFlags } from './sign-command';
+import { signFromFlags } from './signing-flags';
 
 /** Prints a ready-to-run curl command carrying a fresh signature. */
 export async function curlCommand(args: string[], io: CliIo): Promise<void> {

@@ -1,6 +1,6 @@
 import { EXIT_FAILED, EXIT_OK, type CliIo } from './cli-io';
 import { baseUrlFrom, BASE_URL_OPTION } from './base-url';
-import { signFromFlags } from './sign-command';
+import { signFromFlags } from './signing-flags';
 
 /**
  * Sends one signed request and prints what came back: the status line, the

@@ -1,6 +1,6 @@
-import { hmacSha256Hex, readSigningHeaders, verify, type HeaderBag, type SigningDebugValues } from '@paysign/signing';
+import { hmacSha256Hex, parseCapturedRequest, readSigningHeaders, SigningError, verify, type CapturedRequest, type SigningDebugValues } from '@paysign/signing';
 import { EXIT_FAILED, EXIT_OK, UsageError, readInputFile, type CliIo } from './cli-io';
-import { parse, requiredFlag } from './sign-command';
+import { parse, requiredFlag, unixSecondsFlag } from './flags';
 import { findSigningMistake, type IntermediateValue } from './signing-mistakes';
 
 const VERIFY_OPTIONS = {
@@ -36,7 +36,7 @@ export interface VerifyOutput {
  */
 export async function verifyCommand(args: string[], io: CliIo): Promise<number> {
   const { values } = parse(args, VERIFY_OPTIONS);
-  const captured = parseHeaderLines([...(values.headers === undefined ? [] : (await readText(io, '--headers', values.headers)).split('\n')), ...(values.header ?? [])]);
+  const captured = readCaptured([...(values.headers === undefined ? [] : (await readText(io, '--headers', values.headers)).split('\n')), ...(values.header ?? [])]);
   const method = values.method ?? captured.method ?? requiredFlag(undefined, '--method (or a request line in --headers)');
   const path = values.path ?? captured.path ?? requiredFlag(undefined, '--path (or a request line in --headers)');
   const secretKey = requiredFlag(values['secret-key'], '--secret-key', io.env.PAYSIGN_SECRET_KEY);
@@ -46,7 +46,7 @@ export async function verifyCommand(args: string[], io: CliIo): Promise<number> 
   const headers = readSigningHeaders(captured.headers);
   if (!headers.ok) return report(io, { valid: false, code: headers.code, explanation: headers.message });
   // A captured request is usually older than the window: check the time only when asked to.
-  const now = values.now === undefined ? Number(headers.values.timestamp) : parseUnixSeconds(values.now);
+  const now = values.now === undefined ? Number(headers.values.timestamp) : unixSecondsFlag('--now', values.now);
   const result = verify({ method, path, headers: captured.headers, body, now, secretFor: () => secretKey });
 
   if (result.ok) {
@@ -100,45 +100,14 @@ function report(io: CliIo, output: VerifyOutput): number {
   return output.valid ? EXIT_OK : EXIT_FAILED;
 }
 
-interface CapturedRequest {
-  method?: string;
-  path?: string;
-  headers: HeaderBag;
-}
-
-/**
- * Reads a captured request head: an optional request line (`POST /payment/... HTTP/1.1`),
- * then `Name: value` lines, up to the first blank line after them, as in HTTP. A
- * leading `> ` (as `curl -v` prints) is ignored; a header given twice is kept
- * twice, so that verification refuses it as the service does.
- */
-function parseHeaderLines(lines: readonly string[]): CapturedRequest {
-  const captured: CapturedRequest = { headers: {} };
-  const headers: Record<string, string | string[]> = {};
-  let started = false;
-  for (const [index, rawLine] of lines.entries()) {
-    const line = rawLine.replace(/^> /, '').replace(/\r$/, '');
-    if (line.trim() === '') {
-      if (started) break;
-      continue;
-    }
-    const requestLine = /^([A-Za-z]+) (\S+) HTTP\/[0-9.]+$/.exec(line);
-    if (requestLine && !started) {
-      started = true;
-      captured.method = requestLine[1];
-      captured.path = requestLine[2];
-      continue;
-    }
-    started = true;
-    const colon = line.indexOf(':');
-    if (colon <= 0) throw new UsageError(`Header line ${index + 1} is not "Name: value": ${JSON.stringify(line)}.`);
-    const name = line.slice(0, colon).trim().toLowerCase();
-    const value = line.slice(colon + 1).trim();
-    const existing = headers[name];
-    headers[name] = existing === undefined ? value : [...(Array.isArray(existing) ? existing : [existing]), value];
+/** The captured head, parsed by libs/signing; a head it cannot read is bad input. */
+function readCaptured(lines: readonly string[]): CapturedRequest {
+  try {
+    return parseCapturedRequest(lines);
+  } catch (error) {
+    if (error instanceof SigningError) throw new UsageError(error.message);
+    throw error;
   }
-  captured.headers = headers;
-  return captured;
 }
 
 function parseClientValues(text: string): Partial<Record<IntermediateValue, string>> {
@@ -165,11 +134,6 @@ function firstDifference(a: string, b: string): number {
   let i = 0;
   while (i < a.length && i < b.length && a[i] === b[i]) i++;
   return i;
-}
-
-function parseUnixSeconds(text: string): number {
-  if (!/^[0-9]{1,12}$/.test(text)) throw new UsageError(`--now must be Unix epoch seconds (digits only), got "${text}".`);
-  return Number(text);
 }
 
 async function readText(io: CliIo, flag: string, path: string): Promise<string> {

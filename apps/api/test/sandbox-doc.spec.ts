@@ -1,0 +1,22 @@
+// docs/sandbox.md lists the real sandbox fixtures and the demo merchant.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { SANDBOX_ACCOUNTS } from '../src/accounts/sandbox-accounts';
+
+const root = path.resolve(__dirname, '../../..');
+const sandboxDoc = fs.readFileSync(path.join(root, 'docs/sandbox.md'), 'utf8');
+
+describe('docs/sandbox.md', () => {
+  it.each(SANDBOX_ACCOUNTS.map((a) => [`${a.bankCode}/${a.accountNumber}`, a] as const))('lists sandbox account %s', (_name, account) => {
+    expect(sandboxDoc).toContain(`| \`${account.bankCode}\` | \`${account.accountNumber}\` |`);
+    if (account.behaviour.outcome === 'found') expect(sandboxDoc).toContain(account.behaviour.accountName);
+  });
+
+  it('gives the demo merchant of the default merchants file', () => {
+    const merchants = JSON.parse(fs.readFileSync(path.join(root, 'apps/api/config/merchants.sandbox.json'), 'utf8')) as Array<{ merchantId: string; credentials: Array<{ apiKey: string; secretKey: string }> }>;
+    for (const merchant of merchants) {
+      expect(sandboxDoc).toContain(merchant.merchantId);
+      for (const c of merchant.credentials) expect(sandboxDoc).toContain(c.secretKey);
+    }
+  });
+});

@@ -1,0 +1,474 @@
+/*
+ * GENERATED FILE, DO NOT EDIT.
+ * Source: openapi/payment-api.yaml. Regenerate with `npx nx run contracts:generate`.
+ */
+
+/** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
+export const SCHEMAS = {
+  "Bank": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "name",
+      "code",
+      "logo",
+      "category"
+    ],
+    "properties": {
+      "name": {
+        "type": "string",
+        "description": "Display name of the institution."
+      },
+      "code": {
+        "type": "string",
+        "pattern": "^[0-9]{3,6}$",
+        "description": "The service's own code; use it as `bankCode` in account enquiry.\nDeposit money banks, merchant banks and non-interest banks use their\nCBN 3-digit code; microfinance banks and other financial institutions\ntheir CBN 5-digit code; payment service banks and wallets without\neither use their 6-digit NIP institution code.\n"
+      },
+      "logo": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "Always null in this version."
+      },
+      "category": {
+        "type": "string",
+        "enum": [
+          "commercial",
+          "merchant",
+          "non-interest",
+          "microfinance",
+          "payment-service",
+          "fintech"
+        ],
+        "description": "Kind of institution. An extension to the interface document."
+      }
+    }
+  },
+  "AccountEnquiryRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "bankCode",
+      "accountNumber"
+    ],
+    "properties": {
+      "bankCode": {
+        "type": "string",
+        "pattern": "^[0-9]{3,6}$",
+        "description": "A `code` from the list banks operation."
+      },
+      "accountNumber": {
+        "type": "string",
+        "pattern": "^[0-9]{10}$",
+        "description": "10-digit NUBAN account number."
+      }
+    }
+  },
+  "AccountEnquiryResult": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "success",
+      "code",
+      "accountName",
+      "message"
+    ],
+    "properties": {
+      "success": {
+        "type": "boolean",
+        "const": true
+      },
+      "code": {
+        "type": "string",
+        "const": "00000000"
+      },
+      "accountName": {
+        "type": "string",
+        "description": "Name of the account holder, upper case."
+      },
+      "message": {
+        "type": "string",
+        "const": "Success"
+      }
+    }
+  },
+  "AccountEnquiryFailure": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "success",
+      "code",
+      "message",
+      "requestId",
+      "retryable"
+    ],
+    "properties": {
+      "success": {
+        "type": "boolean",
+        "const": false
+      },
+      "code": {
+        "type": "string",
+        "enum": [
+          "NUBAN_CHECK_FAILED",
+          "ACCOUNT_NOT_FOUND",
+          "ACCOUNT_DORMANT",
+          "BANK_UNAVAILABLE",
+          "UPSTREAM_TIMEOUT"
+        ]
+      },
+      "message": {
+        "type": "string"
+      },
+      "requestId": {
+        "type": "string"
+      },
+      "retryable": {
+        "type": "boolean"
+      }
+    }
+  },
+  "Reference": {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": 64,
+    "pattern": "^[A-Za-z0-9._-]{1,64}$",
+    "description": "The merchant's own reference, unique per merchant. It is the idempotency key."
+  },
+  "Currency": {
+    "type": "string",
+    "enum": [
+      "NGN",
+      "USD",
+      "GBP",
+      "EUR",
+      "GHS",
+      "KES",
+      "ZAR"
+    ],
+    "description": "ISO 4217 currency code."
+  },
+  "CreatePayinRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "amount",
+      "currency",
+      "customerEmail",
+      "reference"
+    ],
+    "properties": {
+      "amount": {
+        "type": "number",
+        "exclusiveMinimum": 0,
+        "maximum": 1000000000,
+        "description": "In major units (naira, not kobo), with at most 2 decimal places."
+      },
+      "currency": {
+        "$ref": "#/components/schemas/Currency"
+      },
+      "customerEmail": {
+        "type": "string",
+        "format": "email",
+        "maxLength": 254
+      },
+      "customerName": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 100
+      },
+      "gateway": {
+        "type": "string",
+        "pattern": "^[a-z0-9_-]{1,32}$",
+        "description": "The payment channel to offer, for example `card`, `bank_transfer` or `ussd`."
+      },
+      "narration": {
+        "type": "string",
+        "maxLength": 255
+      },
+      "notifyUrl": {
+        "type": "string",
+        "format": "uri",
+        "maxLength": 2048,
+        "description": "https URL notified of status changes; http is accepted in sandbox mode only."
+      },
+      "redirectUrl": {
+        "type": "string",
+        "format": "uri",
+        "maxLength": 2048,
+        "description": "https URL the customer returns to; http is accepted in sandbox mode only."
+      },
+      "reference": {
+        "$ref": "#/components/schemas/Reference"
+      }
+    }
+  },
+  "PayinStatus": {
+    "type": "string",
+    "enum": [
+      "PENDING"
+    ],
+    "description": "Payins are created `PENDING`. Later states are not part of this version."
+  },
+  "Payin": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "reference",
+      "merchantId",
+      "status",
+      "amount",
+      "currency",
+      "customerEmail",
+      "customerName",
+      "gateway",
+      "narration",
+      "notifyUrl",
+      "redirectUrl",
+      "createdAt"
+    ],
+    "properties": {
+      "reference": {
+        "$ref": "#/components/schemas/Reference"
+      },
+      "merchantId": {
+        "type": "string"
+      },
+      "status": {
+        "$ref": "#/components/schemas/PayinStatus"
+      },
+      "amount": {
+        "type": "number",
+        "description": "In major units."
+      },
+      "currency": {
+        "$ref": "#/components/schemas/Currency"
+      },
+      "customerEmail": {
+        "type": "string"
+      },
+      "customerName": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "gateway": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "narration": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "notifyUrl": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "redirectUrl": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      }
+    }
+  },
+  "Health": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "status",
+      "checks"
+    ],
+    "properties": {
+      "status": {
+        "type": "string",
+        "enum": [
+          "ok",
+          "unavailable"
+        ]
+      },
+      "checks": {
+        "type": "object",
+        "additionalProperties": {
+          "type": "string",
+          "enum": [
+            "up",
+            "down"
+          ]
+        }
+      }
+    }
+  },
+  "ErrorCode": {
+    "type": "string",
+    "description": "Every error code the service returns. Stable; new codes may be added.",
+    "enum": [
+      "AUTH_HEADER_MISSING",
+      "AUTH_HEADER_MALFORMED",
+      "AUTH_UNKNOWN_API_KEY",
+      "AUTH_TIMESTAMP_SKEW",
+      "AUTH_SIGNATURE_MISMATCH",
+      "AUTH_NONCE_REPLAYED",
+      "AUTH_MERCHANT_MISMATCH",
+      "INVALID_JSON",
+      "INVALID_UTF8",
+      "BODY_NOT_OBJECT",
+      "NESTED_VALUE",
+      "DUPLICATE_KEY",
+      "VALIDATION_FAILED",
+      "UNSUPPORTED_MEDIA_TYPE",
+      "BODY_TOO_LARGE",
+      "ROUTE_NOT_FOUND",
+      "PAYIN_NOT_FOUND",
+      "IDEMPOTENCY_CONFLICT",
+      "NUBAN_CHECK_FAILED",
+      "ACCOUNT_NOT_FOUND",
+      "ACCOUNT_DORMANT",
+      "BANK_UNAVAILABLE",
+      "UPSTREAM_TIMEOUT",
+      "STORE_UNAVAILABLE",
+      "INTERNAL_ERROR"
+    ]
+  },
+  "FieldError": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "field",
+      "code",
+      "message"
+    ],
+    "properties": {
+      "field": {
+        "type": "string",
+        "description": "The body field, header or path parameter that failed."
+      },
+      "code": {
+        "type": "string",
+        "description": "The rule that failed, for example `required`, `pattern`, `unknown`."
+      },
+      "message": {
+        "type": "string"
+      }
+    }
+  },
+  "SigningDebug": {
+    "type": "object",
+    "additionalProperties": false,
+    "description": "Sandbox mode only. The server's intermediate values, to compare with yours. Never holds a secret.",
+    "required": [
+      "canonicalBody",
+      "bodySha256Hex",
+      "baseString"
+    ],
+    "properties": {
+      "canonicalBody": {
+        "type": "string"
+      },
+      "bodySha256Hex": {
+        "type": "string"
+      },
+      "baseString": {
+        "type": "string"
+      }
+    }
+  },
+  "Error": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "code",
+      "message",
+      "requestId",
+      "retryable"
+    ],
+    "properties": {
+      "code": {
+        "$ref": "#/components/schemas/ErrorCode"
+      },
+      "message": {
+        "type": "string",
+        "description": "What went wrong and how to fix it."
+      },
+      "requestId": {
+        "type": "string"
+      },
+      "retryable": {
+        "type": "boolean",
+        "description": "Whether sending the same request again later may succeed."
+      },
+      "details": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/FieldError"
+        }
+      },
+      "serverTime": {
+        "type": "integer",
+        "description": "The server's clock in Unix seconds, on `AUTH_TIMESTAMP_SKEW`."
+      },
+      "debug": {
+        "$ref": "#/components/schemas/SigningDebug"
+      }
+    }
+  },
+  "BadRequestError": {
+    "allOf": [
+      {
+        "$ref": "#/components/schemas/Error"
+      },
+      {
+        "type": "object",
+        "properties": {
+          "code": {
+            "type": "string",
+            "enum": [
+              "VALIDATION_FAILED",
+              "INVALID_JSON",
+              "INVALID_UTF8",
+              "BODY_NOT_OBJECT",
+              "NESTED_VALUE",
+              "DUPLICATE_KEY"
+            ]
+          }
+        }
+      }
+    ]
+  },
+  "AuthError": {
+    "allOf": [
+      {
+        "$ref": "#/components/schemas/Error"
+      },
+      {
+        "type": "object",
+        "properties": {
+          "code": {
+            "type": "string",
+            "enum": [
+              "AUTH_HEADER_MISSING",
+              "AUTH_HEADER_MALFORMED",
+              "AUTH_UNKNOWN_API_KEY",
+              "AUTH_TIMESTAMP_SKEW",
+              "AUTH_SIGNATURE_MISMATCH",
+              "AUTH_NONCE_REPLAYED",
+              "AUTH_MERCHANT_MISMATCH"
+            ]
+          }
+        }
+      }
+    ]
+  }
+} as const;

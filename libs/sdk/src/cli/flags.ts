@@ -1,0 +1,38 @@
+import { parseArgs } from 'node:util';
+import { HEADER_GRAMMAR } from '@paysign/signing';
+import { UsageError } from './cli-io';
+
+/** Parsed flag values by flag name. */
+export type FlagValues = Record<string, string | boolean | undefined>;
+
+/** Parses flags strictly: an unknown flag or a positional argument is bad input. */
+export function parse<T extends Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>(args: string[], options: T) {
+  try {
+    return parseArgs({ args, options, strict: true, allowPositionals: false });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** The environment variable that stands in for a flag. */
+const ENV_FALLBACKS: Record<string, string> = { '--secret-key': 'PAYSIGN_SECRET_KEY', '--api-key': 'PAYSIGN_API_KEY' };
+
+/** A flag's value, or its environment fallback; missing or empty is bad input. */
+export function requiredFlag(value: unknown, flag: string, fallback?: string): string {
+  const resolved = value === undefined ? fallback : String(value);
+  if (resolved === undefined || resolved === '') {
+    const env = ENV_FALLBACKS[flag];
+    throw new UsageError(`${flag} is required${env ? ` (or set ${env})` : ''}.`);
+  }
+  return resolved;
+}
+
+export function optionalFlag(value: unknown, fallback: string | undefined): string | undefined {
+  return value === undefined ? fallback : String(value);
+}
+
+/** A flag holding Unix seconds, checked against the X-Timestamp grammar of libs/signing. */
+export function unixSecondsFlag(flag: string, text: string): number {
+  if (!HEADER_GRAMMAR.timestamp.pattern.test(text)) throw new UsageError(`${flag} must be ${HEADER_GRAMMAR.timestamp.rule}, got "${text}".`);
+  return Number(text);
+}
