@@ -1,5 +1,5 @@
 import Keyv from 'keyv';
-import { createKeyvRedis } from '../nonce/redis-nonce-store';
+import { createKeyvRedis } from '../redis/redis-connection';
 
 /** Injection token of the cache of successful account enquiries. */
 export const EnquiryCache = Symbol('EnquiryCache');

@@ -3,7 +3,7 @@ import { HEADER_GRAMMAR } from '@paysign/signing';
 import { ConfigError } from '../config/app-config';
 import type { Credential, Merchant } from './merchant';
 
-/** Minimum secret length: 32 characters of a random string is 128+ bits. */
+/** Minimum secret length. 16 random base64 characters carry 96 bits; production secrets should be longer. */
 const MIN_SECRET_LENGTH = 16;
 
 /** Resolves API keys to their merchant and secret. Loaded once at boot. */

@@ -1,4 +1,5 @@
-import KeyvRedis from '@keyv/redis';
+import type KeyvRedis from '@keyv/redis';
+import { createKeyvRedis, redactUrl, withTimeout } from '../redis/redis-connection';
 import type { NonceStore } from './nonce-store.interface';
 
 type RedisClient = Awaited<ReturnType<KeyvRedis<string>['getClient']>>;
@@ -36,37 +37,4 @@ export class RedisNonceStore implements NonceStore {
   async close(): Promise<void> {
     await this.keyvRedis.disconnect().catch(() => undefined);
   }
-}
-
-/** A @keyv/redis store that fails fast while disconnected and reconnects forever. */
-export function createKeyvRedis(url: string): KeyvRedis<string> {
-  const keyvRedis = new KeyvRedis<string>(
-    {
-      url,
-      disableOfflineQueue: true,
-      socket: { connectTimeout: 2000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1000) },
-    },
-    { throwOnConnectError: true, throwOnErrors: true, connectionTimeout: 2000 },
-  );
-  // Without a listener, a connection error would be an unhandled 'error' event.
-  keyvRedis.on('error', () => undefined);
-  return keyvRedis;
-}
-
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparseable URL)';
-  }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

@@ -24,10 +24,16 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }
   },
 ];
 
+/**
+ * The advisory lock that serialises migrations across instances. Any fixed
+ * bigint will do, as long as nothing else in the database takes the same one.
+ */
+const MIGRATION_LOCK_ID = 727001;
+
 /** Runs the migrations not yet applied, each in its own transaction, under an advisory lock so that instances booting together do not race. */
 export async function migrate(client: SqlClient): Promise<void> {
   // Lock first: even CREATE TABLE IF NOT EXISTS races when two sessions run it at once.
-  await client.query('SELECT pg_advisory_lock(727001)');
+  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
   try {
     await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())');
     const applied = new Set((await client.query<{ id: number }>('SELECT id FROM schema_migrations')).rows.map((r) => Number(r.id)));
@@ -44,6 +50,6 @@ export async function migrate(client: SqlClient): Promise<void> {
       }
     }
   } finally {
-    await client.query('SELECT pg_advisory_unlock(727001)');
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
   }
 }

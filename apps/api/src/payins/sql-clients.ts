@@ -9,7 +9,11 @@ import type { SqlClient } from './sql-client';
 export async function openPglite(dataDir: string): Promise<SqlClient> {
   const dir = path.join(dataDir, 'payins.pglite');
   fs.mkdirSync(dir, { recursive: true });
-  const db = new PGlite(dir);
+  return pgliteClient(new PGlite(dir));
+}
+
+/** A PGlite database as a SqlClient, migrated. */
+export async function pgliteClient(db: PGlite): Promise<SqlClient> {
   await db.waitReady;
   const client: SqlClient = {
     query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await db.query<R>(sql, params)).rows }),

@@ -1,0 +1,34 @@
+import KeyvRedis from '@keyv/redis';
+
+/** A @keyv/redis store that fails fast while disconnected and reconnects forever. */
+export function createKeyvRedis(url: string): KeyvRedis<string> {
+  const keyvRedis = new KeyvRedis<string>(
+    {
+      url,
+      disableOfflineQueue: true,
+      socket: { connectTimeout: 2000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1000) },
+    },
+    { throwOnConnectError: true, throwOnErrors: true, connectionTimeout: 2000 },
+  );
+  // Without a listener, a connection error would be an unhandled 'error' event.
+  keyvRedis.on('error', () => undefined);
+  return keyvRedis;
+}
+
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparseable URL)';
+  }
+}
+
+export function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

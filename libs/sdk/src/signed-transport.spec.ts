@@ -1,0 +1,127 @@
+// SignedTransport with everything outside it injected: fetch answers from a
+// script and records each request, sleep records its waits, and the clock,
+// nonces and jitter are fixed, so retries and backoff are checked exactly.
+import { verify } from '@paysign/signing';
+import { MAX_RETRY_AFTER_MS, MAX_RETRY_DELAY_MS } from './client-options';
+import { SignedTransport, type TransportConfig } from './signed-transport';
+
+const NOW_MS = 1_767_225_600_000;
+const CREDENTIAL = { apiKey: 'pk_transport', secretKey: 'sk_transport_0123456789', merchantId: 'MCH-T', tenantId: 'TEN-T' };
+const URL_ = 'http://service.test/payment/api/payins';
+const BODY = '{"amount":1000.50,"currency":"NGN"}';
+
+type Answer = Response | Error | 'hang';
+
+function errorAnswer(status: number, code: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ code, message: `${code} happened.`, requestId: 'req-1', ...extra }), { status, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+/** A transport over a scripted fetch; `sent` holds every request with its body, `waits` every sleep. */
+function observedTransport(answers: Answer[], overrides: Partial<TransportConfig> = {}) {
+  const sent: Array<{ request: Request; body: string }> = [];
+  const waits: number[] = [];
+  let nonces = 0;
+  const transport = new SignedTransport({
+    ...CREDENTIAL,
+    timeoutMs: 1000,
+    maxRetries: 2,
+    retryDelayMs: 500,
+    userAgent: 'paysign-sdk/test',
+    clock: () => NOW_MS,
+    nonce: () => `nonce-${++nonces}`,
+    random: () => 0.5,
+    sleep: async (ms) => {
+      waits.push(ms);
+    },
+    fetch: async (request) => {
+      sent.push({ request, body: await request.clone().text() });
+      const answer = answers.shift();
+      if (answer === undefined) throw new Error('the script has no more answers');
+      if (answer === 'hang') return new Promise((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason)));
+      if (answer instanceof Error) throw answer;
+      return answer;
+    },
+    ...overrides,
+  });
+  const call = () => transport.fetch(new Request(URL_, { method: 'POST', body: BODY, headers: { 'content-type': 'application/json' } }));
+  return { transport, call, sent, waits };
+}
+
+describe('SignedTransport', () => {
+  it('signs every attempt afresh over the bytes it sends, with a new nonce', async () => {
+    const { call, sent } = observedTransport([errorAnswer(503, 'STORE_UNAVAILABLE', { retryable: true }), new Response('{}', { status: 201 })]);
+    expect((await call()).status).toBe(201);
+    expect(sent.map((s) => s.request.headers.get('x-nonce'))).toEqual(['nonce-1', 'nonce-2']);
+    for (const { request, body } of sent) {
+      expect(body).toBe(BODY);
+      const headers = Object.fromEntries(request.headers);
+      const result = verify({ method: 'POST', path: '/payment/api/payins', headers, body, now: NOW_MS / 1000, secretFor: () => CREDENTIAL.secretKey });
+      expect(result).toMatchObject({ ok: true, canonicalBody: 'amount=1000.50&currency=NGN' });
+      expect(headers).toMatchObject({ 'x-merchant-id': 'MCH-T', 'x-tenant-id': 'TEN-T', 'user-agent': 'paysign-sdk/test' });
+    }
+  });
+
+  it.each<[string, { answers: Answer[]; config?: Partial<TransportConfig>; waits: number[] }]>([
+    ['backs off exponentially with full jitter', { answers: [errorAnswer(502, 'BANK_UNAVAILABLE'), errorAnswer(504, 'UPSTREAM_TIMEOUT'), new Response('{}')], waits: [250, 500] }],
+    ['caps the backoff', { answers: [errorAnswer(503, 'STORE_UNAVAILABLE'), new Response('{}')], config: { retryDelayMs: 60_000, random: () => 0.999 }, waits: [Math.floor(0.999 * MAX_RETRY_DELAY_MS)] }],
+    ['waits the seconds of Retry-After', { answers: [errorAnswer(503, 'STORE_UNAVAILABLE', {}, { 'retry-after': '3' }), new Response('{}')], waits: [3000] }],
+    [
+      'waits until the date of Retry-After, by the injected clock',
+      { answers: [errorAnswer(503, 'STORE_UNAVAILABLE', {}, { 'retry-after': new Date(NOW_MS + 5000).toUTCString() }), new Response('{}')], waits: [5000] },
+    ],
+    ['cuts a long Retry-After to its cap', { answers: [errorAnswer(503, 'STORE_UNAVAILABLE', {}, { 'retry-after': '3600' }), new Response('{}')], waits: [MAX_RETRY_AFTER_MS] }],
+    ['retries a connection failure', { answers: [new TypeError('fetch failed'), new Response('{}')], waits: [250] }],
+    ['retries a retryable code of a newer service', { answers: [errorAnswer(429, 'SLOW_DOWN', { retryable: true }, { 'retry-after': '1' }), new Response('{}')], waits: [1000] }],
+  ])('%s', async (_name, { answers, config, waits }) => {
+    const run = observedTransport(answers, config);
+    expect((await run.call()).status).toBe(200);
+    expect(run.waits).toEqual(waits);
+  });
+
+  it.each<[number, string, string]>([
+    [400, 'VALIDATION_FAILED', 'ValidationError'],
+    [401, 'AUTH_SIGNATURE_MISMATCH', 'AuthenticationError'],
+    [404, 'PAYIN_NOT_FOUND', 'NotFoundError'],
+    [409, 'IDEMPOTENCY_CONFLICT', 'ConflictError'],
+    [422, 'ACCOUNT_DORMANT', 'AccountEnquiryError'],
+  ])('never retries %s %s', async (status, code, name) => {
+    const { call, sent, waits } = observedTransport([errorAnswer(status, code, { retryable: false }), new Response('{}')]);
+    await expect(call()).rejects.toMatchObject({ name, code, status, requestId: 'req-1' });
+    expect(sent).toHaveLength(1);
+    expect(waits).toEqual([]);
+  });
+
+  it('gives up after maxRetries, throwing the last error', async () => {
+    const { call, sent } = observedTransport([errorAnswer(503, 'STORE_UNAVAILABLE'), errorAnswer(503, 'STORE_UNAVAILABLE'), errorAnswer(502, 'BANK_UNAVAILABLE')]);
+    await expect(call()).rejects.toMatchObject({ name: 'UpstreamUnavailableError', code: 'BANK_UNAVAILABLE', retryable: true });
+    expect(sent).toHaveLength(3);
+  });
+
+  it('learns the clock offset from one skew answer, resends at once, and keeps it', async () => {
+    const serverTime = NOW_MS / 1000 + 1000;
+    const { transport, call, sent, waits } = observedTransport([errorAnswer(401, 'AUTH_TIMESTAMP_SKEW', { serverTime }), new Response('{}'), new Response('{}')]);
+    await call();
+    await call();
+    expect(sent.map((s) => Number(s.request.headers.get('x-timestamp')))).toEqual([NOW_MS / 1000, serverTime, serverTime]);
+    expect(transport.clockOffsetSeconds).toBe(1000);
+    expect(waits).toEqual([]);
+  });
+
+  it('corrects the clock only once per call', async () => {
+    const skew = () => errorAnswer(401, 'AUTH_TIMESTAMP_SKEW', { serverTime: NOW_MS / 1000 + 1000 });
+    const { call, sent } = observedTransport([skew(), skew()]);
+    await expect(call()).rejects.toMatchObject({ code: 'AUTH_TIMESTAMP_SKEW' });
+    expect(sent).toHaveLength(2);
+  });
+
+  it('times out an attempt that does not answer, and retries it', async () => {
+    const { call, waits } = observedTransport(['hang', new Response('{}')], { timeoutMs: 20 });
+    expect((await call()).status).toBe(200);
+    expect(waits).toEqual([250]);
+  });
+
+  it('throws TimeoutError when every attempt times out', async () => {
+    const { call } = observedTransport(['hang', 'hang'], { timeoutMs: 20, maxRetries: 1 });
+    await expect(call()).rejects.toMatchObject({ name: 'TimeoutError', code: 'TIMEOUT', retryable: true });
+  });
+});
