@@ -27,4 +27,20 @@ describe('docs/protocol.md', () => {
       expect(doc).toContain(vector.want.canonicalBody);
     },
   );
+
+  describe('where each rule is tested', () => {
+    const rows = [...doc.matchAll(/^\| [^|]+ \| `([^`]+\.spec\.ts)` \| `([^`]+)` \|$/gm)].map(([, file, title]) => ({ file: file as string, title: title as string }));
+
+    it('names a spec file for every check of section 4', () => {
+      for (const code of ['AUTH_HEADER_MISSING', 'AUTH_UNKNOWN_API_KEY', 'AUTH_TIMESTAMP_SKEW', 'AUTH_SIGNATURE_MISMATCH', 'AUTH_NONCE_REPLAYED', 'AUTH_MERCHANT_MISMATCH']) {
+        expect(doc).toContain(code);
+      }
+      expect(rows.map((r) => r.file)).toEqual(expect.arrayContaining(['libs/signing/src/verify.spec.ts', 'apps/api/test/auth.e2e.spec.ts', 'apps/api/test/replay-race.e2e.spec.ts', 'apps/api/test/stores-down.e2e.spec.ts']));
+    });
+
+    it.each(rows.map((r) => [`${r.file}: ${r.title}`, r] as const))('%s exists', (_name, { file, title }) => {
+      const spec = fs.readFileSync(path.resolve(__dirname, '../..', file), 'utf8');
+      expect(spec).toContain(title);
+    });
+  });
 });

@@ -189,6 +189,13 @@ export const ERROR_REGISTRY = {
     summary: "The beneficiary's bank did not answer in time. Retry with backoff.",
     message: 'Bank {bankCode} did not answer within {timeoutMs} ms. Retry later with backoff.',
   },
+  RATE_LIMITED: {
+    status: 429,
+    type: 'rate_limited',
+    retryable: true,
+    summary: 'Too many requests from this API key, or from this address before verification. Wait `Retry-After` seconds, then retry.',
+    message: 'Too many requests from this {source}; the limit is {limit} per {period}. Retry after {retryAfterSeconds} s, with backoff.',
+  },
   STORE_UNAVAILABLE: {
     status: 503,
     type: 'unavailable',

@@ -338,6 +338,7 @@ export const SCHEMAS = {
       "ACCOUNT_DORMANT",
       "BANK_UNAVAILABLE",
       "UPSTREAM_TIMEOUT",
+      "RATE_LIMITED",
       "STORE_UNAVAILABLE",
       "INTERNAL_ERROR"
     ]
