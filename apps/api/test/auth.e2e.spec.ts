@@ -2,7 +2,8 @@ import * as net from 'node:net';
 import { sign } from '@paysign/signing';
 import { signedCall, send } from './support/api-client';
 import { MERCHANT_A, MERCHANT_A_ROTATED, MERCHANT_B } from './support/credentials';
-import { startTestApp, type TestApp } from './support/test-app';
+import { describeInProduction } from './support/stores';
+import { startProductionTestApp, startTestApp, type TestApp } from './support/test-app';
 
 const NOW = 1767225600;
 const BANKS = '/payment/merchant-api/banks';
@@ -110,10 +111,10 @@ describe('signature guard over real HTTP', () => {
   });
 });
 
-describe('signature guard in production mode', () => {
+describeInProduction('signature guard in production mode', () => {
   let api: TestApp;
   beforeAll(async () => {
-    api = await startTestApp({ PAYSIGN_MODE: 'production' });
+    api = await startProductionTestApp();
   });
   afterAll(() => api.close());
 

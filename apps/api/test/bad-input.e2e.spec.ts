@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { sign } from '@paysign/signing';
 import { signedCall, send } from './support/api-client';
 import { MERCHANT_A } from './support/credentials';
-import { startTestApp, type TestApp } from './support/test-app';
+import { describeInProduction } from './support/stores';
+import { startProductionTestApp, startTestApp, type TestApp } from './support/test-app';
 
 const ENQUIRY = '/payment/merchant-api/account/inquiry';
 const PAYINS = '/payment/api/payins';
@@ -102,10 +103,10 @@ describe('bad input over real HTTP', () => {
   });
 });
 
-describe('bad input in production mode', () => {
+describeInProduction('bad input in production mode', () => {
   let api: TestApp;
   beforeAll(async () => {
-    api = await startTestApp({ PAYSIGN_MODE: 'production' });
+    api = await startProductionTestApp();
   });
   afterAll(() => api.close());
 

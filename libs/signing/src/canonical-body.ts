@@ -1,5 +1,5 @@
 import { SigningError } from './errors';
-import { readFlatJsonObject, type FlatField } from './flat-json-reader';
+import { readFlatJsonObject, type FlatField, type FlatJsonReadOptions } from './flat-json-reader';
 import { isWellFormedUnicode } from './well-formed-unicode';
 
 /** A JSON value that can be signed as a field of the body. */
@@ -12,9 +12,9 @@ export type SignableBody = Readonly<Record<string, SignableValue | undefined>>;
  * Canonical body of the raw bytes of a request, as the server computes it.
  * No body and an empty body give `""`; numbers keep their exact source text.
  */
-export function canonicalBodyFromJson(raw: string | Uint8Array | undefined): string {
+export function canonicalBodyFromJson(raw: string | Uint8Array | undefined, options: FlatJsonReadOptions = {}): string {
   if (raw === undefined || raw.length === 0) return '';
-  return render(readFlatJsonObject(raw));
+  return render(readFlatJsonObject(raw, options));
 }
 
 /**

@@ -18,9 +18,14 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * collected in a Map (so `__proto__` is just a key), and numbers kept as their
  * source text (so `1000.50` and integers above 2^53 survive exactly).
  */
-export function readFlatJsonObject(raw: string | Uint8Array): FlatField[] {
+export function readFlatJsonObject(raw: string | Uint8Array, options: FlatJsonReadOptions = {}): FlatField[] {
   const text = typeof raw === 'string' ? raw : decodeUtf8(raw);
-  return new FlatJsonReader(text).readObject();
+  return new FlatJsonReader(text, options.maxFields ?? Number.POSITIVE_INFINITY).readObject();
+}
+
+export interface FlatJsonReadOptions {
+  /** Most fields the object may have; the reader refuses at the next key, before reading further. Default: no limit. */
+  maxFields?: number;
 }
 
 function decodeUtf8(bytes: Uint8Array): string {
@@ -34,7 +39,10 @@ function decodeUtf8(bytes: Uint8Array): string {
 class FlatJsonReader {
   private pos = 0;
 
-  constructor(private readonly src: string) {}
+  constructor(
+    private readonly src: string,
+    private readonly maxFields: number,
+  ) {}
 
   readObject(): FlatField[] {
     this.skipWhitespace();
@@ -53,6 +61,9 @@ class FlatJsonReader {
     } else {
       for (;;) {
         this.skipWhitespace();
+        if (fields.length >= this.maxFields) {
+          throw new SigningError('TOO_MANY_FIELDS', `The body has more than ${this.maxFields} fields. Send only the fields of the operation.`);
+        }
         if (this.src[this.pos] !== '"') this.fail('expected a string key');
         const key = this.readString();
         if (seen.has(key)) {

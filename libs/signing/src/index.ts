@@ -1,12 +1,14 @@
 export { sign } from './sign';
 export type { SignInput, SignResult, SignedHeaders } from './sign';
-export { verify, readSigningHeaders } from './verify';
-export type { VerifyInput, VerifyResult, VerifyFailure, VerifyFailureCode, SigningHeaderValues, SigningDebugValues } from './verify';
+export { verify, readSigningHeaders, checkSigningHeaders } from './verify';
+export type { VerifyInput, VerifyResult, VerifyFailure, VerifyFailureCode, HeaderCheckFailure, SigningHeaderValues, SigningDebugValues } from './verify';
 export { headerBagFromPairs, headerBagFromRaw } from './header-bag';
 export type { HeaderBag } from './header-bag';
 export { parseCapturedRequest } from './captured-request';
 export type { CapturedRequest } from './captured-request';
 export { canonicalBodyFromJson, canonicalBodyFromObject } from './canonical-body';
+export { readFlatJsonObject } from './flat-json-reader';
+export type { FlatField, FlatJsonReadOptions } from './flat-json-reader';
 export type { SignableBody, SignableValue } from './canonical-body';
 export { buildBaseString, sha256Hex, hmacSha256Hex } from './base-string';
 export type { BaseStringParts } from './base-string';
@@ -14,3 +16,4 @@ export { SigningError, SIGNING_ERROR_CODES, isBodyErrorCode, isRawBodyErrorCode 
 export type { SigningErrorCode, BodyErrorCode, RawBodyErrorCode } from './errors';
 export { HEADER_GRAMMAR, METHOD_GRAMMAR, REQUEST_PATH_GRAMMAR } from './header-grammar';
 export { TIMESTAMP_TOLERANCE_SECONDS, NONCE_TTL_SECONDS, EMPTY_BODY_SHA256_HEX, SIGNING_HEADERS } from './constants';
+export { nonceHoldMs, NONCE_HOLD_MARGIN_MS } from './nonce-hold';

@@ -30,6 +30,8 @@ export interface VerifyInput {
   secretFor: (apiKey: string) => string | undefined;
   /** Allowed clock skew. Default: `TIMESTAMP_TOLERANCE_SECONDS` (300). */
   toleranceSeconds?: number;
+  /** Most fields the body may have; more is refused with TOO_MANY_FIELDS before the rest is read. Default: no limit. */
+  maxBodyFields?: number;
 }
 
 /**
@@ -73,30 +75,13 @@ export type VerifyFailureCode = VerifyFailure['code'];
  * are not part of the base string.
  */
 export function verify(input: VerifyInput): VerifyResult {
-  const parsed = readSigningHeaders(input.headers);
-  if (!parsed.ok) return parsed;
-  const headers = parsed.values;
-
-  const secretKey = input.secretFor(headers.apiKey);
-  if (secretKey === undefined) {
-    return { ok: false, code: 'AUTH_UNKNOWN_API_KEY', message: 'X-API-KEY is not an active API key. Use the public API key from your merchant dashboard.' };
-  }
-
-  const tolerance = input.toleranceSeconds ?? TIMESTAMP_TOLERANCE_SECONDS;
-  const skewSeconds = Number(headers.timestamp) - input.now;
-  if (Math.abs(skewSeconds) > tolerance) {
-    return {
-      ok: false,
-      code: 'AUTH_TIMESTAMP_SKEW',
-      serverTime: input.now,
-      skewSeconds,
-      message: `X-Timestamp ${headers.timestamp} is ${Math.abs(skewSeconds)} s away from server time ${input.now}; the limit is ${tolerance} s. Sync your clock with NTP, or correct it by serverTime.`,
-    };
-  }
+  const checked = checkSigningHeaders(input);
+  if (!checked.ok) return checked;
+  const { headers, secretKey } = checked;
 
   let canonicalBody: string;
   try {
-    canonicalBody = canonicalBodyFromJson(input.body);
+    canonicalBody = canonicalBodyFromJson(input.body, { maxFields: input.maxBodyFields });
   } catch (error) {
     if (error instanceof SigningError && isRawBodyErrorCode(error.code)) return { ok: false, code: error.code, message: error.message };
     throw error;
@@ -122,6 +107,37 @@ export function verify(input: VerifyInput): VerifyResult {
     };
   }
   return { ok: true, headers, canonicalBody, bodySha256Hex, baseString };
+}
+
+export type HeaderCheckFailure = Extract<VerifyFailure, { code: 'AUTH_HEADER_MISSING' | 'AUTH_HEADER_MALFORMED' | 'AUTH_UNKNOWN_API_KEY' | 'AUTH_TIMESTAMP_SKEW' }>;
+
+/**
+ * Checks 1 to 3, which need no body: the headers, the API key and the
+ * timestamp. A server can run them as soon as the head has arrived, and refuse
+ * before it reads a byte of the body; `verify` runs them first.
+ */
+export function checkSigningHeaders(input: Pick<VerifyInput, 'headers' | 'now' | 'secretFor' | 'toleranceSeconds'>): { ok: true; headers: SigningHeaderValues; secretKey: string } | HeaderCheckFailure {
+  const parsed = readSigningHeaders(input.headers);
+  if (!parsed.ok) return parsed;
+  const headers = parsed.values;
+
+  const secretKey = input.secretFor(headers.apiKey);
+  if (secretKey === undefined) {
+    return { ok: false, code: 'AUTH_UNKNOWN_API_KEY', message: 'X-API-KEY is not an active API key. Use the public API key from your merchant dashboard.' };
+  }
+
+  const tolerance = input.toleranceSeconds ?? TIMESTAMP_TOLERANCE_SECONDS;
+  const skewSeconds = Number(headers.timestamp) - input.now;
+  if (Math.abs(skewSeconds) > tolerance) {
+    return {
+      ok: false,
+      code: 'AUTH_TIMESTAMP_SKEW',
+      serverTime: input.now,
+      skewSeconds,
+      message: `X-Timestamp ${headers.timestamp} is ${Math.abs(skewSeconds)} s away from server time ${input.now}; the limit is ${tolerance} s. Sync your clock with NTP, or correct it by serverTime.`,
+    };
+  }
+  return { ok: true, headers, secretKey };
 }
 
 type ReadHeaders = { ok: true; values: SigningHeaderValues } | Extract<VerifyFailure, { header: string }>;

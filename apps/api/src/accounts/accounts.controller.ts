@@ -3,6 +3,7 @@ import type { AccountEnquiryResult } from '@paysign/contracts';
 import { VerifiedBody } from '../http/verified-body.decorator';
 import { validateBody } from '../http/validate-body';
 import { findBank } from '../banks/bank-catalogue';
+import { EnquiryRateLimit } from '../rate-limit/rate-limit.guard';
 import { ACCOUNT_ENQUIRY_FIELDS, AccountEnquiryDto, BANK_CODE_PATTERN } from './account-enquiry.dto';
 import { AccountEnquiryService } from './account-enquiry.service';
 
@@ -11,6 +12,7 @@ export class AccountsController {
   constructor(private readonly enquiries: AccountEnquiryService) {}
 
   @Post('inquiry')
+  @EnquiryRateLimit()
   @HttpCode(200)
   async enquire(@VerifiedBody() body: Record<string, unknown>): Promise<AccountEnquiryResult> {
     const unknownBank =

@@ -18,9 +18,42 @@ export interface AppConfig {
   nonceTtlSeconds: number;
   enquiryCacheTtlSeconds: number;
   enquiryTimeoutMs: number;
+  /** Where enquiries resolve account names; only `sandbox` exists today. */
+  accountNameProvider: 'sandbox';
+  /** Largest request body accepted, in bytes; larger ones get 413 before they are read. */
+  bodyLimitBytes: number;
+  /** Most fields a body may have; the reader stops and refuses at the next one. */
+  maxBodyFields: number;
+  /** The whole request, body included, must arrive within this. */
+  requestTimeoutMs: number;
+  /** The request head must arrive within this. */
+  headersTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveTimeoutMs: number;
+  /** A socket with no traffic at all for this long is closed. */
+  connectionTimeoutMs: number;
+  /** On SIGTERM, connections still open after this are closed, so shutdown always ends. */
+  shutdownGraceMs: number;
+  rateLimits: RateLimits;
+  /** Live nonces held at most by the in-memory store, and by one API key. */
+  nonceStoreMaxEntries: number;
+  nonceStoreMaxPerKey: number;
+  /** Fastify's trustProxy: whether X-Forwarded-For names the client address. */
+  trustProxy: boolean | string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** The OpenAPI contract served at /payment/openapi.yaml. */
   contractPath: string;
+}
+
+export interface RateLimits {
+  /** Verified requests per API key per second, sustained (counted over 10 s). */
+  perKeyPerSecond: number;
+  /** Verified requests per API key in any one second: the burst allowance. */
+  perKeyBurst: number;
+  /** Account enquiries per API key per minute; an enquiry reveals an account holder's name. */
+  enquiryPerKeyPerMinute: number;
+  /** Refused (unverified) requests per client address per minute, before the address is refused outright for the rest of the minute. */
+  refusedPerAddressPerMinute: number;
 }
 
 /** Where the files the service ships with are; they differ between the sources and the bundle. */
@@ -69,7 +102,14 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
 
   const mode = (env.PAYSIGN_MODE ?? 'sandbox') as ServiceMode;
   if (mode !== 'sandbox' && mode !== 'production') problems.push(`PAYSIGN_MODE must be "sandbox" or "production", got "${env.PAYSIGN_MODE}"`);
-  if (mode === 'production' && !env.MERCHANTS_FILE) problems.push('MERCHANTS_FILE is required in production mode: the default file holds only the public sandbox merchant');
+  if (mode === 'production') {
+    if (!env.MERCHANTS_FILE) problems.push('MERCHANTS_FILE is required in production mode: the default file holds only the public sandbox merchant');
+    if (!env.REDIS_URL) problems.push('REDIS_URL is required in production mode: nonces held in memory are forgotten on restart, so a captured request could be replayed, and are not shared by instances');
+    if (!env.DATABASE_URL) problems.push('DATABASE_URL is required in production mode: the embedded database serves one instance and has no backups or replication');
+    if (!env.ACCOUNT_NAME_PROVIDER) problems.push('ACCOUNT_NAME_PROVIDER is required in production mode; only "sandbox" exists today, and it answers from fixed test accounts, so set it only knowingly');
+  }
+  const accountNameProvider = env.ACCOUNT_NAME_PROVIDER || 'sandbox';
+  if (accountNameProvider !== 'sandbox') problems.push(`ACCOUNT_NAME_PROVIDER must be "sandbox", the only provider there is, got "${accountNameProvider}"`);
   const logLevel = (env.LOG_LEVEL ?? 'info') as AppConfig['logLevel'];
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
 
@@ -85,6 +125,23 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
     nonceTtlSeconds: int('NONCE_TTL_SECONDS', NONCE_TTL_SECONDS, 1, 86400),
     enquiryCacheTtlSeconds: int('ENQUIRY_CACHE_TTL_SECONDS', 300, 0, 86400),
     enquiryTimeoutMs: int('ENQUIRY_TIMEOUT_MS', 5000, 1, 60000),
+    accountNameProvider: 'sandbox',
+    bodyLimitBytes: int('BODY_LIMIT_BYTES', 65_536, 1024, 10_485_760),
+    maxBodyFields: int('MAX_BODY_FIELDS', 32, 9, 1000),
+    requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 15_000, 1000, 300_000),
+    headersTimeoutMs: int('HEADERS_TIMEOUT_MS', 10_000, 1000, 300_000),
+    keepAliveTimeoutMs: int('KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 600_000),
+    connectionTimeoutMs: int('CONNECTION_TIMEOUT_MS', 120_000, 1000, 3_600_000),
+    shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 300_000),
+    rateLimits: {
+      perKeyPerSecond: int('RATE_LIMIT_PER_KEY_PER_SECOND', 100, 1, 100_000),
+      perKeyBurst: int('RATE_LIMIT_PER_KEY_BURST', 200, 1, 100_000),
+      enquiryPerKeyPerMinute: int('RATE_LIMIT_ENQUIRY_PER_KEY_PER_MINUTE', 300, 1, 1_000_000),
+      refusedPerAddressPerMinute: int('RATE_LIMIT_REFUSED_PER_ADDRESS_PER_MINUTE', 60, 1, 1_000_000),
+    },
+    nonceStoreMaxEntries: int('NONCE_STORE_MAX_ENTRIES', 1_000_000, 1000, 100_000_000),
+    nonceStoreMaxPerKey: int('NONCE_STORE_MAX_PER_KEY', 120_000, 100, 100_000_000),
+    trustProxy: trustProxy(env.TRUST_PROXY, problems),
     logLevel,
     contractPath: paths.contractPath,
   };
@@ -93,6 +150,23 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
       `NONCE_TTL_SECONDS (${config.nonceTtlSeconds}) must be at least twice TIMESTAMP_TOLERANCE_SECONDS (${config.timestampToleranceSeconds}), or a request could be replayed after its nonce expires but while its timestamp is still accepted`,
     );
   }
+  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+    problems.push(`HEADERS_TIMEOUT_MS (${config.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${config.requestTimeoutMs}): the head is part of the request`);
+  }
+  if (config.rateLimits.perKeyBurst < config.rateLimits.perKeyPerSecond) {
+    problems.push(`RATE_LIMIT_PER_KEY_BURST (${config.rateLimits.perKeyBurst}) must be at least RATE_LIMIT_PER_KEY_PER_SECOND (${config.rateLimits.perKeyPerSecond})`);
+  }
+  if (config.nonceStoreMaxPerKey > config.nonceStoreMaxEntries) {
+    problems.push(`NONCE_STORE_MAX_PER_KEY (${config.nonceStoreMaxPerKey}) must not exceed NONCE_STORE_MAX_ENTRIES (${config.nonceStoreMaxEntries})`);
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
   return config;
+}
+
+/** TRUST_PROXY: unset or false trusts no proxy; true trusts every hop; else a comma-separated list of proxy addresses or CIDR ranges. */
+function trustProxy(raw: string | undefined, problems: string[]): boolean | string {
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (!/^[0-9A-Fa-f.:/,\s]+$/.test(raw)) problems.push(`TRUST_PROXY must be true, false, or a comma-separated list of addresses or CIDR ranges, got "${raw}"`);
+  return raw;
 }

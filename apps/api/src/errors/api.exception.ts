@@ -1,4 +1,5 @@
 import { HttpException } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { ERROR_REGISTRY, errorMessage, type ErrorCode, type ErrorMessageParams, type FieldError, type SigningDebug } from '@paysign/contracts';
 
 export interface ApiErrorExtras {
@@ -33,6 +34,19 @@ export function validationFailed(details: FieldError[]): ApiException {
   return new ApiException('VALIDATION_FAILED', { count: details.length, fieldOrFields: details.length === 1 ? 'field' : 'fields', problems }, { details });
 }
 
-export function storeUnavailable(store: 'nonce store' | 'payin store'): ApiException {
+export function storeUnavailable(store: 'nonce store' | 'payin store' | 'rate-limit store'): ApiException {
   return new ApiException('STORE_UNAVAILABLE', { store });
+}
+
+/** 429 with its Retry-After header, which the SDK honours. */
+export function rateLimited(reply: FastifyReply, limit: { source: 'API key' | 'address'; limit: number; periodMs: number; retryAfterSeconds: number }): ApiException {
+  const retryAfterSeconds = Math.max(1, Math.ceil(limit.retryAfterSeconds));
+  void reply.header('Retry-After', String(retryAfterSeconds));
+  return new ApiException('RATE_LIMITED', { source: limit.source, limit: limit.limit, period: describePeriod(limit.periodMs), retryAfterSeconds });
+}
+
+function describePeriod(ms: number): string {
+  if (ms === 1000) return 'second';
+  if (ms === 60_000) return 'minute';
+  return `${ms / 1000} seconds`;
 }

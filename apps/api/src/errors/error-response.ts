@@ -1,6 +1,5 @@
 import { HttpException } from '@nestjs/common';
 import type { ErrorBody } from '@paysign/contracts';
-import { BODY_LIMIT_BYTES } from '../http/json-body';
 import { ApiException } from './api.exception';
 
 export interface ErrorResponse {
@@ -9,8 +8,8 @@ export interface ErrorResponse {
 }
 
 /** Maps anything thrown while serving a request to the documented error body. */
-export function toErrorResponse(error: unknown, requestId: string): ErrorResponse {
-  const api = toApiException(error);
+export function toErrorResponse(error: unknown, requestId: string, bodyLimitBytes: number): ErrorResponse {
+  const api = toApiException(error, bodyLimitBytes);
   const { details, serverTime, debug, enquiryFailure } = api.extras;
   const body: ErrorResponse['body'] = {
     ...(enquiryFailure ? { success: false as const } : {}),
@@ -26,20 +25,18 @@ export function toErrorResponse(error: unknown, requestId: string): ErrorRespons
 }
 
 /** Our own failures pass through; the framework's (Nest's and Fastify's) are mapped by their HTTP status. */
-function toApiException(error: unknown): ApiException {
+function toApiException(error: unknown, bodyLimitBytes: number): ApiException {
   if (error instanceof ApiException) return error;
   const status = frameworkStatus(error);
   switch (status) {
     case 404:
       return new ApiException('ROUTE_NOT_FOUND', {});
     case 413:
-      return new ApiException('BODY_TOO_LARGE', { limitBytes: BODY_LIMIT_BYTES });
+      return new ApiException('BODY_TOO_LARGE', { limitBytes: bodyLimitBytes });
     case 415:
       return new ApiException('UNSUPPORTED_MEDIA_TYPE', {});
   }
-  if (status !== undefined && status >= 400 && status < 500) {
-    return new ApiException('INVALID_JSON', { detail: 'The request could not be read. Send a JSON object with Content-Type: application/json.' });
-  }
+  if (status !== undefined && status >= 400 && status < 500) return new ApiException('MALFORMED_REQUEST', {});
   return new ApiException('INTERNAL_ERROR', {});
 }
 

@@ -12,11 +12,12 @@ export class HealthController {
     @Inject(PayinRepository) private readonly payins: PayinRepository,
   ) {}
 
-  /** 200 only when every store answers. */
+  /** 200 only when every store answers and the nonce store has room. */
   @Get()
   @Public()
   async health(@Res({ passthrough: true }) reply: FastifyReply): Promise<Health> {
-    const [nonceStore, payinStore] = await Promise.all([up(this.nonces.ping()), up(this.payins.ping())]);
+    const [nonceStoreAnswers, payinStore] = await Promise.all([up(this.nonces.ping()), up(this.payins.ping())]);
+    const nonceStore = nonceStoreAnswers === 'up' && this.nonces.isFull() ? 'full' : nonceStoreAnswers;
     const ok = nonceStore === 'up' && payinStore === 'up';
     void reply.status(ok ? 200 : 503);
     return { status: ok ? 'ok' : 'unavailable', checks: { nonceStore, payinStore } };

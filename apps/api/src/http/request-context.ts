@@ -4,6 +4,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The merchant of the verified API key; set by the signature guard. */
     merchant?: Merchant;
+    /** The API key whose signature verified; set by the signature guard. */
+    signedApiKey?: string;
     /** The exact bytes the signature guard verified. Handlers act on these only. */
     verifiedBody?: Buffer;
     /** The error code answered, or "OK"; logged once per request. */

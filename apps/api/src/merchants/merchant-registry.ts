@@ -1,10 +1,23 @@
 import * as fs from 'node:fs';
 import { HEADER_GRAMMAR } from '@paysign/signing';
-import { ConfigError } from '../config/app-config';
+import { ConfigError, type ServiceMode } from '../config/app-config';
 import type { Credential, Merchant } from './merchant';
 
-/** Minimum secret length. 16 random base64 characters carry 96 bits; production secrets should be longer. */
-const MIN_SECRET_LENGTH = 16;
+/** Minimum secret length in sandbox mode, where the demo keys are public anyway. */
+const MIN_SANDBOX_SECRET_LENGTH = 16;
+/** Minimum secret length in production: 32 random base64url characters carry 192 bits. */
+const MIN_PRODUCTION_SECRET_LENGTH = 32;
+/** API keys of the public sandbox; production refuses them. */
+const SANDBOX_API_KEY_PREFIX = 'pk_sandbox_';
+
+const MERCHANT_FIELDS = ['merchantId', 'tenantId', 'name', 'credentials'];
+const CREDENTIAL_FIELDS = ['apiKey', 'secretKey', 'status'];
+const CREDENTIAL_STATUSES = ['active', 'revoked'];
+
+export interface MerchantFileOptions {
+  /** Production also refuses sandbox API keys and short secrets. Default: sandbox. */
+  mode?: ServiceMode;
+}
 
 /** Resolves API keys to their merchant and secret. Loaded once at boot. */
 export class MerchantRegistry {
@@ -12,11 +25,11 @@ export class MerchantRegistry {
 
   constructor(entries: ReadonlyArray<Merchant & { credentials: readonly Credential[] }>) {
     for (const { credentials, ...merchant } of entries) {
-      for (const { apiKey, secretKey } of credentials) this.byApiKey.set(apiKey, { merchant, secretKey });
+      for (const { apiKey, secretKey, status } of credentials) if (status !== 'revoked') this.byApiKey.set(apiKey, { merchant, secretKey });
     }
   }
 
-  static fromFile(file: string): MerchantRegistry {
+  static fromFile(file: string, options: MerchantFileOptions = {}): MerchantRegistry {
     let text: string;
     try {
       text = fs.readFileSync(file, 'utf8');
@@ -29,9 +42,10 @@ export class MerchantRegistry {
     } catch (error) {
       throw new ConfigError(`MERCHANTS_FILE ${file} is not valid JSON: ${(error as Error).message}`);
     }
-    return new MerchantRegistry(validateMerchants(data, file));
+    return new MerchantRegistry(validateMerchants(data, file, options));
   }
 
+  /** The secret of an active credential; undefined for an unknown or revoked key. */
   secretFor(apiKey: string): string | undefined {
     return this.byApiKey.get(apiKey)?.secretKey;
   }
@@ -42,7 +56,9 @@ export class MerchantRegistry {
 }
 
 /** Checks the file's shape; every problem names its entry and field. */
-export function validateMerchants(data: unknown, file: string): Array<Merchant & { credentials: Credential[] }> {
+export function validateMerchants(data: unknown, file: string, options: MerchantFileOptions = {}): Array<Merchant & { credentials: Credential[] }> {
+  const production = options.mode === 'production';
+  const minSecretLength = production ? MIN_PRODUCTION_SECRET_LENGTH : MIN_SANDBOX_SECRET_LENGTH;
   const problems: string[] = [];
   if (!Array.isArray(data)) throw new ConfigError(`MERCHANTS_FILE ${file} must hold a JSON array of merchants`);
   if (data.length === 0) problems.push('the array is empty: no request could ever be admitted');
@@ -55,7 +71,7 @@ export function validateMerchants(data: unknown, file: string): Array<Merchant &
       return;
     }
     const e = entry as Record<string, unknown>;
-    const unknown = Object.keys(e).filter((k) => !['merchantId', 'tenantId', 'name', 'credentials'].includes(k));
+    const unknown = Object.keys(e).filter((k) => !MERCHANT_FIELDS.includes(k));
     if (unknown.length) problems.push(`${at} has unknown field(s) ${unknown.join(', ')}`);
     for (const field of ['merchantId', 'tenantId'] as const) {
       if (typeof e[field] !== 'string' || !HEADER_GRAMMAR[field].pattern.test(e[field] as string)) problems.push(`${at}.${field} must be ${HEADER_GRAMMAR[field].rule}`);
@@ -66,19 +82,29 @@ export function validateMerchants(data: unknown, file: string): Array<Merchant &
       seenMerchants.add(e.merchantId);
     }
     if (!Array.isArray(e.credentials) || e.credentials.length === 0) {
-      problems.push(`${at}.credentials must be a non-empty array of {apiKey, secretKey}`);
+      problems.push(`${at}.credentials must be a non-empty array of {apiKey, secretKey, status?}`);
       return;
     }
     e.credentials.forEach((credential: unknown, j) => {
       const cat = `${at}.credentials[${j}]`;
-      const c = (credential ?? {}) as Record<string, unknown>;
+      if (typeof credential !== 'object' || credential === null || Array.isArray(credential)) {
+        problems.push(`${cat} must be an object {apiKey, secretKey, status?}`);
+        return;
+      }
+      const c = credential as Record<string, unknown>;
+      const unknownFields = Object.keys(c).filter((k) => !CREDENTIAL_FIELDS.includes(k));
+      if (unknownFields.length) problems.push(`${cat} has unknown field(s) ${unknownFields.join(', ')}; a credential has ${CREDENTIAL_FIELDS.join(', ')}`);
       if (typeof c.apiKey !== 'string' || !HEADER_GRAMMAR.apiKey.pattern.test(c.apiKey)) {
         problems.push(`${cat}.apiKey must be ${HEADER_GRAMMAR.apiKey.rule}`);
       } else {
         if (seenKeys.has(c.apiKey)) problems.push(`${cat}.apiKey is used by another credential`);
         seenKeys.add(c.apiKey);
+        if (production && c.apiKey.startsWith(SANDBOX_API_KEY_PREFIX)) problems.push(`${cat}.apiKey ${c.apiKey} is a public sandbox key, refused in production mode`);
       }
-      if (typeof c.secretKey !== 'string' || c.secretKey.length < MIN_SECRET_LENGTH) problems.push(`${cat}.secretKey must be a string of at least ${MIN_SECRET_LENGTH} characters`);
+      if (typeof c.secretKey !== 'string' || c.secretKey.length < minSecretLength) {
+        problems.push(`${cat}.secretKey must be a string of at least ${minSecretLength} characters${production ? ' in production mode' : ''}`);
+      }
+      if (c.status !== undefined && !CREDENTIAL_STATUSES.includes(c.status as string)) problems.push(`${cat}.status must be "active" or "revoked"`);
     });
   });
   if (problems.length) throw new ConfigError(`MERCHANTS_FILE ${file} is invalid:\n- ${problems.join('\n- ')}`);

@@ -9,4 +9,6 @@ export interface Merchant {
 export interface Credential {
   apiKey: string;
   secretKey: string;
+  /** A revoked key is refused as unknown (AUTH_UNKNOWN_API_KEY). Default: active. */
+  status?: 'active' | 'revoked';
 }

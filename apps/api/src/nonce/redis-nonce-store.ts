@@ -1,6 +1,6 @@
 import type KeyvRedis from '@keyv/redis';
 import { createKeyvRedis, redactUrl, withTimeout } from '../redis/redis-connection';
-import type { NonceStore } from './nonce-store.interface';
+import { nonceKey, type NonceStore } from './nonce-store.interface';
 
 type RedisClient = Awaited<ReturnType<KeyvRedis<string>['getClient']>>;
 
@@ -25,9 +25,18 @@ export class RedisNonceStore implements NonceStore {
     return new RedisNonceStore(keyvRedis, client);
   }
 
-  async claim(key: string, ttlSeconds: number): Promise<boolean> {
-    const reply = await withTimeout(this.client.set(key, '1', { NX: true, PX: ttlSeconds * 1000 }), COMMAND_TIMEOUT_MS, 'Redis SET timed out');
+  /**
+   * One `SET NX PX`. Redis holds no per-key count: the per-key rate limit,
+   * checked before every claim, bounds a key's live nonces to its rate times
+   * the hold time, and Redis's memory is the operator's to size.
+   */
+  async claim(apiKey: string, nonce: string, holdMs: number): Promise<boolean> {
+    const reply = await withTimeout(this.client.set(nonceKey(apiKey, nonce), '1', { NX: true, PX: holdMs }), COMMAND_TIMEOUT_MS, 'Redis SET timed out');
     return reply === 'OK';
+  }
+
+  isFull(): boolean {
+    return false;
   }
 
   async ping(): Promise<void> {

@@ -1,4 +1,4 @@
-import { SCHEMAS, type CreatePayinRequest } from '@paysign/contracts';
+import { SCHEMAS, type CreatePayinRequest, type FieldError } from '@paysign/contracts';
 import { IsDefined, IsEmail, IsIn, IsNumber, IsOptional, IsPositive, IsString, IsUrl, Length, Matches, Max, MaxLength } from 'class-validator';
 
 // Every enum, pattern and limit below is read from the contract (openapi/payment-api.yaml).
@@ -7,7 +7,10 @@ const FIELDS = SCHEMAS.CreatePayinRequest.properties;
 export const CURRENCIES = SCHEMAS.Currency.enum;
 export const MAX_AMOUNT = FIELDS.amount.maximum;
 export const REFERENCE_PATTERN = new RegExp(SCHEMAS.Reference.pattern);
-export const REFERENCE_RULE = `reference must be ${SCHEMAS.Reference.minLength} to ${SCHEMAS.Reference.maxLength} characters from [A-Za-z0-9._-].`;
+/** The amount as written: plain decimal notation, at most 2 decimal places (checked on the bytes sent; see amountTextErrors). */
+export const AMOUNT_TEXT_PATTERN = /^-?(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/;
+const AMOUNT_RULE = 'amount must be a number in major units, in plain decimal notation with at most 2 decimal places, such as 1000.50.';
+export const REFERENCE_RULE = `reference must be ${SCHEMAS.Reference.minLength} to ${SCHEMAS.Reference.maxLength} characters from [A-Za-z0-9._-], not only dots.`;
 /** The fields a create request may have; any other is refused. */
 export const CREATE_PAYIN_FIELDS = Object.keys(FIELDS) as ReadonlyArray<keyof CreatePayinRequest>;
 
@@ -20,7 +23,7 @@ const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, requ
 export class CreatePayinDto implements CreatePayinRequest {
   @Max(MAX_AMOUNT, { message: `amount must be at most ${MAX_AMOUNT}.` })
   @IsPositive({ message: 'amount must be greater than 0.' })
-  @IsNumber({ allowNaN: false, allowInfinity: false, maxDecimalPlaces: 2 }, { message: 'amount must be a number in major units with at most 2 decimal places, such as 1000.50.' })
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: AMOUNT_RULE })
   @IsDefined({ message: 'amount is required.' })
   amount!: number;
 
@@ -33,6 +36,7 @@ export class CreatePayinDto implements CreatePayinRequest {
   @IsDefined({ message: 'customerEmail is required.' })
   customerEmail!: string;
 
+  @Matches(new RegExp(FIELDS.customerName.pattern), { message: 'customerName must hold a character other than white space.' })
   @Length(FIELDS.customerName.minLength, FIELDS.customerName.maxLength, {
     message: `customerName must be ${FIELDS.customerName.minLength} to ${FIELDS.customerName.maxLength} characters.`,
   })
@@ -45,6 +49,7 @@ export class CreatePayinDto implements CreatePayinRequest {
   @IsOptional()
   gateway?: string;
 
+  @Matches(new RegExp(FIELDS.narration.pattern), { message: 'narration must hold a character other than white space.' })
   @MaxLength(FIELDS.narration.maxLength, { message: `narration must be at most ${FIELDS.narration.maxLength} characters.` })
   @IsString({ message: 'narration must be a string.' })
   @IsOptional()
@@ -64,4 +69,14 @@ export class CreatePayinDto implements CreatePayinRequest {
   @IsString({ message: 'reference must be a string.' })
   @IsDefined({ message: 'reference is required.' })
   reference!: string;
+}
+
+/**
+ * The amount's decimal places, counted on the text the client sent rather
+ * than on the parsed number: `1.005`, `1e-7` and `1E-2` are refused as
+ * written, whatever double they parse to.
+ */
+export function amountTextErrors(amountText: string | undefined): FieldError[] {
+  if (amountText === undefined || AMOUNT_TEXT_PATTERN.test(amountText)) return [];
+  return [{ field: 'amount', code: 'format', message: AMOUNT_RULE }];
 }

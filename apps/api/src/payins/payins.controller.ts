@@ -4,9 +4,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { validationFailed } from '../errors/api.exception';
-import { VerifiedBody } from '../http/verified-body.decorator';
+import { VerifiedBody, verifiedFieldText } from '../http/verified-body.decorator';
 import { validateBody } from '../http/validate-body';
-import { CREATE_PAYIN_FIELDS, CreatePayinDto, REFERENCE_PATTERN, REFERENCE_RULE } from './create-payin.dto';
+import { CREATE_PAYIN_FIELDS, CreatePayinDto, REFERENCE_PATTERN, REFERENCE_RULE, amountTextErrors } from './create-payin.dto';
 import { PayinsService } from './payins.service';
 
 @Controller('api/payins')
@@ -18,7 +18,8 @@ export class PayinsController {
 
   @Post()
   async create(@VerifiedBody() body: Record<string, unknown>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Payin> {
-    const input = validateBody(CreatePayinDto, CREATE_PAYIN_FIELDS, body, this.productionUrlErrors(body));
+    const amountText = typeof body.amount === 'number' ? verifiedFieldText(request, 'amount') : undefined;
+    const input = validateBody(CreatePayinDto, CREATE_PAYIN_FIELDS, body, [...amountTextErrors(amountText), ...this.productionUrlErrors(body)]);
     const merchant = request.merchant as NonNullable<FastifyRequest['merchant']>;
     const { created, payin } = await this.payins.create(merchant.merchantId, input);
     void reply.header('Location', `/payment/api/payins/${payin.reference}`);

@@ -1,25 +1,28 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { headerBagFromRaw, verify, type VerifyFailure } from '@paysign/signing';
-import type { FastifyRequest } from 'fastify';
+import { headerBagFromRaw, nonceHoldMs, verify } from '@paysign/signing';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { Clock } from '../config/clock';
-import { ApiException, storeUnavailable } from '../errors/api.exception';
+import { ApiException, rateLimited, storeUnavailable } from '../errors/api.exception';
 import { MerchantRegistry } from '../merchants/merchant-registry';
-import { NonceStore, nonceKey } from '../nonce/nonce-store.interface';
+import { NonceShareExceededError, NonceStore } from '../nonce/nonce-store.interface';
+import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
 import { IS_PUBLIC } from './public.decorator';
+import { verifyFailureException } from './verify-failure';
 
 /**
  * Verifies every signed request, in the protocol's order: headers, API key,
- * timestamp, body, signature (all in libs/signing), then the nonce claim and
- * the merchant binding here.
+ * timestamp, body, signature (all in libs/signing); then the key's rate
+ * limits, the nonce claim and the merchant binding here.
  */
 @Injectable()
 export class SignatureGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly merchants: MerchantRegistry,
+    private readonly rateLimits: RateLimitGuard,
     @Inject(NonceStore) private readonly nonces: NonceStore,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(AppConfigToken) private readonly config: AppConfig,
@@ -33,47 +36,52 @@ export class SignatureGuard implements CanActivate {
       throw new Error('the request body was parsed before signature verification');
     }
     const body = request.body;
+    const nowMs = this.clock();
 
     const result = verify({
       method: request.method,
       path: request.raw.url ?? request.url,
       headers: headerBagFromRaw(request.raw.rawHeaders),
       body,
-      now: Math.floor(this.clock() / 1000),
+      now: Math.floor(nowMs / 1000),
       secretFor: (apiKey) => this.merchants.secretFor(apiKey),
       toleranceSeconds: this.config.timestampToleranceSeconds,
+      maxBodyFields: this.config.maxBodyFields,
     });
-    if (!result.ok) throw this.failure(result);
+    if (!result.ok) throw verifyFailureException(result, this.config.mode);
 
-    const { apiKey, nonce, merchantId, tenantId } = result.headers;
-    let claimed: boolean;
-    try {
-      claimed = await this.nonces.claim(nonceKey(apiKey, nonce), this.config.nonceTtlSeconds);
-    } catch {
-      throw storeUnavailable('nonce store');
-    }
-    if (!claimed) throw new ApiException('AUTH_NONCE_REPLAYED', { nonce });
+    const { apiKey, nonce, timestamp, merchantId, tenantId } = result.headers;
+    request.signedApiKey = apiKey;
+    await this.countAgainstRateLimits(context);
+    await this.claimNonce(context, apiKey, nonce, nonceHoldMs({ timestamp: Number(timestamp), nowMs, toleranceSeconds: this.config.timestampToleranceSeconds, nonceTtlSeconds: this.config.nonceTtlSeconds }));
 
     const merchant = this.merchants.merchantFor(apiKey);
-    if (!merchant || merchant.merchantId !== merchantId || merchant.tenantId !== tenantId) {
-      throw new ApiException('AUTH_MERCHANT_MISMATCH', {});
-    }
+    if (!merchant || merchant.merchantId !== merchantId || merchant.tenantId !== tenantId) throw new ApiException('AUTH_MERCHANT_MISMATCH', {});
     request.merchant = merchant;
     request.verifiedBody = body ?? Buffer.alloc(0);
     return true;
   }
 
-  /** libs/signing words these messages; the registry gives their status. */
-  private failure(result: VerifyFailure): ApiException {
-    const detail = { detail: result.message };
-    switch (result.code) {
-      case 'AUTH_TIMESTAMP_SKEW':
-        return new ApiException(result.code, detail, { serverTime: result.serverTime });
-      case 'AUTH_SIGNATURE_MISMATCH':
-        // The debug values hold no expected signature: see SigningDebugValues in libs/signing.
-        return new ApiException(result.code, detail, this.config.mode === 'sandbox' ? { debug: result.debug } : {});
-      default:
-        return new ApiException(result.code, detail);
+  private async countAgainstRateLimits(context: ExecutionContext): Promise<void> {
+    try {
+      await this.rateLimits.canActivate(context);
+    } catch (error) {
+      if (error instanceof ApiException) throw error;
+      throw storeUnavailable('rate-limit store');
     }
+  }
+
+  private async claimNonce(context: ExecutionContext, apiKey: string, nonce: string, holdMs: number): Promise<void> {
+    let claimed: boolean;
+    try {
+      claimed = await this.nonces.claim(apiKey, nonce, holdMs);
+    } catch (error) {
+      if (error instanceof NonceShareExceededError) {
+        const reply = context.switchToHttp().getResponse<FastifyReply>();
+        throw rateLimited(reply, { source: 'API key', limit: this.config.nonceStoreMaxPerKey, periodMs: this.config.nonceTtlSeconds * 1000, retryAfterSeconds: 1 });
+      }
+      throw storeUnavailable('nonce store');
+    }
+    if (!claimed) throw new ApiException('AUTH_NONCE_REPLAYED', { nonce });
   }
 }

@@ -33,3 +33,8 @@ export function describeWithStore(store: 'Redis' | 'PostgreSQL', url: string, na
     describe.skip(name, suite);
   }
 }
+
+/** `describe` for a suite in production mode, which needs both Redis and PostgreSQL. */
+export function describeInProduction(name: string, suite: () => void): void {
+  describeWithStore('Redis', REDIS_URL, name, () => describeWithStore('PostgreSQL', DATABASE_URL, 'on PostgreSQL', suite));
+}

@@ -2,11 +2,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Pool } from 'pg';
 import pino from 'pino';
 import { createApp, type CreateAppOptions } from '../../src/app.factory';
 import { loadConfig, type AppConfig } from '../../src/config/app-config';
 import { SqlPayinRepository } from '../../src/payins/sql-payin.repository';
 import { TEST_MERCHANTS_FILE } from './credentials';
+import { DATABASE_URL, REDIS_URL } from './stores';
 import { openPgliteFromTemplate } from './pglite-template';
 
 export interface TestApp {
@@ -45,4 +47,34 @@ export async function startTestApp(env: Record<string, string | undefined> = {},
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Starts the app in production mode, which requires Redis and PostgreSQL: on
+ * the shared Redis (its keys are scoped by API key and nonce) and a database
+ * of its own, dropped on close.
+ */
+export async function startProductionTestApp(env: Record<string, string | undefined> = {}, options: CreateAppOptions = {}): Promise<TestApp> {
+  const database = `paysign_prod_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = new Pool({ connectionString: DATABASE_URL });
+  await admin.query(`CREATE DATABASE ${database}`);
+  const url = new URL(DATABASE_URL);
+  url.pathname = `/${database}`;
+  const dropDatabase = async () => {
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+  };
+  try {
+    const api = await startTestApp({ PAYSIGN_MODE: 'production', REDIS_URL, DATABASE_URL: url.toString(), ACCOUNT_NAME_PROVIDER: 'sandbox', ...env }, options);
+    return {
+      ...api,
+      close: async () => {
+        await api.close();
+        await dropDatabase();
+      },
+    };
+  } catch (error) {
+    await dropDatabase();
+    throw error;
+  }
 }

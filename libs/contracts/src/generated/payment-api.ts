@@ -164,7 +164,11 @@ export interface components {
             requestId: string;
             retryable: boolean;
         };
-        /** @description The merchant's own reference, unique per merchant. It is the idempotency key. */
+        /**
+         * @description The merchant's own reference, unique per merchant. It is the
+         *     idempotency key. It must hold a character other than `.`, so that
+         *     `.` and `..` never become a path segment.
+         */
         Reference: string;
         /**
          * @description ISO 4217 currency code.
@@ -172,14 +176,20 @@ export interface components {
          */
         Currency: "NGN" | "USD" | "GBP" | "EUR" | "GHS" | "KES" | "ZAR";
         CreatePayinRequest: {
-            /** @description In major units (naira, not kobo), with at most 2 decimal places. */
+            /**
+             * @description In major units (naira, not kobo), written in plain decimal
+             *     notation with at most 2 decimal places, such as `1000.50`.
+             *     Exponents (`1e-7`, `1E-2`) are refused.
+             */
             amount: number;
             currency: components["schemas"]["Currency"];
             /** Format: email */
             customerEmail: string;
+            /** @description Must hold a character other than white space. Bidi controls and zero-width characters are refused, as in every text field. */
             customerName?: string;
             /** @description The payment channel to offer, for example `card`, `bank_transfer` or `ussd`. */
             gateway?: string;
+            /** @description Must hold a character other than white space. */
             narration?: string;
             /**
              * Format: uri
@@ -217,15 +227,16 @@ export interface components {
         Health: {
             /** @enum {string} */
             status: "ok" | "unavailable";
+            /** @description `full`: the in-memory nonce store holds as many nonces as it may, so new requests are refused until some expire. */
             checks: {
-                [key: string]: "up" | "down";
+                [key: string]: "up" | "down" | "full";
             };
         };
         /**
          * @description Every error code the service returns. Stable; new codes may be added.
          * @enum {string}
          */
-        ErrorCode: "AUTH_HEADER_MISSING" | "AUTH_HEADER_MALFORMED" | "AUTH_UNKNOWN_API_KEY" | "AUTH_TIMESTAMP_SKEW" | "AUTH_SIGNATURE_MISMATCH" | "AUTH_NONCE_REPLAYED" | "AUTH_MERCHANT_MISMATCH" | "INVALID_JSON" | "INVALID_UTF8" | "BODY_NOT_OBJECT" | "NESTED_VALUE" | "DUPLICATE_KEY" | "VALIDATION_FAILED" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "ROUTE_NOT_FOUND" | "PAYIN_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "NUBAN_CHECK_FAILED" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_DORMANT" | "BANK_UNAVAILABLE" | "UPSTREAM_TIMEOUT" | "RATE_LIMITED" | "STORE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "AUTH_HEADER_MISSING" | "AUTH_HEADER_MALFORMED" | "AUTH_UNKNOWN_API_KEY" | "AUTH_TIMESTAMP_SKEW" | "AUTH_SIGNATURE_MISMATCH" | "AUTH_NONCE_REPLAYED" | "AUTH_MERCHANT_MISMATCH" | "INVALID_JSON" | "INVALID_UTF8" | "BODY_NOT_OBJECT" | "NESTED_VALUE" | "DUPLICATE_KEY" | "TOO_MANY_FIELDS" | "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "ROUTE_NOT_FOUND" | "PAYIN_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "NUBAN_CHECK_FAILED" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_DORMANT" | "BANK_UNAVAILABLE" | "UPSTREAM_TIMEOUT" | "RATE_LIMITED" | "STORE_UNAVAILABLE" | "INTERNAL_ERROR";
         FieldError: {
             /** @description The body field, header or path parameter that failed. */
             field: string;
@@ -253,7 +264,7 @@ export interface components {
         };
         BadRequestError: components["schemas"]["Error"] & {
             /** @enum {string} */
-            code?: "VALIDATION_FAILED" | "INVALID_JSON" | "INVALID_UTF8" | "BODY_NOT_OBJECT" | "NESTED_VALUE" | "DUPLICATE_KEY";
+            code?: "VALIDATION_FAILED" | "INVALID_JSON" | "INVALID_UTF8" | "BODY_NOT_OBJECT" | "NESTED_VALUE" | "DUPLICATE_KEY" | "TOO_MANY_FIELDS" | "MALFORMED_REQUEST";
         };
         AuthError: components["schemas"]["Error"] & {
             /** @enum {string} */
@@ -265,7 +276,8 @@ export interface components {
          * @description The request cannot be processed as sent. `VALIDATION_FAILED` lists each
          *     field that failed and why in `details`; the body codes
          *     (`INVALID_JSON`, `INVALID_UTF8`, `BODY_NOT_OBJECT`, `NESTED_VALUE`,
-         *     `DUPLICATE_KEY`) mean the body cannot be signed at all.
+         *     `DUPLICATE_KEY`, `TOO_MANY_FIELDS`) mean the body cannot be signed
+         *     at all, and `MALFORMED_REQUEST` that the request is not valid HTTP.
          */
         BadRequest: {
             headers: {

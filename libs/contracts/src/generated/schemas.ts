@@ -133,8 +133,8 @@ export const SCHEMAS = {
     "type": "string",
     "minLength": 1,
     "maxLength": 64,
-    "pattern": "^[A-Za-z0-9._-]{1,64}$",
-    "description": "The merchant's own reference, unique per merchant. It is the idempotency key."
+    "pattern": "^(?!\\.+$)[A-Za-z0-9._-]{1,64}$",
+    "description": "The merchant's own reference, unique per merchant. It is the\nidempotency key. It must hold a character other than `.`, so that\n`.` and `..` never become a path segment.\n"
   },
   "Currency": {
     "type": "string",
@@ -163,7 +163,7 @@ export const SCHEMAS = {
         "type": "number",
         "exclusiveMinimum": 0,
         "maximum": 1000000000,
-        "description": "In major units (naira, not kobo), with at most 2 decimal places."
+        "description": "In major units (naira, not kobo), written in plain decimal\nnotation with at most 2 decimal places, such as `1000.50`.\nExponents (`1e-7`, `1E-2`) are refused.\n"
       },
       "currency": {
         "$ref": "#/components/schemas/Currency"
@@ -176,7 +176,9 @@ export const SCHEMAS = {
       "customerName": {
         "type": "string",
         "minLength": 1,
-        "maxLength": 100
+        "maxLength": 100,
+        "pattern": "\\S",
+        "description": "Must hold a character other than white space. Bidi controls and zero-width characters are refused, as in every text field."
       },
       "gateway": {
         "type": "string",
@@ -185,7 +187,9 @@ export const SCHEMAS = {
       },
       "narration": {
         "type": "string",
-        "maxLength": 255
+        "maxLength": 255,
+        "pattern": "\\S",
+        "description": "Must hold a character other than white space."
       },
       "notifyUrl": {
         "type": "string",
@@ -305,9 +309,11 @@ export const SCHEMAS = {
           "type": "string",
           "enum": [
             "up",
-            "down"
+            "down",
+            "full"
           ]
-        }
+        },
+        "description": "`full`: the in-memory nonce store holds as many nonces as it may, so new requests are refused until some expire."
       }
     }
   },
@@ -327,7 +333,11 @@ export const SCHEMAS = {
       "BODY_NOT_OBJECT",
       "NESTED_VALUE",
       "DUPLICATE_KEY",
+      "TOO_MANY_FIELDS",
       "VALIDATION_FAILED",
+      "MALFORMED_REQUEST",
+      "REQUEST_TIMEOUT",
+      "HEADERS_TOO_LARGE",
       "UNSUPPORTED_MEDIA_TYPE",
       "BODY_TOO_LARGE",
       "ROUTE_NOT_FOUND",
@@ -441,7 +451,9 @@ export const SCHEMAS = {
               "INVALID_UTF8",
               "BODY_NOT_OBJECT",
               "NESTED_VALUE",
-              "DUPLICATE_KEY"
+              "DUPLICATE_KEY",
+              "TOO_MANY_FIELDS",
+              "MALFORMED_REQUEST"
             ]
           }
         }

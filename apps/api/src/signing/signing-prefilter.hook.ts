@@ -1,0 +1,50 @@
+import { checkSigningHeaders, headerBagFromRaw } from '@paysign/signing';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppConfig } from '../config/app-config';
+import type { Clock } from '../config/clock';
+import { rateLimited } from '../errors/api.exception';
+import { sendError } from '../errors/send-error';
+import type { MerchantRegistry } from '../merchants/merchant-registry';
+import type { RefusedAddressLimiter } from '../rate-limit/refused-address-limiter';
+import { PUBLIC_ROUTE } from './public.decorator';
+import { verifyFailureException } from './verify-failure';
+
+export interface SigningPrefilterDeps {
+  config: Pick<AppConfig, 'mode' | 'timestampToleranceSeconds'>;
+  clock: Clock;
+  merchants: MerchantRegistry;
+  refusedAddresses: RefusedAddressLimiter;
+}
+
+/**
+ * Refuses a signed route's request as soon as its head has arrived, before a
+ * byte of the body is read: an address over its refusal limit, then the
+ * checks of libs/signing that need no body (headers, API key, timestamp).
+ * A cheap pre-filter only: the signature guard still runs every check, and
+ * is the one place that verifies the signature and claims the nonce.
+ */
+export function registerSigningPrefilter(fastify: FastifyInstance, deps: SigningPrefilterDeps): void {
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (request.is404 || request.routeOptions.config?.[PUBLIC_ROUTE as never]) return;
+    const blockedMs = deps.refusedAddresses.blockedForMs(request.ip);
+    if (blockedMs > 0) {
+      const limit = { source: 'address' as const, limit: deps.refusedAddresses.limitPerMinute, periodMs: 60_000, retryAfterSeconds: blockedMs / 1000 };
+      return refuse(request, reply, rateLimited(reply, limit));
+    }
+    const checked = checkSigningHeaders({
+      headers: headerBagFromRaw(request.raw.rawHeaders),
+      now: Math.floor(deps.clock() / 1000),
+      secretFor: (apiKey) => deps.merchants.secretFor(apiKey),
+      toleranceSeconds: deps.config.timestampToleranceSeconds,
+    });
+    if (!checked.ok) return refuse(request, reply, verifyFailureException(checked, deps.config.mode));
+  });
+}
+
+/** Answers at once; a body still on its way is not read, and the connection closes instead. */
+function refuse(request: FastifyRequest, reply: FastifyReply, error: Error): FastifyReply {
+  const bodyPending = request.headers['content-length'] !== undefined ? request.headers['content-length'] !== '0' : request.headers['transfer-encoding'] !== undefined;
+  if (bodyPending) void reply.header('connection', 'close');
+  sendError(error, request, reply);
+  return reply;
+}
