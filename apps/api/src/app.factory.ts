@@ -98,7 +98,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     if (closing) void reply.header('connection', 'close');
   });
   fastify.addHook('onResponse', async (request, reply) => {
-    if (reply.statusCode === 401) {
+    // Refusals before the signature verified count against the address; a replayed nonce of a verified key does not.
+    if (reply.statusCode === 401 && request.signedApiKey === undefined) {
       await refusedAddresses.recordRefusal(request.ip).catch((error: Error) => request.log.warn({ err: error.message }, 'could not count a refused request against its address'));
     }
     request.log.info(

@@ -18,7 +18,7 @@ const payin = (changes: Record<string, unknown>) => JSON.stringify({ ...VALID_PA
  * Bodies that cannot be signed at all are refused before the signature is
  * compared, so those carry a signature over `{}`.
  */
-const UNSIGNABLE = new Set(['NESTED_VALUE', 'BODY_NOT_OBJECT', 'DUPLICATE_KEY', 'INVALID_JSON', 'INVALID_UTF8']);
+const UNSIGNABLE = new Set(['NESTED_VALUE', 'BODY_NOT_OBJECT', 'DUPLICATE_KEY', 'INVALID_JSON', 'INVALID_UTF8', 'TOO_MANY_FIELDS']);
 const CASES: Case[] = [
   ['a nested object', { path: PAYINS, body: '{"amount":100,"customer":{"name":"Ada"}}', status: 400, code: 'NESTED_VALUE' }],
   ['an array value', { path: ENQUIRY, body: '{"bankCode":["058"],"accountNumber":"0123456785"}', status: 400, code: 'NESTED_VALUE' }],
@@ -47,6 +47,17 @@ const CASES: Case[] = [
   ['a newline in the narration', { path: PAYINS, body: payin({ narration: 'line\nbreak' }), status: 400, code: 'VALIDATION_FAILED', field: 'narration' }],
   ['a 101-character name', { path: PAYINS, body: payin({ customerName: 'n'.repeat(101) }), status: 400, code: 'VALIDATION_FAILED', field: 'customerName' }],
   ['an upper-case gateway', { path: PAYINS, body: payin({ gateway: 'CARD' }), status: 400, code: 'VALIDATION_FAILED', field: 'gateway' }],
+  ['an amount in exponent notation, 1e-7', { path: PAYINS, body: payin({ amount: 1e-7 }), status: 400, code: 'VALIDATION_FAILED', field: 'amount' }],
+  ['an amount of 1.005', { path: PAYINS, body: '{"amount":1.005,"currency":"NGN","customerEmail":"ada@example.com","reference":"r"}', status: 400, code: 'VALIDATION_FAILED', field: 'amount' }],
+  ['an amount of 1E-2, two decimals written as an exponent', { path: PAYINS, body: '{"amount":1E-2,"currency":"NGN","customerEmail":"ada@example.com","reference":"r"}', status: 400, code: 'VALIDATION_FAILED', field: 'amount' }],
+  ['the reference "."', { path: PAYINS, body: payin({ reference: '.' }), status: 400, code: 'VALIDATION_FAILED', field: 'reference' }],
+  ['the reference ".."', { path: PAYINS, body: payin({ reference: '..' }), status: 400, code: 'VALIDATION_FAILED', field: 'reference' }],
+  ['a name of spaces only', { path: PAYINS, body: payin({ customerName: '   ' }), status: 400, code: 'VALIDATION_FAILED', field: 'customerName' }],
+  ['a narration of spaces only', { path: PAYINS, body: payin({ narration: ' ' }), status: 400, code: 'VALIDATION_FAILED', field: 'narration' }],
+  ['a right-to-left override in the name', { path: PAYINS, body: payin({ customerName: 'Ada \u202Egnp.exe' }), status: 400, code: 'VALIDATION_FAILED', field: 'customerName' }],
+  ['a bidi isolate in the narration', { path: PAYINS, body: payin({ narration: 'Order \u2067 1042' }), status: 400, code: 'VALIDATION_FAILED', field: 'narration' }],
+  ['a zero-width space in the narration', { path: PAYINS, body: payin({ narration: 'Order\u200B1042' }), status: 400, code: 'VALIDATION_FAILED', field: 'narration' }],
+  ['33 fields, one more than the cap', { path: PAYINS, body: JSON.stringify(Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`f${i}`, i]))), status: 400, code: 'TOO_MANY_FIELDS' }],
 ];
 
 describe('bad input over real HTTP', () => {
@@ -78,11 +89,22 @@ describe('bad input over real HTTP', () => {
     expect(response.json.code).toBe('INVALID_UTF8');
   });
 
-  it('refuses a body over 1 MB with 413', async () => {
-    const body = JSON.stringify({ narration: 'x'.repeat(1024 * 1024) });
+  it('refuses a body over the 64 KiB limit with 413, naming the limit', async () => {
+    const body = JSON.stringify({ narration: 'x'.repeat(64 * 1024) });
     const response = await signedCall(api.baseUrl, { path: PAYINS, body, credential: MERCHANT_A });
     expect(response.status).toBe(413);
-    expect(response.json.code).toBe('BODY_TOO_LARGE');
+    expect(response.json).toMatchObject({ code: 'BODY_TOO_LARGE', message: 'The request body is larger than 65536 bytes. Send a smaller body.' });
+  });
+
+  it('refuses a reference of dots only in the path with 400', async () => {
+    const response = await signedCall(api.baseUrl, { path: `${PAYINS}/...`, credential: MERCHANT_A });
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'reference', code: 'pattern' }] });
+  });
+
+  it('accepts a reference with dots among other characters', async () => {
+    const response = await signedCall(api.baseUrl, { path: PAYINS, body: payin({ reference: `order.${randomUUID()}` }), credential: MERCHANT_A });
+    expect(response.status).toBe(201);
   });
 
   it('refuses a non-JSON content type with 415', async () => {

@@ -175,3 +175,29 @@ describe('PaymentClient against the real service', () => {
     });
   });
 });
+
+describe('PaymentClient against the service rate limit', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    // A burst allowance of 2 per second: the third call in a second is answered 429 with Retry-After.
+    api = await startTestApp({ RATE_LIMIT_PER_KEY_PER_SECOND: '1', RATE_LIMIT_PER_KEY_BURST: '2' });
+  });
+  afterAll(() => api.close());
+
+  it("waits out the service's own 429 and Retry-After, then succeeds", async () => {
+    const client = new PaymentClient({ baseUrl: api.baseUrl, ...MERCHANT_A, retryDelayMs: 10 });
+    const started = Date.now();
+    for (let call = 0; call < 3; call++) expect((await client.listBanks()).length).toBeGreaterThan(0);
+    const limited = api.logs.filter((line) => line.outcome === 'RATE_LIMITED');
+    expect(limited).toHaveLength(1);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+  });
+
+  it('throws RateLimitError with the Retry-After of the real answer when retries run out', async () => {
+    const client = new PaymentClient({ baseUrl: api.baseUrl, ...MERCHANT_A, maxRetries: 0 });
+    const errors = await Promise.all(Array.from({ length: 3 }, () => client.listBanks().then(() => undefined, (e: unknown) => e)));
+    const limited = errors.filter((e) => e instanceof RateLimitError) as RateLimitError[];
+    expect(limited.length).toBeGreaterThanOrEqual(1);
+    expect(limited[0]).toMatchObject({ code: 'RATE_LIMITED', status: 429, retryable: true, retryAfterSeconds: 1 });
+  });
+});

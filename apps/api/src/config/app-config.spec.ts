@@ -1,5 +1,13 @@
 import { loadConfig } from './app-config';
 
+const PRODUCTION = {
+  PAYSIGN_MODE: 'production',
+  MERCHANTS_FILE: '/etc/paysign/merchants.json',
+  REDIS_URL: 'redis://10.0.0.5:6379',
+  DATABASE_URL: 'postgres://paysign@10.0.0.6/paysign',
+  ACCOUNT_NAME_PROVIDER: 'sandbox',
+};
+
 describe('loadConfig', () => {
   it('has working defaults for `npm start`', () => {
     expect(loadConfig({})).toMatchObject({ port: 3000, mode: 'sandbox', redisUrl: undefined, databaseUrl: undefined, timestampToleranceSeconds: 300, nonceTtlSeconds: 600 });
@@ -9,10 +17,34 @@ describe('loadConfig', () => {
     ['a port that is not a number', { env: { PORT: 'eighty' }, want: 'PORT must be a whole number from 0 to 65535, got "eighty"' }],
     ['an unknown mode', { env: { PAYSIGN_MODE: 'live' }, want: 'PAYSIGN_MODE must be "sandbox" or "production"' }],
     ['production on the sandbox merchants', { env: { PAYSIGN_MODE: 'production' }, want: 'MERCHANTS_FILE is required in production mode' }],
+    ['production on in-memory nonces', { env: { ...PRODUCTION, REDIS_URL: '' }, want: 'REDIS_URL is required in production mode' }],
+    ['production on the embedded database', { env: { ...PRODUCTION, DATABASE_URL: '' }, want: 'DATABASE_URL is required in production mode' }],
+    ['production with no account-name provider named', { env: { ...PRODUCTION, ACCOUNT_NAME_PROVIDER: '' }, want: 'ACCOUNT_NAME_PROVIDER is required in production mode' }],
+    ['an account-name provider that does not exist', { env: { ACCOUNT_NAME_PROVIDER: 'nibss' }, want: 'ACCOUNT_NAME_PROVIDER must be "sandbox"' }],
+    ['a head timeout longer than the request timeout', { env: { HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '15000' }, want: 'HEADERS_TIMEOUT_MS (20000) must not exceed REQUEST_TIMEOUT_MS (15000)' }],
+    ['a burst below the sustained rate', { env: { RATE_LIMIT_PER_KEY_PER_SECOND: '100', RATE_LIMIT_PER_KEY_BURST: '50' }, want: 'RATE_LIMIT_PER_KEY_BURST (50) must be at least RATE_LIMIT_PER_KEY_PER_SECOND (100)' }],
+    ['a body limit below 1 KiB', { env: { BODY_LIMIT_BYTES: '100' }, want: 'BODY_LIMIT_BYTES must be a whole number from 1024 to 10485760' }],
+    ['a field cap below the largest operation', { env: { MAX_BODY_FIELDS: '5' }, want: 'MAX_BODY_FIELDS must be a whole number from 9 to 1000' }],
+    ['a per-key nonce share larger than the store', { env: { NONCE_STORE_MAX_ENTRIES: '1000', NONCE_STORE_MAX_PER_KEY: '2000' }, want: 'NONCE_STORE_MAX_PER_KEY (2000) must not exceed NONCE_STORE_MAX_ENTRIES (1000)' }],
+    ['a TRUST_PROXY that is not an address list', { env: { TRUST_PROXY: 'everyone' }, want: 'TRUST_PROXY must be true, false, or a comma-separated list' }],
     ['a Redis URL of another scheme', { env: { REDIS_URL: 'http://127.0.0.1:6379' }, want: 'REDIS_URL must start with redis:// or rediss://' }],
     ['a nonce TTL shorter than the skew window', { env: { NONCE_TTL_SECONDS: '100' }, want: 'NONCE_TTL_SECONDS (100) must be at least twice TIMESTAMP_TOLERANCE_SECONDS (300)' }],
   ])('refuses %s with a clear message', (_name, { env, want }) => {
     expect(() => loadConfig(env)).toThrow(want);
+  });
+
+  it('accepts a complete production configuration', () => {
+    expect(loadConfig(PRODUCTION)).toMatchObject({ mode: 'production', accountNameProvider: 'sandbox', bodyLimitBytes: 65_536, maxBodyFields: 32, requestTimeoutMs: 15_000 });
+  });
+
+  it('gives every limit a safe default', () => {
+    expect(loadConfig({})).toMatchObject({
+      rateLimits: { perKeyPerSecond: 100, perKeyBurst: 200, enquiryPerKeyPerMinute: 300, refusedPerAddressPerMinute: 60 },
+      nonceStoreMaxEntries: 1_000_000,
+      nonceStoreMaxPerKey: 120_000,
+      shutdownGraceMs: 10_000,
+      trustProxy: false,
+    });
   });
 
   it('reports every problem at once', () => {

@@ -45,7 +45,7 @@ export class RedisRateLimitStore implements RateLimitStore {
     return new RedisRateLimitStore(keyvRedis, client);
   }
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number): Promise<ThrottlerStorageRecord> {
+  async increment(key: string, ttl: number, limit: number, blockDuration: number, _throttlerName?: string): Promise<ThrottlerStorageRecord> {
     const counter = `paysign:rate:{${key}}`;
     const reply = await withTimeout(
       this.client.eval(INCREMENT_SCRIPT, { keys: [counter, `${counter}:blocked`], arguments: [String(ttl), String(limit), String(blockDuration)] }),

@@ -1,5 +1,5 @@
 // Test support that other projects' integration tests use to run the real service in-process.
-export { startTestApp } from './test-app';
+export { startTestApp, startProductionTestApp } from './test-app';
 export type { TestApp } from './test-app';
 export { MERCHANT_A, MERCHANT_A_ROTATED, MERCHANT_B, TEST_MERCHANTS_FILE } from './credentials';
 export type { TestCredential } from './credentials';

@@ -158,7 +158,7 @@ export const ERROR_REGISTRY = {
     status: 413,
     type: 'invalid_request',
     retryable: false,
-    summary: 'The body is larger than the service accepts (1 MB by default).',
+    summary: 'The body is larger than the service accepts (64 KiB by default).',
     message: 'The request body is larger than {limitBytes} bytes. Send a smaller body.',
   },
   ROUTE_NOT_FOUND: {

@@ -304,7 +304,7 @@ export interface components {
                 "application/json": components["schemas"]["AuthError"];
             };
         };
-        /** @description The body is larger than 1 MB (`BODY_TOO_LARGE`). */
+        /** @description The body is larger than the service accepts, 64 KiB by default (`BODY_TOO_LARGE`). */
         PayloadTooLarge: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -1,0 +1,232 @@
+// What a hostile client can send, over real HTTP: nothing it sends may exhaust
+// the service, hang it, or lock out other merchants.
+import { randomUUID } from 'node:crypto';
+import { sign } from '@paysign/signing';
+import { signedCall } from './support/api-client';
+import { MERCHANT_A, MERCHANT_A_ROTATED, MERCHANT_B, freshMerchants, type TestCredential } from './support/credentials';
+import { rawExchange, rawJsonBody } from './support/raw-http';
+import { REDIS_URL, describeWithStore } from './support/stores';
+import { startTestApp, type TestApp } from './support/test-app';
+
+const BANKS = '/payment/merchant-api/banks';
+const ENQUIRY = '/payment/merchant-api/account/inquiry';
+const PAYINS = '/payment/api/payins';
+
+/** A request head signed now over `body`, as raw HTTP/1.1 text, announcing `contentLength` bytes. */
+function signedHead(credential: TestCredential, body: string, contentLength = Buffer.byteLength(body)): string {
+  const { headers } = sign({ ...credential, nonce: randomUUID(), timestamp: Math.floor(Date.now() / 1000), method: 'POST', path: PAYINS, body });
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
+  return [`POST ${PAYINS} HTTP/1.1`, 'Host: 127.0.0.1', 'Content-Type: application/json', `Content-Length: ${contentLength}`, ...lines, '', ''].join('\r\n');
+}
+
+describe('refusing before the body is read', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp();
+  });
+  afterAll(() => api.close());
+
+  it.each<[string, string, string]>([
+    ['no signing headers', '', 'AUTH_HEADER_MISSING'],
+    ['an unknown API key', signedHead({ ...MERCHANT_A, apiKey: 'pk_unknown' }, '{}', 1_048_576).split('\r\n').slice(2).join('\r\n'), 'AUTH_UNKNOWN_API_KEY'],
+  ])('answers a 1 MB declared body with %s at once, without waiting for the body', async (_name, extraHeaders, code) => {
+    const head = [`POST ${PAYINS} HTTP/1.1`, 'Host: 127.0.0.1', 'Content-Type: application/json', 'Content-Length: 1048576', extraHeaders.replace(/Content-(Type|Length): [^\r]*\r\n/g, '').trimEnd(), '', ''].join('\r\n');
+    const exchange = await rawExchange(api.baseUrl, [head.replace(/\r\n\r\n\r\n/, '\r\n\r\n')], 5000);
+    expect(exchange.response).toMatch(/^HTTP\/1\.1 401 /);
+    expect(exchange.response).toMatch(/\r\nconnection: close\r\n/i);
+    expect(rawJsonBody(exchange.response)).toMatchObject({ code, retryable: false });
+    expect(exchange.closed).toBe(true);
+    expect(exchange.elapsedMs).toBeLessThan(2000);
+  });
+
+  it('keeps memory flat across 200 unauthenticated 1 MB bodies', async () => {
+    const body = Buffer.alloc(1_048_576, 0x20);
+    const head = [`POST ${PAYINS} HTTP/1.1`, 'Host: 127.0.0.1', 'Content-Type: application/json', 'Content-Length: 1048576', '', ''].join('\r\n');
+    const send = () => rawExchange(api.baseUrl, [head, body], 5000);
+    await Promise.all(Array.from({ length: 10 }, send));
+    global.gc?.();
+    const before = process.memoryUsage().rss;
+    for (let batch = 0; batch < 4; batch++) {
+      const exchanges = await Promise.all(Array.from({ length: 50 }, send));
+      for (const exchange of exchanges) expect(exchange.response).toMatch(/^HTTP\/1\.1 401 /);
+    }
+    const grownMb = (process.memoryUsage().rss - before) / 1024 / 1024;
+    // Reading the bodies would hold up to 200 MB; the service reads none of them.
+    expect(grownMb).toBeLessThan(60);
+  });
+
+  it('leaves unsigned operations and unknown routes to their own answers', async () => {
+    expect((await fetch(`${api.baseUrl}/payment/health`)).status).toBe(200);
+    const unknown = await fetch(`${api.baseUrl}/payment/api/nothing-here`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ code: 'ROUTE_NOT_FOUND' });
+  });
+
+  it('bounds the sandbox debug values of a large body with a wrong signature', async () => {
+    const body = JSON.stringify(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`field${i}`, 'x'.repeat(1500)])));
+    const response = await signedCall(api.baseUrl, { path: PAYINS, body, credential: { ...MERCHANT_A, secretKey: 'sk_wrong_wrong_wrong_wrong_wrong_wrong' } });
+    expect(response.status).toBe(401);
+    const debug = response.json.debug as { canonicalBody: string };
+    expect(body.length).toBeGreaterThan(45_000);
+    expect(debug.canonicalBody.length).toBeLessThan(2200);
+    expect(debug.canonicalBody).toMatch(/… \(\d+ more characters\)$/);
+  });
+});
+
+describe('timeouts', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp({ REQUEST_TIMEOUT_MS: '1500', HEADERS_TIMEOUT_MS: '1500' });
+  });
+  afterAll(() => api.close());
+
+  it('cuts a body that stalls with 408 and the error body, and logs it', async () => {
+    const body = JSON.stringify({ amount: 100, currency: 'NGN', customerEmail: 'ada@example.com', reference: `stall-${randomUUID()}` });
+    const exchange = await rawExchange(api.baseUrl, [signedHead(MERCHANT_A, body), body.slice(0, 10)], 10_000);
+    expect(exchange.response).toMatch(/^HTTP\/1\.1 408 /);
+    const error = rawJsonBody(exchange.response);
+    expect(error).toMatchObject({ code: 'REQUEST_TIMEOUT', retryable: true, requestId: expect.any(String) });
+    expect(exchange.closed).toBe(true);
+    expect(exchange.elapsedMs).toBeGreaterThanOrEqual(1400);
+    expect(exchange.elapsedMs).toBeLessThan(4000);
+    expect(api.logs).toContainEqual(expect.objectContaining({ requestId: error.requestId, status: 408, outcome: 'REQUEST_TIMEOUT' }));
+  });
+
+  it('cuts a head that never ends', async () => {
+    const exchange = await rawExchange(api.baseUrl, [`GET ${BANKS} HTTP/1.1\r\nHost: 127.0.0.1\r\n`], 10_000);
+    expect(exchange.response).toMatch(/^HTTP\/1\.1 408 /);
+    expect(exchange.elapsedMs).toBeLessThan(4000);
+  });
+
+  it.each<[string, string, number, string]>([
+    ['malformed HTTP', 'NOT HTTP AT ALL\r\n\r\n', 400, 'MALFORMED_REQUEST'],
+    ['a head over the size limit', `GET ${BANKS} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: ${'x'.repeat(20_000)}\r\n\r\n`, 431, 'HEADERS_TOO_LARGE'],
+  ])('answers %s with the error body, and logs it', async (_name, request, status, code) => {
+    const exchange = await rawExchange(api.baseUrl, [request], 5000);
+    expect(exchange.response.startsWith(`HTTP/1.1 ${status} `)).toBe(true);
+    const error = rawJsonBody(exchange.response);
+    expect(error).toMatchObject({ code, requestId: expect.any(String) });
+    expect(exchange.response).toContain(`X-Request-Id: ${error.requestId}`);
+    expect(api.logs).toContainEqual(expect.objectContaining({ requestId: error.requestId, status, outcome: code }));
+  });
+});
+
+/** Sends `count` signed banks requests for `credential`, alternating across `apps`, all at once; returns the statuses. */
+async function flood(apps: TestApp[], credential: TestCredential, count: number, path = BANKS, body?: string): Promise<number[]> {
+  const responses = await Promise.all(Array.from({ length: count }, (_, i) => signedCall((apps[i % apps.length] as TestApp).baseUrl, { path, body, credential })));
+  return responses.map((r) => r.status);
+}
+
+const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
+
+// A sustained rate of 2 per second is 20 per 10 s window; the burst allowance is set out of the way.
+const KEY_LIMITS = { RATE_LIMIT_PER_KEY_PER_SECOND: '2', RATE_LIMIT_PER_KEY_BURST: '1000' };
+
+function rateLimitSuite(storeName: string, start: (env: Record<string, string>) => Promise<TestApp[]>) {
+  // Keys of this suite's own: the counts of a key are shared by every app on the same Redis.
+  const { file, merchantA, merchantB } = freshMerchants();
+  let apps: TestApp[];
+  beforeAll(async () => {
+    apps = await start({ ...KEY_LIMITS, MERCHANTS_FILE: file });
+  });
+  afterAll(() => Promise.all(apps.map((a) => a.close())));
+
+  it(`gives a flooding key 429 while another merchant keeps getting 200 (${storeName})`, async () => {
+    const [flooder, other] = await Promise.all([flood(apps, merchantA, 30), flood(apps, merchantB, 10)]);
+    expect({ ok: count(flooder, 200), limited: count(flooder, 429) }).toEqual({ ok: 20, limited: 10 });
+    expect(count(other, 200)).toBe(10);
+  });
+
+  it(`answers 429 with Retry-After and the error body (${storeName})`, async () => {
+    const response = await signedCall((apps[0] as TestApp).baseUrl, { path: BANKS, credential: merchantA });
+    expect(response.status).toBe(429);
+    expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(response.json).toMatchObject({ code: 'RATE_LIMITED', retryable: true, message: expect.stringContaining('API key') });
+  });
+}
+
+describe('per-key rate limits in memory', () => rateLimitSuite('memory', async (env) => [await startTestApp(env)]));
+
+describeWithStore('Redis', REDIS_URL, 'per-key rate limits on Redis, across two instances', () =>
+  rateLimitSuite('Redis', async (env) => Promise.all([startTestApp({ ...env, REDIS_URL }), startTestApp({ ...env, REDIS_URL })])),
+);
+
+describe('the stricter enquiry limit', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp({ RATE_LIMIT_ENQUIRY_PER_KEY_PER_MINUTE: '3' });
+  });
+  afterAll(() => api.close());
+
+  it('limits enquiries per key, and nothing else', async () => {
+    const enquiries = [];
+    for (let i = 0; i < 4; i++) enquiries.push((await signedCall(api.baseUrl, { path: ENQUIRY, body: '{"bankCode":"058","accountNumber":"0123456785"}', credential: MERCHANT_A })).status);
+    expect(enquiries).toEqual([200, 200, 200, 429]);
+    expect((await signedCall(api.baseUrl, { path: BANKS, credential: MERCHANT_A })).status).toBe(200);
+    expect((await signedCall(api.baseUrl, { path: ENQUIRY, body: '{"bankCode":"058","accountNumber":"0123456785"}', credential: MERCHANT_B })).status).toBe(200);
+  });
+});
+
+describe('the limit on refused requests per address', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp({ RATE_LIMIT_REFUSED_PER_ADDRESS_PER_MINUTE: '5' });
+  });
+  afterAll(() => api.close());
+
+  it('refuses an address outright once it has sent too many refused requests', async () => {
+    const refused = [];
+    for (let i = 0; i < 6; i++) refused.push((await signedCall(api.baseUrl, { path: BANKS, credential: { ...MERCHANT_A, apiKey: `pk_guess_${i}` } })).status);
+    expect(refused).toEqual([401, 401, 401, 401, 401, 401]);
+    const blocked = await signedCall(api.baseUrl, { path: BANKS, credential: MERCHANT_B });
+    expect(blocked.status).toBe(429);
+    expect(blocked.json).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringContaining('address') });
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(1);
+  });
+});
+
+function nonceWindowSuite(storeName: string, env: () => Record<string, string>) {
+  let api: TestApp;
+  const { file, merchantA } = freshMerchants();
+  beforeAll(async () => {
+    api = await startTestApp({ TIMESTAMP_TOLERANCE_SECONDS: '1', NONCE_TTL_SECONDS: '2', MERCHANTS_FILE: file, ...env() });
+  });
+  afterAll(() => api.close());
+
+  it(`admits a request once over its whole acceptance window, with a tolerance of 1 s and a TTL of 2 s (${storeName})`, async () => {
+    // The latest timestamp the service accepts now, 1 s ahead: it stays acceptable longest, 2 to 3 s, more than the TTL.
+    const timestamp = Math.floor(Date.now() / 1000) + 1;
+    const request = { path: BANKS, credential: merchantA, nonce: randomUUID(), timestamp };
+    const outcomes: string[] = [];
+    // Resend it every 100 ms until its timestamp is refused.
+    for (let sent = Date.now(); Date.now() - sent < 5000 && outcomes[outcomes.length - 1] !== 'AUTH_TIMESTAMP_SKEW'; await new Promise((r) => setTimeout(r, 100))) {
+      const response = await signedCall(api.baseUrl, request);
+      outcomes.push(response.status === 200 ? 'OK' : String(response.json.code));
+    }
+    expect(outcomes.join(' ')).toMatch(/^OK( AUTH_NONCE_REPLAYED){10,} AUTH_TIMESTAMP_SKEW$/);
+  });
+}
+
+describe('the nonce window in memory', () => nonceWindowSuite('memory', () => ({})));
+describeWithStore('Redis', REDIS_URL, 'the nonce window on Redis', () => nonceWindowSuite('Redis', () => ({ REDIS_URL })));
+
+describe('shares of the in-memory nonce store', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp({ NONCE_STORE_MAX_ENTRIES: '100', NONCE_STORE_MAX_PER_KEY: '50', RATE_LIMIT_PER_KEY_PER_SECOND: '10000', RATE_LIMIT_PER_KEY_BURST: '10000' });
+  });
+  afterAll(() => api.close());
+
+  it('gives a key past its share 429 while another key is still admitted, and reports the store full when it is', async () => {
+    const flooder = await flood([api], MERCHANT_A, 60);
+    expect({ ok: count(flooder, 200), limited: count(flooder, 429) }).toEqual({ ok: 50, limited: 10 });
+    expect((await fetch(`${api.baseUrl}/payment/health`)).status).toBe(200);
+
+    const other = await flood([api], MERCHANT_B, 50);
+    expect(count(other, 200)).toBe(50);
+    const health = await fetch(`${api.baseUrl}/payment/health`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toMatchObject({ status: 'unavailable', checks: { nonceStore: 'full' } });
+    expect((await signedCall(api.baseUrl, { path: BANKS, credential: MERCHANT_A_ROTATED })).json).toMatchObject({ code: 'STORE_UNAVAILABLE' });
+  });
+});
