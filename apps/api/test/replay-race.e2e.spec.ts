@@ -34,7 +34,9 @@ describeWithStore('Redis', REDIS_URL, 'replay protection with the Redis nonce st
   replayRace('redis', () => ({ REDIS_URL }));
 
   it('shares nonces between two instances of the service', async () => {
-    const [one, two] = await Promise.all([startTestApp({ REDIS_URL }), startTestApp({ REDIS_URL })]);
+    // One after the other: two apps opening at once in one process delay each other's Redis connection.
+    const one = await startTestApp({ REDIS_URL });
+    const two = await startTestApp({ REDIS_URL });
     try {
       const call = { path: '/payment/merchant-api/banks', credential: MERCHANT_A, nonce: `shared-${Date.now()}` };
       expect((await signedCall(one.baseUrl, call)).status).toBe(200);

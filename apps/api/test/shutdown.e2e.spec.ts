@@ -32,7 +32,7 @@ async function startBuiltService(env: Record<string, string> = {}): Promise<Buil
   let output = '';
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await new Promise<void>((resolve, reject) => {
-    const deadline = setTimeout(() => reject(new Error(`the service did not listen within 15 s:\n${output}`)), 15_000);
+    const deadline = setTimeout(() => reject(new Error(`the service did not listen within 30 s:\n${output}`)), 30_000);
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('payment service listening')) {
