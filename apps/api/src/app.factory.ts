@@ -1,6 +1,4 @@
 import 'reflect-metadata';
-import { randomUUID } from 'node:crypto';
-import * as http from 'node:http';
 import { createRequire } from 'node:module';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -10,12 +8,18 @@ import { createEnquiryCache } from './accounts/enquiry-cache';
 import { SandboxAccountNameProvider } from './accounts/sandbox-account-name.provider';
 import { AppModule, type AppDependencies } from './app.module';
 import type { AppConfig } from './config/app-config';
-import { ApiException } from './errors/api.exception';
-import { toErrorResponse } from './errors/error-response';
+import { httpServerOptions } from './http/http-server-options';
 import { registerRawJsonBody } from './http/json-body';
+import { registerRequestHooks } from './http/request-hooks';
+import { Readiness } from './lifecycle/readiness';
 import { createLogger } from './logging/logger';
+import { PinoNestLogger } from './logging/nest-logger';
 import { MerchantRegistry } from './merchants/merchant-registry';
+import { MerchantsFileWatcher } from './merchants/merchants-file-watcher';
+import { registerMetricsEndpoint } from './metrics/metrics-endpoint';
+import { ServiceMetrics } from './metrics/service-metrics';
 import { MemoryNonceStore } from './nonce/memory-nonce-store';
+import { NonceShareExceededError, NonceStoreFullError } from './nonce/nonce-store.interface';
 import { RedisNonceStore } from './nonce/redis-nonce-store';
 import { SqlPayinRepository } from './payins/sql-payin.repository';
 import { openPglite, openPostgres } from './payins/sql-clients';
@@ -23,7 +27,8 @@ import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit.store';
 import { RedisRateLimitStore } from './rate-limit/redis-rate-limit.store';
 import { RefusedAddressLimiter } from './rate-limit/refused-address-limiter';
 import { registerSigningPrefilter } from './signing/signing-prefilter.hook';
-import type { Socket } from 'node:net';
+import { InstrumentedNonceStore, InstrumentedPayinRepository, InstrumentedRateLimitStore } from './stores/instrumented-stores';
+import { StoreProbe } from './stores/store-probe';
 
 // Fastify accepts only a LogController of its own copy, so take it from the
 // fastify that Nest's adapter loads, wherever npm placed it.
@@ -31,26 +36,40 @@ const { LogController } = createRequire(require.resolve('@nestjs/platform-fastif
 
 export interface CreateAppOptions {
   /** Replaces any dependency built from the config; tests inject clocks and stores here. */
-  overrides?: Partial<Omit<AppDependencies, 'config'>>;
+  overrides?: Partial<Omit<AppDependencies, 'config' | 'logger' | 'metrics' | 'readiness' | 'merchantsWatcher'>>;
   logger?: Logger;
 }
 
 /** Builds the stores the config asks for. Fails at boot, with the reason, if one cannot be reached. */
-export async function buildDependencies(config: AppConfig, overrides: CreateAppOptions['overrides'] = {}): Promise<AppDependencies> {
+export async function buildDependencies(config: AppConfig, logger: Logger, overrides: CreateAppOptions['overrides'] = {}): Promise<AppDependencies> {
+  const metrics = new ServiceMetrics();
   const merchants = overrides.merchants ?? MerchantRegistry.fromFile(config.merchantsFile, { mode: config.mode });
+  const merchantsWatcher = overrides.merchants
+    ? undefined
+    : new MerchantsFileWatcher(merchants, { file: config.merchantsFile, mode: config.mode, intervalMs: config.merchantsWatchIntervalMs, logger });
   const nonceStore =
     overrides.nonceStore ??
     (config.redisUrl ? await RedisNonceStore.connect(config.redisUrl) : new MemoryNonceStore({ maxEntries: config.nonceStoreMaxEntries, maxPerKey: config.nonceStoreMaxPerKey }));
   const rateLimitStore = overrides.rateLimitStore ?? (config.redisUrl ? await RedisRateLimitStore.connect(config.redisUrl) : new MemoryRateLimitStore());
+  if (!overrides.payinRepository && !config.databaseUrl) logger.info({ dataDir: config.dataDir }, 'opening the embedded payin database; its first start takes several seconds');
   const payinRepository =
-    overrides.payinRepository ?? new SqlPayinRepository(config.databaseUrl ? await openPostgres(config.databaseUrl) : await openPglite(config.dataDir));
+    overrides.payinRepository ?? new SqlPayinRepository(config.databaseUrl ? await openPostgres(config.databaseUrl, { logger }) : await openPglite(config.dataDir, { logger }));
+  const probe = (store: string, check: string, isRefusal?: (error: unknown) => boolean) => new StoreProbe({ store, check, metrics, logger, isRefusal });
+  const redisCheck = config.redisUrl ? 'REDIS_URL and the Redis server' : 'the service process';
   return {
     config,
     clock: overrides.clock ?? Date.now,
+    logger,
+    metrics,
+    readiness: new Readiness(logger),
     merchants,
-    nonceStore,
-    rateLimitStore,
-    payinRepository,
+    merchantsWatcher,
+    nonceStore: new InstrumentedNonceStore(
+      nonceStore,
+      probe('nonce store', redisCheck, (e) => e instanceof NonceShareExceededError || e instanceof NonceStoreFullError),
+    ),
+    rateLimitStore: new InstrumentedRateLimitStore(rateLimitStore, probe('rate-limit store', redisCheck)),
+    payinRepository: new InstrumentedPayinRepository(payinRepository, probe('payin store', config.databaseUrl ? 'DATABASE_URL and the PostgreSQL server' : `DATA_DIR (${config.dataDir}) and its disk`)),
     enquiryCache: overrides.enquiryCache ?? createEnquiryCache(config.redisUrl),
     accountNameProvider: overrides.accountNameProvider ?? new SandboxAccountNameProvider(),
   };
@@ -58,97 +77,27 @@ export async function buildDependencies(config: AppConfig, overrides: CreateAppO
 
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
   const logger = options.logger ?? createLogger(config);
-  const deps = await buildDependencies(config, options.overrides);
+  const deps = await buildDependencies(config, logger, options.overrides);
   if (config.mode === 'production' && config.accountNameProvider === 'sandbox') {
     logger.warn({ accountNameProvider: 'sandbox' }, 'production mode with the sandbox account-name provider: enquiries answer from fixed test accounts, not from banks');
   }
-  const adapter = new FastifyAdapter({
-    loggerInstance: logger,
-    // One line per request is logged by the onResponse hook below, with the fields we choose.
-    logController: new LogController({ disableRequestLogging: true }),
-    bodyLimit: config.bodyLimitBytes,
-    genReqId: () => randomUUID(),
-    requestIdHeader: false,
-    trustProxy: config.trustProxy,
-    requestTimeout: config.requestTimeoutMs,
-    connectionTimeout: config.connectionTimeoutMs,
-    keepAliveTimeout: config.keepAliveTimeoutMs,
-    // Node checks request and head timeouts every connectionsCheckingInterval ms (30 s by default), so a stalled request would outlive its limit by up to that.
-    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
-    clientErrorHandler: (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, config, logger),
-    forceCloseConnections: 'idle',
-    return503OnClosing: true,
-  });
+  // One line per request is logged by the onResponse hook, with the fields we choose.
+  const adapter = new FastifyAdapter({ ...httpServerOptions(config, logger), logController: new LogController({ disableRequestLogging: true }) });
   const fastify = adapter.getInstance();
   registerRawJsonBody(fastify, config.bodyLimitBytes);
-  fastify.addHook('onRequest', async (request, reply) => {
-    void reply.header('X-Request-Id', request.id);
-  });
   const refusedAddresses = new RefusedAddressLimiter(deps.rateLimitStore, config.rateLimits.refusedPerAddressPerMinute);
+  registerRequestHooks(fastify, { metrics: deps.metrics, merchants: deps.merchants, refusedAddresses, shutdownGraceMs: config.shutdownGraceMs });
   registerSigningPrefilter(fastify, { config, clock: deps.clock, merchants: deps.merchants, refusedAddresses });
-  // Responses that finish after shutdown began close their connection, so that a
-  // keep-alive client cannot hold the server open once its request is answered.
-  let closing = false;
-  fastify.addHook('preClose', async () => {
-    closing = true;
-    // Idle connections close at once; one still busy (a request whose body never finishes) is cut after the grace period, so shutdown always ends.
-    setTimeout(() => fastify.server.closeAllConnections(), config.shutdownGraceMs).unref();
-  });
-  fastify.addHook('onSend', async (_request, reply) => {
-    if (closing) void reply.header('connection', 'close');
-  });
-  fastify.addHook('onResponse', async (request, reply) => {
-    // Refusals before the signature verified count against the address; a replayed nonce of a verified key does not.
-    if (reply.statusCode === 401 && request.signedApiKey === undefined) {
-      await refusedAddresses.recordRefusal(request.ip).catch((error: Error) => request.log.warn({ err: error.message }, 'could not count a refused request against its address'));
-    }
-    request.log.info(
-      {
-        requestId: request.id,
-        method: request.method,
-        path: request.url.split('?')[0],
-        status: reply.statusCode,
-        merchantId: request.merchant?.merchantId,
-        clientAddress: request.ip,
-        outcome: request.outcome ?? (reply.statusCode < 400 ? 'OK' : `HTTP_${reply.statusCode}`),
-        durationMs: Math.round(reply.elapsedTime),
-      },
-      'request completed',
-    );
-  });
+  await registerMetricsEndpoint(fastify, deps.metrics, config, logger);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(deps), adapter, {
-    logger: false,
+    logger: new PinoNestLogger(logger),
     abortOnError: false,
     // Our raw-bytes parser must be the only JSON parser: a parsed body cannot be verified.
     bodyParser: false,
   });
   app.setGlobalPrefix('payment');
   await app.init();
+  deps.merchantsWatcher?.start();
   return app;
-}
-
-/**
- * Answers what Node's HTTP parser refuses before Fastify sees a request (a
- * request that did not arrive in time, an oversized head, malformed HTTP) with
- * the documented error body, logs it, and closes the connection.
- */
-function answerClientError(error: NodeJS.ErrnoException, socket: Socket, config: AppConfig, logger: Logger): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const exception =
-    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? new ApiException('REQUEST_TIMEOUT', { timeoutMs: config.requestTimeoutMs })
-      : error.code === 'HPE_HEADER_OVERFLOW'
-        ? new ApiException('HEADERS_TOO_LARGE', {})
-        : new ApiException('MALFORMED_REQUEST', {});
-  const requestId = randomUUID();
-  const { status, body } = toErrorResponse(exception, requestId, config.bodyLimitBytes);
-  logger.info({ requestId, status, outcome: body.code, clientAddress: socket.remoteAddress, reason: error.code }, 'request refused by the HTTP parser');
-  if (socket.writable) {
-    const json = JSON.stringify(body);
-    socket.write(
-      `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nX-Request-Id: ${requestId}\r\nConnection: close\r\n\r\n${json}`,
-    );
-  }
-  socket.destroy();
 }

@@ -6,12 +6,16 @@ import { AccountNameProvider } from './accounts/account-name-provider.interface'
 import { AccountsController } from './accounts/accounts.controller';
 import { EnquiryCache } from './accounts/enquiry-cache';
 import { BanksController } from './banks/banks.controller';
+import type { Logger } from 'pino';
 import type { AppConfig } from './config/app-config';
 import { AppConfigToken } from './config/app-config.token';
 import { Clock } from './config/clock';
 import { DocsController } from './docs/docs.controller';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { HealthController } from './health/health.controller';
+import { Readiness } from './lifecycle/readiness';
+import { MerchantsFileWatcher } from './merchants/merchants-file-watcher';
+import type { ServiceMetrics } from './metrics/service-metrics';
 import { MerchantRegistry } from './merchants/merchant-registry';
 import { NonceStore } from './nonce/nonce-store.interface';
 import { PayinRepository } from './payins/payin-repository.interface';
@@ -25,7 +29,12 @@ import { SignatureGuard } from './signing/signature.guard';
 export interface AppDependencies {
   config: AppConfig;
   clock: Clock;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  readiness: Readiness;
   merchants: MerchantRegistry;
+  /** Absent when the merchants were given in code rather than by MERCHANTS_FILE. */
+  merchantsWatcher: MerchantsFileWatcher | undefined;
   nonceStore: NonceStore;
   rateLimitStore: RateLimitStore;
   payinRepository: PayinRepository;
@@ -39,7 +48,9 @@ class StoresLifecycle implements OnApplicationShutdown {
   constructor(private readonly deps: AppDependencies) {}
 
   async onApplicationShutdown(): Promise<void> {
+    this.deps.merchantsWatcher?.stop();
     await Promise.allSettled([this.deps.nonceStore.close(), this.deps.rateLimitStore.close(), this.deps.payinRepository.close(), this.deps.enquiryCache.disconnect()]);
+    this.deps.logger.info('shutdown: stores closed');
   }
 }
 
@@ -55,6 +66,8 @@ export class AppModule {
         { provide: AppConfigToken, useValue: deps.config },
         { provide: Clock, useValue: deps.clock },
         { provide: MerchantRegistry, useValue: deps.merchants },
+        { provide: Readiness, useValue: deps.readiness },
+        { provide: MerchantsFileWatcher, useValue: deps.merchantsWatcher ?? null },
         { provide: NonceStore, useValue: deps.nonceStore },
         { provide: PayinRepository, useValue: deps.payinRepository },
         { provide: EnquiryCache, useValue: deps.enquiryCache },

@@ -124,7 +124,7 @@ describe('operations over real HTTP', () => {
 
   describe('operations endpoints', () => {
     it('reports health', async () => {
-      expect((await send(api.baseUrl, { method: 'GET', path: '/payment/health' })).json).toEqual({ status: 'ok', checks: { nonceStore: 'up', payinStore: 'up' } });
+      expect((await send(api.baseUrl, { method: 'GET', path: '/payment/health' })).json).toEqual({ status: 'ok', checks: { nonceStore: 'up', payinStore: 'up', lifecycle: 'up' } });
     });
 
     it('serves the contract and a reference page', async () => {

@@ -1,49 +1,11 @@
 // SIGTERM on the built service: an in-flight request completes, a stalled one
 // is cut after the grace period, and the process exits.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { sign } from '@paysign/signing';
 import { signedCall } from './support/api-client';
-import { MERCHANT_A, TEST_MERCHANTS_FILE } from './support/credentials';
-import { freePort } from './support/private-redis';
+import { startBuiltService } from './support/built-service';
+import { MERCHANT_A } from './support/credentials';
 import { rawExchange } from './support/raw-http';
-
-const MAIN = path.resolve(__dirname, '../dist/main.js');
-
-interface BuiltService {
-  child: ChildProcess;
-  baseUrl: string;
-  exited: Promise<number | null>;
-  dispose(): void;
-}
-
-async function startBuiltService(env: Record<string, string> = {}): Promise<BuiltService> {
-  if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npx nx run api:build\` (nx runs it before api:test)`);
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shutdown-'));
-  const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, MERCHANTS_FILE: TEST_MERCHANTS_FILE, ENQUIRY_TIMEOUT_MS: '1500', REDIS_URL: '', DATABASE_URL: '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 0 : null))));
-  let output = '';
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await new Promise<void>((resolve, reject) => {
-    const deadline = setTimeout(() => reject(new Error(`the service did not listen within 30 s:\n${output}`)), 30_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('payment service listening')) {
-        clearTimeout(deadline);
-        resolve();
-      }
-    });
-    child.once('exit', () => reject(new Error(`the service exited before listening:\n${output}`)));
-  });
-  return { child, baseUrl: `http://127.0.0.1:${port}`, exited, dispose: () => fs.rmSync(dataDir, { recursive: true, force: true }) };
-}
 
 describe('graceful shutdown of the built service', () => {
   it('completes an in-flight request after SIGTERM, then exits', async () => {
@@ -76,6 +38,34 @@ describe('graceful shutdown of the built service', () => {
     expect(await service.exited).toBe(0);
     expect(Date.now() - started).toBeLessThan(5000);
     expect((await stalled).closed).toBe(true);
+    service.dispose();
+  });
+
+  it('fails readiness first on SIGTERM, keeps serving through the drain, then closes, logging each phase', async () => {
+    const service = await startBuiltService({ SHUTDOWN_DRAIN_MS: '1500' });
+    expect((await fetch(`${service.baseUrl}/payment/health/ready`)).status).toBe(200);
+    const started = Date.now();
+    service.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 300));
+
+    const ready = await fetch(`${service.baseUrl}/payment/health/ready`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ status: 'unavailable', checks: { lifecycle: 'draining' } });
+    expect((await fetch(`${service.baseUrl}/payment/health/live`)).status).toBe(200);
+    expect((await signedCall(service.baseUrl, { path: '/payment/merchant-api/banks', credential: MERCHANT_A })).status).toBe(200);
+
+    expect(await service.exited).toBe(0);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1500);
+    const messages = service.logs().map((line) => String(line.msg));
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        'shutdown: readiness now fails, so load balancers stop sending traffic',
+        'shutdown: draining before the server closes',
+        'shutdown: closing the server; in-flight requests complete',
+        'shutdown: stores closed',
+        'shutdown: complete',
+      ]),
+    );
     service.dispose();
   });
 });

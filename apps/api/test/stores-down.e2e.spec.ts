@@ -41,6 +41,16 @@ const BANKS = '/payment/merchant-api/banks';
     }
     expect(status).toBe(200);
     expect((await send(api.baseUrl, { method: 'GET', path: '/payment/health' })).status).toBe(200);
+
+    // One warning per store that went, naming what to check, and one line when it is back; not a line per request.
+    const storeLines = api.logs.filter((line) => typeof line.store === 'string');
+    const wentDown = storeLines.filter((line) => line.level === 40);
+    expect(wentDown.length).toBeGreaterThanOrEqual(1);
+    for (const line of wentDown) expect(line).toMatchObject({ check: 'REDIS_URL and the Redis server', msg: expect.stringContaining('unreachable') });
+    const cameBack = storeLines.filter((line) => line.level === 30 && String(line.msg).includes('answers again'));
+    expect(cameBack.map((line) => line.store).sort()).toEqual(wentDown.map((line) => line.store).sort());
+    expect(api.logs).toContainEqual(expect.objectContaining({ level: 40, msg: 'readiness: not ready' }));
+    expect(api.logs).toContainEqual(expect.objectContaining({ level: 30, msg: 'readiness: ready again' }));
   });
 });
 

@@ -32,8 +32,16 @@ export interface AppConfig {
   keepAliveTimeoutMs: number;
   /** A socket with no traffic at all for this long is closed. */
   connectionTimeoutMs: number;
-  /** On SIGTERM, connections still open after this are closed, so shutdown always ends. */
+  /** On SIGTERM, readiness fails at once and the server keeps serving this long, so that load balancers stop sending traffic first. */
+  shutdownDrainMs: number;
+  /** Then, connections still open this long after the server began closing are cut, so shutdown always ends. */
   shutdownGraceMs: number;
+  /** Whether /payment/metrics is served. */
+  metricsEnabled: boolean;
+  /** Serve the metrics on this port of HOST instead of the service's own; undefined: the service's port. */
+  metricsPort: number | undefined;
+  /** How often MERCHANTS_FILE is checked for changes; 0: only on SIGHUP. */
+  merchantsWatchIntervalMs: number;
   rateLimits: RateLimits;
   /** Live nonces held at most by the in-memory store, and by one API key. */
   nonceStoreMaxEntries: number;
@@ -88,6 +96,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
     }
     return Number(raw);
   };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (raw !== 'true' && raw !== 'false') problems.push(`${name} must be true or false, got "${raw}"`);
+    return raw === 'true';
+  };
   const url = (name: string, protocols: string[]): string | undefined => {
     const raw = env[name];
     if (raw === undefined || raw === '') return undefined;
@@ -132,7 +146,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
     headersTimeoutMs: int('HEADERS_TIMEOUT_MS', 10_000, 1000, 300_000),
     keepAliveTimeoutMs: int('KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 600_000),
     connectionTimeoutMs: int('CONNECTION_TIMEOUT_MS', 120_000, 1000, 3_600_000),
+    shutdownDrainMs: int('SHUTDOWN_DRAIN_MS', 5000, 0, 300_000),
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 300_000),
+    metricsEnabled: bool('METRICS_ENABLED', true),
+    metricsPort: env.METRICS_PORT ? int('METRICS_PORT', 0, 1, 65535) : undefined,
+    merchantsWatchIntervalMs: int('MERCHANTS_WATCH_INTERVAL_MS', 2000, 0, 3_600_000),
     rateLimits: {
       perKeyPerSecond: int('RATE_LIMIT_PER_KEY_PER_SECOND', 100, 1, 100_000),
       perKeyBurst: int('RATE_LIMIT_PER_KEY_BURST', 200, 1, 100_000),
@@ -155,6 +173,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
   }
   if (config.rateLimits.perKeyBurst < config.rateLimits.perKeyPerSecond) {
     problems.push(`RATE_LIMIT_PER_KEY_BURST (${config.rateLimits.perKeyBurst}) must be at least RATE_LIMIT_PER_KEY_PER_SECOND (${config.rateLimits.perKeyPerSecond})`);
+  }
+  if (config.metricsPort !== undefined && config.metricsPort === config.port) {
+    problems.push(`METRICS_PORT (${config.metricsPort}) must differ from PORT; leave it unset to serve the metrics on the service's port`);
   }
   if (config.nonceStoreMaxPerKey > config.nonceStoreMaxEntries) {
     problems.push(`NONCE_STORE_MAX_PER_KEY (${config.nonceStoreMaxPerKey}) must not exceed NONCE_STORE_MAX_ENTRIES (${config.nonceStoreMaxEntries})`);

@@ -42,6 +42,7 @@ export function storeUnavailable(store: 'nonce store' | 'payin store' | 'rate-li
 export function rateLimited(reply: FastifyReply, limit: { source: 'API key' | 'address'; limit: number; periodMs: number; retryAfterSeconds: number }): ApiException {
   const retryAfterSeconds = Math.max(1, Math.ceil(limit.retryAfterSeconds));
   void reply.header('Retry-After', String(retryAfterSeconds));
+  reply.request.rateLimitedBy = limit.source;
   return new ApiException('RATE_LIMITED', { source: limit.source, limit: limit.limit, period: describePeriod(limit.periodMs), retryAfterSeconds });
 }
 

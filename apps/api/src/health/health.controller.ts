@@ -1,26 +1,59 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import type { Health } from '@paysign/contracts';
 import type { FastifyReply } from 'fastify';
+import { Readiness } from '../lifecycle/readiness';
 import { NonceStore } from '../nonce/nonce-store.interface';
 import { PayinRepository } from '../payins/payin-repository.interface';
 import { Public } from '../signing/public.decorator';
 
+type Check = Health['checks'][string];
+
 @Controller('health')
 export class HealthController {
+  /** A service that has booted is ready until a check says otherwise. */
+  private lastReady = true;
+
   constructor(
     @Inject(NonceStore) private readonly nonces: NonceStore,
     @Inject(PayinRepository) private readonly payins: PayinRepository,
+    private readonly readiness: Readiness,
   ) {}
 
-  /** 200 only when every store answers and the nonce store has room. */
+  /** Liveness: the process answers. A restart would not help any other failure. */
+  @Get('live')
+  @Public()
+  live(): Health {
+    return { status: 'ok', checks: {} };
+  }
+
+  /** Readiness: every store answers, the nonce store has room, and shutdown has not begun. */
+  @Get('ready')
+  @Public()
+  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<Health> {
+    const [nonceStoreAnswers, payinStore] = await Promise.all([up(this.nonces.ping()), up(this.payins.ping())]);
+    const checks: Record<string, Check> = {
+      nonceStore: nonceStoreAnswers === 'up' && this.nonces.isFull() ? 'full' : nonceStoreAnswers,
+      payinStore,
+      lifecycle: this.readiness.draining ? 'draining' : 'up',
+    };
+    const ready = Object.values(checks).every((check) => check === 'up');
+    this.reportChange(ready, checks, reply);
+    void reply.status(ready ? 200 : 503);
+    return { status: ready ? 'ok' : 'unavailable', checks };
+  }
+
+  /** The readiness answer under its first name, kept for existing probes. */
   @Get()
   @Public()
-  async health(@Res({ passthrough: true }) reply: FastifyReply): Promise<Health> {
-    const [nonceStoreAnswers, payinStore] = await Promise.all([up(this.nonces.ping()), up(this.payins.ping())]);
-    const nonceStore = nonceStoreAnswers === 'up' && this.nonces.isFull() ? 'full' : nonceStoreAnswers;
-    const ok = nonceStore === 'up' && payinStore === 'up';
-    void reply.status(ok ? 200 : 503);
-    return { status: ok ? 'ok' : 'unavailable', checks: { nonceStore, payinStore } };
+  health(@Res({ passthrough: true }) reply: FastifyReply): Promise<Health> {
+    return this.ready(reply);
+  }
+
+  private reportChange(ready: boolean, checks: Record<string, Check>, reply: FastifyReply): void {
+    if (ready === this.lastReady) return;
+    if (ready) reply.log.info({ checks }, 'readiness: ready again');
+    else reply.log.warn({ checks }, 'readiness: not ready');
+    this.lastReady = ready;
   }
 }
 

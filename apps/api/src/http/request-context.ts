@@ -8,6 +8,8 @@ declare module 'fastify' {
     signedApiKey?: string;
     /** The exact bytes the signature guard verified. Handlers act on these only. */
     verifiedBody?: Buffer;
+    /** What a 429 limited: an API key or a client address; counted in the metrics. */
+    rateLimitedBy?: 'API key' | 'address';
     /** The error code answered, or "OK"; logged once per request. */
     outcome?: string;
   }

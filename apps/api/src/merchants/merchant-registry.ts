@@ -19,30 +19,43 @@ export interface MerchantFileOptions {
   mode?: ServiceMode;
 }
 
-/** Resolves API keys to their merchant and secret. Loaded once at boot. */
-export class MerchantRegistry {
-  private readonly byApiKey = new Map<string, { merchant: Merchant; secretKey: string }>();
+export type MerchantEntry = Merchant & { credentials: readonly Credential[] };
 
-  constructor(entries: ReadonlyArray<Merchant & { credentials: readonly Credential[] }>) {
+/** What a reload changed: IDs only, never a secret. */
+export interface MerchantChanges {
+  merchantsAdded: string[];
+  merchantsRemoved: string[];
+  keysAdded: string[];
+  keysRevoked: string[];
+  keysRemoved: string[];
+}
+
+/**
+ * Resolves API keys to their merchant and secret. Loaded at boot, and replaced
+ * whole when MERCHANTS_FILE is reloaded, so a lookup never sees half a file.
+ */
+export class MerchantRegistry {
+  private byApiKey = new Map<string, { merchant: Merchant; secretKey: string }>();
+  private entries: readonly MerchantEntry[] = [];
+
+  constructor(entries: readonly MerchantEntry[]) {
+    this.replace(entries);
+  }
+
+  /** Puts a validated set of merchants in force at once, and says what changed. */
+  replace(entries: readonly MerchantEntry[]): MerchantChanges {
+    const byApiKey = new Map<string, { merchant: Merchant; secretKey: string }>();
     for (const { credentials, ...merchant } of entries) {
-      for (const { apiKey, secretKey, status } of credentials) if (status !== 'revoked') this.byApiKey.set(apiKey, { merchant, secretKey });
+      for (const { apiKey, secretKey, status } of credentials) if (status !== 'revoked') byApiKey.set(apiKey, { merchant, secretKey });
     }
+    const changes = diff(this.entries, entries);
+    this.byApiKey = byApiKey;
+    this.entries = entries;
+    return changes;
   }
 
   static fromFile(file: string, options: MerchantFileOptions = {}): MerchantRegistry {
-    let text: string;
-    try {
-      text = fs.readFileSync(file, 'utf8');
-    } catch (error) {
-      throw new ConfigError(`MERCHANTS_FILE ${file} cannot be read: ${(error as Error).message}`);
-    }
-    let data: unknown;
-    try {
-      data = JSON.parse(text);
-    } catch (error) {
-      throw new ConfigError(`MERCHANTS_FILE ${file} is not valid JSON: ${(error as Error).message}`);
-    }
-    return new MerchantRegistry(validateMerchants(data, file, options));
+    return new MerchantRegistry(readMerchantsFile(file, options));
   }
 
   /** The secret of an active credential; undefined for an unknown or revoked key. */
@@ -55,8 +68,39 @@ export class MerchantRegistry {
   }
 }
 
+/** Reads and validates MERCHANTS_FILE; throws ConfigError naming every problem. */
+export function readMerchantsFile(file: string, options: MerchantFileOptions = {}): MerchantEntry[] {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`MERCHANTS_FILE ${file} cannot be read: ${(error as Error).message}`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`MERCHANTS_FILE ${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  return validateMerchants(data, file, options);
+}
+
+function diff(before: readonly MerchantEntry[], after: readonly MerchantEntry[]): MerchantChanges {
+  const merchantIds = (entries: readonly MerchantEntry[]) => new Set(entries.map((e) => e.merchantId));
+  const keyStatus = (entries: readonly MerchantEntry[]) => new Map(entries.flatMap((e) => e.credentials.map((c) => [c.apiKey, c.status ?? 'active'] as const)));
+  const [merchantsBefore, merchantsAfter] = [merchantIds(before), merchantIds(after)];
+  const [keysBefore, keysAfter] = [keyStatus(before), keyStatus(after)];
+  return {
+    merchantsAdded: [...merchantsAfter].filter((id) => !merchantsBefore.has(id)),
+    merchantsRemoved: [...merchantsBefore].filter((id) => !merchantsAfter.has(id)),
+    keysAdded: [...keysAfter].filter(([key, status]) => status === 'active' && keysBefore.get(key) !== 'active').map(([key]) => key),
+    keysRevoked: [...keysAfter].filter(([key, status]) => status === 'revoked' && keysBefore.get(key) === 'active').map(([key]) => key),
+    keysRemoved: [...keysBefore.keys()].filter((key) => !keysAfter.has(key)),
+  };
+}
+
 /** Checks the file's shape; every problem names its entry and field. */
-export function validateMerchants(data: unknown, file: string, options: MerchantFileOptions = {}): Array<Merchant & { credentials: Credential[] }> {
+export function validateMerchants(data: unknown, file: string, options: MerchantFileOptions = {}): MerchantEntry[] {
   const production = options.mode === 'production';
   const minSecretLength = production ? MIN_PRODUCTION_SECRET_LENGTH : MIN_SANDBOX_SECRET_LENGTH;
   const problems: string[] = [];
@@ -108,5 +152,5 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
     });
   });
   if (problems.length) throw new ConfigError(`MERCHANTS_FILE ${file} is invalid:\n- ${problems.join('\n- ')}`);
-  return data as Array<Merchant & { credentials: Credential[] }>;
+  return data as MerchantEntry[];
 }

@@ -1,5 +1,5 @@
 import type KeyvRedis from '@keyv/redis';
-import { createKeyvRedis, redactUrl, withTimeout } from '../redis/redis-connection';
+import { connectOrExplain, createKeyvRedis, withTimeout } from '../redis/redis-connection';
 import { nonceKey, type NonceStore } from './nonce-store.interface';
 
 type RedisClient = Awaited<ReturnType<KeyvRedis<string>['getClient']>>;
@@ -21,7 +21,7 @@ export class RedisNonceStore implements NonceStore {
 
   static async connect(url: string): Promise<RedisNonceStore> {
     const keyvRedis = createKeyvRedis(url);
-    const client = await withTimeout(keyvRedis.getClient(), 5000, `Redis at ${redactUrl(url)} did not answer`);
+    const client = await connectOrExplain(keyvRedis, url);
     return new RedisNonceStore(keyvRedis, client);
   }
 

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { SqlClient } from './sql-client';
 
 /** Ordered schema migrations, the same SQL on PGlite and PostgreSQL. Append; never edit a shipped one. */
@@ -31,7 +32,7 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }
 const MIGRATION_LOCK_ID = 727001;
 
 /** Runs the migrations not yet applied, each in its own transaction, under an advisory lock so that instances booting together do not race. */
-export async function migrate(client: SqlClient): Promise<void> {
+export async function migrate(client: SqlClient, logger?: Logger): Promise<void> {
   // Lock first: even CREATE TABLE IF NOT EXISTS races when two sessions run it at once.
   await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
   try {
@@ -39,6 +40,7 @@ export async function migrate(client: SqlClient): Promise<void> {
     const applied = new Set((await client.query<{ id: number }>('SELECT id FROM schema_migrations')).rows.map((r) => Number(r.id)));
     for (const migration of MIGRATIONS) {
       if (applied.has(migration.id)) continue;
+      logger?.info({ migration: migration.id, name: migration.name }, 'applying payin store migration');
       await client.query('BEGIN');
       try {
         await client.query(migration.sql);
@@ -49,6 +51,7 @@ export async function migrate(client: SqlClient): Promise<void> {
         throw error;
       }
     }
+    logger?.info({ migrations: MIGRATIONS.length }, 'payin store schema is up to date');
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
   }

@@ -2,29 +2,31 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Pool } from 'pg';
+import type { Logger } from 'pino';
+import { redactUrl } from '../redis/redis-connection';
 import { migrate } from './migrations';
 import type { SqlClient } from './sql-client';
 
 /** The embedded default: PGlite (PostgreSQL in WebAssembly), durable under `dataDir`, migrated. */
-export async function openPglite(dataDir: string): Promise<SqlClient> {
+export async function openPglite(dataDir: string, options: { logger?: Logger } = {}): Promise<SqlClient> {
   const dir = path.join(dataDir, 'payins.pglite');
   fs.mkdirSync(dir, { recursive: true });
-  return pgliteClient(new PGlite(dir));
+  return pgliteClient(new PGlite(dir), options);
 }
 
 /** A PGlite database as a SqlClient, migrated. */
-export async function pgliteClient(db: PGlite): Promise<SqlClient> {
+export async function pgliteClient(db: PGlite, options: { logger?: Logger } = {}): Promise<SqlClient> {
   await db.waitReady;
   const client: SqlClient = {
     query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await db.query<R>(sql, params)).rows }),
     close: () => db.close(),
   };
-  await migrate(client);
+  await migrate(client, options.logger);
   return client;
 }
 
 /** PostgreSQL through a pool, migrated at open. `schema` (tests only) sets the search_path of every connection. */
-export async function openPostgres(databaseUrl: string, options: { schema?: string } = {}): Promise<SqlClient> {
+export async function openPostgres(databaseUrl: string, options: { schema?: string; logger?: Logger } = {}): Promise<SqlClient> {
   const pool = new Pool({
     connectionString: databaseUrl,
     max: 10,
@@ -35,9 +37,12 @@ export async function openPostgres(databaseUrl: string, options: { schema?: stri
   // An idle client's error (the server went away) must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
   // Migrate on one dedicated connection: the advisory lock and each transaction belong to a session.
-  const connection = await pool.connect();
+  const connection = await pool.connect().catch(async (error: Error) => {
+    await pool.end().catch(() => undefined);
+    throw new Error(`DATABASE_URL ${redactUrl(databaseUrl)} cannot be reached: ${error.message}`);
+  });
   try {
-    await migrate({ query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await connection.query(sql, params)).rows as R[] }), close: async () => undefined });
+    await migrate({ query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await connection.query(sql, params)).rows as R[] }), close: async () => undefined }, options.logger);
   } finally {
     connection.release();
   }

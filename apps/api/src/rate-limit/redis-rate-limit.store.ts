@@ -1,6 +1,6 @@
 import type KeyvRedis from '@keyv/redis';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
-import { createKeyvRedis, redactUrl, withTimeout } from '../redis/redis-connection';
+import { connectOrExplain, createKeyvRedis, withTimeout } from '../redis/redis-connection';
 import type { RateLimitStore } from './rate-limit-store.interface';
 
 type RedisClient = Awaited<ReturnType<KeyvRedis<string>['getClient']>>;
@@ -41,7 +41,7 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   static async connect(url: string): Promise<RedisRateLimitStore> {
     const keyvRedis = createKeyvRedis(url);
-    const client = await withTimeout(keyvRedis.getClient(), 5000, `Redis at ${redactUrl(url)} did not answer`);
+    const client = await connectOrExplain(keyvRedis, url);
     return new RedisRateLimitStore(keyvRedis, client);
   }
 

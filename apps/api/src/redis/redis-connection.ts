@@ -15,6 +15,16 @@ export function createKeyvRedis(url: string): KeyvRedis<string> {
   return keyvRedis;
 }
 
+/** The connected client, or an error that names REDIS_URL and the address it tried (password hidden). */
+export async function connectOrExplain(keyvRedis: KeyvRedis<string>, url: string): Promise<Awaited<ReturnType<KeyvRedis<string>['getClient']>>> {
+  try {
+    return await withTimeout(keyvRedis.getClient(), 5000, 'no answer within 5 s');
+  } catch (error) {
+    await keyvRedis.disconnect().catch(() => undefined);
+    throw new Error(`REDIS_URL ${redactUrl(url)} cannot be reached: ${(error as Error).message}. Check that Redis runs there and accepts connections.`);
+  }
+}
+
 export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);

@@ -96,6 +96,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payment/health/live": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description Unsigned. Answers 200 while the process works; a restart would not mend anything else. Not logged at info.
+         */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/health/ready": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description Unsigned. Answers 200 only when every store answers, the in-memory
+         *     nonce store has room, and shutdown has not begun. On SIGTERM it turns
+         *     503 first (`lifecycle: draining`), and the server closes only after the
+         *     drain delay, so that a load balancer stops sending traffic before
+         *     connections are refused. Not logged at info.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payment/health": {
         parameters: {
             query?: never;
@@ -104,8 +148,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Health
-         * @description Unsigned. Answers 200 only when every store the service depends on answers.
+         * Health (readiness)
+         * @description Unsigned. The readiness answer of `/payment/health/ready`, under its first name.
          */
         get: operations["getHealth"];
         put?: never;
@@ -227,9 +271,14 @@ export interface components {
         Health: {
             /** @enum {string} */
             status: "ok" | "unavailable";
-            /** @description `full`: the in-memory nonce store holds as many nonces as it may, so new requests are refused until some expire. */
+            /**
+             * @description `nonceStore` and `payinStore`: `up`, `down`, or for the nonce store
+             *     `full` (the in-memory store holds as many nonces as it may, so new
+             *     requests are refused until some expire). `lifecycle`: `up`, or
+             *     `draining` once shutdown has begun.
+             */
             checks: {
-                [key: string]: "up" | "down" | "full";
+                [key: string]: "up" | "down" | "full" | "draining";
             };
         };
         /**
@@ -563,6 +612,55 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process answers. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready for traffic. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description Not ready; `checks` says why. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -572,7 +670,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every store answers. */
+            /** @description Ready for traffic. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -581,7 +679,7 @@ export interface operations {
                     "application/json": components["schemas"]["Health"];
                 };
             };
-            /** @description At least one store does not answer. */
+            /** @description Not ready; `checks` says why. */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -310,10 +310,11 @@ export const SCHEMAS = {
           "enum": [
             "up",
             "down",
-            "full"
+            "full",
+            "draining"
           ]
         },
-        "description": "`full`: the in-memory nonce store holds as many nonces as it may, so new requests are refused until some expire."
+        "description": "`nonceStore` and `payinStore`: `up`, `down`, or for the nonce store\n`full` (the in-memory store holds as many nonces as it may, so new\nrequests are refused until some expire). `lifecycle`: `up`, or\n`draining` once shutdown has begun.\n"
       }
     }
   },

@@ -1,0 +1,34 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config/app-config';
+import { answerClientError } from './client-error';
+
+type FastifyOptions = NonNullable<ConstructorParameters<typeof FastifyAdapter>[0]>;
+
+/** An incoming X-Request-Id is kept when it is this safe to log and echo: a UUID or any short token. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The HTTP server's limits and identity, from the config: every timeout set, no unbounded wait. */
+export function httpServerOptions(config: AppConfig, logger: Logger): Omit<FastifyOptions, 'logController'> {
+  return {
+    loggerInstance: logger,
+    bodyLimit: config.bodyLimitBytes,
+    genReqId: (request: IncomingMessage) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    trustProxy: config.trustProxy,
+    requestTimeout: config.requestTimeoutMs,
+    connectionTimeout: config.connectionTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    // Node checks request and head timeouts every connectionsCheckingInterval ms (30 s by default), so a stalled request would outlive its limit by up to that.
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, config, logger),
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  } as Omit<FastifyOptions, 'logController'>;
+}

@@ -1,0 +1,73 @@
+import { HEADER_GRAMMAR } from '@paysign/signing';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { MerchantRegistry } from '../merchants/merchant-registry';
+import type { ServiceMetrics } from '../metrics/service-metrics';
+import type { RefusedAddressLimiter } from '../rate-limit/refused-address-limiter';
+
+/** Probes answered OK are logged at debug: at info they would drown the request lines. */
+const PROBE_ROUTES = new Set(['/payment/health', '/payment/health/live', '/payment/health/ready', '/payment/metrics']);
+
+export interface RequestHooksDeps {
+  metrics: ServiceMetrics;
+  merchants: MerchantRegistry;
+  refusedAddresses: RefusedAddressLimiter;
+  shutdownGraceMs: number;
+}
+
+/** The request id on every answer; one log line, metrics and refusal counting per request; connection draining on close. */
+export function registerRequestHooks(fastify: FastifyInstance, deps: RequestHooksDeps): void {
+  fastify.addHook('onRequest', async (request, reply) => {
+    void reply.header('X-Request-Id', request.id);
+  });
+
+  // Responses that finish after shutdown began close their connection, so that a
+  // keep-alive client cannot hold the server open once its request is answered.
+  let closing = false;
+  fastify.addHook('preClose', async () => {
+    closing = true;
+    // Idle connections close at once; one still busy (a request whose body never finishes) is cut after the grace period, so shutdown always ends.
+    setTimeout(() => fastify.server.closeAllConnections(), deps.shutdownGraceMs).unref();
+  });
+  fastify.addHook('onSend', async (_request, reply) => {
+    if (closing) void reply.header('connection', 'close');
+  });
+
+  fastify.addHook('onResponse', async (request, reply) => {
+    const outcome = request.outcome ?? (reply.statusCode < 400 ? 'OK' : `HTTP_${reply.statusCode}`);
+    const route = request.routeOptions.url ?? 'unmatched';
+    const status = reply.statusCode;
+    deps.metrics.requests.inc({ method: request.method, route, status, outcome });
+    deps.metrics.requestDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    if (status === 401) deps.metrics.signatureFailures.inc({ code: outcome });
+    if (status === 429) deps.metrics.rateLimited.inc({ source: request.rateLimitedBy ?? 'API key' });
+    // Refusals before the signature verified count against the address; a replayed nonce of a verified key does not.
+    if (status === 401 && request.signedApiKey === undefined) {
+      await deps.refusedAddresses.recordRefusal(request.ip).catch((error: Error) => request.log.warn({ err: error.message }, 'could not count a refused request against its address'));
+    }
+    const line = {
+      requestId: request.id,
+      method: request.method,
+      path: request.url.split('?')[0],
+      status,
+      merchantId: request.merchant?.merchantId,
+      apiKey: publicApiKey(request, deps.merchants),
+      clientAddress: request.ip,
+      outcome,
+      durationMs: Math.round(reply.elapsedTime),
+    };
+    if (PROBE_ROUTES.has(route) && status < 400) request.log.debug(line, 'request completed');
+    else request.log.info(line, 'request completed');
+  });
+}
+
+/**
+ * The API key the request named, when it is a key of ours: public, so safe to
+ * log. Anything else is logged as `(unknown)`, since a client that mixed up its
+ * credentials may have sent its secret in X-API-KEY.
+ */
+function publicApiKey(request: FastifyRequest, merchants: MerchantRegistry): string | undefined {
+  if (request.signedApiKey !== undefined) return request.signedApiKey;
+  const named = request.headers['x-api-key'];
+  if (named === undefined) return undefined;
+  return typeof named === 'string' && HEADER_GRAMMAR.apiKey.pattern.test(named) && merchants.merchantFor(named) ? named : '(unknown)';
+}

@@ -1,0 +1,60 @@
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+const LATENCY_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+/**
+ * The service's Prometheus metrics, in a registry of its own, so that several
+ * instances in one process (tests) never share counters.
+ */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+
+  readonly requests = new Counter({
+    name: 'paysign_http_requests_total',
+    help: 'Requests answered, by route template, method, status and outcome code.',
+    labelNames: ['method', 'route', 'status', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly requestDuration = new Histogram({
+    name: 'paysign_http_request_duration_seconds',
+    help: 'Time from the request head to the end of the answer, by route template and method.',
+    labelNames: ['method', 'route'] as const,
+    buckets: LATENCY_BUCKETS_SECONDS,
+    registers: [this.registry],
+  });
+
+  readonly signatureFailures = new Counter({
+    name: 'paysign_signature_failures_total',
+    help: 'Signed requests refused with 401, by error code.',
+    labelNames: ['code'] as const,
+    registers: [this.registry],
+  });
+
+  readonly rateLimited = new Counter({
+    name: 'paysign_rate_limited_total',
+    help: 'Requests refused with 429, by what was limited: an API key or a client address.',
+    labelNames: ['source'] as const,
+    registers: [this.registry],
+  });
+
+  readonly storeDuration = new Histogram({
+    name: 'paysign_store_operation_duration_seconds',
+    help: 'Time of each store operation, by store and operation.',
+    labelNames: ['store', 'operation'] as const,
+    buckets: LATENCY_BUCKETS_SECONDS,
+    registers: [this.registry],
+  });
+
+  readonly storeErrors = new Counter({
+    name: 'paysign_store_errors_total',
+    help: 'Store operations that failed (unreachable, timed out), by store and operation.',
+    labelNames: ['store', 'operation'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    // Process metrics: CPU, memory, handles, event-loop lag, GC.
+    collectDefaultMetrics({ register: this.registry });
+  }
+}

@@ -1,0 +1,69 @@
+import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
+import type { NonceStore } from '../nonce/nonce-store.interface';
+import type { RateLimitStore } from '../rate-limit/rate-limit-store.interface';
+import type { NewPayin, PayinRepository, StoredPayin } from '../payins/payin-repository.interface';
+import type { StoreProbe } from './store-probe';
+
+/** A NonceStore whose every call goes through its probe: timed, counted, and logged when the store goes and comes back. */
+export class InstrumentedNonceStore implements NonceStore {
+  constructor(
+    private readonly inner: NonceStore,
+    private readonly probe: StoreProbe,
+  ) {}
+
+  claim(apiKey: string, nonce: string, holdMs: number): Promise<boolean> {
+    return this.probe.observe('claim', () => this.inner.claim(apiKey, nonce, holdMs));
+  }
+
+  ping(): Promise<void> {
+    return this.probe.observe('ping', () => this.inner.ping());
+  }
+
+  isFull(): boolean {
+    return this.inner.isFull();
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+/** A PayinRepository whose every call goes through its probe. */
+export class InstrumentedPayinRepository implements PayinRepository {
+  constructor(
+    private readonly inner: PayinRepository,
+    private readonly probe: StoreProbe,
+  ) {}
+
+  insertIfAbsent(payin: NewPayin): Promise<{ created: boolean; payin: StoredPayin }> {
+    return this.probe.observe('insert', () => this.inner.insertIfAbsent(payin));
+  }
+
+  find(merchantId: string, reference: string): Promise<StoredPayin | undefined> {
+    return this.probe.observe('find', () => this.inner.find(merchantId, reference));
+  }
+
+  ping(): Promise<void> {
+    return this.probe.observe('ping', () => this.inner.ping());
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+/** A RateLimitStore whose every call goes through its probe. */
+export class InstrumentedRateLimitStore implements RateLimitStore {
+  constructor(
+    private readonly inner: RateLimitStore,
+    private readonly probe: StoreProbe,
+  ) {}
+
+  increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
+    return this.probe.observe('increment', () => this.inner.increment(key, ttl, limit, blockDuration, throttlerName));
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}

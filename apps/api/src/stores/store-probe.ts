@@ -1,0 +1,60 @@
+import type { Logger } from 'pino';
+import type { ServiceMetrics } from '../metrics/service-metrics';
+
+export interface StoreProbeOptions {
+  /** How the store is named in logs and metrics, for example `nonce store`. */
+  store: string;
+  /** What an operator should check when it fails, for example `REDIS_URL and the Redis server`. */
+  check: string;
+  metrics: ServiceMetrics;
+  logger: Logger;
+  /** Errors that are answers, not failures (a full store); they neither count nor log. Default: none. */
+  isRefusal?: (error: unknown) => boolean;
+}
+
+/**
+ * Times every operation on a store and counts its failures; logs one warning
+ * when the store stops answering and one line when it answers again, rather
+ * than a line per failed request.
+ */
+export class StoreProbe {
+  private down = false;
+
+  constructor(private readonly options: StoreProbeOptions) {}
+
+  async observe<T>(operation: string, run: () => Promise<T>): Promise<T> {
+    const { metrics, store } = this.options;
+    const stopTimer = metrics.storeDuration.startTimer({ store, operation });
+    try {
+      const result = await run();
+      this.markUp();
+      return result;
+    } catch (error) {
+      if (this.options.isRefusal?.(error)) {
+        this.markUp();
+      } else {
+        metrics.storeErrors.inc({ store, operation });
+        this.markDown(operation, error);
+      }
+      throw error;
+    } finally {
+      stopTimer();
+    }
+  }
+
+  private markDown(operation: string, error: unknown): void {
+    if (this.down) return;
+    this.down = true;
+    const { store, check, logger } = this.options;
+    logger.warn(
+      { store, operation, err: error instanceof Error ? error.message : String(error), check },
+      `${store} unreachable: requests that need it are refused with 503 until it answers again; check ${check}`,
+    );
+  }
+
+  private markUp(): void {
+    if (!this.down) return;
+    this.down = false;
+    this.options.logger.info({ store: this.options.store }, `${this.options.store} answers again: requests are admitted`);
+  }
+}
