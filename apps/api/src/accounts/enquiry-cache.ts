@@ -7,7 +7,10 @@ export type EnquiryCache = Keyv<string>;
 
 /** In memory by default; in Redis (shared by every instance) when REDIS_URL is set. */
 export function createEnquiryCache(redisUrl: string | undefined): EnquiryCache {
-  const keyv = redisUrl ? new Keyv<string>({ store: createKeyvRedis(redisUrl), namespace: 'paysign:enquiry' }) : new Keyv<string>({ namespace: 'paysign:enquiry' });
+  // With Redis the adapter prefixes the namespace itself, so Keyv must not add it again.
+  const keyv = redisUrl
+    ? new Keyv<string>({ store: createKeyvRedis(redisUrl, { keyPrefixSeparator: ':' }), namespace: 'paysign:enquiry', useKeyPrefix: false })
+    : new Keyv<string>({ namespace: 'paysign:enquiry' });
   // A cache failure must not fail an enquiry: errors are reported by the calls that see them.
   keyv.on('error', () => undefined);
   return keyv;

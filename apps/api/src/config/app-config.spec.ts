@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { loadConfig } from './app-config';
 
 const PRODUCTION = {
@@ -49,5 +51,26 @@ describe('loadConfig', () => {
 
   it('reports every problem at once', () => {
     expect(() => loadConfig({ PORT: 'x', LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL[\s\S]*PORT/);
+  });
+});
+
+describe("the README's configuration table", () => {
+  const readme = fs.readFileSync(path.resolve(__dirname, '../../../../README.md'), 'utf8');
+  const source = fs.readFileSync(path.join(__dirname, 'app-config.ts'), 'utf8');
+
+  it('lists exactly the variables the service reads', () => {
+    const read = new Set([...source.matchAll(/(?:int|bool|url)\('([A-Z][A-Z0-9_]+)'|env\.([A-Z][A-Z0-9_]+)/g)].map((m) => (m[1] ?? m[2]) as string));
+    const documented = new Set([...readme.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1] as string));
+    expect([...documented].sort()).toEqual([...read].sort());
+  });
+
+  it.each<[string, string]>([
+    ['BODY_LIMIT_BYTES', String(loadConfig({}).bodyLimitBytes)],
+    ['REQUEST_TIMEOUT_MS', String(loadConfig({}).requestTimeoutMs)],
+    ['RATE_LIMIT_PER_KEY_PER_SECOND', String(loadConfig({}).rateLimits.perKeyPerSecond)],
+    ['SHUTDOWN_DRAIN_MS', String(loadConfig({}).shutdownDrainMs)],
+    ['NONCE_STORE_MAX_PER_KEY', String(loadConfig({}).nonceStoreMaxPerKey)],
+  ])('gives the default of %s as the code has it', (name, value) => {
+    expect(readme).toContain(`| \`${name}\` | \`${value}\` |`);
   });
 });

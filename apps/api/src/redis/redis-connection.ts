@@ -1,14 +1,14 @@
 import KeyvRedis from '@keyv/redis';
 
 /** A @keyv/redis store that fails fast while disconnected and reconnects forever. */
-export function createKeyvRedis(url: string): KeyvRedis<string> {
+export function createKeyvRedis(url: string, options: { keyPrefixSeparator?: string } = {}): KeyvRedis<string> {
   const keyvRedis = new KeyvRedis<string>(
     {
       url,
       disableOfflineQueue: true,
       socket: { connectTimeout: 2000, reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1000) },
     },
-    { throwOnConnectError: true, throwOnErrors: true, connectionTimeout: 2000 },
+    { throwOnConnectError: true, throwOnErrors: true, connectionTimeout: 2000, ...options },
   );
   // Without a listener, a connection error would be an unhandled 'error' event.
   keyvRedis.on('error', () => undefined);

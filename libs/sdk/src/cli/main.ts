@@ -3,6 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { runPaysign } from './paysign';
 
+// Output piped into a command that stops reading (`| head`) is no failure of ours.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
+
 runPaysign(process.argv.slice(2), {
   env: process.env,
   stdout: (line) => process.stdout.write(`${line}\n`),

@@ -1,0 +1,78 @@
+// The deployable folder of `npm run deploy:build`, installed and run as an
+// operator would, outside the monorepo: npm ci --omit=dev, then node main.js
+// in production mode on Redis and PostgreSQL, a signed request, SIGTERM.
+import { execFileSync, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Pool } from 'pg';
+import { signedCall } from './support/api-client';
+import { MERCHANT_A, TEST_MERCHANTS_FILE } from './support/credentials';
+import { freePort } from './support/private-redis';
+import { DATABASE_URL, REDIS_URL, describeInProduction } from './support/stores';
+
+const root = path.resolve(__dirname, '../../..');
+
+describeInProduction('the deployable folder', () => {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'paysign-deploy-')), 'service');
+  const database = `paysign_deploy_${process.pid}_${Date.now()}`;
+  const admin = new Pool({ connectionString: DATABASE_URL });
+  beforeAll(async () => {
+    await admin.query(`CREATE DATABASE ${database}`);
+  });
+  afterAll(async () => {
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+    fs.rmSync(path.dirname(out), { recursive: true, force: true });
+  });
+
+  it('installs with npm ci --omit=dev, serves signed requests in production mode, and stops on SIGTERM', async () => {
+    // nx builds the bundle before api:test, so the folder is assembled from it.
+    execFileSync(process.execPath, [path.join(root, 'tools/scripts/deploy-build.js'), '--out', out, '--skip-build'], { cwd: root, stdio: 'pipe' });
+    expect(fs.readdirSync(out).sort()).toEqual(['README.md', 'config', 'main.js', 'main.js.map', 'openapi', 'package-lock.json', 'package.json']);
+    const manifest = JSON.parse(fs.readFileSync(path.join(out, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies?: unknown };
+    expect(manifest.devDependencies).toBeUndefined();
+    expect(Object.keys(manifest.dependencies).some((name) => name.startsWith('@paysign/'))).toBe(false);
+    execFileSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], { cwd: out, stdio: 'pipe' });
+
+    const url = new URL(DATABASE_URL);
+    url.pathname = `/${database}`;
+    const port = await freePort();
+    // Only what an operator sets: no variable of this test runner leaks in.
+    const child = spawn(process.execPath, ['main.js'], {
+      cwd: out,
+      env: {
+        PATH: process.env.PATH,
+        PORT: String(port),
+        PAYSIGN_MODE: 'production',
+        MERCHANTS_FILE: TEST_MERCHANTS_FILE,
+        REDIS_URL,
+        DATABASE_URL: url.toString(),
+        ACCOUNT_NAME_PROVIDER: 'sandbox',
+        SHUTDOWN_DRAIN_MS: '200',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      for (const deadline = Date.now() + 30_000; !output.includes('payment service listening'); await new Promise((r) => setTimeout(r, 100))) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the deployed service did not start:\n${output}`);
+      }
+      const baseUrl = `http://127.0.0.1:${port}`;
+      expect((await fetch(`${baseUrl}/payment/health/ready`)).status).toBe(200);
+      const banks = await signedCall(baseUrl, { path: '/payment/merchant-api/banks', credential: MERCHANT_A });
+      expect(banks.status).toBe(200);
+      const payin = await signedCall(baseUrl, { path: '/payment/api/payins', body: JSON.stringify({ amount: 1500.5, currency: 'NGN', customerEmail: 'ada@example.com', reference: `deploy-${Date.now()}` }), credential: MERCHANT_A });
+      expect(payin.status).toBe(201);
+      expect((await fetch(`${baseUrl}/payment/openapi.yaml`)).status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(output).toContain('shutdown: complete');
+    // npm ci fetches from the registry (or its cache) on a fresh machine.
+  }, 180_000);
+});

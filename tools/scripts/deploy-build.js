@@ -1,0 +1,79 @@
+// Builds a self-contained deployable folder for the payment service:
+//   npm run deploy:build -- --out DIR
+// DIR then holds the bundle (main.js), a package.json with the service's runtime
+// dependencies pinned to the versions tested here, a lockfile pruned from the
+// monorepo's, the contract and the default config. Outside the monorepo,
+// `npm ci --omit=dev && node main.js` runs it.
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const { parseArgs } = require('node:util');
+
+const root = path.join(__dirname, '..', '..');
+const apiRoot = path.join(root, 'apps/api');
+
+const { values } = parseArgs({ options: { out: { type: 'string' }, 'skip-build': { type: 'boolean', default: false } } });
+if (!values.out) {
+  console.error('Usage: npm run deploy:build -- --out DIR');
+  process.exit(2);
+}
+const out = path.resolve(values.out);
+if (fs.existsSync(out) && fs.readdirSync(out).length > 0) {
+  console.error(`${out} is not empty: give a new or empty folder.`);
+  process.exit(2);
+}
+
+if (!values['skip-build']) execFileSync(path.join(root, 'node_modules/.bin/nx'), ['run', 'api:build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NX_DAEMON: 'false' } });
+
+fs.mkdirSync(path.join(out, 'config'), { recursive: true });
+fs.mkdirSync(path.join(out, 'openapi'), { recursive: true });
+for (const file of ['main.js', 'main.js.map']) fs.copyFileSync(path.join(apiRoot, 'dist', file), path.join(out, file));
+fs.copyFileSync(path.join(apiRoot, 'config/merchants.sandbox.json'), path.join(out, 'config/merchants.sandbox.json'));
+fs.copyFileSync(path.join(root, 'openapi/payment-api.yaml'), path.join(out, 'openapi/payment-api.yaml'));
+
+// The runtime dependencies, pinned to the versions installed (and tested) here.
+const apiPackage = JSON.parse(fs.readFileSync(path.join(apiRoot, 'package.json'), 'utf8'));
+const rootPackage = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+const lock = JSON.parse(fs.readFileSync(path.join(root, 'package-lock.json'), 'utf8'));
+// As Node resolves it from apps/api: a copy nested there first, else the hoisted one.
+const installedVersion = (name) => (lock.packages[`apps/api/node_modules/${name}`] ?? lock.packages[`node_modules/${name}`]).version;
+const dependencies = Object.fromEntries(
+  Object.keys(apiPackage.dependencies)
+    .filter((name) => !name.startsWith('@paysign/'))
+    .sort()
+    .map((name) => [name, installedVersion(name)]),
+);
+const deployPackage = {
+  name: 'paysign-payment-service',
+  version: apiPackage.version,
+  private: true,
+  description: 'The Paysign payment service, built for deployment: run `npm ci --omit=dev`, then `node main.js`.',
+  engines: rootPackage.engines,
+  scripts: { start: 'node main.js' },
+  dependencies,
+  overrides: Object.fromEntries(Object.entries(rootPackage.overrides ?? {}).filter(([name]) => name in dependencies)),
+};
+fs.writeFileSync(path.join(out, 'package.json'), `${JSON.stringify(deployPackage, null, 2)}\n`);
+
+// npm prunes the monorepo's lockfile to these dependencies, keeping every version it had locked.
+fs.copyFileSync(path.join(root, 'package-lock.json'), path.join(out, 'package-lock.json'));
+execFileSync('npm', ['install', '--package-lock-only', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: out, stdio: ['ignore', 'ignore', 'inherit'] });
+
+fs.writeFileSync(
+  path.join(out, 'README.md'),
+  [
+    '# Paysign payment service',
+    '',
+    'Built by `npm run deploy:build` from the monorepo. To run it:',
+    '',
+    '```sh',
+    'npm ci --omit=dev',
+    'PAYSIGN_MODE=production MERCHANTS_FILE=/etc/paysign/merchants.json REDIS_URL=redis://... DATABASE_URL=postgres://... ACCOUNT_NAME_PROVIDER=sandbox node main.js',
+    '```',
+    '',
+    'Run `node main.js` directly (not through npm), so that SIGTERM reaches the service and it drains before it exits.',
+    'Every setting is an environment variable; the monorepo README lists them, and docs/operations.md explains deployment.',
+    '',
+  ].join('\n'),
+);
+console.log(`deployable service in ${out}: ${Object.keys(dependencies).length} runtime dependencies; run \`npm ci --omit=dev && node main.js\` there.`);
