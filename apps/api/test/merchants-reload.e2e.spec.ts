@@ -82,7 +82,7 @@ describe('SIGHUP to the built service', () => {
     } finally {
       service.child.kill('SIGTERM');
       await service.exited;
-      service.dispose();
+      await service.dispose();
     }
   });
 });

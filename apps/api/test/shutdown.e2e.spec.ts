@@ -22,7 +22,7 @@ describe('graceful shutdown of the built service', () => {
     expect(await service.exited).toBe(0);
     expect(Date.now() - started).toBeLessThan(10_000);
     await expect(fetch(`${service.baseUrl}/payment/health`)).rejects.toThrow();
-    service.dispose();
+    await service.dispose();
   });
 
   it('exits within the grace period while a request whose body never finishes holds its connection', async () => {
@@ -38,7 +38,7 @@ describe('graceful shutdown of the built service', () => {
     expect(await service.exited).toBe(0);
     expect(Date.now() - started).toBeLessThan(5000);
     expect((await stalled).closed).toBe(true);
-    service.dispose();
+    await service.dispose();
   });
 
   it('fails readiness first on SIGTERM, keeps serving through the drain, then closes, logging each phase', async () => {
@@ -66,6 +66,6 @@ describe('graceful shutdown of the built service', () => {
         'shutdown: complete',
       ]),
     );
-    service.dispose();
+    await service.dispose();
   });
 });

@@ -2,8 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { Pool } from 'pg';
 import { TEST_MERCHANTS_FILE } from './credentials';
 import { freePort } from './private-redis';
+import { DATABASE_URL } from './stores';
 
 const MAIN = path.resolve(__dirname, '../../dist/main.js');
 
@@ -13,17 +15,27 @@ export interface BuiltService {
   exited: Promise<number | null>;
   /** Every JSON line the service has written so far. */
   logs(): Array<Record<string, unknown>>;
-  /** Kills the process if it still runs, and removes its data. */
-  dispose(): void;
+  /** Kills the process if it still runs, and removes its data and its database. */
+  dispose(): Promise<void>;
 }
 
-/** Runs the built service (dist/main.js) as its own process, on a free port, on embedded stores unless `env` says otherwise. */
+/**
+ * Runs the built service (dist/main.js) as its own process, on a free port,
+ * with nonces in memory and payins in a PostgreSQL database of its own: these
+ * suites are about the process, and a new embedded database would add seconds
+ * to each boot.
+ */
 export async function startBuiltService(env: Record<string, string> = {}): Promise<BuiltService> {
   if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npx nx run api:build\` (nx runs it before api:test)`);
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'built-service-'));
+  const database = `paysign_built_${process.pid}_${port}`;
+  const admin = new Pool({ connectionString: DATABASE_URL });
+  await admin.query(`CREATE DATABASE ${database}`);
+  const url = new URL(DATABASE_URL);
+  url.pathname = `/${database}`;
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, MERCHANTS_FILE: TEST_MERCHANTS_FILE, ENQUIRY_TIMEOUT_MS: '1500', REDIS_URL: '', DATABASE_URL: '', SHUTDOWN_DRAIN_MS: '0', ...env },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, MERCHANTS_FILE: TEST_MERCHANTS_FILE, ENQUIRY_TIMEOUT_MS: '1500', REDIS_URL: '', DATABASE_URL: url.toString(), SHUTDOWN_DRAIN_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 0 : null))));
@@ -41,9 +53,11 @@ export async function startBuiltService(env: Record<string, string> = {}): Promi
     });
     child.once('exit', () => reject(new Error(`the service exited before listening:\n${output}`)));
   });
-  const dispose = () => {
+  const dispose = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
   };
   return { child, baseUrl: `http://127.0.0.1:${port}`, exited, logs, dispose };
 }
