@@ -25,6 +25,7 @@ import { SqlPayinRepository } from './payins/sql-payin.repository';
 import { openPglite, openPostgres } from './payins/sql-clients';
 import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit.store';
 import { RedisRateLimitStore } from './rate-limit/redis-rate-limit.store';
+import { RedisConnection } from './redis/redis-connection';
 import { RefusedAddressLimiter } from './rate-limit/refused-address-limiter';
 import { registerSigningPrefilter } from './signing/signing-prefilter.hook';
 import { InstrumentedNonceStore, InstrumentedPayinRepository, InstrumentedRateLimitStore } from './stores/instrumented-stores';
@@ -36,7 +37,7 @@ const { LogController } = createRequire(require.resolve('@nestjs/platform-fastif
 
 export interface CreateAppOptions {
   /** Replaces any dependency built from the config; tests inject clocks and stores here. */
-  overrides?: Partial<Omit<AppDependencies, 'config' | 'logger' | 'metrics' | 'readiness' | 'merchantsWatcher'>>;
+  overrides?: Partial<Omit<AppDependencies, 'config' | 'logger' | 'redis' | 'metrics' | 'readiness' | 'merchantsWatcher'>>;
   logger?: Logger;
 }
 
@@ -47,10 +48,10 @@ export async function buildDependencies(config: AppConfig, logger: Logger, overr
   const merchantsWatcher = overrides.merchants
     ? undefined
     : new MerchantsFileWatcher(merchants, { file: config.merchantsFile, mode: config.mode, intervalMs: config.merchantsWatchIntervalMs, logger });
+  const redis = config.redisUrl && !(overrides.nonceStore && overrides.rateLimitStore) ? await RedisConnection.open(config.redisUrl) : undefined;
   const nonceStore =
-    overrides.nonceStore ??
-    (config.redisUrl ? await RedisNonceStore.connect(config.redisUrl) : new MemoryNonceStore({ maxEntries: config.nonceStoreMaxEntries, maxPerKey: config.nonceStoreMaxPerKey }));
-  const rateLimitStore = overrides.rateLimitStore ?? (config.redisUrl ? await RedisRateLimitStore.connect(config.redisUrl) : new MemoryRateLimitStore());
+    overrides.nonceStore ?? (redis ? new RedisNonceStore(redis) : new MemoryNonceStore({ maxEntries: config.nonceStoreMaxEntries, maxPerKey: config.nonceStoreMaxPerKey }));
+  const rateLimitStore = overrides.rateLimitStore ?? (redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore());
   if (!overrides.payinRepository && !config.databaseUrl) logger.info({ dataDir: config.dataDir }, 'opening the embedded payin database; its first start takes several seconds');
   const payinRepository =
     overrides.payinRepository ?? new SqlPayinRepository(config.databaseUrl ? await openPostgres(config.databaseUrl, { logger }) : await openPglite(config.dataDir, { logger }));
@@ -60,6 +61,7 @@ export async function buildDependencies(config: AppConfig, logger: Logger, overr
     config,
     clock: overrides.clock ?? Date.now,
     logger,
+    redis,
     metrics,
     readiness: new Readiness(logger),
     merchants,

@@ -16,6 +16,7 @@ import { HealthController } from './health/health.controller';
 import { Readiness } from './lifecycle/readiness';
 import { MerchantsFileWatcher } from './merchants/merchants-file-watcher';
 import type { ServiceMetrics } from './metrics/service-metrics';
+import type { RedisConnection } from './redis/redis-connection';
 import { MerchantRegistry } from './merchants/merchant-registry';
 import { NonceStore } from './nonce/nonce-store.interface';
 import { PayinRepository } from './payins/payin-repository.interface';
@@ -30,6 +31,8 @@ export interface AppDependencies {
   config: AppConfig;
   clock: Clock;
   logger: Logger;
+  /** The Redis connection the Redis stores share, when REDIS_URL is set. */
+  redis: RedisConnection | undefined;
   metrics: ServiceMetrics;
   readiness: Readiness;
   merchants: MerchantRegistry;
@@ -50,6 +53,7 @@ class StoresLifecycle implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     this.deps.merchantsWatcher?.stop();
     await Promise.allSettled([this.deps.nonceStore.close(), this.deps.rateLimitStore.close(), this.deps.payinRepository.close(), this.deps.enquiryCache.disconnect()]);
+    await this.deps.redis?.close();
     this.deps.logger.info('shutdown: stores closed');
   }
 }

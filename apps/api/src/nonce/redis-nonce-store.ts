@@ -1,8 +1,5 @@
-import type KeyvRedis from '@keyv/redis';
-import { connectOrExplain, createKeyvRedis, withTimeout } from '../redis/redis-connection';
+import { withTimeout, type RedisConnection } from '../redis/redis-connection';
 import { nonceKey, type NonceStore } from './nonce-store.interface';
-
-type RedisClient = Awaited<ReturnType<KeyvRedis<string>['getClient']>>;
 
 /** A command that has not answered in this time is treated as a store failure. */
 const COMMAND_TIMEOUT_MS = 1000;
@@ -14,16 +11,7 @@ const COMMAND_TIMEOUT_MS = 1000;
  * reconnecting, so the service recovers by itself.
  */
 export class RedisNonceStore implements NonceStore {
-  private constructor(
-    private readonly keyvRedis: KeyvRedis<string>,
-    private readonly client: RedisClient,
-  ) {}
-
-  static async connect(url: string): Promise<RedisNonceStore> {
-    const keyvRedis = createKeyvRedis(url);
-    const client = await connectOrExplain(keyvRedis, url);
-    return new RedisNonceStore(keyvRedis, client);
-  }
+  constructor(private readonly redis: RedisConnection) {}
 
   /**
    * One `SET NX PX`. Redis holds no per-key count: the per-key rate limit,
@@ -31,7 +19,7 @@ export class RedisNonceStore implements NonceStore {
    * the hold time, and Redis's memory is the operator's to size.
    */
   async claim(apiKey: string, nonce: string, holdMs: number): Promise<boolean> {
-    const reply = await withTimeout(this.client.set(nonceKey(apiKey, nonce), '1', { NX: true, PX: holdMs }), COMMAND_TIMEOUT_MS, 'Redis SET timed out');
+    const reply = await withTimeout(this.redis.client.set(nonceKey(apiKey, nonce), '1', { NX: true, PX: holdMs }), COMMAND_TIMEOUT_MS, 'Redis SET timed out');
     return reply === 'OK';
   }
 
@@ -40,10 +28,9 @@ export class RedisNonceStore implements NonceStore {
   }
 
   async ping(): Promise<void> {
-    await withTimeout(this.client.ping(), COMMAND_TIMEOUT_MS, 'Redis PING timed out');
+    await withTimeout(this.redis.client.ping(), COMMAND_TIMEOUT_MS, 'Redis PING timed out');
   }
 
-  async close(): Promise<void> {
-    await this.keyvRedis.disconnect().catch(() => undefined);
-  }
+  /** The connection is shared, and closed by the service at shutdown. */
+  async close(): Promise<void> {}
 }

@@ -1,9 +1,6 @@
-import type KeyvRedis from '@keyv/redis';
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
-import { connectOrExplain, createKeyvRedis, withTimeout } from '../redis/redis-connection';
+import { withTimeout, type RedisConnection } from '../redis/redis-connection';
 import type { RateLimitStore } from './rate-limit-store.interface';
-
-type RedisClient = Awaited<ReturnType<KeyvRedis<string>['getClient']>>;
 
 const COMMAND_TIMEOUT_MS = 1000;
 
@@ -34,21 +31,12 @@ return {hits, ttl, 0}
 
 /** Counters in Redis, shared by every instance of the service. */
 export class RedisRateLimitStore implements RateLimitStore {
-  private constructor(
-    private readonly keyvRedis: KeyvRedis<string>,
-    private readonly client: RedisClient,
-  ) {}
-
-  static async connect(url: string): Promise<RedisRateLimitStore> {
-    const keyvRedis = createKeyvRedis(url);
-    const client = await connectOrExplain(keyvRedis, url);
-    return new RedisRateLimitStore(keyvRedis, client);
-  }
+  constructor(private readonly redis: RedisConnection) {}
 
   async increment(key: string, ttl: number, limit: number, blockDuration: number, _throttlerName?: string): Promise<ThrottlerStorageRecord> {
     const counter = `paysign:rate:{${key}}`;
     const reply = await withTimeout(
-      this.client.eval(INCREMENT_SCRIPT, { keys: [counter, `${counter}:blocked`], arguments: [String(ttl), String(limit), String(blockDuration)] }),
+      this.redis.client.eval(INCREMENT_SCRIPT, { keys: [counter, `${counter}:blocked`], arguments: [String(ttl), String(limit), String(blockDuration)] }),
       COMMAND_TIMEOUT_MS,
       'Redis rate-limit script timed out',
     );
@@ -56,7 +44,6 @@ export class RedisRateLimitStore implements RateLimitStore {
     return { totalHits: hits, timeToExpire: Math.ceil(ttlMs / 1000), isBlocked: blockedMs > 0, timeToBlockExpire: Math.ceil(blockedMs / 1000) };
   }
 
-  async close(): Promise<void> {
-    await this.keyvRedis.disconnect().catch(() => undefined);
-  }
+  /** The connection is shared, and closed by the service at shutdown. */
+  async close(): Promise<void> {}
 }

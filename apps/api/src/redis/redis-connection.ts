@@ -1,5 +1,28 @@
 import KeyvRedis from '@keyv/redis';
 
+export type RedisClient = Awaited<ReturnType<KeyvRedis<string>['getClient']>>;
+
+/**
+ * One connection to REDIS_URL, shared by the stores that keep their data in
+ * Redis (nonces, rate-limit counters). It fails fast while Redis is down and
+ * reconnects by itself; the service closes it once, at shutdown.
+ */
+export class RedisConnection {
+  private constructor(
+    private readonly keyvRedis: KeyvRedis<string>,
+    readonly client: RedisClient,
+  ) {}
+
+  static async open(url: string): Promise<RedisConnection> {
+    const keyvRedis = createKeyvRedis(url);
+    return new RedisConnection(keyvRedis, await connectOrExplain(keyvRedis, url));
+  }
+
+  async close(): Promise<void> {
+    await this.keyvRedis.disconnect().catch(() => undefined);
+  }
+}
+
 /** A @keyv/redis store that fails fast while disconnected and reconnects forever. */
 export function createKeyvRedis(url: string, options: { keyPrefixSeparator?: string } = {}): KeyvRedis<string> {
   const keyvRedis = new KeyvRedis<string>(
@@ -16,7 +39,7 @@ export function createKeyvRedis(url: string, options: { keyPrefixSeparator?: str
 }
 
 /** The connected client, or an error that names REDIS_URL and the address it tried (password hidden). */
-export async function connectOrExplain(keyvRedis: KeyvRedis<string>, url: string): Promise<Awaited<ReturnType<KeyvRedis<string>['getClient']>>> {
+async function connectOrExplain(keyvRedis: KeyvRedis<string>, url: string): Promise<RedisClient> {
   try {
     return await withTimeout(keyvRedis.getClient(), 5000, 'no answer within 5 s');
   } catch (error) {
