@@ -77,6 +77,8 @@ describe('SIGHUP to the built service', () => {
       merchants.write(entries.map((m) => ({ ...m, credentials: m.credentials.map((c) => (c.apiKey === MERCHANT_A_ROTATED.apiKey ? { ...c, status: 'revoked' } : c)) })));
       service.child.kill('SIGHUP');
       expect(await until(async () => (await statusOf(service)) === 401)).toBe(true);
+      // The line reaches this process's pipe a moment after the reload itself.
+      expect(await until(async () => service.logs().some((l) => l.msg === 'merchants file reloaded'))).toBe(true);
       expect(service.logs()).toContainEqual(expect.objectContaining({ msg: 'merchants file reloaded', reason: 'SIGHUP', keysRevoked: [MERCHANT_A_ROTATED.apiKey] }));
       expect(service.child.exitCode).toBeNull();
     } finally {
