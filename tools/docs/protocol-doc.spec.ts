@@ -1,5 +1,6 @@
 // docs/protocol.md quotes hashes and signatures; each must be one that the
 // published vectors (computed by the reference implementation) contain.
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SIGNING_VECTORS } from '@paysign/signing/testing';
@@ -42,5 +43,14 @@ describe('docs/protocol.md', () => {
       const spec = fs.readFileSync(path.resolve(__dirname, '../..', file), 'utf8');
       expect(spec).toContain(title);
     });
+  });
+
+  it('gives a section 6 command that runs as written in a clone and reproduces its vector', () => {
+    const section = doc.slice(doc.indexOf('## 6.'), doc.indexOf('## 7.'));
+    const command = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+    expect(command).toContain('npm run -s paysign -- sign');
+    const output = execFileSync('bash', ['-c', command], { cwd: path.resolve(__dirname, '../..'), encoding: 'utf8' }).trim().split('\n').pop() ?? '';
+    const vector = SIGNING_VECTORS.find((v) => v.name === 'amount-1000.50');
+    expect(JSON.parse(output)).toMatchObject({ signature: vector?.want.signature });
   });
 });

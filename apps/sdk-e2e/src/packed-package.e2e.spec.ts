@@ -46,6 +46,25 @@ describe('the packed @paysign/sdk tarball', () => {
     expect(fs.existsSync(path.join(project, 'node_modules/@paysign/signing'))).toBe(false);
   });
 
+  /** The Node binaries merchants run: this one, and the Node 22 and 24 that .ci/run installs. */
+  const nodeBinaries = [process.execPath, ...(process.env.PAYSIGN_TEST_NODE_BINARIES ?? '').split(',').filter(Boolean)];
+
+  it.each(nodeBinaries.map((binary) => [execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim(), binary] as const))(
+    "runs the README's CommonJS and ESM quick starts, as written, on Node %s",
+    async (_version, nodeBinary) => {
+      const readme = fs.readFileSync(path.join(project, 'node_modules/@paysign/sdk/README.md'), 'utf8');
+      const section = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('## Configuration'));
+      const [commonJs, esm] = [...section.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+      expect(commonJs).toContain("require('@paysign/sdk')");
+      expect(esm).toContain("from '@paysign/sdk'");
+      // A project made by `npm init -y` is CommonJS: .js files are require()d.
+      fs.writeFileSync(path.join(project, 'quick-start.js'), commonJs as string);
+      fs.writeFileSync(path.join(project, 'quick-start.mjs'), esm as string);
+      expect((await run(nodeBinary, ['quick-start.js'], project, env)).trim()).toMatch(/^\d+ ADAEZE NWOSU$/);
+      expect((await run(nodeBinary, ['quick-start.mjs'], project, env)).trim()).toBe('ADAEZE NWOSU');
+    },
+  );
+
   it('works from CommonJS', async () => {
     fs.writeFileSync(
       path.join(project, 'cjs.cjs'),

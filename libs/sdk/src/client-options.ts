@@ -10,8 +10,10 @@ export interface PaymentClientOptions {
   merchantId: string;
   /** Your tenant from onboarding, sent as X-Tenant-ID. Required. */
   tenantId: string;
-  /** Time limit of each attempt, in milliseconds. Default: 30000. */
+  /** Time limit of each attempt, in milliseconds. Default: 10000. */
   timeoutMs?: number;
+  /** Every call settles (answers or throws) within this many milliseconds, retries and waits included. Default: 20000. */
+  deadlineMs?: number;
   /** Retries after the first attempt, for errors whose `retryable` is true (network errors, timeouts, 429, 500, 502, 503, 504). Default: 2. */
   maxRetries?: number;
   /** Base of the exponential backoff between retries, in milliseconds (with full jitter, capped at 8 s). Default: 500. */
@@ -26,7 +28,7 @@ export interface PaymentClientOptions {
   nonce?: () => string;
 }
 
-export const DEFAULTS = { timeoutMs: 30_000, maxRetries: 2, retryDelayMs: 500 } as const;
+export const DEFAULTS = { timeoutMs: 10_000, deadlineMs: 20_000, maxRetries: 2, retryDelayMs: 500 } as const;
 
 /** The longest backoff between two attempts. */
 export const MAX_RETRY_DELAY_MS = 8_000;

@@ -1,3 +1,4 @@
+import type { SigningErrorCode } from '@paysign/signing';
 import { errorDefinition, errorTraitsOfStatus, type ErrorBody, type ErrorCode, type ErrorCodeOfType, type ErrorType, type FieldError } from '@paysign/contracts';
 
 /** Codes the SDK raises itself, when no error body of the service is at hand. */
@@ -103,6 +104,16 @@ export class UpstreamUnavailableError extends PaymentError {
 export class AccountEnquiryError extends PaymentError {
   static override readonly kind: string = 'AccountEnquiryError';
   declare readonly code: ErrorCodeOfType<'account_rejected'>;
+}
+
+/**
+ * The request cannot be signed, so it was not sent: a body with a nested value,
+ * a duplicate key, invalid UTF-8, or a header value outside its grammar.
+ * `code` says which (see libs/signing's codes); never retried.
+ */
+export class SigningError extends PaymentError {
+  static override readonly kind: string = 'SigningError';
+  declare readonly code: SigningErrorCode;
 }
 
 /** The service could not be reached (DNS, refused, reset). Retried automatically. */

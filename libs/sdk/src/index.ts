@@ -12,8 +12,10 @@ export {
   ConnectionError,
   TimeoutError,
   ApiError,
+  SigningError,
 } from './errors';
+export type { PaymentErrorCode, ClientErrorCode } from './errors';
 export type { AccountEnquiryResult, Bank, CreatePayinRequest, Payin, ErrorBody, FieldError, ErrorCode, Currency } from '@paysign/contracts';
-export { sign, verify, canonicalBodyFromJson, canonicalBodyFromObject, SigningError } from '@paysign/signing';
+export { sign, verify, canonicalBodyFromJson, canonicalBodyFromObject } from './signing';
 export type { SignInput, SignResult, VerifyInput, VerifyResult } from '@paysign/signing';
 export { SDK_VERSION } from './version';

@@ -26,6 +26,7 @@ export class PaymentClient {
       merchantId: options.merchantId,
       tenantId: options.tenantId,
       timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+      deadlineMs: options.deadlineMs ?? DEFAULTS.deadlineMs,
       maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
       retryDelayMs: options.retryDelayMs ?? DEFAULTS.retryDelayMs,
       fetch: options.fetch ?? ((request) => globalThis.fetch(request)),
@@ -43,15 +44,21 @@ export class PaymentClient {
     return this.transport.clockOffsetSeconds;
   }
 
-  /** Lists the banks supported for payouts and account enquiry. */
+  /**
+   * Lists the banks supported for payouts and account enquiry.
+   * @throws {AuthenticationError} when a signing check fails (wrong key or secret, clock skew).
+   * @throws {RateLimitError | UpstreamUnavailableError | ConnectionError | TimeoutError} after the retries.
+   */
   async listBanks(): Promise<Bank[]> {
     return expectData(await this.http.GET('/payment/merchant-api/banks'));
   }
 
   /**
-   * Resolves the account holder's name. A wrong check digit, an unknown or a
-   * dormant account throws `AccountEnquiryError`; an unavailable bank throws
-   * `UpstreamUnavailableError` after the retries.
+   * Resolves the account holder's name.
+   * @throws {AccountEnquiryError} for a wrong check digit, an unknown or a dormant account (`code` says which).
+   * @throws {ValidationError} for a bank code or account number outside the contract.
+   * @throws {UpstreamUnavailableError} when the bank does not answer, after the retries.
+   * @throws {AuthenticationError | RateLimitError | ConnectionError | TimeoutError} as every method.
    */
   async enquireAccount(input: { bankCode: string; accountNumber: string }): Promise<AccountEnquiryResult> {
     return expectData(await this.http.POST('/payment/merchant-api/account/inquiry', { body: { bankCode: input.bankCode, accountNumber: input.accountNumber } }));
@@ -60,6 +67,10 @@ export class PaymentClient {
   /**
    * Creates a payin. Safe to retry: the `reference` is the idempotency key, so a
    * retried create returns the original payin instead of a second one.
+   * @throws {ValidationError} listing every invalid field in `details`.
+   * @throws {ConflictError} when the reference was used with a different body.
+   * @throws {SigningError} when the input cannot be signed (a nested value); nothing is sent.
+   * @throws {AuthenticationError | RateLimitError | UpstreamUnavailableError | ConnectionError | TimeoutError} as every method.
    */
   async createPayin(input: CreatePayinRequest): Promise<Payin & { idempotentReplayed: boolean }> {
     const result = await this.http.POST('/payment/api/payins', { body: input });
@@ -67,7 +78,11 @@ export class PaymentClient {
     return { ...payin, idempotentReplayed: result.response.headers.get('idempotent-replayed') === 'true' };
   }
 
-  /** Reads back one of your payins by its reference. */
+  /**
+   * Reads back one of your payins by its reference.
+   * @throws {NotFoundError} when you have no payin with this reference.
+   * @throws {AuthenticationError | RateLimitError | UpstreamUnavailableError | ConnectionError | TimeoutError} as every method.
+   */
   async getPayin(reference: string): Promise<Payin> {
     return expectData(await this.http.GET('/payment/api/payins/{reference}', { params: { path: { reference } } }));
   }

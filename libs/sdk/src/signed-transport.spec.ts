@@ -21,17 +21,21 @@ function observedTransport(answers: Answer[], overrides: Partial<TransportConfig
   const sent: Array<{ request: Request; body: string }> = [];
   const waits: number[] = [];
   let nonces = 0;
+  // The clock moves only by the waits, so deadlines are checked exactly.
+  let waited = 0;
   const transport = new SignedTransport({
     ...CREDENTIAL,
     timeoutMs: 1000,
+    deadlineMs: 60_000,
     maxRetries: 2,
     retryDelayMs: 500,
     userAgent: 'paysign-sdk/test',
-    clock: () => NOW_MS,
+    clock: () => NOW_MS + waited,
     nonce: () => `nonce-${++nonces}`,
     random: () => 0.5,
     sleep: async (ms) => {
       waits.push(ms);
+      waited += ms;
     },
     fetch: async (request) => {
       sent.push({ request, body: await request.clone().text() });
@@ -104,6 +108,23 @@ describe('SignedTransport', () => {
     await call();
     expect(sent.map((s) => Number(s.request.headers.get('x-timestamp')))).toEqual([NOW_MS / 1000, serverTime, serverTime]);
     expect(transport.clockOffsetSeconds).toBe(1000);
+    expect(waits).toEqual([]);
+  });
+
+  it('starts no retry that would pass the deadline, and throws the last error', async () => {
+    const unavailable = () => errorAnswer(503, 'STORE_UNAVAILABLE');
+    const { call, sent, waits } = observedTransport([unavailable(), unavailable(), unavailable(), new Response('{}')], { deadlineMs: 1200, maxRetries: 5, random: () => 0.999 });
+    await expect(call()).rejects.toMatchObject({ code: 'STORE_UNAVAILABLE' });
+    // 499 ms leaves 701 ms; the next backoff, 999 ms, would pass the deadline.
+    expect(waits).toEqual([499]);
+    expect(sent).toHaveLength(2);
+  });
+
+  it("cuts an attempt's time limit to what is left of the deadline", async () => {
+    const { call, waits } = observedTransport(['hang'], { timeoutMs: 60_000, deadlineMs: 50, maxRetries: 0 });
+    const started = Date.now();
+    await expect(call()).rejects.toMatchObject({ name: 'TimeoutError', message: expect.stringContaining('within 50 ms') });
+    expect(Date.now() - started).toBeLessThan(1000);
     expect(waits).toEqual([]);
   });
 

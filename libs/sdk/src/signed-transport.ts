@@ -1,4 +1,4 @@
-import { sign } from '@paysign/signing';
+import { sign } from './signing';
 import { MAX_RETRY_AFTER_MS, MAX_RETRY_DELAY_MS } from './client-options';
 import { ConnectionError, PaymentError, TimeoutError, errorFromResponse } from './errors';
 
@@ -8,6 +8,8 @@ export interface TransportConfig {
   merchantId: string;
   tenantId: string;
   timeoutMs: number;
+  /** Every call settles within this, retries and waits included. */
+  deadlineMs: number;
   maxRetries: number;
   retryDelayMs: number;
   fetch: (request: Request) => Promise<Response>;
@@ -25,7 +27,8 @@ export interface TransportConfig {
  * errors, timeouts, 429, 500, 502, 503, 504), honouring Retry-After, else with
  * exponential backoff and full jitter. It never retries 400, 401 or 409,
  * except once on a clock-skew 401, after learning the server's clock offset,
- * which it keeps for later calls, as the AWS SDKs do.
+ * which it keeps for later calls, as the AWS SDKs do. No retry starts that
+ * would pass the call's deadline, and an attempt never outlasts it.
  */
 export class SignedTransport {
   /** Server time minus local time, in seconds, learned from skew errors. */
@@ -37,16 +40,21 @@ export class SignedTransport {
     const body = request.body === null ? undefined : new Uint8Array(await request.arrayBuffer());
     const url = new URL(request.url);
     const path = `${url.pathname}${url.search}`;
+    const startedAt = this.config.clock();
+    const remainingMs = () => this.config.deadlineMs - (this.config.clock() - startedAt);
+    /** Waits before the next attempt, unless it or the attempts left would pass the deadline. */
+    const waitToRetry = async (attempt: number, waitMs: number): Promise<boolean> => {
+      if (attempt >= this.config.maxRetries || waitMs >= remainingMs()) return false;
+      await this.config.sleep(waitMs);
+      return true;
+    };
     let skewCorrected = false;
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       try {
-        response = await this.attempt(request, url, path, body);
+        response = await this.attempt(request, url, path, body, Math.min(this.config.timeoutMs, remainingMs()));
       } catch (error) {
-        if (error instanceof PaymentError && error.retryable && attempt < this.config.maxRetries) {
-          await this.config.sleep(this.backoff(attempt));
-          continue;
-        }
+        if (error instanceof PaymentError && error.retryable && (await waitToRetry(attempt, this.backoff(attempt)))) continue;
         throw error;
       }
       if (response.ok) return response;
@@ -62,15 +70,12 @@ export class SignedTransport {
         attempt--; // the correction is not a retry
         continue;
       }
-      if (error.retryable && attempt < this.config.maxRetries) {
-        await this.config.sleep(retryAfter !== undefined ? Math.min(retryAfter * 1000, MAX_RETRY_AFTER_MS) : this.backoff(attempt));
-        continue;
-      }
+      if (error.retryable && (await waitToRetry(attempt, retryAfter !== undefined ? Math.min(retryAfter * 1000, MAX_RETRY_AFTER_MS) : this.backoff(attempt)))) continue;
       throw error;
     }
   };
 
-  private async attempt(request: Request, url: URL, path: string, body: Uint8Array | undefined): Promise<Response> {
+  private async attempt(request: Request, url: URL, path: string, body: Uint8Array | undefined, timeoutMs: number): Promise<Response> {
     const signed = sign({
       apiKey: this.config.apiKey,
       secretKey: this.config.secretKey,
@@ -88,12 +93,12 @@ export class SignedTransport {
     if (body !== undefined) headers.set('content-type', 'application/json');
 
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), this.config.timeoutMs);
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
       return await this.config.fetch(new Request(url, { method: request.method, headers, body, signal: controller.signal }));
     } catch (cause) {
       if (controller.signal.aborted) {
-        throw new TimeoutError({ code: 'TIMEOUT', message: `No answer from ${url.origin} within ${this.config.timeoutMs} ms.`, retryable: true, cause });
+        throw new TimeoutError({ code: 'TIMEOUT', message: `No answer from ${url.origin} within ${timeoutMs} ms.`, retryable: true, cause });
       }
       throw new ConnectionError({ code: 'CONNECTION_FAILED', message: `Could not reach ${url.origin}: ${(cause as Error).message}. Check baseUrl and your network.`, retryable: true, cause });
     } finally {

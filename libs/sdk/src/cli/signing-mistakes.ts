@@ -1,4 +1,4 @@
-import { buildBaseString, canonicalBodyFromObject, hmacSha256Hex, sha256Hex, type BaseStringParts, type SignableBody } from '@paysign/signing';
+import { buildBaseString, canonicalBodyFromObject, hmacSha256Hex, readFlatJsonObject, sha256Hex, type BaseStringParts, type SignableBody } from '@paysign/signing';
 
 /** An intermediate value of the signature, in the order they are computed. */
 export type IntermediateValue = 'canonicalBody' | 'bodySha256Hex' | 'baseString' | 'signature';
@@ -18,7 +18,10 @@ export interface ServerView {
   body: string | undefined;
 }
 
-interface Candidate extends SigningMistake {
+interface Candidate {
+  differs: IntermediateValue;
+  /** What the client did and how to fix it, in the words of this request when they help. */
+  explanation: string | ((view: ServerView) => string);
   /** The base string parts the mistaken client would have signed, or undefined when the mistake does not apply. */
   parts: (view: ServerView) => BaseStringParts | undefined;
 }
@@ -36,7 +39,8 @@ const withPath = (view: ServerView, requestPath: string): BaseStringParts | unde
 const CANDIDATES: readonly Candidate[] = [
   {
     differs: 'canonicalBody',
-    explanation: 'The client signed numbers re-serialised from a parsed object (1000.50 became 1000.5). Sign each number exactly as it appears in the JSON you send.',
+    explanation: (view) =>
+      `The client signed numbers re-serialised from a parsed object (${reserialisedNumbers(view.body).join('; ')}). Sign each number exactly as it appears in the JSON you send.`,
     parts: (view) => withBody(view, reparsedCanonicalBody(view.body)),
   },
   {
@@ -81,7 +85,8 @@ export function findSigningMistake(view: ServerView, secretKey: string, received
   for (const candidate of CANDIDATES) {
     const parts = candidate.parts(view);
     if (parts && hmacSha256Hex(secretKey, buildBaseString(parts)) === receivedSignature) {
-      return { differs: candidate.differs, explanation: candidate.explanation };
+      const { explanation } = candidate;
+      return { differs: candidate.differs, explanation: typeof explanation === 'string' ? explanation : explanation(view) };
     }
   }
   return undefined;
@@ -95,6 +100,15 @@ function parsedBody(body: string | undefined): Record<string, unknown> | undefin
   } catch {
     return undefined;
   }
+}
+
+/** Each number of the body whose text a parse and re-serialisation changes, as `key: sent became signed`. */
+function reserialisedNumbers(body: string | undefined): string[] {
+  const parsed = parsedBody(body);
+  if (parsed === undefined || body === undefined) return [];
+  return readFlatJsonObject(body)
+    .filter((field) => typeof parsed[field.key] === 'number' && String(parsed[field.key]) !== field.text)
+    .map((field) => `${field.key}: ${field.text} became ${String(parsed[field.key])}`);
 }
 
 function reparsedCanonicalBody(body: string | undefined): string | undefined {

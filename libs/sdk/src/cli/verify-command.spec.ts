@@ -61,6 +61,14 @@ describe('paysign verify', () => {
     });
   });
 
+  it('quotes the numbers of this request that re-serialising changed', async () => {
+    const body = '{"amount":250.10,"count":3.0,"fee":7,"reference":"ord-2"}';
+    const reparsed = JSON.stringify(JSON.parse(body));
+    const signature = sign({ ...KEY, timestamp: Number(KEY.timestamp), secretKey: SECRET, method: 'POST', path: PATH, body: reparsed }).signature;
+    const { result } = await runVerify({ 'head.txt': capturedHead(signature), 'body.json': body }, ['--headers', 'head.txt', '--body-file', 'body.json']);
+    expect(result).toMatchObject({ valid: false, differs: 'canonicalBody', explanation: expect.stringContaining('(amount: 250.10 became 250.1; count: 3.0 became 3)') });
+  });
+
   it('agrees with sign() on the request it signed', async () => {
     const signed = sign({ ...KEY, timestamp: Number(KEY.timestamp), secretKey: SECRET, method: 'POST', path: PATH, body: BODY });
     expect((await verifyCaptured(signed.signature)).result).toMatchObject({ valid: true, server: { baseString: signed.baseString } });
