@@ -43,6 +43,10 @@ describe('the packed @paysign/sdk tarball', () => {
   it('depends only on npm packages', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(project, 'node_modules/@paysign/sdk/package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(Object.keys(manifest.dependencies)).toEqual(['openapi-fetch']);
+    // The version sent in the User-Agent is the package's own, from CommonJS and ESM builds alike.
+    const { version } = manifest as unknown as { version: string };
+    expect(runSync(process.execPath, ['-p', "require('@paysign/sdk').SDK_VERSION"], project).trim()).toBe(version);
+    expect(runSync(process.execPath, ['--input-type=module', '-e', "import { SDK_VERSION } from '@paysign/sdk'; console.log(SDK_VERSION)"], project).trim()).toBe(version);
     expect(fs.existsSync(path.join(project, 'node_modules/@paysign/signing'))).toBe(false);
   });
 

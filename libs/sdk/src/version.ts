@@ -1,2 +1,6 @@
-/** Sent in the User-Agent. Kept equal to package.json's version by a test. */
-export const SDK_VERSION = '0.1.0';
+// The package's own version, read from package.json at build time (the bundler
+// inlines this one field), so that a release that bumps it needs no other edit.
+import { version } from '../package.json';
+
+/** Sent in the User-Agent. */
+export const SDK_VERSION: string = version;
