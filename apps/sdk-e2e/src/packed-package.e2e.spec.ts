@@ -64,7 +64,7 @@ describe('the packed @paysign/sdk tarball', () => {
       // A project made by `npm init -y` is CommonJS: .js files are require()d.
       fs.writeFileSync(path.join(project, 'quick-start.js'), commonJs as string);
       fs.writeFileSync(path.join(project, 'quick-start.mjs'), esm as string);
-      expect((await run(nodeBinary, ['quick-start.js'], project, env)).trim()).toMatch(/^\d+ ADAEZE NWOSU$/);
+      expect((await run(nodeBinary, ['quick-start.js'], project, env)).trim()).toMatch(/^\d+ banks; ADAEZE NWOSU$/);
       expect((await run(nodeBinary, ['quick-start.mjs'], project, env)).trim()).toBe('ADAEZE NWOSU');
     },
   );
