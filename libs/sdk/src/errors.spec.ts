@@ -42,6 +42,14 @@ describe('error classes', () => {
     expect(errorFromResponse(404, { code: 'PAYIN_NOT_FOUND', message: 'm' }, undefined).retryable).toBe(false);
   });
 
+  it('throws SigningError, a PaymentError, for a request that cannot be signed', async () => {
+    const { sign, SigningError: SdkSigningError } = await import('./index');
+    const attempt = () => sign({ apiKey: 'pk', secretKey: 'sk', nonce: 'n', timestamp: 1, method: 'POST', path: '/payment/api/payins', body: '{"a":{"b":1}}' });
+    expect(attempt).toThrow(SdkSigningError);
+    expect(attempt).toThrow(PaymentError);
+    expect(attempt).toThrow(expect.objectContaining({ code: 'NESTED_VALUE', retryable: false }));
+  });
+
   it('is not fooled by plain objects', () => {
     expect({ code: 'X' }).not.toBeInstanceOf(PaymentError);
     expect(null).not.toBeInstanceOf(PaymentError);

@@ -95,7 +95,7 @@ export class RateLimitError extends PaymentError {
   retryAfterSeconds: number | undefined;
 }
 
-/** 502, 503, 504: the service or a bank behind it is unavailable. Retried automatically. */
+/** 408, 502, 503, 504: the service, or a bank behind it, did not answer in time or is unavailable. Retried automatically. */
 export class UpstreamUnavailableError extends PaymentError {
   static override readonly kind: string = 'UpstreamUnavailableError';
 }
