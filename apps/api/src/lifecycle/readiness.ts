@@ -6,17 +6,17 @@ import type { Logger } from 'pino';
  * balancer drains it first.
  */
 export class Readiness {
-  private drainingSince: number | undefined;
+  private isDraining = false;
 
   constructor(private readonly logger: Logger) {}
 
   get draining(): boolean {
-    return this.drainingSince !== undefined;
+    return this.isDraining;
   }
 
   beginDrain(reason: string): void {
-    if (this.draining) return;
-    this.drainingSince = Date.now();
+    if (this.isDraining) return;
+    this.isDraining = true;
     this.logger.info({ reason }, 'shutdown: readiness now fails, so load balancers stop sending traffic');
   }
 }
