@@ -4,7 +4,13 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import './http/request-context';
+import type { Server } from 'node:http';
 import { createEnquiryCache } from './accounts/enquiry-cache';
+import { CheckoutLinks } from './checkout/checkout-links';
+import { CheckoutTokens } from './checkout/checkout-tokens';
+import { registerCheckoutFormBody } from './checkout/form-body';
+import { PaymentGateways } from './gateways/payment-gateways';
+import { PayinExpirySweeper } from './payins/payin-expiry-sweeper';
 import { SandboxAccountNameProvider } from './accounts/sandbox-account-name.provider';
 import { AppModule, type AppDependencies } from './app.module';
 import type { AppConfig } from './config/app-config';
@@ -37,12 +43,17 @@ const { LogController } = createRequire(require.resolve('@nestjs/platform-fastif
 
 export interface CreateAppOptions {
   /** Replaces any dependency built from the config; tests inject clocks and stores here. */
-  overrides?: Partial<Omit<AppDependencies, 'config' | 'logger' | 'redis' | 'metrics' | 'readiness' | 'merchantsWatcher'>>;
+  overrides?: Partial<Omit<AppDependencies, 'config' | 'logger' | 'redis' | 'metrics' | 'readiness' | 'merchantsWatcher' | 'gateways' | 'checkoutLinks' | 'payinSweeper'>>;
   logger?: Logger;
 }
 
 /** Builds the stores the config asks for. Fails at boot, with the reason, if one cannot be reached. */
-export async function buildDependencies(config: AppConfig, logger: Logger, overrides: CreateAppOptions['overrides'] = {}): Promise<AppDependencies> {
+export async function buildDependencies(
+  config: AppConfig,
+  logger: Logger,
+  overrides: CreateAppOptions['overrides'] = {},
+  listeningOrigin: () => string = () => `http://${config.host}:${config.port}`,
+): Promise<AppDependencies> {
   const metrics = new ServiceMetrics();
   const merchants = overrides.merchants ?? MerchantRegistry.fromFile(config.merchantsFile, { mode: config.mode });
   const merchantsWatcher = overrides.merchants
@@ -57,9 +68,11 @@ export async function buildDependencies(config: AppConfig, logger: Logger, overr
     overrides.payinRepository ?? new SqlPayinRepository(config.databaseUrl ? await openPostgres(config.databaseUrl, { logger }) : await openPglite(config.dataDir, { logger }));
   const probe = (store: string, check: string, isRefusal?: (error: unknown) => boolean) => new StoreProbe({ store, check, metrics, logger, isRefusal });
   const redisCheck = config.redisUrl ? 'REDIS_URL and the Redis server' : 'the service process';
+  const clock = overrides.clock ?? Date.now;
+  const instrumentedPayins = new InstrumentedPayinRepository(payinRepository, probe('payin store', config.databaseUrl ? 'DATABASE_URL and the PostgreSQL server' : `DATA_DIR (${config.dataDir}) and its disk`));
   return {
     config,
-    clock: overrides.clock ?? Date.now,
+    clock,
     logger,
     redis,
     metrics,
@@ -71,7 +84,10 @@ export async function buildDependencies(config: AppConfig, logger: Logger, overr
       probe('nonce store', redisCheck, (e) => e instanceof NonceShareExceededError || e instanceof NonceStoreFullError),
     ),
     rateLimitStore: new InstrumentedRateLimitStore(rateLimitStore, probe('rate-limit store', redisCheck)),
-    payinRepository: new InstrumentedPayinRepository(payinRepository, probe('payin store', config.databaseUrl ? 'DATABASE_URL and the PostgreSQL server' : `DATA_DIR (${config.dataDir}) and its disk`)),
+    payinRepository: instrumentedPayins,
+    payinSweeper: new PayinExpirySweeper({ payins: instrumentedPayins, clock, logger, intervalMs: config.payinSweepIntervalMs, batchSize: config.payinSweepBatchSize }),
+    gateways: PaymentGateways.forMode(config.mode),
+    checkoutLinks: new CheckoutLinks(new CheckoutTokens(config.checkoutTokenSecret), () => config.publicBaseUrl ?? listeningOrigin()),
     enquiryCache: overrides.enquiryCache ?? createEnquiryCache(config.redisUrl),
     accountNameProvider: overrides.accountNameProvider ?? new SandboxAccountNameProvider(),
   };
@@ -79,14 +95,18 @@ export async function buildDependencies(config: AppConfig, logger: Logger, overr
 
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
   const logger = options.logger ?? createLogger(config);
-  const deps = await buildDependencies(config, logger, options.overrides);
+  // The HTTP server exists only once the adapter does; links are built later, on request.
+  const listening: { server?: Server } = {};
+  const deps = await buildDependencies(config, logger, options.overrides, () => listeningOrigin(listening.server, config));
   if (config.mode === 'production' && config.accountNameProvider === 'sandbox') {
     logger.warn({ accountNameProvider: 'sandbox' }, 'production mode with the sandbox account-name provider: enquiries answer from fixed test accounts, not from banks');
   }
   // One line per request is logged by the onResponse hook, with the fields we choose.
   const adapter = new FastifyAdapter({ ...httpServerOptions(config, logger), logController: new LogController({ disableRequestLogging: true }) });
   const fastify = adapter.getInstance();
+  listening.server = fastify.server;
   registerRawJsonBody(fastify, config.bodyLimitBytes);
+  registerCheckoutFormBody(fastify, config.checkoutFormLimitBytes);
   const refusedAddresses = new RefusedAddressLimiter(deps.rateLimitStore, config.rateLimits.refusedPerAddressPerMinute);
   registerRequestHooks(fastify, { metrics: deps.metrics, merchants: deps.merchants, refusedAddresses, shutdownGraceMs: config.shutdownGraceMs });
   registerSigningPrefilter(fastify, { config, clock: deps.clock, merchants: deps.merchants, refusedAddresses });
@@ -101,5 +121,14 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.setGlobalPrefix('payment');
   await app.init();
   deps.merchantsWatcher?.start();
+  deps.payinSweeper.start();
   return app;
+}
+
+/** Where a sandbox service without PUBLIC_BASE_URL is reached: the address it listens on, loopback for a wildcard one. */
+function listeningOrigin(server: Server | undefined, config: AppConfig): string {
+  const address = server?.address();
+  const port = address && typeof address === 'object' ? address.port : config.port;
+  const host = ['0.0.0.0', '::', ''].includes(config.host) ? '127.0.0.1' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  return `http://${host}:${port}`;
 }

@@ -22,6 +22,11 @@ import { NonceStore } from './nonce/nonce-store.interface';
 import { PayinRepository } from './payins/payin-repository.interface';
 import { PayinsController } from './payins/payins.controller';
 import { PayinsService } from './payins/payins.service';
+import type { PayinExpirySweeper } from './payins/payin-expiry-sweeper';
+import { SandboxSimulationController } from './payins/sandbox-simulation.controller';
+import { CheckoutController } from './checkout/checkout.controller';
+import { CheckoutLinks } from './checkout/checkout-links';
+import { PaymentGateways } from './gateways/payment-gateways';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.interface';
 import { RateLimitGuard, rateLimitThrottlers } from './rate-limit/rate-limit.guard';
 import { SignatureGuard } from './signing/signature.guard';
@@ -41,6 +46,10 @@ export interface AppDependencies {
   nonceStore: NonceStore;
   rateLimitStore: RateLimitStore;
   payinRepository: PayinRepository;
+  /** Abandons expired payins on this instance; started with the app, stopped before the stores close. */
+  payinSweeper: PayinExpirySweeper;
+  gateways: PaymentGateways;
+  checkoutLinks: CheckoutLinks;
   enquiryCache: EnquiryCache;
   accountNameProvider: AccountNameProvider;
 }
@@ -52,6 +61,7 @@ class StoresLifecycle implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     this.deps.merchantsWatcher?.stop();
+    await this.deps.payinSweeper.stop();
     await Promise.allSettled([this.deps.nonceStore.close(), this.deps.rateLimitStore.close(), this.deps.payinRepository.close(), this.deps.enquiryCache.disconnect()]);
     await this.deps.redis?.close();
     this.deps.logger.info('shutdown: stores closed');
@@ -64,7 +74,16 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [ThrottlerModule.forRoot({ throttlers: rateLimitThrottlers(deps.config.rateLimits), storage: deps.rateLimitStore, setHeaders: false })],
-      controllers: [BanksController, AccountsController, PayinsController, HealthController, DocsController],
+      controllers: [
+        BanksController,
+        AccountsController,
+        PayinsController,
+        // Test helpers exist in sandbox mode only: in production their paths are unknown (404).
+        ...(deps.config.mode === 'sandbox' ? [SandboxSimulationController] : []),
+        CheckoutController,
+        HealthController,
+        DocsController,
+      ],
       providers: [
         { provide: DEPENDENCIES, useValue: deps },
         { provide: AppConfigToken, useValue: deps.config },
@@ -74,6 +93,8 @@ export class AppModule {
         { provide: MerchantsFileWatcher, useValue: deps.merchantsWatcher ?? null },
         { provide: NonceStore, useValue: deps.nonceStore },
         { provide: PayinRepository, useValue: deps.payinRepository },
+        { provide: PaymentGateways, useValue: deps.gateways },
+        { provide: CheckoutLinks, useValue: deps.checkoutLinks },
         { provide: EnquiryCache, useValue: deps.enquiryCache },
         { provide: AccountNameProvider, useValue: deps.accountNameProvider },
         { provide: StoresLifecycle, useFactory: (d: AppDependencies) => new StoresLifecycle(d), inject: [DEPENDENCIES] },

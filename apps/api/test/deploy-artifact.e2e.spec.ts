@@ -10,6 +10,7 @@ import { signedCall } from './support/api-client';
 import { MERCHANT_A, TEST_MERCHANTS_FILE } from './support/credentials';
 import { freePort } from './support/private-redis';
 import { DATABASE_URL, REDIS_URL, describeInProduction } from './support/stores';
+import { PRODUCTION_SETTINGS } from './support/test-app';
 
 const root = path.resolve(__dirname, '../../..');
 
@@ -69,7 +70,7 @@ describeInProduction('the deployable folder', () => {
         MERCHANTS_FILE: TEST_MERCHANTS_FILE,
         REDIS_URL,
         DATABASE_URL: url.toString(),
-        ACCOUNT_NAME_PROVIDER: 'sandbox',
+        ...PRODUCTION_SETTINGS,
         SHUTDOWN_DRAIN_MS: '200',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -87,7 +88,9 @@ describeInProduction('the deployable folder', () => {
       const banks = await signedCall(baseUrl, { path: '/payment/merchant-api/banks', credential: MERCHANT_A });
       expect(banks.status).toBe(200);
       const payin = await signedCall(baseUrl, { path: '/payment/api/payins', body: JSON.stringify({ amount: 1500.5, currency: 'NGN', customerEmail: 'ada@example.com', reference: `deploy-${Date.now()}-${run++}` }), credential: MERCHANT_A });
-      expect(payin.status).toBe(201);
+      // No gateway adapter exists for production yet, so payins are refused up front rather than sent to a page that cannot take money.
+      expect(payin.status).toBe(422);
+      expect(payin.json.code).toBe('GATEWAY_NOT_CONFIGURED');
       expect((await fetch(`${baseUrl}/payment/openapi.yaml`)).status).toBe(200);
     } finally {
       child.kill('SIGTERM');

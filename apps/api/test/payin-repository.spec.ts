@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Pool } from 'pg';
 import type { NewPayin, PayinRepository } from '../src/payins/payin-repository.interface';
+import { MIGRATIONS } from '../src/payins/migrations';
 import { openPglite, openPostgres } from '../src/payins/sql-clients';
 import { SqlPayinRepository } from '../src/payins/sql-payin.repository';
 import { DATABASE_URL, describeWithStore } from './support/stores';
@@ -23,8 +24,14 @@ const payin = (reference: string, changes: Partial<NewPayin> = {}): NewPayin => 
   notifyUrl: null,
   redirectUrl: null,
   requestFingerprint: 'f1',
+  createdAt: new Date('2026-11-22T10:00:00.000Z'),
+  expiresAt: new Date('2026-11-22T10:30:00.000Z'),
+  checkoutSeed: `seed-${reference}`,
+  checkoutTokenHash: `hash-${changes.merchantId ?? 'MCH-A'}-${reference}-${Math.random()}`,
   ...changes,
 });
+const BEFORE_EXPIRY = new Date('2026-11-22T10:10:00.000Z');
+const AFTER_EXPIRY = new Date('2026-11-22T10:45:00.000Z');
 
 function repositorySuite(open: () => Promise<{ repository: PayinRepository; dispose: () => Promise<void> }>) {
   let repository: PayinRepository;
@@ -37,8 +44,9 @@ function repositorySuite(open: () => Promise<{ repository: PayinRepository; disp
   it('stores a new payin and reads it back', async () => {
     const { created, payin: stored } = await repository.insertIfAbsent(payin('r-1'));
     expect(created).toBe(true);
-    expect(stored).toMatchObject({ ...payin('r-1'), status: 'PENDING' });
-    expect(await repository.find('MCH-A', 'r-1')).toEqual(stored);
+    const { checkoutTokenHash: _hash, ...fields } = payin('r-1');
+    expect(stored).toMatchObject({ ...fields, status: 'PENDING', paidAt: null, failedAt: null, failureReason: null });
+    expect(await repository.find({ merchantId: 'MCH-A', reference: 'r-1' })).toEqual(stored);
   });
 
   it('returns the existing payin for an existing reference, unchanged', async () => {
@@ -50,18 +58,124 @@ function repositorySuite(open: () => Promise<{ repository: PayinRepository; disp
   it('keeps references per merchant', async () => {
     await repository.insertIfAbsent(payin('r-3'));
     expect((await repository.insertIfAbsent(payin('r-3', { merchantId: 'MCH-B' }))).created).toBe(true);
-    expect(await repository.find('MCH-C', 'r-3')).toBeUndefined();
+    expect(await repository.find({ merchantId: 'MCH-C', reference: 'r-3' })).toBeUndefined();
   });
 
   it('keeps amounts beyond 2^53 minor units exact', async () => {
     const big = 2n ** 60n;
     await repository.insertIfAbsent(payin('r-4', { amountMinor: big }));
-    expect((await repository.find('MCH-A', 'r-4'))?.amountMinor).toBe(big);
+    expect((await repository.find({ merchantId: 'MCH-A', reference: 'r-4' }))?.amountMinor).toBe(big);
   });
 
   it('creates exactly one row when inserts race', async () => {
     const results = await Promise.all(Array.from({ length: 8 }, () => repository.insertIfAbsent(payin('r-5'))));
     expect(results.filter((r) => r.created)).toHaveLength(1);
+  });
+
+  it('finds a payin by the hash of its checkout token', async () => {
+    await repository.insertIfAbsent(payin('r-6', { checkoutTokenHash: 'token-hash-r-6' }));
+    expect((await repository.findByCheckoutTokenHash('token-hash-r-6'))?.reference).toBe('r-6');
+    expect(await repository.findByCheckoutTokenHash('token-hash-none')).toBeUndefined();
+  });
+
+  describe('transitions', () => {
+    const key = (reference: string) => ({ merchantId: 'MCH-A', reference });
+
+    it.each([
+      ['SUCCESSFUL', { to: 'SUCCESSFUL' }, { paidAt: BEFORE_EXPIRY, failedAt: null, failureReason: null }],
+      ['FAILED', { to: 'FAILED', reason: 'insufficient_funds' }, { paidAt: null, failedAt: BEFORE_EXPIRY, failureReason: 'insufficient_funds' }],
+      ['CANCELLED', { to: 'CANCELLED' }, { paidAt: null, failedAt: BEFORE_EXPIRY, failureReason: 'customer_cancelled' }],
+      ['ABANDONED', { to: 'ABANDONED' }, { paidAt: null, failedAt: BEFORE_EXPIRY, failureReason: 'checkout_expired' }],
+    ] as const)('moves PENDING to %s and records when and why', async (status, transition, recorded) => {
+      await repository.insertIfAbsent(payin(`t-${status}`));
+      const moved = await repository.transition(key(`t-${status}`), transition, BEFORE_EXPIRY);
+      expect(moved).toMatchObject({ status, ...recorded });
+      expect(await repository.find(key(`t-${status}`))).toEqual(moved);
+    });
+
+    it('never moves a final payin again', async () => {
+      await repository.insertIfAbsent(payin('t-final'));
+      await repository.transition(key('t-final'), { to: 'SUCCESSFUL' }, BEFORE_EXPIRY);
+      for (const transition of [{ to: 'FAILED', reason: 'card_declined' }, { to: 'CANCELLED' }, { to: 'ABANDONED' }, { to: 'SUCCESSFUL' }] as const) {
+        expect(await repository.transition(key('t-final'), transition, BEFORE_EXPIRY)).toBeUndefined();
+      }
+      expect((await repository.find(key('t-final')))?.status).toBe('SUCCESSFUL');
+    });
+
+    it('moves a payin exactly once when transitions race', async () => {
+      await repository.insertIfAbsent(payin('t-race'));
+      const attempts = [{ to: 'SUCCESSFUL' }, { to: 'CANCELLED' }, { to: 'FAILED', reason: 'card_declined' }, { to: 'SUCCESSFUL' }, { to: 'ABANDONED' }, { to: 'SUCCESSFUL' }] as const;
+      const results = await Promise.all(attempts.map((transition) => repository.transition(key('t-race'), transition, BEFORE_EXPIRY)));
+      const winners = results.filter((result) => result !== undefined);
+      expect(winners).toHaveLength(1);
+      expect((await repository.find(key('t-race')))?.status).toBe(winners[0]?.status);
+    });
+
+    it('refuses payment at or after expiresAt, but abandons, recording the expiry as the time', async () => {
+      await repository.insertIfAbsent(payin('t-late'));
+      expect(await repository.transition(key('t-late'), { to: 'SUCCESSFUL' }, AFTER_EXPIRY)).toBeUndefined();
+      expect(await repository.transition(key('t-late'), { to: 'ABANDONED' }, AFTER_EXPIRY)).toMatchObject({ status: 'ABANDONED', failedAt: new Date('2026-11-22T10:30:00.000Z') });
+    });
+  });
+
+  describe('expiry', () => {
+    it('abandons only the PENDING payins past expiresAt, of one merchant when asked', async () => {
+      const base = new Date('2030-01-01T00:00:00.000Z').getTime();
+      const at = (minutes: number) => new Date(base + minutes * 60_000);
+      await repository.insertIfAbsent(payin('e-due', { merchantId: 'MCH-E', createdAt: at(0), expiresAt: at(30) }));
+      await repository.insertIfAbsent(payin('e-not-yet', { merchantId: 'MCH-E', createdAt: at(0), expiresAt: at(60) }));
+      await repository.insertIfAbsent(payin('e-paid', { merchantId: 'MCH-E', createdAt: at(0), expiresAt: at(30) }));
+      await repository.insertIfAbsent(payin('e-other', { merchantId: 'MCH-F', createdAt: at(0), expiresAt: at(30) }));
+      await repository.transition({ merchantId: 'MCH-E', reference: 'e-paid' }, { to: 'SUCCESSFUL' }, at(10));
+
+      expect(await repository.expireDue(at(45), { limit: 100, merchantId: 'MCH-E' })).toEqual([{ merchantId: 'MCH-E', reference: 'e-due' }]);
+      expect(await repository.find({ merchantId: 'MCH-E', reference: 'e-due' })).toMatchObject({ status: 'ABANDONED', failedAt: at(30), failureReason: 'checkout_expired' });
+      expect((await repository.find({ merchantId: 'MCH-E', reference: 'e-not-yet' }))?.status).toBe('PENDING');
+      expect((await repository.find({ merchantId: 'MCH-E', reference: 'e-paid' }))?.status).toBe('SUCCESSFUL');
+      expect((await repository.find({ merchantId: 'MCH-F', reference: 'e-other' }))?.status).toBe('PENDING');
+    });
+
+    it('splits the due payins between sweepers running at once, each moved once', async () => {
+      const base = new Date('2031-01-01T00:00:00.000Z').getTime();
+      const references = Array.from({ length: 40 }, (_, i) => `s-${i}`);
+      for (const reference of references) await repository.insertIfAbsent(payin(reference, { merchantId: 'MCH-S', createdAt: new Date(base), expiresAt: new Date(base + 1000) }));
+      const sweeps = await Promise.all(Array.from({ length: 4 }, () => repository.expireDue(new Date(base + 5000), { limit: 7, merchantId: 'MCH-S' })));
+      let rest: Array<{ reference: string }> = [];
+      for (let batch = await repository.expireDue(new Date(base + 5000), { limit: 7, merchantId: 'MCH-S' }); batch.length > 0; batch = await repository.expireDue(new Date(base + 5000), { limit: 7, merchantId: 'MCH-S' })) {
+        rest = rest.concat(batch);
+      }
+      const moved = [...sweeps.flat(), ...rest].map((k) => k.reference).sort();
+      expect(moved).toEqual([...references].sort());
+    });
+  });
+
+  describe('listing', () => {
+    const base = new Date('2032-01-01T00:00:00.000Z').getTime();
+    const merchantId = 'MCH-L';
+    beforeAll(async () => {
+      // Two payins share each creation millisecond, so the reference breaks ties.
+      for (let i = 0; i < 10; i++) {
+        await repository.insertIfAbsent(payin(`l-${i}`, { merchantId, createdAt: new Date(base + Math.floor(i / 2) * 1000), expiresAt: new Date(base + 3_600_000) }));
+      }
+      await repository.transition({ merchantId, reference: 'l-3' }, { to: 'SUCCESSFUL' }, new Date(base + 10_000));
+      await repository.insertIfAbsent(payin('l-other', { merchantId: 'MCH-M', createdAt: new Date(base) }));
+    });
+
+    it('lists newest first, then by reference descending, one merchant only', async () => {
+      const all = await repository.list({ merchantId, limit: 100 });
+      expect(all.map((p) => p.reference)).toEqual(['l-9', 'l-8', 'l-7', 'l-6', 'l-5', 'l-4', 'l-3', 'l-2', 'l-1', 'l-0']);
+    });
+
+    it('continues after a position, across equal creation times', async () => {
+      const page = await repository.list({ merchantId, limit: 3, after: { createdAt: new Date(base + 3000), reference: 'l-7' } });
+      expect(page.map((p) => p.reference)).toEqual(['l-6', 'l-5', 'l-4']);
+    });
+
+    it('filters by status and by creation time, from inclusive and to exclusive', async () => {
+      expect((await repository.list({ merchantId, limit: 100, status: 'SUCCESSFUL' })).map((p) => p.reference)).toEqual(['l-3']);
+      const window = await repository.list({ merchantId, limit: 100, createdFrom: new Date(base + 1000), createdTo: new Date(base + 3000) });
+      expect(window.map((p) => p.reference)).toEqual(['l-5', 'l-4', 'l-3', 'l-2']);
+    });
   });
 
   it('answers ping', async () => {
@@ -86,7 +200,8 @@ describe('PayinRepository on PGlite', () => {
     const second = await startTestApp({ DATA_DIR: dataDir });
     try {
       const read = await signedCall(second.baseUrl, { path: '/payment/api/payins/durable-1', credential: MERCHANT_A });
-      expect(read.json).toEqual(created.json);
+      // Without PUBLIC_BASE_URL the link is on the address the service listens on, which changed; its token did not.
+      expect(read.json).toEqual({ ...(created.json as object), checkoutUrl: String(created.json.checkoutUrl).replace(first.baseUrl, second.baseUrl) });
     } finally {
       await second.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
@@ -117,7 +232,7 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'PayinRepository on PostgreSQL', (
     try {
       const clients = await Promise.all([openPostgres(DATABASE_URL, { schema }), openPostgres(DATABASE_URL, { schema })]);
       const { rows } = await admin.query(`SELECT count(*)::int AS n FROM ${schema}.schema_migrations`);
-      expect(rows[0].n).toBe(1);
+      expect(rows[0].n).toBe(MIGRATIONS.length);
       await Promise.all(clients.map((c) => c.close()));
     } finally {
       await admin.query(`DROP SCHEMA ${schema} CASCADE`);

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { loadConfig } from './app-config';
+import { SANDBOX_CHECKOUT_TOKEN_SECRET, loadConfig } from './app-config';
 
 const PRODUCTION = {
   PAYSIGN_MODE: 'production',
@@ -8,6 +8,8 @@ const PRODUCTION = {
   REDIS_URL: 'redis://10.0.0.5:6379',
   DATABASE_URL: 'postgres://paysign@10.0.0.6/paysign',
   ACCOUNT_NAME_PROVIDER: 'sandbox',
+  PUBLIC_BASE_URL: 'https://pay.example.com',
+  CHECKOUT_TOKEN_SECRET: 'c2VjcmV0LW9mLWF0LWxlYXN0LTMyLWNoYXJhY3RlcnM',
 };
 
 describe('loadConfig', () => {
@@ -22,6 +24,10 @@ describe('loadConfig', () => {
     ['production on in-memory nonces', { env: { ...PRODUCTION, REDIS_URL: '' }, want: 'REDIS_URL is required in production mode' }],
     ['production on the embedded database', { env: { ...PRODUCTION, DATABASE_URL: '' }, want: 'DATABASE_URL is required in production mode' }],
     ['production with no account-name provider named', { env: { ...PRODUCTION, ACCOUNT_NAME_PROVIDER: '' }, want: 'ACCOUNT_NAME_PROVIDER is required in production mode' }],
+    ['production without its public https origin', { env: { ...PRODUCTION, PUBLIC_BASE_URL: 'http://pay.example.com' }, want: 'PUBLIC_BASE_URL is required in production mode' }],
+    ['production on the sandbox checkout secret', { env: { ...PRODUCTION, CHECKOUT_TOKEN_SECRET: SANDBOX_CHECKOUT_TOKEN_SECRET }, want: 'CHECKOUT_TOKEN_SECRET is required in production mode' }],
+    ['production with a short checkout secret', { env: { ...PRODUCTION, CHECKOUT_TOKEN_SECRET: 'short' }, want: 'CHECKOUT_TOKEN_SECRET is required in production mode, at least 32' }],
+    ['a public base URL with a path', { env: { PUBLIC_BASE_URL: 'https://example.com/pay' }, want: 'PUBLIC_BASE_URL must be an origin only' }],
     ['an account-name provider that does not exist', { env: { ACCOUNT_NAME_PROVIDER: 'nibss' }, want: 'ACCOUNT_NAME_PROVIDER must be "sandbox"' }],
     ['a head timeout longer than the request timeout', { env: { HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '15000' }, want: 'HEADERS_TIMEOUT_MS (20000) must not exceed REQUEST_TIMEOUT_MS (15000)' }],
     ['a burst below the sustained rate', { env: { RATE_LIMIT_PER_KEY_PER_SECOND: '100', RATE_LIMIT_PER_KEY_BURST: '50' }, want: 'RATE_LIMIT_PER_KEY_BURST (50) must be at least RATE_LIMIT_PER_KEY_PER_SECOND (100)' }],

@@ -51,7 +51,22 @@ export interface AppConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** The OpenAPI contract served at /payment/openapi.yaml. */
   contractPath: string;
+  /** The origin customers reach the service at, for checkout links; unset in sandbox: the address it listens on. */
+  publicBaseUrl: string | undefined;
+  /** How long a payin waits to be paid before it becomes ABANDONED. */
+  payinExpirySeconds: number;
+  /** How often each instance abandons the payins that expired, and at most how many per statement. */
+  payinSweepIntervalMs: number;
+  payinSweepBatchSize: number;
+  /** Keys the checkout tokens (see CheckoutTokens); changing it breaks the links of open payins. */
+  checkoutTokenSecret: string;
+  /** Largest checkout form body accepted, in bytes. */
+  checkoutFormLimitBytes: number;
 }
+
+/** The sandbox default of CHECKOUT_TOKEN_SECRET: public, so production refuses it. */
+export const SANDBOX_CHECKOUT_TOKEN_SECRET = 'sandbox-checkout-token-secret-public-not-secret';
+const MIN_CHECKOUT_TOKEN_SECRET_LENGTH = 32;
 
 export interface RateLimits {
   /** Verified requests per API key per second, sustained (counted over 10 s). */
@@ -120,6 +135,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
     if (!env.MERCHANTS_FILE) problems.push('MERCHANTS_FILE is required in production mode: the default file holds only the public sandbox merchant');
     if (!env.REDIS_URL) problems.push('REDIS_URL is required in production mode: nonces held in memory are forgotten on restart, so a captured request could be replayed, and are not shared by instances');
     if (!env.DATABASE_URL) problems.push('DATABASE_URL is required in production mode: the embedded database serves one instance and has no backups or replication');
+    if (!env.PUBLIC_BASE_URL?.startsWith('https://')) {
+      problems.push('PUBLIC_BASE_URL is required in production mode, as the https origin customers reach the service at: checkout links are built on it');
+    }
+    if (!env.CHECKOUT_TOKEN_SECRET || env.CHECKOUT_TOKEN_SECRET === SANDBOX_CHECKOUT_TOKEN_SECRET || env.CHECKOUT_TOKEN_SECRET.length < MIN_CHECKOUT_TOKEN_SECRET_LENGTH) {
+      problems.push(`CHECKOUT_TOKEN_SECRET is required in production mode, at least ${MIN_CHECKOUT_TOKEN_SECRET_LENGTH} random characters and not the sandbox default: it keys the checkout links`);
+    }
     if (!env.ACCOUNT_NAME_PROVIDER) problems.push('ACCOUNT_NAME_PROVIDER is required in production mode; only "sandbox" exists today, and it answers from fixed test accounts, so set it only knowingly');
   }
   const accountNameProvider = env.ACCOUNT_NAME_PROVIDER || 'sandbox';
@@ -162,6 +183,12 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
     trustProxy: trustProxy(env.TRUST_PROXY, problems),
     logLevel,
     contractPath: paths.contractPath,
+    publicBaseUrl: publicBaseUrl(url('PUBLIC_BASE_URL', ['http:', 'https:']), problems),
+    payinExpirySeconds: int('PAYIN_EXPIRY_SECONDS', 1800, 1, 604_800),
+    payinSweepIntervalMs: int('PAYIN_SWEEP_INTERVAL_MS', 10_000, 50, 3_600_000),
+    payinSweepBatchSize: int('PAYIN_SWEEP_BATCH_SIZE', 500, 1, 100_000),
+    checkoutTokenSecret: env.CHECKOUT_TOKEN_SECRET || SANDBOX_CHECKOUT_TOKEN_SECRET,
+    checkoutFormLimitBytes: int('CHECKOUT_FORM_LIMIT_BYTES', 4096, 512, 65_536),
   };
   if (config.nonceTtlSeconds < 2 * config.timestampToleranceSeconds) {
     problems.push(
@@ -182,6 +209,18 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
   return config;
+}
+
+/** An origin only: checkout links append their own path, so a path, query or fragment here would be dropped or doubled. */
+function publicBaseUrl(raw: string | undefined, problems: string[]): string | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    const parsed = new URL(raw);
+    if (raw.replace(/\/+$/, '').toLowerCase() !== parsed.origin) problems.push(`PUBLIC_BASE_URL must be an origin only, such as https://pay.example.com, got "${raw}"`);
+    return parsed.origin;
+  } catch {
+    return undefined;
+  }
 }
 
 /** TRUST_PROXY: unset or false trusts no proxy; true trusts every hop; else a comma-separated list of proxy addresses or CIDR ranges. */

@@ -14,10 +14,16 @@ interface Contract {
   components: { responses: Record<string, { description?: string }>; schemas: { ErrorCode: { enum: string[] } } };
 }
 
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
 /** Renders the contract as a self-contained HTML reference page (no scripts, no external assets). */
 export function renderApiReference(contractYaml: string): string {
   const contract = parse(contractYaml) as Contract;
-  const operations = Object.entries(contract.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op })));
+  const operations = Object.entries(contract.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => HTTP_METHODS.includes(method))
+      .map(([method, op]) => ({ path, method, op })),
+  );
   const sections = operations.map(({ path, method, op }) => {
     const example = Object.values(op.requestBody?.content?.['application/json']?.examples ?? {})[0]?.value;
     const responses = Object.entries(op.responses)

@@ -1,5 +1,6 @@
 import { HEADER_GRAMMAR } from '@paysign/signing';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { loggablePath } from '../checkout/checkout-route';
 import type { MerchantRegistry } from '../merchants/merchant-registry';
 import type { ServiceMetrics } from '../metrics/service-metrics';
 import type { RefusedAddressLimiter } from '../rate-limit/refused-address-limiter';
@@ -47,7 +48,7 @@ export function registerRequestHooks(fastify: FastifyInstance, deps: RequestHook
     const line = {
       requestId: request.id,
       method: request.method,
-      path: request.url.split('?')[0],
+      path: loggablePath(request.url.split('?')[0] ?? ''),
       status,
       merchantId: request.merchant?.merchantId,
       apiKey: publicApiKey(request, deps.merchants),

@@ -66,6 +66,12 @@ export class MerchantRegistry {
   merchantFor(apiKey: string): Merchant | undefined {
     return this.byApiKey.get(apiKey)?.merchant;
   }
+
+  /** A merchant by its ID, whatever the state of its keys: the checkout page names it. */
+  merchantById(merchantId: string): Merchant | undefined {
+    const entry = this.entries.find((candidate) => candidate.merchantId === merchantId);
+    return entry && { merchantId: entry.merchantId, tenantId: entry.tenantId, name: entry.name };
+  }
 }
 
 /** Reads and validates MERCHANTS_FILE; throws ConfigError naming every problem. */

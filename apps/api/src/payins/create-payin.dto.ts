@@ -1,5 +1,6 @@
-import { SCHEMAS, type CreatePayinRequest, type FieldError } from '@paysign/contracts';
+import { SCHEMAS, type CreatePayinRequest, type FieldError, type PayinChannel } from '@paysign/contracts';
 import { IsDefined, IsEmail, IsIn, IsNumber, IsOptional, IsPositive, IsString, IsUrl, Length, Matches, Max, MaxLength } from 'class-validator';
+import { PAYIN_CHANNELS } from './payin-states';
 
 // Every enum, pattern and limit below is read from the contract (openapi/payment-api.yaml).
 const FIELDS = SCHEMAS.CreatePayinRequest.properties;
@@ -44,10 +45,9 @@ export class CreatePayinDto implements CreatePayinRequest {
   @IsOptional()
   customerName?: string;
 
-  @Matches(new RegExp(FIELDS.gateway.pattern), { message: 'gateway must be 1 to 32 characters from [a-z0-9_-], such as card or bank_transfer.' })
-  @IsString({ message: 'gateway must be a string.' })
+  @IsIn(PAYIN_CHANNELS, { message: `gateway must be one of ${PAYIN_CHANNELS.join(', ')}; leave it out to offer every channel.` })
   @IsOptional()
-  gateway?: string;
+  gateway?: PayinChannel;
 
   @Matches(new RegExp(FIELDS.narration.pattern), { message: 'narration must hold a character other than white space.' })
   @MaxLength(FIELDS.narration.maxLength, { message: `narration must be at most ${FIELDS.narration.maxLength} characters.` })

@@ -2,11 +2,12 @@ import type { Logger } from 'pino';
 import type { SqlClient } from './sql-client';
 
 /** Ordered schema migrations, the same SQL on PGlite and PostgreSQL. Append; never edit a shipped one. */
-export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }> = [
+export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; statements: readonly string[] }> = [
   {
     id: 1,
     name: 'create payins',
-    sql: `CREATE TABLE payins (
+    statements: [
+      `CREATE TABLE payins (
       merchant_id text NOT NULL,
       reference text NOT NULL,
       status text NOT NULL,
@@ -22,6 +23,29 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; sql: string }
       created_at timestamptz NOT NULL DEFAULT now(),
       PRIMARY KEY (merchant_id, reference)
     )`,
+    ],
+  },
+  {
+    id: 2,
+    name: 'payin lifecycle, checkout and listing',
+    // Payins created before this have no checkout seed, so no link; their
+    // expiry is backfilled as creation + 30 min, the default, after which the
+    // sweeper abandons them. Creation times are set by the service to the millisecond
+    // from now on, so the listing cursor can name a position exactly.
+    statements: [
+      `ALTER TABLE payins
+        ADD COLUMN expires_at timestamptz,
+        ADD COLUMN paid_at timestamptz,
+        ADD COLUMN failed_at timestamptz,
+        ADD COLUMN failure_reason text,
+        ADD COLUMN checkout_seed text,
+        ADD COLUMN checkout_token_hash text`,
+      `UPDATE payins SET created_at = date_trunc('milliseconds', created_at), expires_at = date_trunc('milliseconds', created_at) + interval '30 minutes'`,
+      'ALTER TABLE payins ALTER COLUMN expires_at SET NOT NULL',
+      'CREATE UNIQUE INDEX payins_checkout_token_hash ON payins (checkout_token_hash)',
+      'CREATE INDEX payins_listing ON payins (merchant_id, created_at DESC, reference DESC)',
+      "CREATE INDEX payins_pending_expiry ON payins (expires_at) WHERE status = 'PENDING'",
+    ],
   },
 ];
 
@@ -43,7 +67,7 @@ export async function migrate(client: SqlClient, logger?: Logger): Promise<void>
       logger?.info({ migration: migration.id, name: migration.name }, 'applying payin store migration');
       await client.query('BEGIN');
       try {
-        await client.query(migration.sql);
+        for (const statement of migration.statements) await client.query(statement);
         await client.query('INSERT INTO schema_migrations (id, name) VALUES ($1, $2)', [migration.id, migration.name]);
         await client.query('COMMIT');
       } catch (error) {

@@ -1,4 +1,5 @@
-import type { Payin } from '@paysign/contracts';
+import type { FailureReason, Payin, PayinChannel, PayinStatus } from '@paysign/contracts';
+import type { PayinTransition } from './payin-states';
 
 /** Injection token of the PayinRepository. */
 export const PayinRepository = Symbol('PayinRepository');
@@ -11,17 +12,44 @@ export interface NewPayin {
   currency: Payin['currency'];
   customerEmail: string;
   customerName: string | null;
-  gateway: string | null;
+  gateway: PayinChannel | null;
   narration: string | null;
   notifyUrl: string | null;
   redirectUrl: string | null;
   /** SHA-256 of the normalised create request; equal fingerprints are the same request. */
   requestFingerprint: string;
+  createdAt: Date;
+  expiresAt: Date;
+  /** What the checkout token is derived from; the token itself is never stored (see CheckoutTokens). */
+  checkoutSeed: string;
+  /** SHA-256 of the checkout token, the key the checkout page finds the payin by. */
+  checkoutTokenHash: string;
 }
 
-export interface StoredPayin extends NewPayin {
-  status: 'PENDING';
-  createdAt: Date;
+export interface StoredPayin extends Omit<NewPayin, 'checkoutSeed' | 'checkoutTokenHash'> {
+  status: PayinStatus;
+  paidAt: Date | null;
+  failedAt: Date | null;
+  failureReason: FailureReason | null;
+  /** Null only for payins created before checkout existed. */
+  checkoutSeed: string | null;
+}
+
+export interface PayinKey {
+  merchantId: string;
+  reference: string;
+}
+
+export interface PayinListQuery {
+  merchantId: string;
+  status?: PayinStatus;
+  /** Inclusive. */
+  createdFrom?: Date;
+  /** Exclusive. */
+  createdTo?: Date;
+  /** Only payins after this position in the listing order (newest first). */
+  after?: { createdAt: Date; reference: string };
+  limit: number;
 }
 
 export interface PayinRepository {
@@ -31,7 +59,23 @@ export interface PayinRepository {
    * Rejects when the store fails: then nothing may be reported as created.
    */
   insertIfAbsent(payin: NewPayin): Promise<{ created: boolean; payin: StoredPayin }>;
-  find(merchantId: string, reference: string): Promise<StoredPayin | undefined>;
+  find(key: PayinKey): Promise<StoredPayin | undefined>;
+  findByCheckoutTokenHash(tokenHash: string): Promise<StoredPayin | undefined>;
+  /**
+   * Moves a PENDING payin to a final state as one compare-and-set: of two
+   * concurrent attempts exactly one resolves with the payin; the other, like
+   * any attempt on a final payin, resolves undefined. Only ABANDONED may be
+   * entered at or after `expiresAt`.
+   */
+  transition(key: PayinKey, transition: PayinTransition, now: Date): Promise<StoredPayin | undefined>;
+  /**
+   * Abandons up to `limit` PENDING payins whose `expiresAt` has passed, of one
+   * merchant or of all; safe to run on several instances at once, since each
+   * payin moves once. Resolves with the keys it moved.
+   */
+  expireDue(now: Date, options: { limit: number; merchantId?: string }): Promise<PayinKey[]>;
+  /** The merchant's payins in listing order: newest first, then by reference, descending. */
+  list(query: PayinListQuery): Promise<StoredPayin[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
-import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import type { FieldError, Payin } from '@paysign/contracts';
+import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { FieldError, Payin, PayinList } from '@paysign/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
@@ -7,6 +7,7 @@ import { validationFailed } from '../errors/api.exception';
 import { VerifiedBody, verifiedFieldText } from '../http/verified-body.decorator';
 import { validateBody } from '../http/validate-body';
 import { CREATE_PAYIN_FIELDS, CreatePayinDto, REFERENCE_PATTERN, REFERENCE_RULE, amountTextErrors } from './create-payin.dto';
+import { encodeCursor, parseListQuery } from './list-payins.query';
 import { PayinsService } from './payins.service';
 
 @Controller('api/payins')
@@ -31,13 +32,22 @@ export class PayinsController {
     return payin;
   }
 
+  @Get()
+  async list(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest): Promise<PayinList> {
+    const merchant = request.merchant as NonNullable<FastifyRequest['merchant']>;
+    const listing = parseListQuery(merchant.merchantId, query);
+    // One more than the page: whether it exists is hasMore, without a count query.
+    const rows = await this.payins.list({ ...listing, limit: listing.limit + 1 });
+    const page = rows.slice(0, listing.limit);
+    const last = page[page.length - 1];
+    const hasMore = rows.length > listing.limit;
+    return { data: page.map((payin) => this.payins.toContract(payin)), hasMore, nextCursor: hasMore && last ? encodeCursor(last, listing) : null };
+  }
+
   @Get(':reference')
   async get(@Param('reference') reference: string, @Req() request: FastifyRequest): Promise<Payin> {
-    if (!REFERENCE_PATTERN.test(reference)) {
-      throw validationFailed([{ field: 'reference', code: 'pattern', message: REFERENCE_RULE }]);
-    }
     const merchant = request.merchant as NonNullable<FastifyRequest['merchant']>;
-    return this.payins.get(merchant.merchantId, reference);
+    return this.payins.get({ merchantId: merchant.merchantId, reference: checkedReference(reference) });
   }
 
   /** http callback URLs are a sandbox convenience; production requires https. */
@@ -47,4 +57,10 @@ export class PayinsController {
       .filter((field) => typeof body[field] === 'string' && !(body[field] as string).toLowerCase().startsWith('https://'))
       .map((field) => ({ field, code: 'format', message: `${field} must be an https URL in production mode.` }));
   }
+}
+
+/** A path reference outside the grammar is a 400 naming it, not a lookup that cannot match. */
+export function checkedReference(reference: string): string {
+  if (!REFERENCE_PATTERN.test(reference)) throw validationFailed([{ field: 'reference', code: 'pattern', message: REFERENCE_RULE }]);
+  return reference;
 }

@@ -1,17 +1,36 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Payin } from '@paysign/contracts';
+import { CheckoutLinks } from '../checkout/checkout-links';
+import type { AppConfig } from '../config/app-config';
+import { AppConfigToken } from '../config/app-config.token';
+import { Clock } from '../config/clock';
 import { ApiException, storeUnavailable } from '../errors/api.exception';
+import { PaymentGateways } from '../gateways/payment-gateways';
 import type { CreatePayinDto } from './create-payin.dto';
-import { PayinRepository, type NewPayin, type StoredPayin } from './payin-repository.interface';
+import { PayinRepository, type NewPayin, type PayinKey, type PayinListQuery, type StoredPayin } from './payin-repository.interface';
+import type { PayinTransition } from './payin-states';
+
+/** What a transition attempt came to: the payin moved, or it was already final (this attempt lost, or came late). */
+export type TransitionResult = { moved: true; payin: StoredPayin } | { moved: false; payin: StoredPayin };
 
 @Injectable()
 export class PayinsService {
-  constructor(@Inject(PayinRepository) private readonly payins: PayinRepository) {}
+  constructor(
+    @Inject(PayinRepository) private readonly payins: PayinRepository,
+    @Inject(AppConfigToken) private readonly config: AppConfig,
+    @Inject(Clock) private readonly clock: Clock,
+    private readonly gateways: PaymentGateways,
+    private readonly links: CheckoutLinks,
+  ) {}
 
   /** Creates a payin, or replays the one with the same reference and body. */
   async create(merchantId: string, input: CreatePayinDto): Promise<{ created: boolean; payin: Payin }> {
-    const fields: Omit<NewPayin, 'requestFingerprint'> = {
+    const gateway = input.gateway ?? null;
+    if (this.gateways.channelsFor(gateway).length === 0) {
+      throw new ApiException('GATEWAY_NOT_CONFIGURED', { channel: gateway ?? 'any channel', configured: this.gateways.channels.join(', ') || 'none' });
+    }
+    const fields = {
       merchantId,
       reference: input.reference,
       // Validated to at most 2 decimals, so rounding only removes float noise (0.29 * 100 = 28.999…).
@@ -19,55 +38,107 @@ export class PayinsService {
       currency: input.currency,
       customerEmail: input.customerEmail,
       customerName: input.customerName ?? null,
-      gateway: input.gateway ?? null,
+      gateway,
       narration: input.narration ?? null,
       notifyUrl: input.notifyUrl ?? null,
       redirectUrl: input.redirectUrl ?? null,
     };
-    const requestFingerprint = fingerprint(fields);
-    let result: { created: boolean; payin: StoredPayin };
-    try {
-      result = await this.payins.insertIfAbsent({ ...fields, requestFingerprint });
-    } catch {
-      throw storeUnavailable('payin store');
-    }
-    if (!result.created && result.payin.requestFingerprint !== requestFingerprint) {
+    const now = this.now();
+    const checkout = this.links.tokens.issue();
+    const newPayin: NewPayin = {
+      ...fields,
+      requestFingerprint: fingerprint(fields),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + this.config.payinExpirySeconds * 1000),
+      checkoutSeed: checkout.seed,
+      checkoutTokenHash: checkout.tokenHash,
+    };
+    const result = await this.store(() => this.payins.insertIfAbsent(newPayin));
+    if (!result.created && result.payin.requestFingerprint !== newPayin.requestFingerprint) {
       throw new ApiException('IDEMPOTENCY_CONFLICT', { reference: input.reference });
     }
-    return { created: result.created, payin: toContract(result.payin) };
+    const payin = result.created ? result.payin : await this.current(result.payin);
+    return { created: result.created, payin: this.toContract(payin) };
   }
 
-  async get(merchantId: string, reference: string): Promise<Payin> {
-    let payin: StoredPayin | undefined;
+  async get(key: PayinKey): Promise<Payin> {
+    return this.toContract(await this.find(key));
+  }
+
+  /** The payin as it is now: one found PENDING past its expiry is abandoned first, so no read returns a stale PENDING. */
+  async find(key: PayinKey): Promise<StoredPayin> {
+    const payin = await this.store(() => this.payins.find(key));
+    if (!payin) throw new ApiException('PAYIN_NOT_FOUND', { reference: key.reference });
+    return this.current(payin);
+  }
+
+  async findByCheckoutTokenHash(tokenHash: string): Promise<StoredPayin | undefined> {
+    const payin = await this.store(() => this.payins.findByCheckoutTokenHash(tokenHash));
+    return payin && this.current(payin);
+  }
+
+  /** One page, newest first; the merchant's expired payins are abandoned first, so that the status filter is exact. */
+  async list(query: PayinListQuery): Promise<StoredPayin[]> {
+    await this.store(() => this.payins.expireDue(this.now(), { limit: this.config.payinSweepBatchSize, merchantId: query.merchantId }));
+    const page = await this.store(() => this.payins.list(query));
+    // More expired payins than one batch: those on this page are settled one by one.
+    return Promise.all(page.map((payin) => this.current(payin)));
+  }
+
+  /**
+   * Moves a PENDING payin to a final state; the checkout page and the sandbox
+   * simulation both come here. Exactly one of two concurrent attempts moves it.
+   * An attempt on an expired payin abandons it instead.
+   */
+  async transition(key: PayinKey, transition: PayinTransition): Promise<TransitionResult> {
+    const moved = await this.store(() => this.payins.transition(key, transition, this.now()));
+    if (moved) return { moved: true, payin: moved };
+    return { moved: false, payin: await this.find(key) };
+  }
+
+  toContract(payin: StoredPayin): Payin {
+    return {
+      reference: payin.reference,
+      merchantId: payin.merchantId,
+      status: payin.status,
+      amount: Number(payin.amountMinor) / 100,
+      currency: payin.currency,
+      customerEmail: payin.customerEmail,
+      customerName: payin.customerName,
+      gateway: payin.gateway,
+      narration: payin.narration,
+      notifyUrl: payin.notifyUrl,
+      redirectUrl: payin.redirectUrl,
+      checkoutUrl: payin.status === 'PENDING' && payin.checkoutSeed !== null ? this.links.urlOf(payin.checkoutSeed) : null,
+      createdAt: payin.createdAt.toISOString(),
+      expiresAt: payin.expiresAt.toISOString(),
+      paidAt: payin.paidAt?.toISOString() ?? null,
+      failedAt: payin.failedAt?.toISOString() ?? null,
+      failureReason: payin.failureReason,
+    };
+  }
+
+  private async current(payin: StoredPayin): Promise<StoredPayin> {
+    if (payin.status !== 'PENDING' || payin.expiresAt.getTime() > this.clock()) return payin;
+    const abandoned = await this.store(() => this.payins.transition(payin, { to: 'ABANDONED' }, this.now()));
+    return abandoned ?? (await this.store(() => this.payins.find(payin))) ?? payin;
+  }
+
+  private now(): Date {
+    return new Date(this.clock());
+  }
+
+  private async store<T>(operation: () => Promise<T>): Promise<T> {
     try {
-      payin = await this.payins.find(merchantId, reference);
+      return await operation();
     } catch {
       throw storeUnavailable('payin store');
     }
-    if (!payin) throw new ApiException('PAYIN_NOT_FOUND', { reference });
-    return toContract(payin);
   }
 }
 
 /** Equal for requests that mean the same payin: 1000.50 and 1000.5 are one amount. */
-function fingerprint(fields: Omit<NewPayin, 'requestFingerprint'>): string {
+function fingerprint(fields: Omit<NewPayin, 'requestFingerprint' | 'createdAt' | 'expiresAt' | 'checkoutSeed' | 'checkoutTokenHash'>): string {
   const normalised = [fields.amountMinor.toString(), fields.currency, fields.customerEmail, fields.customerName, fields.gateway, fields.narration, fields.notifyUrl, fields.redirectUrl];
   return createHash('sha256').update(JSON.stringify(normalised)).digest('hex');
-}
-
-function toContract(payin: StoredPayin): Payin {
-  return {
-    reference: payin.reference,
-    merchantId: payin.merchantId,
-    status: payin.status,
-    amount: Number(payin.amountMinor) / 100,
-    currency: payin.currency,
-    customerEmail: payin.customerEmail,
-    customerName: payin.customerName,
-    gateway: payin.gateway,
-    narration: payin.narration,
-    notifyUrl: payin.notifyUrl,
-    redirectUrl: payin.redirectUrl,
-    createdAt: payin.createdAt.toISOString(),
-  };
 }

@@ -1,46 +1,134 @@
-import type { NewPayin, PayinRepository, StoredPayin } from './payin-repository.interface';
+import type { FailureReason, PayinChannel, PayinStatus } from '@paysign/contracts';
+import type { NewPayin, PayinKey, PayinListQuery, PayinRepository, StoredPayin } from './payin-repository.interface';
+import { failureReasonOf, type PayinTransition } from './payin-states';
 import type { SqlClient } from './sql-client';
 
 interface PayinRow {
   merchant_id: string;
   reference: string;
-  status: 'PENDING';
+  status: PayinStatus;
   amount_minor: string | number | bigint;
   currency: StoredPayin['currency'];
   customer_email: string;
   customer_name: string | null;
-  gateway: string | null;
+  gateway: PayinChannel | null;
   narration: string | null;
   notify_url: string | null;
   redirect_url: string | null;
   request_fingerprint: string;
   created_at: Date | string;
+  expires_at: Date | string;
+  paid_at: Date | string | null;
+  failed_at: Date | string | null;
+  failure_reason: FailureReason | null;
+  checkout_seed: string | null;
 }
 
-const COLUMNS = 'merchant_id, reference, status, amount_minor::text AS amount_minor, currency, customer_email, customer_name, gateway, narration, notify_url, redirect_url, request_fingerprint, created_at';
+const COLUMNS =
+  'merchant_id, reference, status, amount_minor::text AS amount_minor, currency, customer_email, customer_name, gateway, narration, notify_url, redirect_url, request_fingerprint, created_at, expires_at, paid_at, failed_at, failure_reason, checkout_seed';
 
-/** Payins in SQL: PGlite on disk by default, PostgreSQL with DATABASE_URL. */
+/**
+ * Payins in SQL: PGlite on disk by default, PostgreSQL with DATABASE_URL.
+ * Every state change is one UPDATE guarded by `status = 'PENDING'`, so the
+ * store itself decides which of two racing transitions wins.
+ */
 export class SqlPayinRepository implements PayinRepository {
   constructor(private readonly client: SqlClient) {}
 
   async insertIfAbsent(payin: NewPayin): Promise<{ created: boolean; payin: StoredPayin }> {
     const inserted = await this.client.query<PayinRow>(
-      `INSERT INTO payins (merchant_id, reference, status, amount_minor, currency, customer_email, customer_name, gateway, narration, notify_url, redirect_url, request_fingerprint)
-       VALUES ($1, $2, 'PENDING', $3, $4, $5, $6, $7, $8, $9, $10, $11)
+      `INSERT INTO payins (merchant_id, reference, status, amount_minor, currency, customer_email, customer_name, gateway, narration, notify_url, redirect_url,
+                           request_fingerprint, created_at, expires_at, checkout_seed, checkout_token_hash)
+       VALUES ($1, $2, 'PENDING', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::timestamptz, $13::timestamptz, $14, $15)
        ON CONFLICT (merchant_id, reference) DO NOTHING
        RETURNING ${COLUMNS}`,
-      [payin.merchantId, payin.reference, payin.amountMinor.toString(), payin.currency, payin.customerEmail, payin.customerName, payin.gateway, payin.narration, payin.notifyUrl, payin.redirectUrl, payin.requestFingerprint],
+      [
+        payin.merchantId,
+        payin.reference,
+        payin.amountMinor.toString(),
+        payin.currency,
+        payin.customerEmail,
+        payin.customerName,
+        payin.gateway,
+        payin.narration,
+        payin.notifyUrl,
+        payin.redirectUrl,
+        payin.requestFingerprint,
+        payin.createdAt.toISOString(),
+        payin.expiresAt.toISOString(),
+        payin.checkoutSeed,
+        payin.checkoutTokenHash,
+      ],
     );
     const row = inserted.rows[0];
     if (row) return { created: true, payin: fromRow(row) };
-    const existing = await this.find(payin.merchantId, payin.reference);
+    const existing = await this.find(payin);
     if (!existing) throw new Error(`payin ${payin.reference} conflicted but cannot be read back`);
     return { created: false, payin: existing };
   }
 
-  async find(merchantId: string, reference: string): Promise<StoredPayin | undefined> {
-    const { rows } = await this.client.query<PayinRow>(`SELECT ${COLUMNS} FROM payins WHERE merchant_id = $1 AND reference = $2`, [merchantId, reference]);
+  async find(key: PayinKey): Promise<StoredPayin | undefined> {
+    const { rows } = await this.client.query<PayinRow>(`SELECT ${COLUMNS} FROM payins WHERE merchant_id = $1 AND reference = $2`, [key.merchantId, key.reference]);
     return rows[0] ? fromRow(rows[0]) : undefined;
+  }
+
+  async findByCheckoutTokenHash(tokenHash: string): Promise<StoredPayin | undefined> {
+    const { rows } = await this.client.query<PayinRow>(`SELECT ${COLUMNS} FROM payins WHERE checkout_token_hash = $1`, [tokenHash]);
+    return rows[0] ? fromRow(rows[0]) : undefined;
+  }
+
+  async transition(key: PayinKey, transition: PayinTransition, now: Date): Promise<StoredPayin | undefined> {
+    const at = now.toISOString();
+    const reason = failureReasonOf(transition);
+    // An abandoned payin failed when it expired, or now if it was abandoned sooner (a simulation).
+    const { rows } =
+      transition.to === 'ABANDONED'
+        ? await this.client.query<PayinRow>(
+            `UPDATE payins SET status = 'ABANDONED', failed_at = LEAST(expires_at, $3::timestamptz), failure_reason = $4
+             WHERE merchant_id = $1 AND reference = $2 AND status = 'PENDING'
+             RETURNING ${COLUMNS}`,
+            [key.merchantId, key.reference, at, reason],
+          )
+        : await this.client.query<PayinRow>(
+            `UPDATE payins SET status = $3, paid_at = $4::timestamptz, failed_at = $5::timestamptz, failure_reason = $6
+             WHERE merchant_id = $1 AND reference = $2 AND status = 'PENDING' AND expires_at > $7::timestamptz
+             RETURNING ${COLUMNS}`,
+            [key.merchantId, key.reference, transition.to, transition.to === 'SUCCESSFUL' ? at : null, transition.to === 'SUCCESSFUL' ? null : at, reason, at],
+          );
+    return rows[0] ? fromRow(rows[0]) : undefined;
+  }
+
+  async expireDue(now: Date, options: { limit: number; merchantId?: string }): Promise<PayinKey[]> {
+    const params: unknown[] = [now.toISOString(), options.limit];
+    const ofMerchant = options.merchantId === undefined ? '' : `AND merchant_id = $${params.push(options.merchantId)}`;
+    // SKIP LOCKED: instances sweeping together take disjoint batches instead of queueing on each other's rows.
+    const { rows } = await this.client.query<{ merchant_id: string; reference: string }>(
+      `UPDATE payins SET status = 'ABANDONED', failed_at = expires_at, failure_reason = 'checkout_expired'
+       WHERE (merchant_id, reference) IN (
+         SELECT merchant_id, reference FROM payins
+         WHERE status = 'PENDING' AND expires_at <= $1::timestamptz ${ofMerchant}
+         ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+       AND status = 'PENDING'
+       RETURNING merchant_id, reference`,
+      params,
+    );
+    return rows.map((row) => ({ merchantId: row.merchant_id, reference: row.reference }));
+  }
+
+  async list(query: PayinListQuery): Promise<StoredPayin[]> {
+    const params: unknown[] = [query.merchantId];
+    const where = ['merchant_id = $1'];
+    if (query.status !== undefined) where.push(`status = $${params.push(query.status)}`);
+    if (query.createdFrom !== undefined) where.push(`created_at >= $${params.push(query.createdFrom.toISOString())}::timestamptz`);
+    if (query.createdTo !== undefined) where.push(`created_at < $${params.push(query.createdTo.toISOString())}::timestamptz`);
+    if (query.after !== undefined) {
+      where.push(`(created_at, reference) < ($${params.push(query.after.createdAt.toISOString())}::timestamptz, $${params.push(query.after.reference)})`);
+    }
+    const { rows } = await this.client.query<PayinRow>(
+      `SELECT ${COLUMNS} FROM payins WHERE ${where.join(' AND ')} ORDER BY created_at DESC, reference DESC LIMIT $${params.push(query.limit)}`,
+      params,
+    );
+    return rows.map(fromRow);
   }
 
   async ping(): Promise<void> {
@@ -51,6 +139,9 @@ export class SqlPayinRepository implements PayinRepository {
     await this.client.close();
   }
 }
+
+const toDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
+const toDateOrNull = (value: Date | string | null): Date | null => (value === null ? null : toDate(value));
 
 function fromRow(row: PayinRow): StoredPayin {
   return {
@@ -66,6 +157,11 @@ function fromRow(row: PayinRow): StoredPayin {
     notifyUrl: row.notify_url,
     redirectUrl: row.redirect_url,
     requestFingerprint: row.request_fingerprint,
-    createdAt: row.created_at instanceof Date ? row.created_at : new Date(row.created_at),
+    createdAt: toDate(row.created_at),
+    expiresAt: toDate(row.expires_at),
+    paidAt: toDateOrNull(row.paid_at),
+    failedAt: toDateOrNull(row.failed_at),
+    failureReason: row.failure_reason,
+    checkoutSeed: row.checkout_seed,
   };
 }

@@ -1,7 +1,8 @@
 import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import type { NonceStore } from '../nonce/nonce-store.interface';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.interface';
-import type { NewPayin, PayinRepository, StoredPayin } from '../payins/payin-repository.interface';
+import type { NewPayin, PayinKey, PayinListQuery, PayinRepository, StoredPayin } from '../payins/payin-repository.interface';
+import type { PayinTransition } from '../payins/payin-states';
 import type { StoreProbe } from './store-probe';
 
 /** A NonceStore whose every call goes through its probe: timed, counted, and logged when the store goes and comes back. */
@@ -39,8 +40,24 @@ export class InstrumentedPayinRepository implements PayinRepository {
     return this.probe.observe('insert', () => this.inner.insertIfAbsent(payin));
   }
 
-  find(merchantId: string, reference: string): Promise<StoredPayin | undefined> {
-    return this.probe.observe('find', () => this.inner.find(merchantId, reference));
+  find(key: PayinKey): Promise<StoredPayin | undefined> {
+    return this.probe.observe('find', () => this.inner.find(key));
+  }
+
+  findByCheckoutTokenHash(tokenHash: string): Promise<StoredPayin | undefined> {
+    return this.probe.observe('find', () => this.inner.findByCheckoutTokenHash(tokenHash));
+  }
+
+  transition(key: PayinKey, transition: PayinTransition, now: Date): Promise<StoredPayin | undefined> {
+    return this.probe.observe('transition', () => this.inner.transition(key, transition, now));
+  }
+
+  expireDue(now: Date, options: { limit: number; merchantId?: string }): Promise<PayinKey[]> {
+    return this.probe.observe('expire', () => this.inner.expireDue(now, options));
+  }
+
+  list(query: PayinListQuery): Promise<StoredPayin[]> {
+    return this.probe.observe('list', () => this.inner.list(query));
   }
 
   ping(): Promise<void> {

@@ -38,3 +38,20 @@ export function describeWithStore(store: 'Redis' | 'PostgreSQL', url: string, na
 export function describeInProduction(name: string, suite: () => void): void {
   describeWithStore('Redis', REDIS_URL, name, () => describeWithStore('PostgreSQL', DATABASE_URL, 'on PostgreSQL', suite));
 }
+
+/** A database of its own on the shared PostgreSQL server, dropped by `drop()`: suites never see each other's rows. */
+export async function createPrivateDatabase(prefix = 'paysign_test'): Promise<{ url: string; drop: () => Promise<void> }> {
+  const { Pool } = await import('pg');
+  const name = `${prefix}_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = new Pool({ connectionString: DATABASE_URL });
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(DATABASE_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    },
+  };
+}

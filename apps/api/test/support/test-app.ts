@@ -57,6 +57,13 @@ export async function startTestApp(env: Record<string, string | undefined> = {},
   };
 }
 
+/** What production requires besides its stores, as an operator would set it. */
+export const PRODUCTION_SETTINGS = {
+  ACCOUNT_NAME_PROVIDER: 'sandbox',
+  PUBLIC_BASE_URL: 'https://pay.example.com',
+  CHECKOUT_TOKEN_SECRET: 'test-checkout-token-secret-0123456789abcdef',
+};
+
 /**
  * Starts the app in production mode, which requires Redis and PostgreSQL: on
  * the shared Redis (its keys are scoped by API key and nonce) and a database
@@ -73,7 +80,7 @@ export async function startProductionTestApp(env: Record<string, string | undefi
     await admin.end();
   };
   try {
-    const api = await startTestApp({ PAYSIGN_MODE: 'production', REDIS_URL, DATABASE_URL: url.toString(), ACCOUNT_NAME_PROVIDER: 'sandbox', ...env }, options);
+    const api = await startTestApp({ PAYSIGN_MODE: 'production', REDIS_URL, DATABASE_URL: url.toString(), ...PRODUCTION_SETTINGS, ...env }, options);
     return {
       ...api,
       close: async () => {

@@ -182,6 +182,20 @@ export const ERROR_REGISTRY = {
     summary: 'The reference was used with a different body. Use a new reference, or resend the original body.',
     message: 'Reference {reference} was already used with a different body. Use a new reference for a new payin, or resend the original body.',
   },
+  PAYIN_NOT_PENDING: {
+    status: 409,
+    type: 'conflict',
+    retryable: false,
+    summary: 'The payin is already in a final state, which never changes. Read the payin for its outcome.',
+    message: 'Payin {reference} is already {status}, a final state that does not change. Read the payin for its outcome.',
+  },
+  GATEWAY_NOT_CONFIGURED: {
+    status: 422,
+    type: 'invalid_request',
+    retryable: false,
+    summary: "No payment gateway adapter serves the payin's channel in this deployment, so the customer could not pay.",
+    message: 'No payment gateway adapter for {channel} is configured in this deployment; configured channels are {configured}. Create the payin with a configured gateway, or ask the operator to configure one.',
+  },
   NUBAN_CHECK_FAILED: {
     status: 422,
     type: 'account_rejected',

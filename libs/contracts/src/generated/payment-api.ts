@@ -59,15 +59,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List payins
+         * @description Lists the calling merchant's payins, newest first, one page at a time.
+         *     Pass `nextCursor` from a page as `cursor` to get the next one, with the
+         *     same filters. Walking the pages while new payins are created gives no
+         *     duplicates and no gaps: new payins sort before the first page. The
+         *     query string is part of the signed path.
+         */
+        get: operations["listPayins"];
         put?: never;
         /**
          * Create a payin
-         * @description Creates a payin in status `PENDING`. The `reference` is the idempotency
-         *     key, per merchant: sending the same reference with the same body again
-         *     returns the original payin with `200` and `Idempotent-Replayed: true`,
-         *     so a create is always safe to retry. The same reference with a
-         *     different body is refused with `409`.
+         * @description Creates a payin in status `PENDING`, with a `checkoutUrl` to send the
+         *     customer to and the `expiresAt` after which an unpaid payin becomes
+         *     `ABANDONED`. The `reference` is the idempotency key, per merchant:
+         *     sending the same reference with the same body again returns the
+         *     original payin with `200` and `Idempotent-Replayed: true`, so a create
+         *     is always safe to retry. The same reference with a different body is
+         *     refused with `409`.
          */
         post: operations["createPayin"];
         delete?: never;
@@ -90,6 +100,65 @@ export interface paths {
         get: operations["getPayin"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/api/payins/{reference}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate a payin outcome (sandbox only)
+         * @description Drives a `PENDING` payin to a final state, through the same transition
+         *     as the hosted checkout, so that automated tests need no browser. Only
+         *     in sandbox mode: in production this path answers `404 ROUTE_NOT_FOUND`.
+         */
+        post: operations["simulatePayin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/checkout/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The checkout token from the payin's `checkoutUrl`. */
+                token: components["schemas"]["CheckoutToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Hosted checkout page
+         * @description The page the customer pays on: the merchant's name, the amount, the
+         *     narration and the reference, and the payment methods of the payin's
+         *     gateway. Once the payin is final it shows the outcome instead. Served
+         *     with a strict Content-Security-Policy and no external assets; works
+         *     without JavaScript. Sets the `paysign_checkout_csrf` cookie that the
+         *     form's `csrf` field must match.
+         */
+        get: operations["showCheckout"];
+        put?: never;
+        /**
+         * Submit the checkout form
+         * @description Pays, or cancels, from the checkout page's form. Once the payin is
+         *     final the customer is sent with `303` to the payin's `redirectUrl`,
+         *     with `reference` and `status` appended to its query string, or back to
+         *     the page, which then shows the outcome. A submission after the payin
+         *     is final changes nothing. The redirect is not proof of payment:
+         *     confirm with `GET /payment/api/payins/{reference}`.
+         */
+        post: operations["submitCheckout"];
         delete?: never;
         options?: never;
         head?: never;
@@ -231,8 +300,7 @@ export interface components {
             customerEmail: string;
             /** @description Must hold a character other than white space. Bidi controls and zero-width characters are refused, as in every text field. */
             customerName?: string;
-            /** @description The payment channel to offer, for example `card`, `bank_transfer` or `ussd`. */
-            gateway?: string;
+            gateway?: components["schemas"]["PayinChannel"];
             /** @description Must hold a character other than white space. */
             narration?: string;
             /**
@@ -248,10 +316,68 @@ export interface components {
             reference: components["schemas"]["Reference"];
         };
         /**
-         * @description Payins are created `PENDING`. Later states are not part of this version.
+         * @description The payment channel the checkout offers. Without one, the checkout
+         *     offers every channel the deployment has a gateway adapter for.
          * @enum {string}
          */
-        PayinStatus: "PENDING";
+        PayinChannel: "card" | "bank_transfer" | "ussd";
+        /**
+         * @description A payin is created `PENDING` and moves at most once, to one final state:
+         *     `SUCCESSFUL` (paid), `FAILED` (the payment was declined),
+         *     `ABANDONED` (not paid before `expiresAt`) or `CANCELLED` (the customer
+         *     cancelled at checkout). Final states never change.
+         * @enum {string}
+         */
+        PayinStatus: "PENDING" | "SUCCESSFUL" | "FAILED" | "ABANDONED" | "CANCELLED";
+        /**
+         * @description Why a payment was declined; the `failureReason` of a `FAILED` payin.
+         * @enum {string}
+         */
+        DeclineReason: "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "transfer_not_received";
+        /**
+         * @description Why a payin did not succeed: a `DeclineReason` for `FAILED`,
+         *     `checkout_expired` for `ABANDONED`, `customer_cancelled` for `CANCELLED`.
+         * @enum {string}
+         */
+        FailureReason: "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "transfer_not_received" | "checkout_expired" | "customer_cancelled";
+        /**
+         * @description Items per page.
+         * @default 20
+         */
+        PageLimit: number;
+        /** @description An opaque page position, as returned in `nextCursor`. */
+        Cursor: string;
+        PayinList: {
+            /** @description Newest first. */
+            data: components["schemas"]["Payin"][];
+            /** @description Whether another page follows. */
+            hasMore: boolean;
+            /** @description Pass as `cursor`, with the same filters, for the next page; `null` on the last page. */
+            nextCursor: components["schemas"]["Cursor"] | null;
+        };
+        SimulatePayinRequest: {
+            /**
+             * @description The final state to drive the payin to.
+             * @enum {string}
+             */
+            outcome: "successful" | "failed" | "abandoned" | "cancelled";
+            /** @description With `outcome` `failed` only; `card_declined` when absent. */
+            failureReason?: components["schemas"]["DeclineReason"];
+        };
+        /** @description 256 random-looking bits, base64url. The service stores only its SHA-256. */
+        CheckoutToken: string;
+        CheckoutSubmission: {
+            /** @description The per-page token from the form; must equal the `paysign_checkout_csrf` cookie. */
+            csrf: string;
+            /** @enum {string} */
+            action: "pay_card" | "confirm_transfer" | "confirm_ussd" | "cancel";
+            /** @description With `pay_card`. Digits, spaces allowed. */
+            cardNumber?: string;
+            /** @description With `pay_card`. `MM/YY`. */
+            cardExpiry?: string;
+            /** @description With `pay_card`. 3 or 4 digits. */
+            cardCvc?: string;
+        };
         Payin: {
             reference: components["schemas"]["Reference"];
             merchantId: string;
@@ -261,12 +387,34 @@ export interface components {
             currency: components["schemas"]["Currency"];
             customerEmail: string;
             customerName: string | null;
-            gateway: string | null;
+            gateway: components["schemas"]["PayinChannel"] | null;
             narration: string | null;
             notifyUrl: string | null;
             redirectUrl: string | null;
+            /**
+             * Format: uri
+             * @description The hosted checkout page to send the customer to, while the payin is
+             *     `PENDING`; `null` once it is final. The same link on every read.
+             */
+            checkoutUrl: string | null;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description When an unpaid payin becomes `ABANDONED`. No read returns `PENDING` after it.
+             */
+            expiresAt: string;
+            /**
+             * Format: date-time
+             * @description When the payin became `SUCCESSFUL`.
+             */
+            paidAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the payin became `FAILED`, `ABANDONED` (its `expiresAt`, or when it was simulated) or `CANCELLED`.
+             */
+            failedAt: string | null;
+            failureReason: components["schemas"]["FailureReason"] | null;
         };
         Health: {
             /** @enum {string} */
@@ -285,7 +433,7 @@ export interface components {
          * @description Every error code the service returns. Stable; new codes may be added.
          * @enum {string}
          */
-        ErrorCode: "AUTH_HEADER_MISSING" | "AUTH_HEADER_MALFORMED" | "AUTH_UNKNOWN_API_KEY" | "AUTH_TIMESTAMP_SKEW" | "AUTH_SIGNATURE_MISMATCH" | "AUTH_NONCE_REPLAYED" | "AUTH_MERCHANT_MISMATCH" | "INVALID_JSON" | "INVALID_UTF8" | "BODY_NOT_OBJECT" | "NESTED_VALUE" | "DUPLICATE_KEY" | "TOO_MANY_FIELDS" | "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "ROUTE_NOT_FOUND" | "PAYIN_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "NUBAN_CHECK_FAILED" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_DORMANT" | "BANK_UNAVAILABLE" | "UPSTREAM_TIMEOUT" | "RATE_LIMITED" | "STORE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "AUTH_HEADER_MISSING" | "AUTH_HEADER_MALFORMED" | "AUTH_UNKNOWN_API_KEY" | "AUTH_TIMESTAMP_SKEW" | "AUTH_SIGNATURE_MISMATCH" | "AUTH_NONCE_REPLAYED" | "AUTH_MERCHANT_MISMATCH" | "INVALID_JSON" | "INVALID_UTF8" | "BODY_NOT_OBJECT" | "NESTED_VALUE" | "DUPLICATE_KEY" | "TOO_MANY_FIELDS" | "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "ROUTE_NOT_FOUND" | "PAYIN_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "PAYIN_NOT_PENDING" | "GATEWAY_NOT_CONFIGURED" | "NUBAN_CHECK_FAILED" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_DORMANT" | "BANK_UNAVAILABLE" | "UPSTREAM_TIMEOUT" | "RATE_LIMITED" | "STORE_UNAVAILABLE" | "INTERNAL_ERROR";
         FieldError: {
             /** @description The body field, header or path parameter that failed. */
             field: string;
@@ -321,6 +469,19 @@ export interface components {
         };
     };
     responses: {
+        /**
+         * @description The payin is already in a final state (`PAYIN_NOT_PENDING`), which
+         *     never changes; `message` names it. Read the payin for its outcome.
+         */
+        PayinNotPending: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /**
          * @description The request cannot be processed as sent. `VALIDATION_FAILED` lists each
          *     field that failed and why in `details`; the body codes
@@ -510,6 +671,48 @@ export interface operations {
             };
         };
     };
+    listPayins: {
+        parameters: {
+            query?: {
+                /** @description Only payins in this status. */
+                status?: components["schemas"]["PayinStatus"];
+                /**
+                 * @description Only payins created at or after this instant (RFC 3339, with a time zone).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                createdFrom?: string;
+                /**
+                 * @description Only payins created before this instant (RFC 3339, with a time zone).
+                 * @example 2026-12-01T00:00:00Z
+                 */
+                createdTo?: string;
+                /** @description Payins per page. */
+                limit?: components["schemas"]["PageLimit"];
+                /** @description The `nextCursor` of the previous page. Opaque; valid only with the filters it was issued for. */
+                cursor?: components["schemas"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of payins. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayinList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     createPayin: {
         parameters: {
             query?: never;
@@ -567,6 +770,20 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description No payment gateway adapter is configured for the payin's `gateway`
+             *     in this deployment (`GATEWAY_NOT_CONFIGURED`), so the customer could
+             *     not pay. In sandbox mode the sandbox gateway serves every channel.
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -610,6 +827,165 @@ export interface operations {
             };
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    simulatePayin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The merchant's reference given at creation.
+                 * @example order-1042
+                 */
+                reference: components["schemas"]["Reference"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulatePayinRequest"];
+            };
+        };
+        responses: {
+            /** @description The payin, in its new final state. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /**
+             * @description The calling merchant has no payin with this reference
+             *     (`PAYIN_NOT_FOUND`), or the service runs in production mode
+             *     (`ROUTE_NOT_FOUND`).
+             */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: components["responses"]["PayinNotPending"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    showCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The checkout token from the payin's `checkoutUrl`. */
+                token: components["schemas"]["CheckoutToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The checkout page, or the outcome page of a final payin. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No payin has this token. A page, not JSON. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The payin expired unpaid (`ABANDONED`). A page, not JSON. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    submitCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The checkout token from the payin's `checkoutUrl`. */
+                token: components["schemas"]["CheckoutToken"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["CheckoutSubmission"];
+            };
+        };
+        responses: {
+            /** @description The payin is final; the customer goes to the merchant's `redirectUrl`, or back to the page. */
+            303: {
+                headers: {
+                    /**
+                     * @description The merchant's `redirectUrl` with `reference` and `status` appended, or the checkout page.
+                     * @example https://merchant.example.com/checkout/done?reference=order-1042&status=SUCCESSFUL
+                     */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A field is invalid, such as a card number that is not a sandbox test card; the page is shown again with the errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The `csrf` field does not match the page's cookie, or the form was posted from another site; the page is shown again with a fresh token. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No payin has this token. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The payin expired unpaid. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
         };
     };
     getLiveness: {

@@ -181,9 +181,7 @@ export const SCHEMAS = {
         "description": "Must hold a character other than white space. Bidi controls and zero-width characters are refused, as in every text field."
       },
       "gateway": {
-        "type": "string",
-        "pattern": "^[a-z0-9_-]{1,32}$",
-        "description": "The payment channel to offer, for example `card`, `bank_transfer` or `ussd`."
+        "$ref": "#/components/schemas/PayinChannel"
       },
       "narration": {
         "type": "string",
@@ -208,12 +206,175 @@ export const SCHEMAS = {
       }
     }
   },
+  "PayinChannel": {
+    "type": "string",
+    "enum": [
+      "card",
+      "bank_transfer",
+      "ussd"
+    ],
+    "description": "The payment channel the checkout offers. Without one, the checkout\noffers every channel the deployment has a gateway adapter for.\n"
+  },
   "PayinStatus": {
     "type": "string",
     "enum": [
-      "PENDING"
+      "PENDING",
+      "SUCCESSFUL",
+      "FAILED",
+      "ABANDONED",
+      "CANCELLED"
     ],
-    "description": "Payins are created `PENDING`. Later states are not part of this version."
+    "description": "A payin is created `PENDING` and moves at most once, to one final state:\n`SUCCESSFUL` (paid), `FAILED` (the payment was declined),\n`ABANDONED` (not paid before `expiresAt`) or `CANCELLED` (the customer\ncancelled at checkout). Final states never change.\n",
+    "x-transitions": {
+      "PENDING": [
+        "SUCCESSFUL",
+        "FAILED",
+        "ABANDONED",
+        "CANCELLED"
+      ],
+      "SUCCESSFUL": [],
+      "FAILED": [],
+      "ABANDONED": [],
+      "CANCELLED": []
+    }
+  },
+  "DeclineReason": {
+    "type": "string",
+    "enum": [
+      "card_declined",
+      "insufficient_funds",
+      "expired_card",
+      "incorrect_cvc",
+      "transfer_not_received"
+    ],
+    "description": "Why a payment was declined; the `failureReason` of a `FAILED` payin."
+  },
+  "FailureReason": {
+    "type": "string",
+    "enum": [
+      "card_declined",
+      "insufficient_funds",
+      "expired_card",
+      "incorrect_cvc",
+      "transfer_not_received",
+      "checkout_expired",
+      "customer_cancelled"
+    ],
+    "description": "Why a payin did not succeed: a `DeclineReason` for `FAILED`,\n`checkout_expired` for `ABANDONED`, `customer_cancelled` for `CANCELLED`.\n"
+  },
+  "PageLimit": {
+    "type": "integer",
+    "minimum": 1,
+    "maximum": 100,
+    "default": 20,
+    "description": "Items per page."
+  },
+  "Cursor": {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": 512,
+    "pattern": "^[A-Za-z0-9_-]+$",
+    "description": "An opaque page position, as returned in `nextCursor`."
+  },
+  "PayinList": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "data",
+      "hasMore",
+      "nextCursor"
+    ],
+    "properties": {
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/Payin"
+        },
+        "description": "Newest first."
+      },
+      "hasMore": {
+        "type": "boolean",
+        "description": "Whether another page follows."
+      },
+      "nextCursor": {
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/Cursor"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Pass as `cursor`, with the same filters, for the next page; `null` on the last page."
+      }
+    }
+  },
+  "SimulatePayinRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "outcome"
+    ],
+    "properties": {
+      "outcome": {
+        "type": "string",
+        "enum": [
+          "successful",
+          "failed",
+          "abandoned",
+          "cancelled"
+        ],
+        "description": "The final state to drive the payin to."
+      },
+      "failureReason": {
+        "$ref": "#/components/schemas/DeclineReason",
+        "description": "With `outcome` `failed` only; `card_declined` when absent."
+      }
+    }
+  },
+  "CheckoutToken": {
+    "type": "string",
+    "pattern": "^[A-Za-z0-9_-]{43}$",
+    "description": "256 random-looking bits, base64url. The service stores only its SHA-256."
+  },
+  "CheckoutSubmission": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "csrf",
+      "action"
+    ],
+    "properties": {
+      "csrf": {
+        "type": "string",
+        "pattern": "^[A-Za-z0-9_-]{43}$",
+        "description": "The per-page token from the form; must equal the `paysign_checkout_csrf` cookie."
+      },
+      "action": {
+        "type": "string",
+        "enum": [
+          "pay_card",
+          "confirm_transfer",
+          "confirm_ussd",
+          "cancel"
+        ]
+      },
+      "cardNumber": {
+        "type": "string",
+        "maxLength": 32,
+        "description": "With `pay_card`. Digits, spaces allowed."
+      },
+      "cardExpiry": {
+        "type": "string",
+        "maxLength": 7,
+        "description": "With `pay_card`. `MM/YY`."
+      },
+      "cardCvc": {
+        "type": "string",
+        "maxLength": 4,
+        "description": "With `pay_card`. 3 or 4 digits."
+      }
+    }
   },
   "Payin": {
     "type": "object",
@@ -230,7 +391,12 @@ export const SCHEMAS = {
       "narration",
       "notifyUrl",
       "redirectUrl",
-      "createdAt"
+      "checkoutUrl",
+      "createdAt",
+      "expiresAt",
+      "paidAt",
+      "failedAt",
+      "failureReason"
     ],
     "properties": {
       "reference": {
@@ -259,9 +425,13 @@ export const SCHEMAS = {
         ]
       },
       "gateway": {
-        "type": [
-          "string",
-          "null"
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/PayinChannel"
+          },
+          {
+            "type": "null"
+          }
         ]
       },
       "narration": {
@@ -282,9 +452,48 @@ export const SCHEMAS = {
           "null"
         ]
       },
+      "checkoutUrl": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "uri",
+        "description": "The hosted checkout page to send the customer to, while the payin is\n`PENDING`; `null` once it is final. The same link on every read.\n"
+      },
       "createdAt": {
         "type": "string",
         "format": "date-time"
+      },
+      "expiresAt": {
+        "type": "string",
+        "format": "date-time",
+        "description": "When an unpaid payin becomes `ABANDONED`. No read returns `PENDING` after it."
+      },
+      "paidAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time",
+        "description": "When the payin became `SUCCESSFUL`."
+      },
+      "failedAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time",
+        "description": "When the payin became `FAILED`, `ABANDONED` (its `expiresAt`, or when it was simulated) or `CANCELLED`."
+      },
+      "failureReason": {
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/FailureReason"
+          },
+          {
+            "type": "null"
+          }
+        ]
       }
     }
   },
@@ -344,6 +553,8 @@ export const SCHEMAS = {
       "ROUTE_NOT_FOUND",
       "PAYIN_NOT_FOUND",
       "IDEMPOTENCY_CONFLICT",
+      "PAYIN_NOT_PENDING",
+      "GATEWAY_NOT_CONFIGURED",
       "NUBAN_CHECK_FAILED",
       "ACCOUNT_NOT_FOUND",
       "ACCOUNT_DORMANT",

@@ -45,6 +45,12 @@ export class ContractValidator {
     if (!operation) return [`${method} ${template} is not an operation of the contract`];
     const pointer = this.responsePointer(template, method, String(status));
     if (!pointer) return [`${method} ${template} does not document status ${status}`];
+    const documented = this.resolve(pointer).content;
+    // Pages (the hosted checkout) and redirects: the contract documents the status and the media type, not a schema to check.
+    if (!documented?.['application/json']) {
+      if (documented?.['text/html']) return typeof body === 'string' ? [] : [`${method} ${template} ${status} must be an HTML page`];
+      if (!documented) return body === '' || body === undefined ? [] : [`${method} ${template} ${status} must have no body`];
+    }
     const validate = this.ajv.getSchema(`${CONTRACT_ID}#${pointer}/content/application~1json/schema`);
     if (!validate) return [`${method} ${template} ${status} has no application/json schema`];
     if (validate(body)) return [];
@@ -56,6 +62,7 @@ export class ContractValidator {
     const found: Array<{ name: string; schemaPointer: string; value: unknown }> = [];
     for (const [template, operations] of Object.entries(this.document.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
+        if (!HTTP_METHODS.includes(method)) continue;
         const requestBody = (operation as { requestBody?: ResponseObject }).requestBody;
         const operationPointer = `/paths/${escapePointer(template)}/${method}`;
         if (requestBody) found.push(...this.examplesOf(requestBody, `${operationPointer}/requestBody`, `${method.toUpperCase()} ${template} request`));
@@ -106,6 +113,8 @@ export class ContractValidator {
     });
   }
 }
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 function escapePointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');

@@ -1,0 +1,13 @@
+import type { CheckoutTokens } from './checkout-tokens';
+
+/** Builds a payin's checkoutUrl from its seed, on the origin customers reach the service at. */
+export class CheckoutLinks {
+  constructor(
+    readonly tokens: CheckoutTokens,
+    private readonly publicOrigin: () => string,
+  ) {}
+
+  urlOf(checkoutSeed: string): string {
+    return `${this.publicOrigin()}/payment/checkout/${this.tokens.tokenOf(checkoutSeed)}`;
+  }
+}

@@ -1,0 +1,190 @@
+import { createHash } from 'node:crypto';
+import type { FailureReason, PayinStatus } from '@paysign/contracts';
+import type { CardField, CheckoutMethod } from '../gateways/payment-gateway';
+
+// Server-rendered pages for the customer: no script, no external asset, one
+// inline stylesheet allowed by its hash. Plain forms, so they work without
+// JavaScript; labels, visible focus and AA contrast, so they work for everyone.
+
+const STYLE = `
+*{box-sizing:border-box}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#f3f4f6}
+main{max-width:30rem;margin:0 auto;padding:1rem}
+.card{background:#fff;border:1px solid #d0d4da;border-radius:8px;padding:1rem 1.25rem;margin:0 0 1rem}
+.merchant{margin:0;color:#4a4f57;font-weight:600}
+h1{font-size:1.9rem;margin:.25rem 0 .5rem}
+h2{font-size:1.15rem;margin:0 0 .75rem}
+dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem .75rem;margin:0}
+dt{color:#4a4f57}dd{margin:0;overflow-wrap:anywhere}
+label{display:block;font-weight:600;margin:.75rem 0 .25rem}
+input[type=text]{width:100%;font:inherit;padding:.6rem .7rem;border:2px solid #6b7280;border-radius:6px;background:#fff;color:#1a1a1a}
+input[aria-invalid=true]{border-color:#b3261e}
+.row{display:flex;gap:.75rem}.row>div{flex:1}
+.hint{margin:.25rem 0 0;color:#4a4f57;font-size:.9rem}
+.error{margin:.25rem 0 0;color:#b3261e;font-weight:600}
+button{font:inherit;font-weight:600;width:100%;margin-top:1rem;padding:.75rem 1rem;border:0;border-radius:6px;background:#0b5cad;color:#fff;cursor:pointer}
+button.secondary{background:#fff;color:#0b5cad;border:2px solid #0b5cad}
+button.link{width:auto;background:none;color:#0b5cad;text-decoration:underline;padding:.25rem 0;margin:0}
+a{color:#0b5cad}
+:focus-visible{outline:3px solid #b35c00;outline-offset:2px}
+.notice{border-left:4px solid #b3261e;padding:.5rem .75rem;background:#fdf0ef}
+.sandbox{border-left:4px solid #8a5a00;padding:.5rem .75rem;background:#fff7e6;font-size:.9rem}
+table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{text-align:left;padding:.25rem .5rem .25rem 0;border-bottom:1px solid #e5e7eb}
+code{font-family:ui-monospace,Menlo,Consolas,monospace}
+.status{font-size:1.4rem;font-weight:700;margin:.25rem 0}
+`;
+
+/** The only style the pages' Content-Security-Policy allows. */
+export const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+
+export interface PayinSummary {
+  merchantName: string;
+  amount: string;
+  reference: string;
+  narration: string | null;
+}
+
+export interface CheckoutView extends PayinSummary {
+  action: string;
+  csrf: string;
+  sandbox: boolean;
+  methods: CheckoutMethod[];
+  /** Shown above the methods, such as why a submission was refused. */
+  notice?: string;
+  errors?: Partial<Record<CardField, string>>;
+  /** What the customer typed, shown again after an error; never the security code. */
+  values?: { cardNumber?: string; cardExpiry?: string };
+}
+
+export interface OutcomeView extends PayinSummary {
+  status: PayinStatus;
+  failureReason: FailureReason | null;
+  continueUrl: string | null;
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The amount as customers read it: ₦1,500.50. */
+export function formatAmount(amountMinor: bigint, currency: string): string {
+  const major = Number(amountMinor / 100n) + Number(amountMinor % 100n) / 100;
+  return new Intl.NumberFormat('en-NG', { style: 'currency', currency, currencyDisplay: 'narrowSymbol', minimumFractionDigits: 2 }).format(major);
+}
+
+export function renderCheckoutPage(view: CheckoutView): string {
+  const e = escapeHtml;
+  const errors = view.errors ?? {};
+  const errorCount = Object.keys(errors).length;
+  const summary =
+    errorCount > 0
+      ? `<div class="card notice" role="alert"><h2>There ${errorCount === 1 ? 'is a problem' : `are ${errorCount} problems`}</h2><ul>${Object.entries(errors)
+          .map(([field, message]) => `<li><a href="#${field}">${e(message as string)}</a></li>`)
+          .join('')}</ul></div>`
+      : view.notice
+        ? `<div class="card notice" role="alert"><p>${e(view.notice)}</p></div>`
+        : '';
+  const hidden = (action: string) => `<input type="hidden" name="csrf" value="${e(view.csrf)}"><input type="hidden" name="action" value="${action}">`;
+  const form = (action: string, body: string) => `<form method="post" action="${e(view.action)}" novalidate>${hidden(action)}${body}</form>`;
+  const methods = view.methods.map((method) => renderMethod(method, view, form, errors)).join('');
+  const body = `${summaryCard(view, `Pay ${view.merchantName}`)}
+${view.sandbox ? '<p class="card sandbox"><strong>Sandbox.</strong> No real money moves. Use the test details below; docs/sandbox.md lists every outcome.</p>' : ''}
+${summary}
+${methods}
+<div class="card">${form('cancel', '<button type="submit" class="link">Cancel payment</button>')}</div>`;
+  return page(`Pay ${view.amount} to ${view.merchantName}`, body);
+}
+
+function renderMethod(
+  method: CheckoutMethod,
+  view: CheckoutView,
+  form: (action: string, body: string) => string,
+  errors: Partial<Record<CardField, string>>,
+): string {
+  const e = escapeHtml;
+  switch (method.channel) {
+    case 'card': {
+      const field = (id: CardField, label: string, attributes: string, hint?: string, value?: string) => {
+        const described = [hint ? `${id}-hint` : '', errors[id] ? `${id}-error` : ''].filter(Boolean).join(' ');
+        return `<label for="${id}">${label}</label><input type="text" id="${id}" name="${id}" ${attributes}${value ? ` value="${e(value)}"` : ''}${errors[id] ? ' aria-invalid="true"' : ''}${described ? ` aria-describedby="${described}"` : ''}>${hint ? `<p class="hint" id="${id}-hint">${hint}</p>` : ''}${errors[id] ? `<p class="error" id="${id}-error">${e(errors[id] as string)}</p>` : ''}`;
+      };
+      const testCards = view.sandbox
+        ? `<details><summary>Sandbox test cards</summary><table><thead><tr><th scope="col">Card number</th><th scope="col">Outcome</th></tr></thead><tbody>${method.testCards
+            .map((card) => `<tr><td><code>${e(card.number)}</code></td><td>${e(card.outcome)}</td></tr>`)
+            .join('')}</tbody></table><p class="hint">Any future expiry date and any 3 digits.</p></details>`
+        : '';
+      return `<section class="card" aria-labelledby="card-heading"><h2 id="card-heading">Pay by card</h2>${form(
+        'pay_card',
+        `${field('cardNumber', 'Card number', 'inputmode="numeric" autocomplete="cc-number" maxlength="23"', undefined, view.values?.cardNumber)}
+<div class="row"><div>${field('cardExpiry', 'Expiry date', 'inputmode="numeric" autocomplete="cc-exp" maxlength="7" placeholder="MM/YY"', 'MM/YY', view.values?.cardExpiry)}</div><div>${field('cardCvc', 'Security code', 'inputmode="numeric" autocomplete="cc-csc" maxlength="4"', '3 or 4 digits')}</div></div>
+<button type="submit">Pay ${e(view.amount)}</button>`,
+      )}${testCards}</section>`;
+    }
+    case 'bank_transfer':
+      return `<section class="card" aria-labelledby="transfer-heading"><h2 id="transfer-heading">Pay by bank transfer</h2><p>Transfer exactly <strong>${e(view.amount)}</strong> to:</p><dl><dt>Bank</dt><dd>${e(method.bankName)}</dd><dt>Account number</dt><dd><code>${e(method.accountNumber)}</code></dd><dt>Account name</dt><dd>${e(method.accountName)}</dd></dl>${form(
+        'confirm_transfer',
+        '<button type="submit" class="secondary">I have sent the transfer</button>',
+      )}</section>`;
+    case 'ussd':
+      return `<section class="card" aria-labelledby="ussd-heading"><h2 id="ussd-heading">Pay with USSD</h2><p>Dial <code>${e(method.dialCode)}</code> on the phone linked to your bank account and follow the prompts.</p>${form(
+        'confirm_ussd',
+        '<button type="submit" class="secondary">I have completed the USSD payment</button>',
+      )}</section>`;
+  }
+}
+
+const OUTCOME_TITLES: Record<Exclude<PayinStatus, 'PENDING'>, string> = {
+  SUCCESSFUL: 'Payment successful',
+  FAILED: 'Payment declined',
+  ABANDONED: 'This payment link has expired',
+  CANCELLED: 'Payment cancelled',
+};
+
+const REASON_TEXT: Record<FailureReason, string> = {
+  card_declined: 'The card was declined by its issuer.',
+  insufficient_funds: 'The card has insufficient funds.',
+  expired_card: 'The card has expired.',
+  incorrect_cvc: 'The security code was incorrect.',
+  transfer_not_received: 'The transfer was not received.',
+  checkout_expired: 'It was not paid in time. Ask the merchant for a new payment link.',
+  customer_cancelled: 'You cancelled this payment. Nothing was charged.',
+};
+
+export function renderOutcomePage(view: OutcomeView): string {
+  const e = escapeHtml;
+  const title = view.status === 'PENDING' ? 'Payment pending' : OUTCOME_TITLES[view.status];
+  const detail = view.failureReason ? `<p>${e(REASON_TEXT[view.failureReason])}</p>` : view.status === 'SUCCESSFUL' ? '<p>Your payment was received.</p>' : '';
+  const next = view.continueUrl ? `<p><a href="${e(view.continueUrl)}">Return to ${e(view.merchantName)}</a></p>` : '<p>You can close this page.</p>';
+  return page(title, `${summaryCard(view, view.merchantName)}<div class="card" role="status"><p class="status">${e(title)}</p>${detail}${next}</div>`);
+}
+
+/** A page for a link that leads nowhere: unknown (404) or expired (410) tokens, and refusals. */
+export function renderMessagePage(title: string, message: string): string {
+  return page(title, `<div class="card"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></div>`);
+}
+
+function summaryCard(view: PayinSummary, heading: string): string {
+  const e = escapeHtml;
+  return `<header class="card"><p class="merchant">${e(heading)}</p><h1>${e(view.amount)}</h1><dl><dt>Reference</dt><dd>${e(view.reference)}</dd>${
+    view.narration ? `<dt>For</dt><dd>${e(view.narration)}</dd>` : ''
+  }</dl></header>`;
+}
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,200 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { PayinChannel } from '@paysign/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppConfig } from '../config/app-config';
+import { AppConfigToken } from '../config/app-config.token';
+import { Clock } from '../config/clock';
+import type { CardField, PaymentAttempt } from '../gateways/payment-gateway';
+import { PaymentGateways } from '../gateways/payment-gateways';
+import { MerchantRegistry } from '../merchants/merchant-registry';
+import type { StoredPayin } from '../payins/payin-repository.interface';
+import type { PayinTransition } from '../payins/payin-states';
+import { PayinsService } from '../payins/payins.service';
+import { CheckoutRoute } from './checkout-route';
+import { hashCheckoutToken, isCheckoutTokenShaped } from './checkout-tokens';
+import { STYLE_HASH, formatAmount, renderCheckoutPage, renderMessagePage, renderOutcomePage, type PayinSummary } from './checkout-page';
+
+const CSRF_COOKIE = 'paysign_checkout_csrf';
+const ACTION_CHANNEL: Record<string, PayinChannel | 'cancel'> = { pay_card: 'card', confirm_transfer: 'bank_transfer', confirm_ussd: 'ussd', cancel: 'cancel' };
+const FORM_FIELDS = new Set(['csrf', 'action', 'cardNumber', 'cardExpiry', 'cardCvc']);
+
+interface PageAnswer {
+  status: number;
+  html: string;
+  /** Origin the page's forms may be sent on to: the merchant's redirectUrl, where the 303 after payment goes. */
+  formTarget?: string | null;
+}
+
+/**
+ * The hosted checkout: GET shows the page, POST pays or cancels, then sends
+ * the customer on with a 303 (post/redirect/get). The token in the path is
+ * the capability; the per-page CSRF token, in a SameSite=Strict cookie and
+ * the form alike, makes sure a submission came from this page.
+ */
+@Controller('checkout')
+export class CheckoutController {
+  private readonly secureCookie: boolean;
+
+  constructor(
+    private readonly payins: PayinsService,
+    private readonly gateways: PaymentGateways,
+    private readonly merchants: MerchantRegistry,
+    @Inject(AppConfigToken) private readonly config: AppConfig,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {
+    this.secureCookie = config.mode === 'production' || (config.publicBaseUrl?.startsWith('https:') ?? false);
+  }
+
+  @Get(':token')
+  @CheckoutRoute()
+  async show(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
+    const payin = await this.payinOf(token);
+    if (!payin) return this.send(reply, notFound());
+    if (payin.status !== 'PENDING') return this.send(reply, this.outcome(payin));
+    return this.send(reply, this.checkoutPage(reply, token, payin, 200));
+  }
+
+  @Post(':token')
+  @CheckoutRoute()
+  async submit(@Param('token') token: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    const payin = await this.payinOf(token);
+    if (!payin) return this.send(reply, notFound());
+    if (payin.status === 'ABANDONED') return this.send(reply, this.outcome(payin));
+    if (typeof request.body !== 'string') {
+      return this.send(reply, { status: 415, html: renderMessagePage('Unsupported form', 'This page takes its own form only. Go back and submit the payment form again.') });
+    }
+    const form = new URLSearchParams(request.body);
+    if (request.headers['sec-fetch-site'] === 'cross-site' || !this.csrfMatches(request, form)) {
+      const notice = 'This form had expired or was sent from another page, so nothing was charged. Check the details and submit again.';
+      if (payin.status !== 'PENDING') return this.send(reply, this.outcome(payin));
+      return this.send(reply, this.checkoutPage(reply, token, payin, 403, { notice }));
+    }
+    // A resubmission once the payin is final (a double click, the back button) changes nothing.
+    if (payin.status !== 'PENDING') return this.finished(reply, token, payin);
+
+    const fields = [...form.keys()];
+    const action = form.get('action') ?? '';
+    const channel = ACTION_CHANNEL[action];
+    const offered = this.gateways.channelsFor(payin.gateway);
+    if (fields.some((field) => !FORM_FIELDS.has(field)) || new Set(fields).size !== fields.length || !channel || (channel !== 'cancel' && !offered.includes(channel))) {
+      return this.send(reply, this.checkoutPage(reply, token, payin, 400, { notice: 'The form was not sent as this page makes it. Choose a payment method below and submit it again.' }));
+    }
+
+    let transition: PayinTransition;
+    if (channel === 'cancel') {
+      transition = { to: 'CANCELLED' };
+    } else {
+      const attempt: PaymentAttempt =
+        channel === 'card' ? { channel, card: { number: form.get('cardNumber') ?? '', expiry: form.get('cardExpiry') ?? '', cvc: form.get('cardCvc') ?? '' } } : { channel };
+      const adapter = this.gateways.adapterFor(channel);
+      const decision = adapter ? await adapter.attempt(payin, attempt, new Date(this.clock())) : undefined;
+      if (!decision) return this.send(reply, { status: 503, html: renderMessagePage('Payment unavailable', 'This payment method cannot take payments right now. Try again later.') });
+      if (decision.kind === 'invalid') {
+        const values = { cardNumber: form.get('cardNumber') ?? '', cardExpiry: form.get('cardExpiry') ?? '' };
+        return this.send(reply, this.checkoutPage(reply, token, payin, 400, { errors: decision.errors, values }));
+      }
+      transition = decision.kind === 'paid' ? { to: 'SUCCESSFUL' } : { to: 'FAILED', reason: decision.reason };
+    }
+    const result = await this.payins.transition(payin, transition);
+    if (result.moved) reply.request.log.info({ merchantId: payin.merchantId, reference: payin.reference, status: result.payin.status }, 'payin moved at checkout');
+    return this.finished(reply, token, result.payin);
+  }
+
+  private async payinOf(token: string): Promise<StoredPayin | undefined> {
+    if (!isCheckoutTokenShaped(token)) return undefined;
+    return this.payins.findByCheckoutTokenHash(hashCheckoutToken(token));
+  }
+
+  /** A final payin: on to the merchant's redirectUrl with the outcome, or back to this page, which now shows it. */
+  private finished(reply: FastifyReply, token: string, payin: StoredPayin): void {
+    if (payin.status === 'ABANDONED') return this.send(reply, this.outcome(payin));
+    void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+    void reply.status(303).header('location', payin.redirectUrl ? withOutcome(payin.redirectUrl, payin) : `/payment/checkout/${token}`).send();
+  }
+
+  private outcome(payin: StoredPayin): PageAnswer {
+    const continueUrl = payin.redirectUrl && payin.status !== 'ABANDONED' ? withOutcome(payin.redirectUrl, payin) : null;
+    return { status: payin.status === 'ABANDONED' ? 410 : 200, html: renderOutcomePage({ ...this.summary(payin), status: payin.status, failureReason: payin.failureReason, continueUrl }) };
+  }
+
+  private checkoutPage(
+    reply: FastifyReply,
+    token: string,
+    payin: StoredPayin,
+    status: number,
+    extra: { notice?: string; errors?: Partial<Record<CardField, string>>; values?: { cardNumber?: string; cardExpiry?: string } } = {},
+  ): PageAnswer {
+    const offered = this.gateways.channelsFor(payin.gateway);
+    const methods = offered.flatMap((channel) => {
+      const adapter = this.gateways.adapterFor(channel);
+      return adapter ? [adapter.checkoutMethod(channel, payin)] : [];
+    });
+    if (methods.length === 0) return { status: 503, html: renderMessagePage('Payment unavailable', 'No payment method can take this payment right now. Try again later, or contact the merchant.') };
+    const csrf = randomBytes(32).toString('base64url');
+    const maxAge = Math.max(1, Math.ceil((payin.expiresAt.getTime() - this.clock()) / 1000));
+    void reply.header('set-cookie', `${CSRF_COOKIE}=${csrf}; Path=/payment/checkout/${token}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${this.secureCookie ? '; Secure' : ''}`);
+    const html = renderCheckoutPage({ ...this.summary(payin), action: `/payment/checkout/${token}`, csrf, sandbox: this.config.mode === 'sandbox', methods, ...extra });
+    return { status, html, formTarget: payin.redirectUrl };
+  }
+
+  private summary(payin: StoredPayin): PayinSummary {
+    return {
+      merchantName: this.merchants.merchantById(payin.merchantId)?.name ?? payin.merchantId,
+      amount: formatAmount(payin.amountMinor, payin.currency),
+      reference: payin.reference,
+      narration: payin.narration,
+    };
+  }
+
+  private csrfMatches(request: FastifyRequest, form: URLSearchParams): boolean {
+    const sent = form.getAll('csrf');
+    const cookie = cookieValue(request.headers.cookie, CSRF_COOKIE);
+    if (sent.length !== 1 || cookie === undefined) return false;
+    const [a, b] = [Buffer.from(sent[0] as string), Buffer.from(cookie)];
+    return a.length === b.length && timingSafeEqual(a, b);
+  }
+
+  private send(reply: FastifyReply, answer: PageAnswer): void {
+    const formTarget = answer.formTarget ? ` ${new URL(answer.formTarget).origin}` : '';
+    void reply
+      .status(answer.status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-security-policy', checkoutCsp(formTarget))
+      .header('cache-control', 'no-store')
+      // The token is in the URL: no Referer may carry it to the merchant or anyone else.
+      .header('referrer-policy', 'no-referrer')
+      .header('x-content-type-options', 'nosniff')
+      .header('x-frame-options', 'DENY')
+      .send(answer.html);
+  }
+}
+
+/** Also used for error pages, whose forms (none) need no target. */
+export function checkoutCsp(formTarget = ''): string {
+  // form-action covers the redirect after a submission too, so the merchant's origin is allowed there.
+  return `default-src 'none'; style-src ${STYLE_HASH}; img-src 'none'; form-action 'self'${formTarget}; frame-ancestors 'none'; base-uri 'none'`;
+}
+
+function notFound(): PageAnswer {
+  return { status: 404, html: renderMessagePage('Payment link not found', 'This payment link does not exist. Check that you opened the whole link the merchant gave you, or ask the merchant for a new one.') };
+}
+
+/**
+ * The merchant's redirectUrl with `reference` and `status` appended. The
+ * merchant's own query is kept byte for byte, and its fragment stays last.
+ */
+export function withOutcome(redirectUrl: string, payin: Pick<StoredPayin, 'reference' | 'status'>): string {
+  const hashAt = redirectUrl.indexOf('#');
+  const [base, fragment] = hashAt === -1 ? [redirectUrl, ''] : [redirectUrl.slice(0, hashAt), redirectUrl.slice(hashAt)];
+  const separator = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
+  return `${base}${separator}reference=${encodeURIComponent(payin.reference)}&status=${payin.status}${fragment}`;
+}
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of header?.split(';') ?? []) {
+    const at = part.indexOf('=');
+    if (at !== -1 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}

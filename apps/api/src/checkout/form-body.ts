@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import { isCheckoutRoute } from './checkout-route';
+
+/**
+ * Accepts `application/x-www-form-urlencoded` on the checkout routes only,
+ * kept raw: the controller reads it strictly. Every other route still takes
+ * JSON alone, and answers a form with 415.
+ */
+export function registerCheckoutFormBody(fastify: FastifyInstance, limitBytes: number): void {
+  fastify.addContentTypeParser(/^application\/x-www-form-urlencoded(\s*;.*)?$/i, { parseAs: 'string', bodyLimit: limitBytes }, (request, body, done) => {
+    if (!isCheckoutRoute(request)) {
+      done(Object.assign(new Error('Unsupported Media Type'), { statusCode: 415 }), undefined);
+      return;
+    }
+    done(null, body);
+  });
+}

@@ -1,0 +1,38 @@
+import type { PayinChannel } from '@paysign/contracts';
+import type { ServiceMode } from '../config/app-config';
+import type { PaymentGateway } from './payment-gateway';
+import { SandboxGateway } from './sandbox-gateway';
+
+/**
+ * The gateway adapters of this deployment, by the channel each serves. In
+ * sandbox mode the sandbox adapter serves every channel; in production no
+ * adapter exists yet, so production refuses payins at create time
+ * (GATEWAY_NOT_CONFIGURED) rather than send customers to a page that cannot
+ * take their money.
+ */
+export class PaymentGateways {
+  private readonly byChannel = new Map<PayinChannel, PaymentGateway>();
+
+  constructor(adapters: readonly PaymentGateway[]) {
+    for (const adapter of adapters) for (const channel of adapter.channels) if (!this.byChannel.has(channel)) this.byChannel.set(channel, adapter);
+  }
+
+  static forMode(mode: ServiceMode): PaymentGateways {
+    return new PaymentGateways(mode === 'sandbox' ? [new SandboxGateway()] : []);
+  }
+
+  /** The channels a payin may name, in the contract's order. */
+  get channels(): PayinChannel[] {
+    return [...this.byChannel.keys()];
+  }
+
+  /** The channels the checkout offers for a payin: its own, or every configured one when it named none. */
+  channelsFor(gateway: PayinChannel | null): PayinChannel[] {
+    if (gateway === null) return this.channels;
+    return this.byChannel.has(gateway) ? [gateway] : [];
+  }
+
+  adapterFor(channel: PayinChannel): PaymentGateway | undefined {
+    return this.byChannel.get(channel);
+  }
+}

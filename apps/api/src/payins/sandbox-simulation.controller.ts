@@ -1,0 +1,30 @@
+import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
+import type { Payin } from '@paysign/contracts';
+import type { FastifyRequest } from 'fastify';
+import { ApiException } from '../errors/api.exception';
+import { VerifiedBody } from '../http/verified-body.decorator';
+import { validateBody } from '../http/validate-body';
+import { checkedReference } from './payins.controller';
+import { PayinsService } from './payins.service';
+import { SIMULATE_PAYIN_FIELDS, SimulatePayinDto, simulateFieldErrors, transitionOf } from './simulate-payin.dto';
+
+/**
+ * Sandbox test helper, like Stripe's test helpers: drives a payin to a final
+ * state through the same transition as the checkout page. Registered in
+ * sandbox mode only, so production answers 404 as for any unknown path.
+ */
+@Controller('api/payins')
+export class SandboxSimulationController {
+  constructor(private readonly payins: PayinsService) {}
+
+  @Post(':reference/simulate')
+  @HttpCode(200)
+  async simulate(@Param('reference') reference: string, @VerifiedBody() body: Record<string, unknown>, @Req() request: FastifyRequest): Promise<Payin> {
+    const merchant = request.merchant as NonNullable<FastifyRequest['merchant']>;
+    const key = { merchantId: merchant.merchantId, reference: checkedReference(reference) };
+    const input = validateBody(SimulatePayinDto, SIMULATE_PAYIN_FIELDS, body, simulateFieldErrors(body));
+    const result = await this.payins.transition(key, transitionOf(input));
+    if (!result.moved) throw new ApiException('PAYIN_NOT_PENDING', { reference, status: result.payin.status });
+    return this.payins.toContract(result.payin);
+  }
+}
