@@ -63,6 +63,45 @@ describe('PaymentClient against the real service', () => {
       const { idempotentReplayed, ...payin } = created;
       expect(idempotentReplayed).toBe(false);
       expect(await client().getPayin(input.reference)).toEqual(payin);
+      expect(created.checkoutUrl).toMatch(new RegExp(`^${api.baseUrl}/payment/checkout/[A-Za-z0-9_-]{43}$`));
+      expect(Date.parse(created.expiresAt)).toBeGreaterThan(Date.now());
+    });
+
+    it('simulatePayin drives a payin to its final state, and a second time is a ConflictError', async () => {
+      const reference = `sdk-sim-${Date.now()}`;
+      await client().createPayin({ amount: 250, currency: 'NGN', customerEmail: 'ada@example.com', reference });
+      expect(await client().simulatePayin(reference, { outcome: 'failed', failureReason: 'insufficient_funds' })).toMatchObject({ status: 'FAILED', failureReason: 'insufficient_funds', checkoutUrl: null });
+      const again = await client().payins.simulate(reference, { outcome: 'successful' }).catch((e: unknown) => e);
+      expect(again).toBeInstanceOf(ConflictError);
+      expect(again).toMatchObject({ code: 'PAYIN_NOT_PENDING', status: 409 });
+    });
+
+    it('listPayins returns a page; payins.list walks every page with for await', async () => {
+      const createdFrom = new Date().toISOString();
+      const references: string[] = [];
+      for (let i = 0; i < 5; i++) {
+        references.push((await client().payins.create({ amount: 10 + i, currency: 'NGN', customerEmail: 'ada@example.com', reference: `sdk-list-${Date.now()}-${i}` })).reference);
+      }
+      await client().simulatePayin(references[1] as string, { outcome: 'successful' });
+      await client().simulatePayin(references[3] as string, { outcome: 'successful' });
+
+      const page = await client().listPayins({ createdFrom, limit: 2 });
+      expect(page.data.map((p) => p.reference)).toEqual([references[4], references[3]]);
+      expect(page).toMatchObject({ hasMore: true, nextCursor: expect.any(String) });
+
+      const walked: string[] = [];
+      for await (const payin of client().payins.list({ createdFrom, limit: 2 })) walked.push(payin.reference);
+      expect(walked).toEqual([...references].reverse());
+
+      const successful = await client().payins.list({ createdFrom, status: 'SUCCESSFUL' }).toArray();
+      expect(successful.map((p) => p.reference)).toEqual([references[3], references[1]]);
+      expect((await client().payins.list({ createdFrom, limit: 1 })).data).toHaveLength(1);
+    });
+
+    it('listPayins refuses a bad filter with a ValidationError naming it', async () => {
+      const error = (await client().listPayins({ limit: 500 }).catch((e: unknown) => e)) as ValidationError;
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(error.details).toEqual([expect.objectContaining({ field: 'limit' })]);
     });
   });
 

@@ -1,5 +1,7 @@
 export { PaymentClient } from './payment-client';
 export type { PaymentClientOptions } from './client-options';
+export type { ListPayinsParams } from './payment-client';
+export { AutoPaginatingList, type Page } from './pagination';
 export {
   PaymentError,
   AuthenticationError,
@@ -15,7 +17,22 @@ export {
   SigningError,
 } from './errors';
 export type { PaymentErrorCode, ClientErrorCode } from './errors';
-export type { AccountEnquiryResult, Bank, CreatePayinRequest, Payin, ErrorBody, FieldError, ErrorCode, Currency } from '@paysign/contracts';
+export type {
+  AccountEnquiryResult,
+  Bank,
+  CreatePayinRequest,
+  Payin,
+  PayinStatus,
+  PayinChannel,
+  PayinList,
+  FailureReason,
+  DeclineReason,
+  SimulatePayinRequest,
+  ErrorBody,
+  FieldError,
+  ErrorCode,
+  Currency,
+} from '@paysign/contracts';
 export { sign, verify, canonicalBodyFromJson, canonicalBodyFromObject } from './signing';
 export type { SignInput, SignResult, VerifyInput, VerifyResult } from '@paysign/signing';
 export { SDK_VERSION } from './version';

@@ -1,10 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { AccountEnquiryResult, Bank, CreatePayinRequest, Payin, paths } from '@paysign/contracts';
+import type { AccountEnquiryResult, Bank, CreatePayinRequest, Payin, PayinList, SimulatePayinRequest, paths } from '@paysign/contracts';
 import createClient, { type Client } from 'openapi-fetch';
 import { DEFAULTS, type PaymentClientOptions } from './client-options';
 import { ApiError } from './errors';
+import { AutoPaginatingList } from './pagination';
 import { SignedTransport } from './signed-transport';
 import { SDK_VERSION } from './version';
+
+/** The filters of a payin listing: `status`, `createdFrom`, `createdTo` (RFC 3339), `limit` (1 to 100) and `cursor`. */
+export type ListPayinsParams = NonNullable<paths['/payment/api/payins']['get']['parameters']['query']>;
 
 /**
  * The merchant client of the payment service. Every call is signed; transient
@@ -77,6 +81,38 @@ export class PaymentClient {
     const payin = expectData(result);
     return { ...payin, idempotentReplayed: result.response.headers.get('idempotent-replayed') === 'true' };
   }
+
+  /**
+   * Lists your payins, newest first, one page at a time. Pass a page's
+   * `nextCursor` as `cursor`, with the same filters, for the next one; or use
+   * `payins.list()` to walk every page.
+   * @throws {ValidationError} for a filter outside the contract, listing each in `details`.
+   * @throws {AuthenticationError | RateLimitError | UpstreamUnavailableError | ConnectionError | TimeoutError} as every method.
+   */
+  async listPayins(filters: ListPayinsParams = {}): Promise<PayinList> {
+    return expectData(await this.http.GET('/payment/api/payins', { params: { query: filters } }));
+  }
+
+  /**
+   * Sandbox only: drives a PENDING payin to a final state, through the same
+   * transition as the hosted checkout, for automated tests. In production the
+   * service answers 404.
+   * @throws {ConflictError} with code `PAYIN_NOT_PENDING` when the payin is already final.
+   * @throws {NotFoundError} when you have no payin with this reference, or the service runs in production mode.
+   * @throws {AuthenticationError | RateLimitError | UpstreamUnavailableError | ConnectionError | TimeoutError} as every method.
+   */
+  async simulatePayin(reference: string, input: SimulatePayinRequest): Promise<Payin> {
+    return expectData(await this.http.POST('/payment/api/payins/{reference}/simulate', { params: { path: { reference } }, body: input }));
+  }
+
+  /** The payin operations under one name, with a listing that pages by itself: `for await (const payin of client.payins.list({ status: 'SUCCESSFUL' }))`. */
+  readonly payins = {
+    create: (input: CreatePayinRequest) => this.createPayin(input),
+    get: (reference: string) => this.getPayin(reference),
+    /** Await it for the first page, or `for await` it for every payin across pages. `cursor` is managed for you. */
+    list: (filters: Omit<ListPayinsParams, 'cursor'> = {}) => new AutoPaginatingList<Payin>((cursor) => this.listPayins({ ...filters, ...(cursor ? { cursor } : {}) })),
+    simulate: (reference: string, input: SimulatePayinRequest) => this.simulatePayin(reference, input),
+  };
 
   /**
    * Reads back one of your payins by its reference.

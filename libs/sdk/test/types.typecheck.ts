@@ -25,6 +25,25 @@ export async function rightTypes(): Promise<void> {
   const result = await client.enquireAccount({ bankCode: code, accountNumber: '0123456785' });
   const name: string = result.accountName;
   const payin = await client.createPayin({ amount: 1000.5, currency: 'NGN', customerEmail: 'a@example.com', reference: name });
-  const status: 'PENDING' = payin.status;
-  void status;
+  const status: 'PENDING' | 'SUCCESSFUL' | 'FAILED' | 'ABANDONED' | 'CANCELLED' = payin.status;
+  const checkoutUrl: string | null = payin.checkoutUrl;
+  const expiresAt: string = payin.expiresAt;
+  const page = await client.listPayins({ status: 'SUCCESSFUL', limit: 50 });
+  const next: string | null = page.nextCursor;
+  for await (const listed of client.payins.list({ status: 'FAILED' })) {
+    const reason: 'card_declined' | 'insufficient_funds' | 'expired_card' | 'incorrect_cvc' | 'transfer_not_received' | 'checkout_expired' | 'customer_cancelled' | null = listed.failureReason;
+    void reason;
+  }
+  const firstPage = await client.payins.list();
+  const simulated = await client.simulatePayin(payin.reference, { outcome: 'failed', failureReason: 'insufficient_funds' });
+  void [status, checkoutUrl, expiresAt, next, firstPage.hasMore, simulated];
+}
+
+export async function listingTypes(): Promise<void> {
+  // @ts-expect-error status is one of the contract's states
+  await client.listPayins({ status: 'PAID' });
+  // @ts-expect-error the outcome is one of the contract's
+  await client.simulatePayin('r', { outcome: 'refunded' });
+  // @ts-expect-error payins.list manages the cursor itself
+  client.payins.list({ cursor: 'abc' });
 }
