@@ -109,7 +109,7 @@ function renderMethod(
         return `<label for="${id}">${label}</label><input type="text" id="${id}" name="${id}" ${attributes}${value ? ` value="${e(value)}"` : ''}${errors[id] ? ' aria-invalid="true"' : ''}${described ? ` aria-describedby="${described}"` : ''}>${hint ? `<p class="hint" id="${id}-hint">${hint}</p>` : ''}${errors[id] ? `<p class="error" id="${id}-error">${e(errors[id] as string)}</p>` : ''}`;
       };
       const testCards = view.sandbox
-        ? `<details><summary>Sandbox test cards</summary><table><thead><tr><th scope="col">Card number</th><th scope="col">Outcome</th></tr></thead><tbody>${method.testCards
+        ? `<details open><summary>Sandbox test cards</summary><table><thead><tr><th scope="col">Card number</th><th scope="col">Outcome</th></tr></thead><tbody>${method.testCards
             .map((card) => `<tr><td><code>${e(card.number)}</code></td><td>${e(card.outcome)}</td></tr>`)
             .join('')}</tbody></table><p class="hint">Any future expiry date and any 3 digits.</p></details>`
         : '';
