@@ -30,7 +30,7 @@ a{color:#0b5cad}
 .notice{border-left:4px solid #b3261e;padding:.5rem .75rem;background:#fdf0ef}
 .sandbox{border-left:4px solid #8a5a00;padding:.5rem .75rem;background:#fff7e6;font-size:.9rem}
 table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{text-align:left;padding:.25rem .5rem .25rem 0;border-bottom:1px solid #e5e7eb}
-code{font-family:ui-monospace,Menlo,Consolas,monospace}
+code{font-family:ui-monospace,Menlo,Consolas,monospace}td code{white-space:nowrap}
 .status{font-size:1.4rem;font-weight:700;margin:.25rem 0}
 `;
 
