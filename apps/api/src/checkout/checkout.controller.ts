@@ -9,7 +9,7 @@ import type { CardField, PaymentAttempt } from '../gateways/payment-gateway';
 import { PaymentGateways } from '../gateways/payment-gateways';
 import { MerchantRegistry } from '../merchants/merchant-registry';
 import type { StoredPayin } from '../payins/payin-repository.interface';
-import type { PayinTransition } from '../payins/payin-states';
+import { isFinal, type PayinTransition } from '../payins/payin-states';
 import { PayinsService } from '../payins/payins.service';
 import { CheckoutRoute } from './checkout-route';
 import { hashCheckoutToken, isCheckoutTokenShaped } from './checkout-tokens';
@@ -51,7 +51,7 @@ export class CheckoutController {
   async show(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
     const payin = await this.payinOf(token);
     if (!payin) return this.send(reply, notFound());
-    if (payin.status !== 'PENDING') return this.send(reply, this.outcome(payin));
+    if (isFinal(payin.status)) return this.send(reply, this.outcome(payin));
     return this.send(reply, this.checkoutPage(reply, token, payin, 200));
   }
 
@@ -67,11 +67,11 @@ export class CheckoutController {
     const form = new URLSearchParams(request.body);
     if (request.headers['sec-fetch-site'] === 'cross-site' || !this.csrfMatches(request, form)) {
       const notice = 'This form had expired or was sent from another page, so nothing was charged. Check the details and submit again.';
-      if (payin.status !== 'PENDING') return this.send(reply, this.outcome(payin));
+      if (isFinal(payin.status)) return this.send(reply, this.outcome(payin));
       return this.send(reply, this.checkoutPage(reply, token, payin, 403, { notice }));
     }
     // A resubmission once the payin is final (a double click, the back button) changes nothing.
-    if (payin.status !== 'PENDING') return this.finished(reply, token, payin);
+    if (isFinal(payin.status)) return this.finished(reply, token, payin);
 
     const fields = [...form.keys()];
     const action = form.get('action') ?? '';

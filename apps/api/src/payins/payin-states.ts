@@ -1,4 +1,4 @@
-import { SCHEMAS, type DeclineReason, type FailureReason, type PayinChannel, type PayinStatus } from '@paysign/contracts';
+import { SCHEMAS, type DeclineReason, type FailureReason, type PayinStatus } from '@paysign/contracts';
 
 // The states, their transitions, the channels and the reasons are the contract's (openapi/payment-api.yaml).
 export const PAYIN_STATUSES = SCHEMAS.PayinStatus.enum;
@@ -13,8 +13,9 @@ export function isFinal(status: PayinStatus): status is FinalStatus {
   return TRANSITIONS[status].length === 0;
 }
 
-export function canTransition(from: PayinStatus, to: PayinStatus): boolean {
-  return TRANSITIONS[from].includes(to);
+/** The states the contract lets a payin move to from `from`. */
+export function transitionsFrom(from: PayinStatus): readonly PayinStatus[] {
+  return TRANSITIONS[from];
 }
 
 /** A move to a final state, with what it records. */
@@ -36,10 +37,6 @@ export function failureReasonOf(transition: PayinTransition): FailureReason | nu
     case 'ABANDONED':
       return 'checkout_expired';
   }
-}
-
-export function isPayinChannel(value: unknown): value is PayinChannel {
-  return (PAYIN_CHANNELS as readonly unknown[]).includes(value);
 }
 
 export function isPayinStatus(value: unknown): value is PayinStatus {
