@@ -11,6 +11,11 @@ import { CheckoutTokens } from './checkout/checkout-tokens';
 import { registerCheckoutFormBody } from './checkout/form-body';
 import { PaymentGateways } from './gateways/payment-gateways';
 import { PayinExpirySweeper } from './payins/payin-expiry-sweeper';
+import type { SqlClient } from './payins/sql-client';
+import { SqlWebhookEventRepository } from './webhooks/sql-webhook-event.repository';
+import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
+import { WebhookOutbox } from './webhooks/webhook-event';
+import { systemResolver, type Resolver } from './webhooks/webhook-target';
 import { SandboxAccountNameProvider } from './accounts/sandbox-account-name.provider';
 import { AppModule, type AppDependencies } from './app.module';
 import type { AppConfig } from './config/app-config';
@@ -43,7 +48,12 @@ const { LogController } = createRequire(require.resolve('@nestjs/platform-fastif
 
 export interface CreateAppOptions {
   /** Replaces any dependency built from the config; tests inject clocks and stores here. */
-  overrides?: Partial<Omit<AppDependencies, 'config' | 'logger' | 'redis' | 'metrics' | 'readiness' | 'merchantsWatcher' | 'gateways' | 'checkoutLinks' | 'payinSweeper'>>;
+  overrides?: Partial<Pick<AppDependencies, 'clock' | 'merchants' | 'nonceStore' | 'rateLimitStore' | 'enquiryCache' | 'accountNameProvider'>> & {
+    /** The payin store's database (payins and their webhook outbox). */
+    payinStore?: SqlClient;
+    /** How webhook receivers' host names resolve; tests play DNS tricks here. */
+    webhookResolver?: Resolver;
+  };
   logger?: Logger;
 }
 
@@ -63,13 +73,16 @@ export async function buildDependencies(
   const nonceStore =
     overrides.nonceStore ?? (redis ? new RedisNonceStore(redis) : new MemoryNonceStore({ maxEntries: config.nonceStoreMaxEntries, maxPerKey: config.nonceStoreMaxPerKey }));
   const rateLimitStore = overrides.rateLimitStore ?? (redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore());
-  if (!overrides.payinRepository && !config.databaseUrl) logger.info({ dataDir: config.dataDir }, 'opening the embedded payin database; its first start takes several seconds');
-  const payinRepository =
-    overrides.payinRepository ?? new SqlPayinRepository(config.databaseUrl ? await openPostgres(config.databaseUrl, { logger }) : await openPglite(config.dataDir, { logger }));
+  if (!overrides.payinStore && !config.databaseUrl) logger.info({ dataDir: config.dataDir }, 'opening the embedded payin database; its first start takes several seconds');
+  const payinStore = overrides.payinStore ?? (config.databaseUrl ? await openPostgres(config.databaseUrl, { logger }) : await openPglite(config.dataDir, { logger }));
   const probe = (store: string, check: string, isRefusal?: (error: unknown) => boolean) => new StoreProbe({ store, check, metrics, logger, isRefusal });
   const redisCheck = config.redisUrl ? 'REDIS_URL and the Redis server' : 'the service process';
   const clock = overrides.clock ?? Date.now;
-  const instrumentedPayins = new InstrumentedPayinRepository(payinRepository, probe('payin store', config.databaseUrl ? 'DATABASE_URL and the PostgreSQL server' : `DATA_DIR (${config.dataDir}) and its disk`));
+  const instrumentedPayins = new InstrumentedPayinRepository(new SqlPayinRepository(payinStore), probe('payin store', config.databaseUrl ? 'DATABASE_URL and the PostgreSQL server' : `DATA_DIR (${config.dataDir}) and its disk`));
+  const checkoutLinks = new CheckoutLinks(new CheckoutTokens(config.checkoutTokenSecret), () => config.publicBaseUrl ?? listeningOrigin());
+  const outbox = new WebhookOutbox(checkoutLinks, (config.webhooks.retryScheduleSeconds[0] ?? 0) * 1000);
+  const webhookEvents = new SqlWebhookEventRepository(payinStore);
+  metrics.watchWebhookQueue(() => webhookEvents.pendingCount());
   return {
     config,
     clock,
@@ -85,9 +98,12 @@ export async function buildDependencies(
     ),
     rateLimitStore: new InstrumentedRateLimitStore(rateLimitStore, probe('rate-limit store', redisCheck)),
     payinRepository: instrumentedPayins,
-    payinSweeper: new PayinExpirySweeper({ payins: instrumentedPayins, clock, logger, intervalMs: config.payinSweepIntervalMs, batchSize: config.payinSweepBatchSize }),
+    payinSweeper: new PayinExpirySweeper({ payins: instrumentedPayins, eventOf: outbox.eventOf, clock, logger, intervalMs: config.payinSweepIntervalMs, batchSize: config.payinSweepBatchSize }),
     gateways: PaymentGateways.forMode(config.mode),
-    checkoutLinks: new CheckoutLinks(new CheckoutTokens(config.checkoutTokenSecret), () => config.publicBaseUrl ?? listeningOrigin()),
+    checkoutLinks,
+    outbox,
+    webhookEvents,
+    webhookDispatcher: new WebhookDispatcher({ events: webhookEvents, merchants, settings: config.webhooks, clock, logger, metrics, resolve: overrides.webhookResolver ?? systemResolver }),
     enquiryCache: overrides.enquiryCache ?? createEnquiryCache(config.redisUrl),
     accountNameProvider: overrides.accountNameProvider ?? new SandboxAccountNameProvider(),
   };
@@ -122,6 +138,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   await app.init();
   deps.merchantsWatcher?.start();
   deps.payinSweeper.start();
+  deps.webhookDispatcher.start();
   return app;
 }
 

@@ -27,6 +27,10 @@ import { SandboxSimulationController } from './payins/sandbox-simulation.control
 import { CheckoutController } from './checkout/checkout.controller';
 import { CheckoutLinks } from './checkout/checkout-links';
 import { PaymentGateways } from './gateways/payment-gateways';
+import { SqlWebhookEventRepository } from './webhooks/sql-webhook-event.repository';
+import type { WebhookDispatcher } from './webhooks/webhook-dispatcher';
+import { WebhookOutbox } from './webhooks/webhook-event';
+import { WebhookEventsController } from './webhooks/webhook-events.controller';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.interface';
 import { RateLimitGuard, rateLimitThrottlers } from './rate-limit/rate-limit.guard';
 import { SignatureGuard } from './signing/signature.guard';
@@ -50,6 +54,11 @@ export interface AppDependencies {
   payinSweeper: PayinExpirySweeper;
   gateways: PaymentGateways;
   checkoutLinks: CheckoutLinks;
+  /** Builds the webhook event of a payin that became final, for the transaction that makes it so. */
+  outbox: WebhookOutbox;
+  webhookEvents: SqlWebhookEventRepository;
+  /** Delivers the outbox from this instance; started with the app, stopped before the stores close. */
+  webhookDispatcher: WebhookDispatcher;
   enquiryCache: EnquiryCache;
   accountNameProvider: AccountNameProvider;
 }
@@ -61,7 +70,7 @@ class StoresLifecycle implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     this.deps.merchantsWatcher?.stop();
-    await this.deps.payinSweeper.stop();
+    await Promise.all([this.deps.payinSweeper.stop(), this.deps.webhookDispatcher.stop()]);
     await Promise.allSettled([this.deps.nonceStore.close(), this.deps.rateLimitStore.close(), this.deps.payinRepository.close(), this.deps.enquiryCache.disconnect()]);
     await this.deps.redis?.close();
     this.deps.logger.info('shutdown: stores closed');
@@ -80,6 +89,7 @@ export class AppModule {
         PayinsController,
         // Test helpers exist in sandbox mode only: in production their paths are unknown (404).
         ...(deps.config.mode === 'sandbox' ? [SandboxSimulationController] : []),
+        WebhookEventsController,
         CheckoutController,
         HealthController,
         DocsController,
@@ -95,6 +105,8 @@ export class AppModule {
         { provide: PayinRepository, useValue: deps.payinRepository },
         { provide: PaymentGateways, useValue: deps.gateways },
         { provide: CheckoutLinks, useValue: deps.checkoutLinks },
+        { provide: WebhookOutbox, useValue: deps.outbox },
+        { provide: SqlWebhookEventRepository, useValue: deps.webhookEvents },
         { provide: EnquiryCache, useValue: deps.enquiryCache },
         { provide: AccountNameProvider, useValue: deps.accountNameProvider },
         { provide: StoresLifecycle, useFactory: (d: AppDependencies) => new StoresLifecycle(d), inject: [DEPENDENCIES] },

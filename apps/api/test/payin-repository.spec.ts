@@ -30,6 +30,8 @@ const payin = (reference: string, changes: Partial<NewPayin> = {}): NewPayin => 
   checkoutTokenHash: `hash-${changes.merchantId ?? 'MCH-A'}-${reference}-${Math.random()}`,
   ...changes,
 });
+/** These tests are about the payins; the outbox has its own. */
+const NO_EVENT = () => undefined;
 const BEFORE_EXPIRY = new Date('2026-11-22T10:10:00.000Z');
 const AFTER_EXPIRY = new Date('2026-11-22T10:45:00.000Z');
 
@@ -88,16 +90,16 @@ function repositorySuite(open: () => Promise<{ repository: PayinRepository; disp
       ['ABANDONED', { to: 'ABANDONED' }, { paidAt: null, failedAt: BEFORE_EXPIRY, failureReason: 'checkout_expired' }],
     ] as const)('moves PENDING to %s and records when and why', async (status, transition, recorded) => {
       await repository.insertIfAbsent(payin(`t-${status}`));
-      const moved = await repository.transition(key(`t-${status}`), transition, BEFORE_EXPIRY);
+      const moved = await repository.transition(key(`t-${status}`), transition, BEFORE_EXPIRY, NO_EVENT);
       expect(moved).toMatchObject({ status, ...recorded });
       expect(await repository.find(key(`t-${status}`))).toEqual(moved);
     });
 
     it('never moves a final payin again', async () => {
       await repository.insertIfAbsent(payin('t-final'));
-      await repository.transition(key('t-final'), { to: 'SUCCESSFUL' }, BEFORE_EXPIRY);
+      await repository.transition(key('t-final'), { to: 'SUCCESSFUL' }, BEFORE_EXPIRY, NO_EVENT);
       for (const transition of [{ to: 'FAILED', reason: 'card_declined' }, { to: 'CANCELLED' }, { to: 'ABANDONED' }, { to: 'SUCCESSFUL' }] as const) {
-        expect(await repository.transition(key('t-final'), transition, BEFORE_EXPIRY)).toBeUndefined();
+        expect(await repository.transition(key('t-final'), transition, BEFORE_EXPIRY, NO_EVENT)).toBeUndefined();
       }
       expect((await repository.find(key('t-final')))?.status).toBe('SUCCESSFUL');
     });
@@ -105,7 +107,7 @@ function repositorySuite(open: () => Promise<{ repository: PayinRepository; disp
     it('moves a payin exactly once when transitions race', async () => {
       await repository.insertIfAbsent(payin('t-race'));
       const attempts = [{ to: 'SUCCESSFUL' }, { to: 'CANCELLED' }, { to: 'FAILED', reason: 'card_declined' }, { to: 'SUCCESSFUL' }, { to: 'ABANDONED' }, { to: 'SUCCESSFUL' }] as const;
-      const results = await Promise.all(attempts.map((transition) => repository.transition(key('t-race'), transition, BEFORE_EXPIRY)));
+      const results = await Promise.all(attempts.map((transition) => repository.transition(key('t-race'), transition, BEFORE_EXPIRY, NO_EVENT)));
       const winners = results.filter((result) => result !== undefined);
       expect(winners).toHaveLength(1);
       expect((await repository.find(key('t-race')))?.status).toBe(winners[0]?.status);
@@ -113,8 +115,8 @@ function repositorySuite(open: () => Promise<{ repository: PayinRepository; disp
 
     it('refuses payment at or after expiresAt, but abandons, recording the expiry as the time', async () => {
       await repository.insertIfAbsent(payin('t-late'));
-      expect(await repository.transition(key('t-late'), { to: 'SUCCESSFUL' }, AFTER_EXPIRY)).toBeUndefined();
-      expect(await repository.transition(key('t-late'), { to: 'ABANDONED' }, AFTER_EXPIRY)).toMatchObject({ status: 'ABANDONED', failedAt: new Date('2026-11-22T10:30:00.000Z') });
+      expect(await repository.transition(key('t-late'), { to: 'SUCCESSFUL' }, AFTER_EXPIRY, NO_EVENT)).toBeUndefined();
+      expect(await repository.transition(key('t-late'), { to: 'ABANDONED' }, AFTER_EXPIRY, NO_EVENT)).toMatchObject({ status: 'ABANDONED', failedAt: new Date('2026-11-22T10:30:00.000Z') });
     });
   });
 
@@ -126,9 +128,9 @@ function repositorySuite(open: () => Promise<{ repository: PayinRepository; disp
       await repository.insertIfAbsent(payin('e-not-yet', { merchantId: 'MCH-E', createdAt: at(0), expiresAt: at(60) }));
       await repository.insertIfAbsent(payin('e-paid', { merchantId: 'MCH-E', createdAt: at(0), expiresAt: at(30) }));
       await repository.insertIfAbsent(payin('e-other', { merchantId: 'MCH-F', createdAt: at(0), expiresAt: at(30) }));
-      await repository.transition({ merchantId: 'MCH-E', reference: 'e-paid' }, { to: 'SUCCESSFUL' }, at(10));
+      await repository.transition({ merchantId: 'MCH-E', reference: 'e-paid' }, { to: 'SUCCESSFUL' }, at(10), NO_EVENT);
 
-      expect(await repository.expireDue(at(45), { limit: 100, merchantId: 'MCH-E' })).toEqual([{ merchantId: 'MCH-E', reference: 'e-due' }]);
+      expect(await repository.expireDue(at(45), { limit: 100, merchantId: 'MCH-E' }, NO_EVENT)).toEqual([{ merchantId: 'MCH-E', reference: 'e-due' }]);
       expect(await repository.find({ merchantId: 'MCH-E', reference: 'e-due' })).toMatchObject({ status: 'ABANDONED', failedAt: at(30), failureReason: 'checkout_expired' });
       expect((await repository.find({ merchantId: 'MCH-E', reference: 'e-not-yet' }))?.status).toBe('PENDING');
       expect((await repository.find({ merchantId: 'MCH-E', reference: 'e-paid' }))?.status).toBe('SUCCESSFUL');
@@ -139,9 +141,9 @@ function repositorySuite(open: () => Promise<{ repository: PayinRepository; disp
       const base = new Date('2031-01-01T00:00:00.000Z').getTime();
       const references = Array.from({ length: 40 }, (_, i) => `s-${i}`);
       for (const reference of references) await repository.insertIfAbsent(payin(reference, { merchantId: 'MCH-S', createdAt: new Date(base), expiresAt: new Date(base + 1000) }));
-      const sweeps = await Promise.all(Array.from({ length: 4 }, () => repository.expireDue(new Date(base + 5000), { limit: 7, merchantId: 'MCH-S' })));
+      const sweeps = await Promise.all(Array.from({ length: 4 }, () => repository.expireDue(new Date(base + 5000), { limit: 7, merchantId: 'MCH-S' }, NO_EVENT)));
       let rest: Array<{ reference: string }> = [];
-      for (let batch = await repository.expireDue(new Date(base + 5000), { limit: 7, merchantId: 'MCH-S' }); batch.length > 0; batch = await repository.expireDue(new Date(base + 5000), { limit: 7, merchantId: 'MCH-S' })) {
+      for (let batch = await repository.expireDue(new Date(base + 5000), { limit: 7, merchantId: 'MCH-S' }, NO_EVENT); batch.length > 0; batch = await repository.expireDue(new Date(base + 5000), { limit: 7, merchantId: 'MCH-S' }, NO_EVENT)) {
         rest = rest.concat(batch);
       }
       const moved = [...sweeps.flat(), ...rest].map((k) => k.reference).sort();
@@ -157,7 +159,7 @@ function repositorySuite(open: () => Promise<{ repository: PayinRepository; disp
       for (let i = 0; i < 10; i++) {
         await repository.insertIfAbsent(payin(`l-${i}`, { merchantId, createdAt: new Date(base + Math.floor(i / 2) * 1000), expiresAt: new Date(base + 3_600_000) }));
       }
-      await repository.transition({ merchantId, reference: 'l-3' }, { to: 'SUCCESSFUL' }, new Date(base + 10_000));
+      await repository.transition({ merchantId, reference: 'l-3' }, { to: 'SUCCESSFUL' }, new Date(base + 10_000), NO_EVENT);
       await repository.insertIfAbsent(payin('l-other', { merchantId: 'MCH-M', createdAt: new Date(base) }));
     });
 

@@ -1,4 +1,4 @@
-export type { paths, components, operations } from './generated/payment-api';
+export type { paths, components, operations, webhooks } from './generated/payment-api';
 export { SCHEMAS } from './generated/schemas';
 export type {
   Bank,
@@ -14,6 +14,15 @@ export type {
   PayinList,
   SimulatePayinRequest,
   CheckoutSubmission,
+  PayinEvent,
+  PayinEventType,
+  PayinSuccessfulEvent,
+  PayinFailedEvent,
+  PayinAbandonedEvent,
+  PayinCancelledEvent,
+  WebhookEvent,
+  WebhookEventList,
+  DeliveryAttempt,
   Currency,
   Health,
   ErrorBody,

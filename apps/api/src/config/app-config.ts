@@ -62,7 +62,28 @@ export interface AppConfig {
   checkoutTokenSecret: string;
   /** Largest checkout form body accepted, in bytes. */
   checkoutFormLimitBytes: number;
+  webhooks: WebhookSettings;
 }
+
+export interface WebhookSettings {
+  /** A delivery attempt must be answered, body included, within this. */
+  timeoutMs: number;
+  /** Delay before each attempt, in seconds: the first is after the transition, each next after a failed one. */
+  retryScheduleSeconds: number[];
+  /** A receiver's Retry-After is honoured up to this. */
+  maxRetryAfterSeconds: number;
+  /** The first bytes of an answer kept for debugging. */
+  responseBodyLimitBytes: number;
+  /** How often each instance looks for due deliveries. */
+  pollIntervalMs: number;
+  /** Deliveries one instance makes at once. */
+  concurrency: number;
+  /** Whether notifyUrl may be http:// and a loopback address: sandbox only, since developers receive on localhost. */
+  allowLocalReceivers: boolean;
+}
+
+/** Standard Webhooks' and Stripe's kind of schedule: immediately, then over about three days. */
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18_000, 36_000, 36_000, 50_400, 72_000, 86_400];
 
 /** The sandbox default of CHECKOUT_TOKEN_SECRET: public, so production refuses it. */
 export const SANDBOX_CHECKOUT_TOKEN_SECRET = 'sandbox-checkout-token-secret-public-not-secret';
@@ -189,7 +210,19 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
     payinSweepBatchSize: int('PAYIN_SWEEP_BATCH_SIZE', 500, 1, 100_000),
     checkoutTokenSecret: env.CHECKOUT_TOKEN_SECRET || SANDBOX_CHECKOUT_TOKEN_SECRET,
     checkoutFormLimitBytes: int('CHECKOUT_FORM_LIMIT_BYTES', 4096, 512, 65_536),
+    webhooks: {
+      timeoutMs: int('WEBHOOK_TIMEOUT_MS', 15_000, 100, 60_000),
+      retryScheduleSeconds: retrySchedule(env.WEBHOOK_RETRY_SCHEDULE, problems),
+      maxRetryAfterSeconds: int('WEBHOOK_MAX_RETRY_AFTER_SECONDS', 86_400, 0, 604_800),
+      responseBodyLimitBytes: int('WEBHOOK_RESPONSE_BODY_LIMIT_BYTES', 1024, 0, 65_536),
+      pollIntervalMs: int('WEBHOOK_POLL_INTERVAL_MS', 1000, 20, 60_000),
+      concurrency: int('WEBHOOK_CONCURRENCY', 8, 1, 256),
+      allowLocalReceivers: bool('WEBHOOK_ALLOW_LOCAL_RECEIVERS', mode === 'sandbox'),
+    },
   };
+  if (mode === 'production' && config.webhooks.allowLocalReceivers) {
+    problems.push('WEBHOOK_ALLOW_LOCAL_RECEIVERS must not be true in production mode: a notifyUrl could then reach the service\'s own host');
+  }
   if (config.nonceTtlSeconds < 2 * config.timestampToleranceSeconds) {
     problems.push(
       `NONCE_TTL_SECONDS (${config.nonceTtlSeconds}) must be at least twice TIMESTAMP_TOLERANCE_SECONDS (${config.timestampToleranceSeconds}), or a request could be replayed after its nonce expires but while its timestamp is still accepted`,
@@ -209,6 +242,17 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
   return config;
+}
+
+/** WEBHOOK_RETRY_SCHEDULE: comma-separated delays in seconds, such as 0,1,2 for tests. */
+function retrySchedule(raw: string | undefined, problems: string[]): number[] {
+  if (raw === undefined || raw === '') return DEFAULT_WEBHOOK_RETRY_SCHEDULE;
+  const parts = raw.split(',').map((part) => part.trim());
+  if (parts.length > 50 || !parts.every((part) => /^[0-9]{1,6}$/.test(part) && Number(part) <= 604_800)) {
+    problems.push(`WEBHOOK_RETRY_SCHEDULE must be 1 to 50 comma-separated delays in seconds, each at most 604800, such as 0,5,300; got "${raw}"`);
+    return DEFAULT_WEBHOOK_RETRY_SCHEDULE;
+  }
+  return parts.map(Number);
 }
 
 /** An origin only: checkout links append their own path, so a path, query or fragment here would be dropped or doubled. */

@@ -10,7 +10,7 @@ const MIN_PRODUCTION_SECRET_LENGTH = 32;
 /** API keys of the public sandbox; production refuses them. */
 const SANDBOX_API_KEY_PREFIX = 'pk_sandbox_';
 
-const MERCHANT_FIELDS = ['merchantId', 'tenantId', 'name', 'credentials'];
+const MERCHANT_FIELDS = ['merchantId', 'tenantId', 'name', 'credentials', 'webhookSecrets'];
 const CREDENTIAL_FIELDS = ['apiKey', 'secretKey', 'status'];
 const CREDENTIAL_STATUSES = ['active', 'revoked'];
 
@@ -19,7 +19,7 @@ export interface MerchantFileOptions {
   mode?: ServiceMode;
 }
 
-export type MerchantEntry = Merchant & { credentials: readonly Credential[] };
+export type MerchantEntry = Merchant & { credentials: readonly Credential[]; webhookSecrets?: readonly string[] };
 
 /** What a reload changed: IDs only, never a secret. */
 export interface MerchantChanges {
@@ -67,6 +67,11 @@ export class MerchantRegistry {
     return this.byApiKey.get(apiKey)?.merchant;
   }
 
+  /** The merchant's webhook secrets, each of which signs every delivery; empty when it has none. */
+  webhookSecretsOf(merchantId: string): readonly string[] {
+    return this.entries.find((candidate) => candidate.merchantId === merchantId)?.webhookSecrets ?? [];
+  }
+
   /** A merchant by its ID, whatever the state of its keys: the checkout page names it. */
   merchantById(merchantId: string): Merchant | undefined {
     const entry = this.entries.find((candidate) => candidate.merchantId === merchantId);
@@ -105,6 +110,16 @@ function diff(before: readonly MerchantEntry[], after: readonly MerchantEntry[])
   };
 }
 
+/** The webhook secret of the sandbox merchants file: public, so production refuses it. */
+export const SANDBOX_WEBHOOK_SECRET = 'whsec_c2FuZGJveC13ZWJob29rLXNlY3JldC1wdWJsaWM=';
+
+/** Standard Webhooks' secret form: whsec_ and the base64 of 24 to 64 bytes. */
+export function isWebhookSecret(value: unknown): value is string {
+  if (typeof value !== 'string' || !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
+  const bytes = Buffer.from(value.slice('whsec_'.length), 'base64').length;
+  return bytes >= 24 && bytes <= 64;
+}
+
 /** Checks the file's shape; every problem names its entry and field. */
 export function validateMerchants(data: unknown, file: string, options: MerchantFileOptions = {}): MerchantEntry[] {
   const production = options.mode === 'production';
@@ -130,6 +145,14 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
     if (typeof e.merchantId === 'string') {
       if (seenMerchants.has(e.merchantId)) problems.push(`${at}.merchantId ${e.merchantId} appears twice`);
       seenMerchants.add(e.merchantId);
+    }
+    if (e.webhookSecrets !== undefined) {
+      if (!Array.isArray(e.webhookSecrets)) problems.push(`${at}.webhookSecrets must be an array of whsec_ secrets`);
+      else
+        e.webhookSecrets.forEach((secret: unknown, j) => {
+          if (!isWebhookSecret(secret)) problems.push(`${at}.webhookSecrets[${j}] must be whsec_ followed by the base64 of 24 to 64 random bytes`);
+          else if (production && secret === SANDBOX_WEBHOOK_SECRET) problems.push(`${at}.webhookSecrets[${j}] is the public sandbox webhook secret, refused in production mode`);
+        });
     }
     if (!Array.isArray(e.credentials) || e.credentials.length === 0) {
       problems.push(`${at}.credentials must be a non-empty array of {apiKey, secretKey, status?}`);

@@ -1,4 +1,4 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 const LATENCY_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -52,6 +52,37 @@ export class ServiceMetrics {
     labelNames: ['store', 'operation'] as const,
     registers: [this.registry],
   });
+
+  readonly webhookDeliveries = new Counter({
+    name: 'paysign_webhook_deliveries_total',
+    help: 'Webhook delivery attempts, by outcome: delivered, retry (a failure with attempts left), failed (none left) or gone (the receiver answered 410).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly webhookDeliveryDuration = new Histogram({
+    name: 'paysign_webhook_delivery_duration_seconds',
+    help: 'Time of each webhook delivery attempt, from connecting to the end of the answer.',
+    buckets: LATENCY_BUCKETS_SECONDS,
+    registers: [this.registry],
+  });
+
+  private readWebhookQueueDepth: (() => Promise<number>) | undefined;
+
+  /** Events waiting for delivery, read from the store at each scrape. */
+  readonly webhookQueueDepth: Gauge = new Gauge({
+    name: 'paysign_webhook_queue_depth',
+    help: 'Webhook events still to be delivered (pending), across all instances; NaN when the store cannot be read.',
+    registers: [this.registry],
+    collect: async () => {
+      if (this.readWebhookQueueDepth) this.webhookQueueDepth.set(await this.readWebhookQueueDepth().catch(() => Number.NaN));
+    },
+  });
+
+  /** Where the queue depth comes from, once the store exists. */
+  watchWebhookQueue(read: () => Promise<number>): void {
+    this.readWebhookQueueDepth = read;
+  }
 
   constructor() {
     // Process metrics: CPU, memory, handles, event-loop lag, GC.

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { SqlClient } from './sql-client';
+import type { SqlQueryable } from './sql-client';
 
 /** Ordered schema migrations, the same SQL on PGlite and PostgreSQL. Append; never edit a shipped one. */
 export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; statements: readonly string[] }> = [
@@ -47,6 +47,41 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; statements: r
       "CREATE INDEX payins_pending_expiry ON payins (expires_at) WHERE status = 'PENDING'",
     ],
   },
+  {
+    id: 3,
+    name: 'webhook outbox',
+    // An event row is written in the transaction that makes its payin final
+    // (the outbox), and each attempt to deliver it is kept for debugging.
+    statements: [
+      `CREATE TABLE webhook_events (
+        id text PRIMARY KEY,
+        merchant_id text NOT NULL,
+        reference text NOT NULL,
+        type text NOT NULL,
+        payload text NOT NULL,
+        notify_url text NOT NULL,
+        created_at timestamptz NOT NULL,
+        status text NOT NULL,
+        attempt_count integer NOT NULL DEFAULT 0,
+        next_attempt_at timestamptz,
+        locked_until timestamptz,
+        FOREIGN KEY (merchant_id, reference) REFERENCES payins (merchant_id, reference)
+      )`,
+      "CREATE INDEX webhook_events_due ON webhook_events (next_attempt_at) WHERE status = 'pending'",
+      'CREATE INDEX webhook_events_of_payin ON webhook_events (merchant_id, reference, created_at)',
+      `CREATE TABLE webhook_attempts (
+        event_id text NOT NULL REFERENCES webhook_events (id),
+        attempt integer NOT NULL,
+        started_at timestamptz NOT NULL,
+        duration_ms integer NOT NULL,
+        status_code integer,
+        error text,
+        response_body text,
+        next_attempt_at timestamptz,
+        PRIMARY KEY (event_id, attempt)
+      )`,
+    ],
+  },
 ];
 
 /**
@@ -56,7 +91,7 @@ export const MIGRATIONS: ReadonlyArray<{ id: number; name: string; statements: r
 const MIGRATION_LOCK_ID = 727001;
 
 /** Runs the migrations not yet applied, each in its own transaction, under an advisory lock so that instances booting together do not race. */
-export async function migrate(client: SqlClient, logger?: Logger): Promise<void> {
+export async function migrate(client: SqlQueryable, logger?: Logger): Promise<void> {
   // Lock first: even CREATE TABLE IF NOT EXISTS races when two sessions run it at once.
   await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
   try {

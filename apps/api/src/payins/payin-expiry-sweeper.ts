@@ -1,9 +1,12 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../config/clock';
+import type { OutboxEventOf } from '../webhooks/webhook-event';
 import type { PayinRepository } from './payin-repository.interface';
 
 export interface PayinExpirySweeperOptions {
   payins: PayinRepository;
+  /** Abandoning a payin notifies it like any other transition. */
+  eventOf: OutboxEventOf;
   clock: Clock;
   logger: Logger;
   intervalMs: number;
@@ -48,11 +51,11 @@ export class PayinExpirySweeper {
   }
 
   private async drain(): Promise<void> {
-    const { payins, clock, logger, batchSize } = this.options;
+    const { payins, clock, logger, batchSize, eventOf } = this.options;
     try {
       let abandoned = 0;
       for (;;) {
-        const batch = await payins.expireDue(new Date(clock()), { limit: batchSize });
+        const batch = await payins.expireDue(new Date(clock()), { limit: batchSize }, eventOf);
         abandoned += batch.length;
         if (batch.length < batchSize || this.stopped) break;
       }

@@ -1,4 +1,5 @@
 import type { FailureReason, Payin, PayinChannel, PayinStatus } from '@paysign/contracts';
+import type { OutboxEventOf } from '../webhooks/webhook-event';
 import type { PayinTransition } from './payin-states';
 
 /** Injection token of the PayinRepository. */
@@ -65,15 +66,16 @@ export interface PayinRepository {
    * Moves a PENDING payin to a final state as one compare-and-set: of two
    * concurrent attempts exactly one resolves with the payin; the other, like
    * any attempt on a final payin, resolves undefined. Only ABANDONED may be
-   * entered at or after `expiresAt`.
+   * entered at or after `expiresAt`. `eventOf` gives the webhook event of the
+   * payin that moved, written in the same transaction (the outbox).
    */
-  transition(key: PayinKey, transition: PayinTransition, now: Date): Promise<StoredPayin | undefined>;
+  transition(key: PayinKey, transition: PayinTransition, now: Date, eventOf: OutboxEventOf): Promise<StoredPayin | undefined>;
   /**
    * Abandons up to `limit` PENDING payins whose `expiresAt` has passed, of one
    * merchant or of all; safe to run on several instances at once, since each
    * payin moves once. Resolves with the keys it moved.
    */
-  expireDue(now: Date, options: { limit: number; merchantId?: string }): Promise<PayinKey[]>;
+  expireDue(now: Date, options: { limit: number; merchantId?: string }, eventOf: OutboxEventOf): Promise<PayinKey[]>;
   /** The merchant's payins in listing order: newest first, then by reference, descending. */
   list(query: PayinListQuery): Promise<StoredPayin[]>;
   ping(): Promise<void>;

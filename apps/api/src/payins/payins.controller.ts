@@ -9,6 +9,7 @@ import { validateBody } from '../http/validate-body';
 import { CREATE_PAYIN_FIELDS, CreatePayinDto, REFERENCE_PATTERN, REFERENCE_RULE, amountTextErrors } from './create-payin.dto';
 import { encodeCursor, parseListQuery } from './list-payins.query';
 import { PayinsService } from './payins.service';
+import { staticTargetProblem } from '../webhooks/webhook-target';
 
 @Controller('api/payins')
 export class PayinsController {
@@ -20,7 +21,7 @@ export class PayinsController {
   @Post()
   async create(@VerifiedBody() body: Record<string, unknown>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Payin> {
     const amountText = typeof body.amount === 'number' ? verifiedFieldText(request, 'amount') : undefined;
-    const input = validateBody(CreatePayinDto, CREATE_PAYIN_FIELDS, body, [...amountTextErrors(amountText), ...this.productionUrlErrors(body)]);
+    const input = validateBody(CreatePayinDto, CREATE_PAYIN_FIELDS, body, [...amountTextErrors(amountText), ...this.urlErrors(body)]);
     const merchant = request.merchant as NonNullable<FastifyRequest['merchant']>;
     const { created, payin } = await this.payins.create(merchant.merchantId, input);
     void reply.header('Location', `/payment/api/payins/${payin.reference}`);
@@ -50,12 +51,25 @@ export class PayinsController {
     return this.payins.get({ merchantId: merchant.merchantId, reference: checkedReference(reference) });
   }
 
-  /** http callback URLs are a sandbox convenience; production requires https. */
-  private productionUrlErrors(body: Record<string, unknown>): FieldError[] {
-    if (this.config.mode !== 'production') return [];
-    return (['notifyUrl', 'redirectUrl'] as const)
-      .filter((field) => typeof body[field] === 'string' && !(body[field] as string).toLowerCase().startsWith('https://'))
-      .map((field) => ({ field, code: 'format', message: `${field} must be an https URL in production mode.` }));
+  /**
+   * Callback URLs that could never be used: http in production, and a
+   * notifyUrl webhooks are never sent to (credentials in it, a private or
+   * loopback literal address), refused now rather than failing every attempt.
+   */
+  private urlErrors(body: Record<string, unknown>): FieldError[] {
+    const errors: FieldError[] = [];
+    const production = this.config.mode === 'production';
+    for (const field of ['notifyUrl', 'redirectUrl'] as const) {
+      const url = body[field];
+      if (typeof url !== 'string') continue;
+      if (production && !url.toLowerCase().startsWith('https://')) {
+        errors.push({ field, code: 'format', message: `${field} must be an https URL in production mode.` });
+        continue;
+      }
+      const problem = field === 'notifyUrl' ? staticTargetProblem(url, { allowLocalReceivers: this.config.webhooks.allowLocalReceivers }) : undefined;
+      if (problem) errors.push({ field, code: 'target', message: `${problem}.` });
+    }
+    return errors;
   }
 }
 

@@ -7,9 +7,12 @@ import { AppConfigToken } from '../config/app-config.token';
 import { Clock } from '../config/clock';
 import { ApiException, storeUnavailable } from '../errors/api.exception';
 import { PaymentGateways } from '../gateways/payment-gateways';
+import { MerchantRegistry } from '../merchants/merchant-registry';
 import type { CreatePayinDto } from './create-payin.dto';
 import { PayinRepository, type NewPayin, type PayinKey, type PayinListQuery, type StoredPayin } from './payin-repository.interface';
 import type { PayinTransition } from './payin-states';
+import { payinToContract } from './payin-view';
+import { WebhookOutbox } from '../webhooks/webhook-event';
 
 /** What a transition attempt came to: the payin moved, or it was already final (this attempt lost, or came late). */
 export type TransitionResult = { moved: true; payin: StoredPayin } | { moved: false; payin: StoredPayin };
@@ -22,10 +25,13 @@ export class PayinsService {
     @Inject(Clock) private readonly clock: Clock,
     private readonly gateways: PaymentGateways,
     private readonly links: CheckoutLinks,
+    private readonly outbox: WebhookOutbox,
+    private readonly merchants: MerchantRegistry,
   ) {}
 
   /** Creates a payin, or replays the one with the same reference and body. */
   async create(merchantId: string, input: CreatePayinDto): Promise<{ created: boolean; payin: Payin }> {
+    if (input.notifyUrl && this.merchants.webhookSecretsOf(merchantId).length === 0) throw new ApiException('WEBHOOK_NOT_CONFIGURED', { merchantId });
     const gateway = input.gateway ?? null;
     if (this.gateways.channelsFor(gateway).length === 0) {
       throw new ApiException('GATEWAY_NOT_CONFIGURED', { channel: gateway ?? 'any channel', configured: this.gateways.channels.join(', ') || 'none' });
@@ -79,7 +85,7 @@ export class PayinsService {
 
   /** One page, newest first; the merchant's expired payins are abandoned first, so that the status filter is exact. */
   async list(query: PayinListQuery): Promise<StoredPayin[]> {
-    await this.store(() => this.payins.expireDue(this.now(), { limit: this.config.payinSweepBatchSize, merchantId: query.merchantId }));
+    await this.store(() => this.payins.expireDue(this.now(), { limit: this.config.payinSweepBatchSize, merchantId: query.merchantId }, this.outbox.eventOf));
     const page = await this.store(() => this.payins.list(query));
     // More expired payins than one batch: those on this page are settled one by one.
     return Promise.all(page.map((payin) => this.current(payin)));
@@ -91,36 +97,18 @@ export class PayinsService {
    * An attempt on an expired payin abandons it instead.
    */
   async transition(key: PayinKey, transition: PayinTransition): Promise<TransitionResult> {
-    const moved = await this.store(() => this.payins.transition(key, transition, this.now()));
+    const moved = await this.store(() => this.payins.transition(key, transition, this.now(), this.outbox.eventOf));
     if (moved) return { moved: true, payin: moved };
     return { moved: false, payin: await this.find(key) };
   }
 
   toContract(payin: StoredPayin): Payin {
-    return {
-      reference: payin.reference,
-      merchantId: payin.merchantId,
-      status: payin.status,
-      amount: Number(payin.amountMinor) / 100,
-      currency: payin.currency,
-      customerEmail: payin.customerEmail,
-      customerName: payin.customerName,
-      gateway: payin.gateway,
-      narration: payin.narration,
-      notifyUrl: payin.notifyUrl,
-      redirectUrl: payin.redirectUrl,
-      checkoutUrl: payin.status === 'PENDING' && payin.checkoutSeed !== null ? this.links.urlOf(payin.checkoutSeed) : null,
-      createdAt: payin.createdAt.toISOString(),
-      expiresAt: payin.expiresAt.toISOString(),
-      paidAt: payin.paidAt?.toISOString() ?? null,
-      failedAt: payin.failedAt?.toISOString() ?? null,
-      failureReason: payin.failureReason,
-    };
+    return payinToContract(payin, this.links);
   }
 
   private async current(payin: StoredPayin): Promise<StoredPayin> {
     if (payin.status !== 'PENDING' || payin.expiresAt.getTime() > this.clock()) return payin;
-    const abandoned = await this.store(() => this.payins.transition(payin, { to: 'ABANDONED' }, this.now()));
+    const abandoned = await this.store(() => this.payins.transition(payin, { to: 'ABANDONED' }, this.now(), this.outbox.eventOf));
     return abandoned ?? (await this.store(() => this.payins.find(payin))) ?? payin;
   }
 

@@ -1,5 +1,11 @@
-/** The part of PGlite and node-postgres that the repository uses; both have it. */
-export interface SqlClient {
+/** What a query runs on: the client itself, or one transaction of it. */
+export interface SqlQueryable {
   query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
+}
+
+/** The part of PGlite and node-postgres that the repositories use; both have it. */
+export interface SqlClient extends SqlQueryable {
+  /** Runs `work` in one transaction on one connection: committed if it resolves, rolled back if it throws. */
+  transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

@@ -19,6 +19,7 @@ export async function pgliteClient(db: PGlite, options: { logger?: Logger } = {}
   await db.waitReady;
   const client: SqlClient = {
     query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await db.query<R>(sql, params)).rows }),
+    transaction: (work) => db.transaction((tx) => work({ query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await tx.query<R>(sql, params)).rows }) })),
     close: () => db.close(),
   };
   await migrate(client, options.logger);
@@ -42,12 +43,28 @@ export async function openPostgres(databaseUrl: string, options: { schema?: stri
     throw new Error(`DATABASE_URL ${redactUrl(databaseUrl)} cannot be reached: ${error.message}`);
   });
   try {
-    await migrate({ query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await connection.query(sql, params)).rows as R[] }), close: async () => undefined }, options.logger);
+    await migrate({ query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await connection.query(sql, params)).rows as R[] }) }, options.logger);
   } finally {
     connection.release();
   }
   return {
     query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await pool.query(sql, params)).rows as R[] }),
+    transaction: async (work) => {
+      const connection = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await connection.query('BEGIN');
+        const result = await work({ query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await connection.query(sql, params)).rows as R[] }) });
+        await connection.query('COMMIT');
+        return result;
+      } catch (error) {
+        // A connection that cannot even roll back is dropped from the pool, not reused.
+        await connection.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
+        throw error;
+      } finally {
+        connection.release(broken);
+      }
+    },
     close: () => pool.end(),
   };
 }

@@ -1,7 +1,9 @@
 import type { FailureReason, PayinChannel, PayinStatus } from '@paysign/contracts';
 import type { NewPayin, PayinKey, PayinListQuery, PayinRepository, StoredPayin } from './payin-repository.interface';
 import { failureReasonOf, type PayinTransition } from './payin-states';
-import type { SqlClient } from './sql-client';
+import { insertWebhookEvent } from '../webhooks/sql-webhook-event.repository';
+import type { OutboxEventOf } from '../webhooks/webhook-event';
+import type { SqlClient, SqlQueryable } from './sql-client';
 
 interface PayinRow {
   merchant_id: string;
@@ -77,42 +79,50 @@ export class SqlPayinRepository implements PayinRepository {
     return rows[0] ? fromRow(rows[0]) : undefined;
   }
 
-  async transition(key: PayinKey, transition: PayinTransition, now: Date): Promise<StoredPayin | undefined> {
+  async transition(key: PayinKey, transition: PayinTransition, now: Date, eventOf: OutboxEventOf): Promise<StoredPayin | undefined> {
     const at = now.toISOString();
     const reason = failureReasonOf(transition);
-    // An abandoned payin failed when it expired, or now if it was abandoned sooner (a simulation).
-    const { rows } =
-      transition.to === 'ABANDONED'
-        ? await this.client.query<PayinRow>(
-            `UPDATE payins SET status = 'ABANDONED', failed_at = LEAST(expires_at, $3::timestamptz), failure_reason = $4
-             WHERE merchant_id = $1 AND reference = $2 AND status = 'PENDING'
-             RETURNING ${COLUMNS}`,
-            [key.merchantId, key.reference, at, reason],
-          )
-        : await this.client.query<PayinRow>(
-            `UPDATE payins SET status = $3, paid_at = $4::timestamptz, failed_at = $5::timestamptz, failure_reason = $6
-             WHERE merchant_id = $1 AND reference = $2 AND status = 'PENDING' AND expires_at > $7::timestamptz
-             RETURNING ${COLUMNS}`,
-            [key.merchantId, key.reference, transition.to, transition.to === 'SUCCESSFUL' ? at : null, transition.to === 'SUCCESSFUL' ? null : at, reason, at],
-          );
-    return rows[0] ? fromRow(rows[0]) : undefined;
+    return this.client.transaction(async (tx) => {
+      // An abandoned payin failed when it expired, or now if it was abandoned sooner (a simulation).
+      const { rows } =
+        transition.to === 'ABANDONED'
+          ? await tx.query<PayinRow>(
+              `UPDATE payins SET status = 'ABANDONED', failed_at = LEAST(expires_at, $3::timestamptz), failure_reason = $4
+               WHERE merchant_id = $1 AND reference = $2 AND status = 'PENDING'
+               RETURNING ${COLUMNS}`,
+              [key.merchantId, key.reference, at, reason],
+            )
+          : await tx.query<PayinRow>(
+              `UPDATE payins SET status = $3, paid_at = $4::timestamptz, failed_at = $5::timestamptz, failure_reason = $6
+               WHERE merchant_id = $1 AND reference = $2 AND status = 'PENDING' AND expires_at > $7::timestamptz
+               RETURNING ${COLUMNS}`,
+              [key.merchantId, key.reference, transition.to, transition.to === 'SUCCESSFUL' ? at : null, transition.to === 'SUCCESSFUL' ? null : at, reason, at],
+            );
+      const moved = rows[0] ? fromRow(rows[0]) : undefined;
+      if (moved) await writeOutbox(tx, [moved], eventOf);
+      return moved;
+    });
   }
 
-  async expireDue(now: Date, options: { limit: number; merchantId?: string }): Promise<PayinKey[]> {
+  async expireDue(now: Date, options: { limit: number; merchantId?: string }, eventOf: OutboxEventOf): Promise<PayinKey[]> {
     const params: unknown[] = [now.toISOString(), options.limit];
     const ofMerchant = options.merchantId === undefined ? '' : `AND merchant_id = $${params.push(options.merchantId)}`;
-    // SKIP LOCKED: instances sweeping together take disjoint batches instead of queueing on each other's rows.
-    const { rows } = await this.client.query<{ merchant_id: string; reference: string }>(
-      `UPDATE payins SET status = 'ABANDONED', failed_at = expires_at, failure_reason = 'checkout_expired'
-       WHERE (merchant_id, reference) IN (
-         SELECT merchant_id, reference FROM payins
-         WHERE status = 'PENDING' AND expires_at <= $1::timestamptz ${ofMerchant}
-         ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-       AND status = 'PENDING'
-       RETURNING merchant_id, reference`,
-      params,
-    );
-    return rows.map((row) => ({ merchantId: row.merchant_id, reference: row.reference }));
+    return this.client.transaction(async (tx) => {
+      // SKIP LOCKED: instances sweeping together take disjoint batches instead of queueing on each other's rows.
+      const { rows } = await tx.query<PayinRow>(
+        `UPDATE payins SET status = 'ABANDONED', failed_at = expires_at, failure_reason = 'checkout_expired'
+         WHERE (merchant_id, reference) IN (
+           SELECT merchant_id, reference FROM payins
+           WHERE status = 'PENDING' AND expires_at <= $1::timestamptz ${ofMerchant}
+           ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+         AND status = 'PENDING'
+         RETURNING ${COLUMNS}`,
+        params,
+      );
+      const moved = rows.map(fromRow);
+      await writeOutbox(tx, moved, eventOf);
+      return moved.map((payin) => ({ merchantId: payin.merchantId, reference: payin.reference }));
+    });
   }
 
   async list(query: PayinListQuery): Promise<StoredPayin[]> {
@@ -137,6 +147,14 @@ export class SqlPayinRepository implements PayinRepository {
 
   async close(): Promise<void> {
     await this.client.close();
+  }
+}
+
+/** The outbox rows of the payins a statement just made final, in the same transaction: a transition without its event, or the reverse, cannot be committed. */
+async function writeOutbox(tx: SqlQueryable, moved: StoredPayin[], eventOf: OutboxEventOf): Promise<void> {
+  for (const payin of moved) {
+    const event = eventOf(payin);
+    if (event) await insertWebhookEvent(tx, event);
   }
 }
 

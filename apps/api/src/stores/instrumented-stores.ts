@@ -3,6 +3,7 @@ import type { NonceStore } from '../nonce/nonce-store.interface';
 import type { RateLimitStore } from '../rate-limit/rate-limit-store.interface';
 import type { NewPayin, PayinKey, PayinListQuery, PayinRepository, StoredPayin } from '../payins/payin-repository.interface';
 import type { PayinTransition } from '../payins/payin-states';
+import type { OutboxEventOf } from '../webhooks/webhook-event';
 import type { StoreProbe } from './store-probe';
 
 /** A NonceStore whose every call goes through its probe: timed, counted, and logged when the store goes and comes back. */
@@ -48,12 +49,12 @@ export class InstrumentedPayinRepository implements PayinRepository {
     return this.probe.observe('find', () => this.inner.findByCheckoutTokenHash(tokenHash));
   }
 
-  transition(key: PayinKey, transition: PayinTransition, now: Date): Promise<StoredPayin | undefined> {
-    return this.probe.observe('transition', () => this.inner.transition(key, transition, now));
+  transition(key: PayinKey, transition: PayinTransition, now: Date, eventOf: OutboxEventOf): Promise<StoredPayin | undefined> {
+    return this.probe.observe('transition', () => this.inner.transition(key, transition, now, eventOf));
   }
 
-  expireDue(now: Date, options: { limit: number; merchantId?: string }): Promise<PayinKey[]> {
-    return this.probe.observe('expire', () => this.inner.expireDue(now, options));
+  expireDue(now: Date, options: { limit: number; merchantId?: string }, eventOf: OutboxEventOf): Promise<PayinKey[]> {
+    return this.probe.observe('expire', () => this.inner.expireDue(now, options, eventOf));
   }
 
   list(query: PayinListQuery): Promise<StoredPayin[]> {

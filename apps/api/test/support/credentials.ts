@@ -30,3 +30,7 @@ export function freshMerchants(): { file: string; merchantA: TestCredential; mer
   fs.writeFileSync(file, JSON.stringify([entry(merchantA, 'Merchant A'), entry(merchantB, 'Merchant B')]));
   return { file, merchantA, merchantB };
 }
+
+/** The webhook secrets of merchants.test.json: merchant A holds two, as during a rotation. */
+export const WEBHOOK_SECRETS_A = ['whsec_dGVzdC13ZWJob29rLXNlY3JldC1vZi1tZXJjaGFudC1h', 'whsec_cm90YXRlZC10ZXN0LXdlYmhvb2stc2VjcmV0LW9mLWE='] as const;
+export const WEBHOOK_SECRET_B = 'whsec_dGVzdC13ZWJob29rLXNlY3JldC1vZi1tZXJjaGFudC1i';

@@ -6,7 +6,6 @@ import { Pool } from 'pg';
 import pino from 'pino';
 import { createApp, type CreateAppOptions } from '../../src/app.factory';
 import { loadConfig, type AppConfig } from '../../src/config/app-config';
-import { SqlPayinRepository } from '../../src/payins/sql-payin.repository';
 import { TEST_MERCHANTS_FILE } from './credentials';
 import { DATABASE_URL, REDIS_URL } from './stores';
 import { openPgliteFromTemplate } from './pglite-template';
@@ -40,8 +39,8 @@ export async function startTestApp(env: Record<string, string | undefined> = {},
   });
   const logs: Array<Record<string, unknown>> = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
-  const inMemoryPayins = !env.DATABASE_URL && !env.DATA_DIR && !options.overrides?.payinRepository;
-  const overrides = inMemoryPayins ? { ...options.overrides, payinRepository: new SqlPayinRepository(await openPgliteFromTemplate()) } : options.overrides;
+  const inMemoryPayins = !env.DATABASE_URL && !env.DATA_DIR && !options.overrides?.payinStore;
+  const overrides = inMemoryPayins ? { ...options.overrides, payinStore: await openPgliteFromTemplate() } : options.overrides;
   const app = await createApp(config, { logger, ...options, overrides });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address() as { port: number };

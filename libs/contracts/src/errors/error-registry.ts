@@ -196,6 +196,20 @@ export const ERROR_REGISTRY = {
     summary: "No payment gateway adapter serves the payin's channel in this deployment, so the customer could not pay.",
     message: 'No payment gateway adapter for {channel} is configured in this deployment; configured channels are {configured}. Create the payin with a configured gateway, or ask the operator to configure one.',
   },
+  EVENT_NOT_FOUND: {
+    status: 404,
+    type: 'not_found',
+    retryable: false,
+    summary: 'The merchant has no webhook event with this id.',
+    message: 'No event {eventId} exists for this merchant. Take the id from the events listing of the payin.',
+  },
+  WEBHOOK_NOT_CONFIGURED: {
+    status: 422,
+    type: 'invalid_request',
+    retryable: false,
+    summary: 'A `notifyUrl` was given, but the merchant has no webhook secret to sign notifications with.',
+    message: 'notifyUrl was given, but merchant {merchantId} has no webhook secret to sign notifications with. Ask the operator to add webhookSecrets to the merchant, or leave notifyUrl out.',
+  },
   NUBAN_CHECK_FAILED: {
     status: 422,
     type: 'account_rejected',

@@ -128,6 +128,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payment/api/payins/{reference}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a payin's webhook events and their delivery attempts
+         * @description Every event of the payin, oldest first, with every delivery attempt:
+         *     when, the receiver's status code or the network error, how long it
+         *     took, and when the next attempt is due.
+         */
+        get: operations["listPayinEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/api/events/{eventId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver an event again
+         * @description Schedules one more delivery attempt of the event now, with the same
+         *     `webhook-id` and body, whatever its state. Send an empty JSON object
+         *     as the body.
+         */
+        post: operations["redeliverEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payment/checkout/{token}": {
         parameters: {
             query?: never;
@@ -230,7 +274,108 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "payin.successful": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payin was paid
+         * @description Sent to the payin's `notifyUrl` when it becomes `SUCCESSFUL`, signed as
+         *     Standard Webhooks: `webhook-signature` holds one `v1,` signature per
+         *     active webhook secret of the merchant, over `{webhook-id}.{webhook-timestamp}.{body}`.
+         *     Answer 2xx within the timeout (15 s by default) to acknowledge; any
+         *     other answer, a redirect included, is retried on the schedule, and
+         *     `410 Gone` stops the retries of this event.
+         */
+        post: operations["payinsuccessfulWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payin.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payin was declined
+         * @description Sent to the payin's `notifyUrl` when it becomes `FAILED`, signed as
+         *     Standard Webhooks: `webhook-signature` holds one `v1,` signature per
+         *     active webhook secret of the merchant, over `{webhook-id}.{webhook-timestamp}.{body}`.
+         *     Answer 2xx within the timeout (15 s by default) to acknowledge; any
+         *     other answer, a redirect included, is retried on the schedule, and
+         *     `410 Gone` stops the retries of this event.
+         */
+        post: operations["payinfailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payin.abandoned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payin expired unpaid
+         * @description Sent to the payin's `notifyUrl` when it becomes `ABANDONED`, signed as
+         *     Standard Webhooks: `webhook-signature` holds one `v1,` signature per
+         *     active webhook secret of the merchant, over `{webhook-id}.{webhook-timestamp}.{body}`.
+         *     Answer 2xx within the timeout (15 s by default) to acknowledge; any
+         *     other answer, a redirect included, is retried on the schedule, and
+         *     `410 Gone` stops the retries of this event.
+         */
+        post: operations["payinabandonedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payin.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payin was cancelled by the customer
+         * @description Sent to the payin's `notifyUrl` when it becomes `CANCELLED`, signed as
+         *     Standard Webhooks: `webhook-signature` holds one `v1,` signature per
+         *     active webhook secret of the merchant, over `{webhook-id}.{webhook-timestamp}.{body}`.
+         *     Answer 2xx within the timeout (15 s by default) to acknowledge; any
+         *     other answer, a redirect included, is retried on the schedule, and
+         *     `410 Gone` stops the retries of this event.
+         */
+        post: operations["payincancelledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Bank: {
@@ -364,6 +509,95 @@ export interface components {
             /** @description With `outcome` `failed` only; `card_declined` when absent. */
             failureReason?: components["schemas"]["DeclineReason"];
         };
+        /** @description An event's id, sent as its `webhook-id`. */
+        EventId: string;
+        /** @enum {string} */
+        PayinEventType: "payin.successful" | "payin.failed" | "payin.abandoned" | "payin.cancelled";
+        PayinSuccessfulEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payin.successful";
+            /**
+             * Format: date-time
+             * @description When the payin became final; every attempt of the event carries the same.
+             */
+            timestamp: string;
+            data: components["schemas"]["Payin"];
+        };
+        PayinFailedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payin.failed";
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["Payin"];
+        };
+        PayinAbandonedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payin.abandoned";
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["Payin"];
+        };
+        PayinCancelledEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payin.cancelled";
+            /** Format: date-time */
+            timestamp: string;
+            data: components["schemas"]["Payin"];
+        };
+        /** @description Any webhook event body; `type` says which. */
+        PayinEvent: components["schemas"]["PayinSuccessfulEvent"] | components["schemas"]["PayinFailedEvent"] | components["schemas"]["PayinAbandonedEvent"] | components["schemas"]["PayinCancelledEvent"];
+        DeliveryAttempt: {
+            attempt: number;
+            /** Format: date-time */
+            startedAt: string;
+            durationMs: number;
+            /** @description The receiver's HTTP status; `null` when no answer came. */
+            statusCode: number | null;
+            /** @description Why the attempt failed without an answer (refused address, DNS, connection, timeout), or `null`. */
+            error: string | null;
+            /** @description The first bytes of the receiver's answer (1 KiB by default), for debugging. */
+            responseBody: string | null;
+            /**
+             * Format: date-time
+             * @description When the next attempt was scheduled after this one; `null` when none was.
+             */
+            nextAttemptAt: string | null;
+        };
+        WebhookEvent: {
+            id: components["schemas"]["EventId"];
+            type: components["schemas"]["PayinEventType"];
+            reference: components["schemas"]["Reference"];
+            notifyUrl: string;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * @description `pending` while attempts remain, `delivered` once a 2xx came back,
+             *     `failed` when the schedule ran out or the receiver answered 410.
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            /** Format: date-time */
+            nextAttemptAt: string | null;
+            attempts: components["schemas"]["DeliveryAttempt"][];
+            /** @description The body every attempt sends, byte for byte as this JSON. */
+            payload: components["schemas"]["PayinEvent"];
+        };
+        WebhookEventList: {
+            /** @description Oldest first. */
+            data: components["schemas"]["WebhookEvent"][];
+        };
         /** @description 256 random-looking bits, base64url. The service stores only its SHA-256. */
         CheckoutToken: string;
         CheckoutSubmission: {
@@ -433,7 +667,7 @@ export interface components {
          * @description Every error code the service returns. Stable; new codes may be added.
          * @enum {string}
          */
-        ErrorCode: "AUTH_HEADER_MISSING" | "AUTH_HEADER_MALFORMED" | "AUTH_UNKNOWN_API_KEY" | "AUTH_TIMESTAMP_SKEW" | "AUTH_SIGNATURE_MISMATCH" | "AUTH_NONCE_REPLAYED" | "AUTH_MERCHANT_MISMATCH" | "INVALID_JSON" | "INVALID_UTF8" | "BODY_NOT_OBJECT" | "NESTED_VALUE" | "DUPLICATE_KEY" | "TOO_MANY_FIELDS" | "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "ROUTE_NOT_FOUND" | "PAYIN_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "PAYIN_NOT_PENDING" | "GATEWAY_NOT_CONFIGURED" | "NUBAN_CHECK_FAILED" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_DORMANT" | "BANK_UNAVAILABLE" | "UPSTREAM_TIMEOUT" | "RATE_LIMITED" | "STORE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "AUTH_HEADER_MISSING" | "AUTH_HEADER_MALFORMED" | "AUTH_UNKNOWN_API_KEY" | "AUTH_TIMESTAMP_SKEW" | "AUTH_SIGNATURE_MISMATCH" | "AUTH_NONCE_REPLAYED" | "AUTH_MERCHANT_MISMATCH" | "INVALID_JSON" | "INVALID_UTF8" | "BODY_NOT_OBJECT" | "NESTED_VALUE" | "DUPLICATE_KEY" | "TOO_MANY_FIELDS" | "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "ROUTE_NOT_FOUND" | "PAYIN_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "PAYIN_NOT_PENDING" | "GATEWAY_NOT_CONFIGURED" | "EVENT_NOT_FOUND" | "WEBHOOK_NOT_CONFIGURED" | "NUBAN_CHECK_FAILED" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_DORMANT" | "BANK_UNAVAILABLE" | "UPSTREAM_TIMEOUT" | "RATE_LIMITED" | "STORE_UNAVAILABLE" | "INTERNAL_ERROR";
         FieldError: {
             /** @description The body field, header or path parameter that failed. */
             field: string;
@@ -568,7 +802,20 @@ export interface components {
             };
         };
     };
-    parameters: never;
+    parameters: {
+        /** @description The event's id, the same on every attempt. Deduplicate on it. */
+        WebhookId: components["schemas"]["EventId"];
+        /**
+         * @description Unix seconds when this attempt was signed. Refuse it when far from your clock (300 s by default).
+         * @example 1795860192
+         */
+        WebhookTimestamp: string;
+        /**
+         * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per active webhook secret; one matching is enough.
+         * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+         */
+        WebhookSignature: string;
+    };
     requestBodies: never;
     headers: {
         /**
@@ -881,6 +1128,91 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listPayinEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The merchant's reference given at creation.
+                 * @example order-1042
+                 */
+                reference: components["schemas"]["Reference"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payin's events. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The calling merchant has no payin with this reference (`PAYIN_NOT_FOUND`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    redeliverEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event's `id`, which is also its `webhook-id`. */
+                eventId: components["schemas"]["EventId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description The attempt is scheduled; the event is returned as it now stands. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEvent"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The calling merchant has no event with this id (`EVENT_NOT_FOUND`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     showCheckout: {
         parameters: {
             query?: never;
@@ -1063,6 +1395,174 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Health"];
                 };
+            };
+        };
+    };
+    payinsuccessfulWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every attempt. Deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Unix seconds when this attempt was signed. Refuse it when far from your clock (300 s by default).
+                 * @example 1795860192
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per active webhook secret; one matching is enough.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayinSuccessfulEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. No more attempts of this event are made. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payinfailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every attempt. Deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Unix seconds when this attempt was signed. Refuse it when far from your clock (300 s by default).
+                 * @example 1795860192
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per active webhook secret; one matching is enough.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayinFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. No more attempts of this event are made. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payinabandonedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every attempt. Deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Unix seconds when this attempt was signed. Refuse it when far from your clock (300 s by default).
+                 * @example 1795860192
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per active webhook secret; one matching is enough.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayinAbandonedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. No more attempts of this event are made. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payincancelledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every attempt. Deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Unix seconds when this attempt was signed. Refuse it when far from your clock (300 s by default).
+                 * @example 1795860192
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per active webhook secret; one matching is enough.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayinCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. No more attempts of this event are made. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -332,6 +332,266 @@ export const SCHEMAS = {
       }
     }
   },
+  "EventId": {
+    "type": "string",
+    "pattern": "^evt_[A-Za-z0-9_-]{22}$",
+    "description": "An event's id, sent as its `webhook-id`."
+  },
+  "PayinEventType": {
+    "type": "string",
+    "enum": [
+      "payin.successful",
+      "payin.failed",
+      "payin.abandoned",
+      "payin.cancelled"
+    ]
+  },
+  "PayinSuccessfulEvent": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "type",
+      "timestamp",
+      "data"
+    ],
+    "properties": {
+      "type": {
+        "type": "string",
+        "const": "payin.successful"
+      },
+      "timestamp": {
+        "type": "string",
+        "format": "date-time",
+        "description": "When the payin became final; every attempt of the event carries the same."
+      },
+      "data": {
+        "$ref": "#/components/schemas/Payin"
+      }
+    }
+  },
+  "PayinFailedEvent": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "type",
+      "timestamp",
+      "data"
+    ],
+    "properties": {
+      "type": {
+        "type": "string",
+        "const": "payin.failed"
+      },
+      "timestamp": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "data": {
+        "$ref": "#/components/schemas/Payin"
+      }
+    }
+  },
+  "PayinAbandonedEvent": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "type",
+      "timestamp",
+      "data"
+    ],
+    "properties": {
+      "type": {
+        "type": "string",
+        "const": "payin.abandoned"
+      },
+      "timestamp": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "data": {
+        "$ref": "#/components/schemas/Payin"
+      }
+    }
+  },
+  "PayinCancelledEvent": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "type",
+      "timestamp",
+      "data"
+    ],
+    "properties": {
+      "type": {
+        "type": "string",
+        "const": "payin.cancelled"
+      },
+      "timestamp": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "data": {
+        "$ref": "#/components/schemas/Payin"
+      }
+    }
+  },
+  "PayinEvent": {
+    "description": "Any webhook event body; `type` says which.",
+    "oneOf": [
+      {
+        "$ref": "#/components/schemas/PayinSuccessfulEvent"
+      },
+      {
+        "$ref": "#/components/schemas/PayinFailedEvent"
+      },
+      {
+        "$ref": "#/components/schemas/PayinAbandonedEvent"
+      },
+      {
+        "$ref": "#/components/schemas/PayinCancelledEvent"
+      }
+    ],
+    "discriminator": {
+      "propertyName": "type",
+      "mapping": {
+        "payin.successful": "#/components/schemas/PayinSuccessfulEvent",
+        "payin.failed": "#/components/schemas/PayinFailedEvent",
+        "payin.abandoned": "#/components/schemas/PayinAbandonedEvent",
+        "payin.cancelled": "#/components/schemas/PayinCancelledEvent"
+      }
+    }
+  },
+  "DeliveryAttempt": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "attempt",
+      "startedAt",
+      "durationMs",
+      "statusCode",
+      "error",
+      "responseBody",
+      "nextAttemptAt"
+    ],
+    "properties": {
+      "attempt": {
+        "type": "integer",
+        "minimum": 1
+      },
+      "startedAt": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "durationMs": {
+        "type": "integer",
+        "minimum": 0
+      },
+      "statusCode": {
+        "type": [
+          "integer",
+          "null"
+        ],
+        "description": "The receiver's HTTP status; `null` when no answer came."
+      },
+      "error": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "Why the attempt failed without an answer (refused address, DNS, connection, timeout), or `null`."
+      },
+      "responseBody": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "The first bytes of the receiver's answer (1 KiB by default), for debugging."
+      },
+      "nextAttemptAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time",
+        "description": "When the next attempt was scheduled after this one; `null` when none was."
+      }
+    }
+  },
+  "WebhookEvent": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "id",
+      "type",
+      "reference",
+      "notifyUrl",
+      "createdAt",
+      "status",
+      "nextAttemptAt",
+      "attempts",
+      "payload"
+    ],
+    "properties": {
+      "id": {
+        "$ref": "#/components/schemas/EventId"
+      },
+      "type": {
+        "$ref": "#/components/schemas/PayinEventType"
+      },
+      "reference": {
+        "$ref": "#/components/schemas/Reference"
+      },
+      "notifyUrl": {
+        "type": "string"
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "status": {
+        "type": "string",
+        "enum": [
+          "pending",
+          "delivered",
+          "failed"
+        ],
+        "description": "`pending` while attempts remain, `delivered` once a 2xx came back,\n`failed` when the schedule ran out or the receiver answered 410.\n"
+      },
+      "nextAttemptAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time"
+      },
+      "attempts": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/DeliveryAttempt"
+        }
+      },
+      "payload": {
+        "$ref": "#/components/schemas/PayinEvent",
+        "description": "The body every attempt sends, byte for byte as this JSON."
+      }
+    }
+  },
+  "WebhookEventList": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "data"
+    ],
+    "properties": {
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/WebhookEvent"
+        },
+        "description": "Oldest first."
+      }
+    }
+  },
   "CheckoutToken": {
     "type": "string",
     "pattern": "^[A-Za-z0-9_-]{43}$",
@@ -555,6 +815,8 @@ export const SCHEMAS = {
       "IDEMPOTENCY_CONFLICT",
       "PAYIN_NOT_PENDING",
       "GATEWAY_NOT_CONFIGURED",
+      "EVENT_NOT_FOUND",
+      "WEBHOOK_NOT_CONFIGURED",
       "NUBAN_CHECK_FAILED",
       "ACCOUNT_NOT_FOUND",
       "ACCOUNT_DORMANT",

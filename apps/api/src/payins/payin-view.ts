@@ -1,0 +1,26 @@
+import type { Payin } from '@paysign/contracts';
+import type { CheckoutLinks } from '../checkout/checkout-links';
+import type { StoredPayin } from './payin-repository.interface';
+
+/** A stored payin as the contract shows it: what GET returns, and what a webhook event carries. */
+export function payinToContract(payin: StoredPayin, links: CheckoutLinks): Payin {
+  return {
+    reference: payin.reference,
+    merchantId: payin.merchantId,
+    status: payin.status,
+    amount: Number(payin.amountMinor) / 100,
+    currency: payin.currency,
+    customerEmail: payin.customerEmail,
+    customerName: payin.customerName,
+    gateway: payin.gateway,
+    narration: payin.narration,
+    notifyUrl: payin.notifyUrl,
+    redirectUrl: payin.redirectUrl,
+    checkoutUrl: payin.status === 'PENDING' && payin.checkoutSeed !== null ? links.urlOf(payin.checkoutSeed) : null,
+    createdAt: payin.createdAt.toISOString(),
+    expiresAt: payin.expiresAt.toISOString(),
+    paidAt: payin.paidAt?.toISOString() ?? null,
+    failedAt: payin.failedAt?.toISOString() ?? null,
+    failureReason: payin.failureReason,
+  };
+}

@@ -1,0 +1,162 @@
+import type { DeliveryAttempt, PayinEventType, WebhookEvent } from '@paysign/contracts';
+import type { SqlClient, SqlQueryable } from '../payins/sql-client';
+import type { NewWebhookEvent, StoredWebhookEvent } from './webhook-event';
+
+interface EventRow {
+  id: string;
+  merchant_id: string;
+  reference: string;
+  type: PayinEventType;
+  payload: string;
+  notify_url: string;
+  created_at: Date | string;
+  status: WebhookEvent['status'];
+  attempt_count: number;
+  next_attempt_at: Date | string;
+  locked_until: Date | string | null;
+}
+
+interface AttemptRow {
+  event_id: string;
+  attempt: number;
+  started_at: Date | string;
+  duration_ms: number;
+  status_code: number | null;
+  error: string | null;
+  response_body: string | null;
+  next_attempt_at: Date | string | null;
+}
+
+export interface AttemptRecord {
+  eventId: string;
+  attempt: number;
+  startedAt: Date;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  responseBody: string | null;
+  /** What the event becomes: delivered, failed for good, or pending again at nextAttemptAt. */
+  status: WebhookEvent['status'];
+  nextAttemptAt: Date | null;
+}
+
+export type EventWithAttempts = StoredWebhookEvent & { attempts: DeliveryAttempt[] };
+
+const COLUMNS = 'id, merchant_id, reference, type, payload, notify_url, created_at, status, attempt_count, next_attempt_at, locked_until';
+
+/** Writes an outbox row; called inside the transaction of the payin's transition. */
+export async function insertWebhookEvent(tx: SqlQueryable, event: NewWebhookEvent): Promise<void> {
+  await tx.query(
+    `INSERT INTO webhook_events (id, merchant_id, reference, type, payload, notify_url, created_at, status, next_attempt_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, 'pending', $8::timestamptz)`,
+    [event.id, event.merchantId, event.reference, event.type, event.payload, event.notifyUrl, event.createdAt.toISOString(), event.nextAttemptAt.toISOString()],
+  );
+}
+
+/** The webhook outbox, in the payin store's database. */
+export class SqlWebhookEventRepository {
+  constructor(private readonly client: SqlClient) {}
+
+  /**
+   * Takes up to `limit` due events for one attempt each, leased until
+   * `leaseUntil`: no other instance takes them while the lease runs, and if
+   * this one dies mid-attempt, the lease runs out and another takes them
+   * again (at least once). SKIP LOCKED lets instances claim side by side.
+   */
+  async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<StoredWebhookEvent[]> {
+    const { rows } = await this.client.query<EventRow>(
+      `UPDATE webhook_events SET attempt_count = attempt_count + 1, locked_until = $2::timestamptz
+       WHERE id IN (
+         SELECT id FROM webhook_events
+         WHERE status = 'pending' AND next_attempt_at <= $1::timestamptz AND (locked_until IS NULL OR locked_until <= $1::timestamptz)
+         ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+       RETURNING ${COLUMNS}`,
+      [now.toISOString(), leaseUntil.toISOString(), limit],
+    );
+    return rows.map(fromEventRow);
+  }
+
+  /**
+   * Keeps the attempt, and moves the event on, unless a later attempt has
+   * claimed it meanwhile (this one outlived its lease): then only the record
+   * of this attempt is kept.
+   */
+  async recordAttempt(record: AttemptRecord): Promise<void> {
+    await this.client.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO webhook_attempts (event_id, attempt, started_at, duration_ms, status_code, error, response_body, next_attempt_at)
+         VALUES ($1, $2, $3::timestamptz, $4, $5, $6, $7, $8::timestamptz) ON CONFLICT (event_id, attempt) DO NOTHING`,
+        [record.eventId, record.attempt, record.startedAt.toISOString(), record.durationMs, record.statusCode, record.error, record.responseBody, record.nextAttemptAt?.toISOString() ?? null],
+      );
+      await tx.query(
+        `UPDATE webhook_events SET status = $2, next_attempt_at = COALESCE($3::timestamptz, next_attempt_at), locked_until = NULL
+         WHERE id = $1 AND attempt_count = $4`,
+        [record.eventId, record.status, record.nextAttemptAt?.toISOString() ?? null, record.attempt],
+      );
+    });
+  }
+
+  async listOfPayin(merchantId: string, reference: string): Promise<EventWithAttempts[]> {
+    const { rows } = await this.client.query<EventRow>(`SELECT ${COLUMNS} FROM webhook_events WHERE merchant_id = $1 AND reference = $2 ORDER BY created_at, id`, [merchantId, reference]);
+    return this.withAttempts(rows.map(fromEventRow));
+  }
+
+  async find(merchantId: string, id: string): Promise<EventWithAttempts | undefined> {
+    const { rows } = await this.client.query<EventRow>(`SELECT ${COLUMNS} FROM webhook_events WHERE merchant_id = $1 AND id = $2`, [merchantId, id]);
+    return (await this.withAttempts(rows.map(fromEventRow)))[0];
+  }
+
+  /** One more attempt, now, whatever the event's state; resolves false when the merchant has no such event. */
+  async redeliver(merchantId: string, id: string, now: Date): Promise<boolean> {
+    const { rows } = await this.client.query<{ id: string }>(
+      `UPDATE webhook_events SET status = 'pending', next_attempt_at = $3::timestamptz WHERE merchant_id = $1 AND id = $2 RETURNING id`,
+      [merchantId, id, now.toISOString()],
+    );
+    return rows.length === 1;
+  }
+
+  async pendingCount(): Promise<number> {
+    const { rows } = await this.client.query<{ n: number | string }>(`SELECT count(*) AS n FROM webhook_events WHERE status = 'pending'`);
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  private async withAttempts(events: StoredWebhookEvent[]): Promise<EventWithAttempts[]> {
+    if (events.length === 0) return [];
+    const { rows } = await this.client.query<AttemptRow>(
+      'SELECT event_id, attempt, started_at, duration_ms, status_code, error, response_body, next_attempt_at FROM webhook_attempts WHERE event_id = ANY($1) ORDER BY attempt',
+      [events.map((event) => event.id)],
+    );
+    return events.map((event) => ({
+      ...event,
+      attempts: rows
+        .filter((row) => row.event_id === event.id)
+        .map((row) => ({
+          attempt: Number(row.attempt),
+          startedAt: toDate(row.started_at).toISOString(),
+          durationMs: Number(row.duration_ms),
+          statusCode: row.status_code === null ? null : Number(row.status_code),
+          error: row.error,
+          responseBody: row.response_body,
+          nextAttemptAt: row.next_attempt_at === null ? null : toDate(row.next_attempt_at).toISOString(),
+        })),
+    }));
+  }
+}
+
+const toDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
+
+function fromEventRow(row: EventRow): StoredWebhookEvent {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    reference: row.reference,
+    type: row.type,
+    payload: row.payload,
+    notifyUrl: row.notify_url,
+    createdAt: toDate(row.created_at),
+    status: row.status,
+    attemptCount: Number(row.attempt_count),
+    nextAttemptAt: toDate(row.next_attempt_at),
+    lockedUntil: row.locked_until === null ? null : toDate(row.locked_until),
+  };
+}

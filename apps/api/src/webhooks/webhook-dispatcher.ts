@@ -1,0 +1,160 @@
+import { Webhook } from 'standardwebhooks';
+import type { Logger } from 'pino';
+import type { WebhookSettings } from '../config/app-config';
+import type { Clock } from '../config/clock';
+import type { MerchantRegistry } from '../merchants/merchant-registry';
+import type { ServiceMetrics } from '../metrics/service-metrics';
+import type { AttemptRecord, SqlWebhookEventRepository } from './sql-webhook-event.repository';
+import type { StoredWebhookEvent } from './webhook-event';
+import { sendWebhook, type SendResult } from './webhook-sender';
+import { staticTargetProblem, type Resolver, type TargetPolicy } from './webhook-target';
+
+/**
+ * How long a claimed delivery stays this instance's beyond the attempt's own
+ * timeout. If the instance dies mid-attempt, another takes the event once the
+ * lease ends; while it runs, no other instance sends it.
+ */
+const LEASE_MARGIN_MS = 5000;
+/** Retry delays are stretched by up to this fraction, so that receivers that failed together are not retried together. */
+const JITTER = 0.1;
+
+export interface WebhookDispatcherOptions {
+  events: SqlWebhookEventRepository;
+  merchants: MerchantRegistry;
+  settings: WebhookSettings;
+  clock: Clock;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  resolve: Resolver;
+  random?: () => number;
+}
+
+/**
+ * Delivers the outbox, inside every api instance: claims due events, signs
+ * each as Standard Webhooks with every active secret of its merchant, POSTs
+ * it, and records the attempt with the next one's time.
+ */
+export class WebhookDispatcher {
+  private timer: NodeJS.Timeout | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
+  /** Aborts the attempts in flight at shutdown; their leases run out and they are made again. */
+  private readonly shutdown = new AbortController();
+  private polling = false;
+  private storeDown = false;
+  private readonly policy: TargetPolicy;
+  private readonly random: () => number;
+
+  constructor(private readonly options: WebhookDispatcherOptions) {
+    this.policy = { allowLocalReceivers: options.settings.allowLocalReceivers };
+    this.random = options.random ?? Math.random;
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.poll(), this.options.settings.pollIntervalMs);
+    this.timer.unref();
+  }
+
+  /**
+   * Stops claiming and cuts the attempts in flight without recording them:
+   * each is made again, by any instance, once its lease runs out. Shutdown
+   * never waits on a slow receiver, and nothing is lost.
+   */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    this.shutdown.abort();
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Claims what this instance has room for, and starts delivering it. */
+  async poll(): Promise<void> {
+    if (this.polling || this.shutdown.signal.aborted) return;
+    this.polling = true;
+    try {
+      const room = this.options.settings.concurrency - this.inFlight.size;
+      if (room <= 0) return;
+      const now = this.options.clock();
+      const claimed = await this.options.events.claimDue(new Date(now), new Date(now + this.options.settings.timeoutMs + LEASE_MARGIN_MS), room);
+      this.storeDown = false;
+      for (const event of claimed) {
+        const delivery = this.deliver(event).finally(() => this.inFlight.delete(delivery));
+        this.inFlight.add(delivery);
+      }
+    } catch (error) {
+      if (!this.storeDown) this.options.logger.warn({ err: (error as Error).message }, 'could not claim webhook deliveries; retrying at the next poll');
+      this.storeDown = true;
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  private async deliver(event: StoredWebhookEvent): Promise<void> {
+    const { settings, clock, logger, metrics } = this.options;
+    const attempt = event.attemptCount;
+    const startedAt = new Date(clock());
+    const result = await this.attempt(event, startedAt);
+    if (this.shutdown.signal.aborted) return;
+    metrics.webhookDeliveryDuration.observe(result.durationMs / 1000);
+
+    const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+    const gone = result.statusCode === 410;
+    const delaySeconds = delivered || gone ? undefined : settings.retryScheduleSeconds[attempt];
+    const nextAttemptAt =
+      delaySeconds === undefined ? null : new Date(clock() + this.retryDelayMs(delaySeconds, result.retryAfterSeconds));
+    const record: AttemptRecord = {
+      eventId: event.id,
+      attempt,
+      startedAt,
+      durationMs: result.durationMs,
+      statusCode: result.statusCode,
+      error: result.error,
+      responseBody: result.responseBody,
+      status: delivered ? 'delivered' : nextAttemptAt ? 'pending' : 'failed',
+      nextAttemptAt,
+    };
+    const outcome = delivered ? 'delivered' : gone ? 'gone' : nextAttemptAt ? 'retry' : 'failed';
+    metrics.webhookDeliveries.inc({ outcome });
+    // The answer's body is kept with the attempt, never logged.
+    logger.info(
+      { eventId: event.id, merchantId: event.merchantId, reference: event.reference, attempt, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, outcome, nextAttemptAt },
+      'webhook attempt',
+    );
+    try {
+      await this.options.events.recordAttempt(record);
+    } catch (error) {
+      // The lease runs out and the event is attempted again: at least once, never lost.
+      logger.warn({ eventId: event.id, err: (error as Error).message }, 'could not record a webhook attempt; the event will be attempted again');
+    }
+  }
+
+  private async attempt(event: StoredWebhookEvent, startedAt: Date): Promise<SendResult> {
+    const { settings, merchants } = this.options;
+    const problem = staticTargetProblem(event.notifyUrl, this.policy);
+    if (problem) return { statusCode: null, error: `refused: ${problem}`, responseBody: null, retryAfterSeconds: undefined, durationMs: 0 };
+    const secrets = merchants.webhookSecretsOf(event.merchantId);
+    if (secrets.length === 0) return { statusCode: null, error: 'not sent: the merchant has no webhook secret to sign with', responseBody: null, retryAfterSeconds: undefined, durationMs: 0 };
+    const signature = secrets.map((secret) => new Webhook(secret).sign(event.id, startedAt, event.payload)).join(' ');
+    return sendWebhook(
+      {
+        url: event.notifyUrl,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'paysign-webhooks/1',
+          'webhook-id': event.id,
+          'webhook-timestamp': String(Math.floor(startedAt.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+        body: event.payload,
+      },
+      { timeoutMs: settings.timeoutMs, responseBodyLimitBytes: settings.responseBodyLimitBytes, policy: this.policy, resolve: this.options.resolve, cancel: this.shutdown.signal },
+    );
+  }
+
+  /** The scheduled delay with jitter, or the receiver's Retry-After when it asks for longer, up to the configured bound. */
+  private retryDelayMs(scheduledSeconds: number, retryAfterSeconds: number | undefined): number {
+    const scheduled = scheduledSeconds * 1000 * (1 + JITTER * this.random());
+    const asked = retryAfterSeconds === undefined ? 0 : Math.min(retryAfterSeconds, this.options.settings.maxRetryAfterSeconds) * 1000;
+    return Math.round(Math.max(scheduled, asked));
+  }
+}

@@ -1,0 +1,90 @@
+import * as http from 'node:http';
+import * as https from 'node:https';
+import type { LookupFunction } from 'node:net';
+import { resolveTarget, type Resolver, type TargetPolicy } from './webhook-target';
+
+export interface WebhookRequest {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface SendOptions {
+  timeoutMs: number;
+  responseBodyLimitBytes: number;
+  policy: TargetPolicy;
+  resolve: Resolver;
+  /** Cuts the attempt short (shutdown). */
+  cancel?: AbortSignal;
+}
+
+/** One attempt, as recorded: the receiver's status, or why there was none. */
+export interface SendResult {
+  statusCode: number | null;
+  error: string | null;
+  responseBody: string | null;
+  retryAfterSeconds: number | undefined;
+  durationMs: number;
+}
+
+/**
+ * POSTs one webhook. Redirects are not followed (a 3xx is a failure), the
+ * whole exchange must finish within the timeout, and only the first bytes of
+ * the answer are read.
+ */
+export async function sendWebhook(request: WebhookRequest, options: SendOptions): Promise<SendResult> {
+  const started = performance.now();
+  const done = (result: Omit<SendResult, 'durationMs'>): SendResult => ({ ...result, durationMs: Math.round(performance.now() - started) });
+  const url = new URL(request.url);
+  const target = await resolveTarget(url, options.policy, options.resolve);
+  if ('problem' in target) return done({ statusCode: null, error: `refused: ${target.problem}`, responseBody: null, retryAfterSeconds: undefined });
+
+  // Connect to the address just checked, whatever the resolver would say now.
+  const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {
+    if ((lookupOptions as { all?: boolean }).all) (callback as (e: null, a: Array<{ address: string; family: number }>) => void)(null, [target]);
+    else callback(null, target.address, target.family);
+  };
+  const transport = url.protocol === 'https:' ? https : http;
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.cancel ? AbortSignal.any([timeout, options.cancel]) : timeout;
+  return new Promise<SendResult>((resolve) => {
+    const outgoing = transport.request(url, { method: 'POST', headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) }, lookup: pinned, signal, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      let kept = 0;
+      response.on('data', (chunk: Buffer) => {
+        if (kept < options.responseBodyLimitBytes) {
+          chunks.push(chunk.subarray(0, options.responseBodyLimitBytes - kept));
+          kept += Math.min(chunk.length, options.responseBodyLimitBytes - kept);
+        }
+        // Enough kept: the rest of a large answer is not read.
+        if (kept >= options.responseBodyLimitBytes) response.destroy();
+      });
+      const finish = () =>
+        resolve(
+          done({
+            statusCode: response.statusCode ?? null,
+            error: null,
+            responseBody: options.responseBodyLimitBytes === 0 ? null : Buffer.concat(chunks).toString('utf8'),
+            retryAfterSeconds: retryAfterSeconds(response.headers['retry-after']),
+          }),
+        );
+      response.on('end', finish);
+      response.on('close', finish);
+      response.on('error', finish);
+    });
+    outgoing.on('error', (error: Error & { code?: string }) => {
+      const timedOut = timeout.aborted;
+      resolve(done({ statusCode: null, error: timedOut ? `no answer within ${options.timeoutMs} ms` : `${error.code ?? error.name}: ${error.message}`, responseBody: null, retryAfterSeconds: undefined }));
+    });
+    outgoing.end(request.body);
+  });
+}
+
+/** Retry-After in seconds or as an HTTP date; undefined when absent or unreadable. */
+function retryAfterSeconds(header: string | string[] | undefined): number | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  if (value === undefined) return undefined;
+  if (/^[0-9]+$/.test(value.trim())) return Number(value.trim());
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
+}

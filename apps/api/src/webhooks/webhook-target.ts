@@ -1,0 +1,67 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+/** Where webhooks may go. Production: public https receivers only. Sandbox, by default: http and loopback too. */
+export interface TargetPolicy {
+  allowLocalReceivers: boolean;
+}
+
+/** Resolves a host name to every address it has; tests replace it to play DNS tricks. */
+export type Resolver = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+
+export const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
+
+/**
+ * Whether an address may receive webhooks: public unicast only, after
+ * unwrapping IPv4-mapped IPv6 (::ffff:10.0.0.1 is 10.0.0.1). Loopback,
+ * private, link-local, CGNAT, multicast, reserved and the rest are refused;
+ * loopback is allowed for local receivers in sandbox mode.
+ */
+export function addressProblem(address: string, policy: TargetPolicy): string | undefined {
+  if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
+  const parsed = ipaddr.process(address);
+  const range = parsed.range();
+  if (range === 'unicast') return undefined;
+  if (range === 'loopback' && policy.allowLocalReceivers) return undefined;
+  return `${address} is a ${range} address, which webhooks are never sent to`;
+}
+
+/** What can be said of a notifyUrl without DNS: scheme, credentials, and a literal address. Checked at payin creation and before each attempt. */
+export function staticTargetProblem(rawUrl: string, policy: TargetPolicy): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    return 'notifyUrl is not an absolute URL';
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && policy.allowLocalReceivers)) {
+    return policy.allowLocalReceivers ? 'notifyUrl must be an http or https URL' : 'notifyUrl must be an https URL';
+  }
+  if (url.username !== '' || url.password !== '') return 'notifyUrl must not hold a user name or password; authenticate webhooks by their signature';
+  const host = literalHost(url);
+  return host === undefined ? undefined : addressProblem(host, policy);
+}
+
+/**
+ * The one address an attempt connects to: resolved once, every answer
+ * checked, and the connection pinned to it, so that a second resolution
+ * (DNS rebinding) can never swap in a private address between the check and
+ * the connect.
+ */
+export async function resolveTarget(url: URL, policy: TargetPolicy, resolve: Resolver): Promise<{ address: string; family: number } | { problem: string }> {
+  const literal = literalHost(url);
+  const answers = literal !== undefined ? [{ address: literal, family: isIP(literal) }] : await resolve(url.hostname).catch((error: Error) => error);
+  if (answers instanceof Error) return { problem: `${url.hostname} does not resolve: ${answers.message}` };
+  if (answers.length === 0) return { problem: `${url.hostname} has no address` };
+  for (const answer of answers) {
+    const problem = addressProblem(answer.address, policy);
+    if (problem) return { problem: literal !== undefined ? problem : `${url.hostname} resolves to ${problem}` };
+  }
+  return answers[0] as { address: string; family: number };
+}
+
+function literalHost(url: URL): string | undefined {
+  const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
+  return isIP(host) ? host : undefined;
+}
