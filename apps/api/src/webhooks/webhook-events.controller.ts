@@ -4,14 +4,11 @@ import type { FastifyRequest } from 'fastify';
 import { Clock } from '../config/clock';
 import { ApiException, storeUnavailable, validationFailed } from '../errors/api.exception';
 import { VerifiedBody } from '../http/verified-body.decorator';
-import { validateBody } from '../http/validate-body';
 import { checkedReference } from '../payins/payins.controller';
 import { PayinsService } from '../payins/payins.service';
 import { SqlWebhookEventRepository, type EventWithAttempts } from './sql-webhook-event.repository';
 
 const EVENT_ID_PATTERN = new RegExp(SCHEMAS.EventId.pattern);
-
-class EmptyBody {}
 
 /** What a merchant needs to debug its receiver: every event of a payin with every attempt, and a way to send one again. */
 @Controller('api')
@@ -36,7 +33,8 @@ export class WebhookEventsController {
   async redeliver(@Param('eventId') eventId: string, @VerifiedBody() body: Record<string, unknown>, @Req() request: FastifyRequest): Promise<WebhookEvent> {
     const merchantId = (request.merchant as NonNullable<FastifyRequest['merchant']>).merchantId;
     if (!EVENT_ID_PATTERN.test(eventId)) throw validationFailed([{ field: 'eventId', code: 'pattern', message: 'eventId must be evt_ followed by 22 characters from [A-Za-z0-9_-], as in the events listing.' }]);
-    validateBody(EmptyBody, [], body);
+    const fields = Object.keys(body);
+    if (fields.length > 0) throw validationFailed(fields.map((field) => ({ field, code: 'unknown', message: `${field} is not a field of this operation; send an empty JSON object, {}.` })));
     const scheduled = await this.store(() => this.events.redeliver(merchantId, eventId, new Date(this.clock())));
     const event = scheduled ? await this.store(() => this.events.find(merchantId, eventId)) : undefined;
     if (!event) throw new ApiException('EVENT_NOT_FOUND', { eventId });

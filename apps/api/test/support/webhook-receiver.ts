@@ -1,0 +1,69 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedWebhook {
+  at: number;
+  headers: IncomingHttpHeaders;
+  /** The body exactly as it arrived. */
+  body: string;
+}
+
+/** What the receiver does with one delivery: answer with a status (and headers), or never answer. */
+export type ReceiverAnswer = { status: number; headers?: Record<string, string>; body?: string } | 'hang';
+
+/**
+ * A merchant's webhook endpoint on loopback: records every delivery as it
+ * arrived, and answers as the test scripts it (by default 200).
+ */
+export class WebhookReceiver {
+  readonly received: ReceivedWebhook[] = [];
+  private readonly server: Server;
+  private script: (delivery: ReceivedWebhook, nthOfItsId: number) => ReceiverAnswer = () => ({ status: 200, body: 'ok' });
+
+  private constructor() {
+    this.server = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        const delivery = { at: Date.now(), headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+        this.received.push(delivery);
+        const nth = this.received.filter((d) => d.headers['webhook-id'] === delivery.headers['webhook-id']).length;
+        const answer = this.script(delivery, nth);
+        if (answer === 'hang') return;
+        response.writeHead(answer.status, answer.headers).end(answer.body ?? '');
+      });
+    });
+  }
+
+  static async start(): Promise<WebhookReceiver> {
+    const receiver = new WebhookReceiver();
+    await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
+    return receiver;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
+  }
+
+  answer(script: (delivery: ReceivedWebhook, nthOfItsId: number) => ReceiverAnswer): void {
+    this.script = script;
+  }
+
+  deliveriesOf(reference: string): ReceivedWebhook[] {
+    return this.received.filter((d) => (JSON.parse(d.body) as { data: { reference: string } }).data.reference === reference);
+  }
+
+  /** Waits until `count` deliveries of the payin arrived. */
+  async waitFor(reference: string, count: number, timeoutMs = 10_000): Promise<ReceivedWebhook[]> {
+    for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await new Promise((r) => setTimeout(r, 25))) {
+      const got = this.deliveriesOf(reference);
+      if (got.length >= count) return got;
+    }
+    throw new Error(`${this.deliveriesOf(reference).length} of ${count} deliveries of ${reference} arrived within ${timeoutMs} ms`);
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

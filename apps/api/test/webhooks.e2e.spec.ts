@@ -1,0 +1,355 @@
+// Webhook delivery over real HTTP to real receivers on loopback, on both payin
+// stores: signatures checked with the standardwebhooks library, retries on
+// schedule with one webhook-id, 410, timeouts and redirects, the events
+// listing and redelivery, secret rotation, and the SSRF guard.
+import { randomUUID } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
+import { signedCall } from './support/api-client';
+import { MERCHANT_A, MERCHANT_B, WEBHOOK_SECRETS_A, WEBHOOK_SECRET_B, freshMerchants, type TestCredential } from './support/credentials';
+import { DATABASE_URL, createPrivateDatabase, describeInProduction, describeWithStore } from './support/stores';
+import { startProductionTestApp, startTestApp, type TestApp } from './support/test-app';
+import { WebhookReceiver } from './support/webhook-receiver';
+
+const PAYINS = '/payment/api/payins';
+const reference = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
+const QUICK = { WEBHOOK_RETRY_SCHEDULE: '0,1,2', WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_TIMEOUT_MS: '500' };
+
+async function createPayin(api: TestApp, notifyUrl: string, credential: TestCredential = MERCHANT_A, ref = reference('wh')): Promise<string> {
+  const created = await signedCall(api.baseUrl, { path: PAYINS, body: JSON.stringify({ amount: 1500.5, currency: 'NGN', customerEmail: 'ada@example.com', reference: ref, notifyUrl }), credential });
+  if (created.status !== 201) throw new Error(`create answered ${created.status}: ${JSON.stringify(created.json)}`);
+  return ref;
+}
+const simulate = (api: TestApp, ref: string, outcome: string, credential: TestCredential = MERCHANT_A) =>
+  signedCall(api.baseUrl, { path: `${PAYINS}/${ref}/simulate`, body: JSON.stringify({ outcome }), credential });
+const events = (api: TestApp, ref: string, credential: TestCredential = MERCHANT_A) => signedCall(api.baseUrl, { path: `${PAYINS}/${ref}/events`, credential });
+
+async function eventuallyEvents(api: TestApp, ref: string, done: (list: Array<Record<string, unknown>>) => boolean): Promise<Array<Record<string, unknown>>> {
+  for (const deadline = Date.now() + 10_000; ; await new Promise((r) => setTimeout(r, 50))) {
+    const list = (await events(api, ref)).json.data as Array<Record<string, unknown>>;
+    if (done(list) || Date.now() > deadline) return list;
+  }
+}
+
+function deliverySuite(start: (env: Record<string, string>) => Promise<TestApp>) {
+  let api: TestApp;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await WebhookReceiver.start();
+    api = await start(QUICK);
+  });
+  afterAll(async () => {
+    await api.close();
+    await receiver.close();
+  });
+  beforeEach(() => receiver.answer(() => ({ status: 200, body: 'ok' })));
+
+  it.each([
+    ['successful', 'payin.successful'],
+    ['failed', 'payin.failed'],
+    ['abandoned', 'payin.abandoned'],
+    ['cancelled', 'payin.cancelled'],
+  ])('notifies a payin that became %s, signed so that the standardwebhooks library verifies it with either secret', async (outcome, type) => {
+    const ref = await createPayin(api, receiver.url);
+    const final = await simulate(api, ref, outcome);
+    const [delivery] = await receiver.waitFor(ref, 1);
+    const body = JSON.parse(delivery?.body as string) as Record<string, unknown>;
+    expect(body).toEqual({ type, timestamp: (final.json.paidAt ?? final.json.failedAt) as string, data: final.json });
+    expect(delivery?.headers['content-type']).toBe('application/json');
+    expect(delivery?.headers['webhook-id']).toMatch(/^evt_[A-Za-z0-9_-]{22}$/);
+    expect(Math.abs(Number(delivery?.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(5);
+    // Rotation: one v1 signature per active secret, and each verifies on its own.
+    const signatures = String(delivery?.headers['webhook-signature']).split(' ');
+    expect(signatures).toHaveLength(2);
+    for (const signature of signatures) expect(signature).toMatch(/^v1,[A-Za-z0-9+/]+={0,2}$/);
+    for (const secret of WEBHOOK_SECRETS_A) {
+      expect(new Webhook(secret).verify(delivery?.body as string, delivery?.headers as Record<string, string>)).toEqual(body);
+    }
+    expect(() => new Webhook(WEBHOOK_SECRET_B).verify(delivery?.body as string, delivery?.headers as Record<string, string>)).toThrow();
+  });
+
+  it('retries a receiver that fails twice, with the same webhook-id and body, on schedule', async () => {
+    receiver.answer((_delivery, nth) => (nth <= 2 ? { status: 500, body: 'temporarily broken' } : { status: 200, body: 'ok' }));
+    const ref = await createPayin(api, receiver.url);
+    await simulate(api, ref, 'successful');
+    const deliveries = await receiver.waitFor(ref, 3);
+    expect(new Set(deliveries.map((d) => d.headers['webhook-id'])).size).toBe(1);
+    expect(new Set(deliveries.map((d) => d.body)).size).toBe(1);
+    // Schedule 0,1,2 s with up to 10 % jitter, polled every 50 ms.
+    const [first, second, third] = deliveries.map((d) => d.at) as [number, number, number];
+    expect(second - first).toBeGreaterThanOrEqual(950);
+    expect(second - first).toBeLessThan(1600);
+    expect(third - second).toBeGreaterThanOrEqual(1950);
+    expect(third - second).toBeLessThan(2800);
+    const [event] = await eventuallyEvents(api, ref, (list) => list[0]?.status === 'delivered');
+    expect(event).toMatchObject({ status: 'delivered', nextAttemptAt: null });
+    expect((event?.attempts as Array<Record<string, unknown>>).map((a) => [a.attempt, a.statusCode, a.responseBody])).toEqual([
+      [1, 500, 'temporarily broken'],
+      [2, 500, 'temporarily broken'],
+      [3, 200, 'ok'],
+    ]);
+  }, 20_000);
+
+  it('stops retrying an event whose receiver answers 410 Gone', async () => {
+    receiver.answer(() => ({ status: 410 }));
+    const ref = await createPayin(api, receiver.url);
+    await simulate(api, ref, 'successful');
+    await receiver.waitFor(ref, 1);
+    const [event] = await eventuallyEvents(api, ref, (list) => list[0]?.status === 'failed');
+    expect(event).toMatchObject({ status: 'failed', nextAttemptAt: null });
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(receiver.deliveriesOf(ref)).toHaveLength(1);
+  });
+
+  it('counts a timeout and a redirect as failures, and gives up when the schedule runs out', async () => {
+    receiver.answer((_delivery, nth) => (nth === 1 ? 'hang' : nth === 2 ? { status: 302, headers: { location: 'http://127.0.0.1:9/elsewhere' } } : { status: 503 }));
+    const ref = await createPayin(api, receiver.url);
+    await simulate(api, ref, 'cancelled');
+    await receiver.waitFor(ref, 3);
+    const [event] = await eventuallyEvents(api, ref, (list) => list[0]?.status === 'failed');
+    const attempts = event?.attempts as Array<Record<string, unknown>>;
+    expect(attempts.map((a) => [a.statusCode, a.error])).toEqual([
+      [null, 'no answer within 500 ms'],
+      [302, null],
+      [503, null],
+    ]);
+    expect(attempts[0]?.durationMs).toBeGreaterThanOrEqual(450);
+    expect(event).toMatchObject({ status: 'failed', nextAttemptAt: null });
+    expect(receiver.deliveriesOf(ref)).toHaveLength(3);
+  }, 20_000);
+
+  it('lists a payin’s events with their payload, and redelivers one with the same webhook-id', async () => {
+    const ref = await createPayin(api, receiver.url);
+    await simulate(api, ref, 'successful');
+    const [first] = await receiver.waitFor(ref, 1);
+    const [event] = await eventuallyEvents(api, ref, (list) => list[0]?.status === 'delivered');
+    expect(event).toMatchObject({ id: first?.headers['webhook-id'], type: 'payin.successful', reference: ref, notifyUrl: receiver.url, payload: JSON.parse(first?.body as string) });
+
+    const redelivered = await signedCall(api.baseUrl, { path: `/payment/api/events/${event?.id as string}/redeliver`, body: '{}', credential: MERCHANT_A });
+    expect(redelivered.status).toBe(202);
+    expect(redelivered.json).toMatchObject({ id: event?.id, status: 'pending' });
+    const [, again] = await receiver.waitFor(ref, 2);
+    expect(again?.headers['webhook-id']).toBe(first?.headers['webhook-id']);
+    expect(again?.body).toBe(first?.body);
+    // Signed afresh for the attempt's own time.
+    expect(Number(again?.headers['webhook-timestamp'])).toBeGreaterThanOrEqual(Number(first?.headers['webhook-timestamp']));
+    const [after] = await eventuallyEvents(api, ref, (list) => list[0]?.status === 'delivered' && (list[0]?.attempts as unknown[]).length === 2);
+    expect((after?.attempts as Array<Record<string, unknown>>).map((a) => [a.attempt, a.statusCode])).toEqual([
+      [1, 200],
+      [2, 200],
+    ]);
+  });
+
+  it("keeps each merchant's events to itself", async () => {
+    const ref = await createPayin(api, receiver.url);
+    await simulate(api, ref, 'successful');
+    const [event] = await eventuallyEvents(api, ref, (list) => list.length === 1);
+    expect((await events(api, ref, MERCHANT_B)).status).toBe(404);
+    const other = await signedCall(api.baseUrl, { path: `/payment/api/events/${event?.id as string}/redeliver`, body: '{}', credential: MERCHANT_B });
+    expect(other.status).toBe(404);
+    expect(other.json.code).toBe('EVENT_NOT_FOUND');
+  });
+
+  it('sends nothing for a payin without notifyUrl, and lists no events for it', async () => {
+    const ref = reference('silent');
+    await signedCall(api.baseUrl, { path: PAYINS, body: JSON.stringify({ amount: 5, currency: 'NGN', customerEmail: 'ada@example.com', reference: ref }), credential: MERCHANT_A });
+    await simulate(api, ref, 'successful');
+    expect((await events(api, ref)).json.data).toEqual([]);
+  });
+}
+
+describe('webhooks on PGlite', () => {
+  deliverySuite((env) => startTestApp(env));
+});
+
+describeWithStore('PostgreSQL', DATABASE_URL, 'webhooks on PostgreSQL', () => {
+  const databases: Array<{ drop: () => Promise<void> }> = [];
+  afterAll(async () => {
+    for (const database of databases) await database.drop();
+  });
+  deliverySuite(async (env) => {
+    const database = await createPrivateDatabase();
+    databases.push(database);
+    return startTestApp({ DATABASE_URL: database.url, ...env });
+  });
+
+  it('delivers every event once, and none twice, with two instances sharing the database', async () => {
+    const database = await createPrivateDatabase();
+    databases.push(database);
+    const receiver = await WebhookReceiver.start();
+    const settings = { DATABASE_URL: database.url, ...QUICK, WEBHOOK_POLL_INTERVAL_MS: '20', RATE_LIMIT_PER_KEY_PER_SECOND: '10000', RATE_LIMIT_PER_KEY_BURST: '10000' };
+    const first = await startTestApp(settings);
+    const second = await startTestApp(settings);
+    try {
+      const outcomes = ['successful', 'failed', 'cancelled', 'abandoned'];
+      const refs: string[] = [];
+      for (let batch = 0; batch < 10; batch++) {
+        refs.push(...(await Promise.all(Array.from({ length: 20 }, (_, i) => createPayin(i % 2 ? first : second, receiver.url, MERCHANT_A, reference(`pair-${batch}-${i}`))))));
+      }
+      await Promise.all(refs.map((ref, i) => simulate(i % 3 ? first : second, ref, outcomes[i % 4] as string)));
+      for (const deadline = Date.now() + 20_000; receiver.received.length < refs.length && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 500));
+      const ids = receiver.received.map((d) => d.headers['webhook-id']);
+      const byReference = new Map(refs.map((ref) => [ref, receiver.deliveriesOf(ref).length]));
+      console.log(`two instances, ${refs.length} payins: ${receiver.received.length} deliveries, ${new Set(ids).size} distinct webhook-ids`);
+      expect(refs).toHaveLength(200);
+      expect([...byReference.values()].every((n) => n === 1)).toBe(true);
+      expect(new Set(ids).size).toBe(200);
+      const attemptsBy = (api: TestApp) => api.logs.filter((line) => line.msg === 'webhook attempt').length;
+      expect(attemptsBy(first) + attemptsBy(second)).toBe(200);
+      expect(attemptsBy(first)).toBeGreaterThan(0);
+      expect(attemptsBy(second)).toBeGreaterThan(0);
+    } finally {
+      await first.close();
+      await second.close();
+      await receiver.close();
+    }
+  }, 60_000);
+});
+
+describe('webhook targets in sandbox mode', () => {
+  it('refuses a notifyUrl that can never be delivered, at creation, with 400', async () => {
+    const api = await startTestApp();
+    try {
+      for (const [notifyUrl, message] of [
+        ['https://user:pass@merchant.example.com/hooks', 'notifyUrl must not hold a user name or password'],
+        ['http://10.1.2.3/hooks', '10.1.2.3 is a private address'],
+        ['http://[::ffff:192.168.0.1]/hooks', '::ffff:c0a8:1 is a private address'],
+        ['http://169.254.169.254/latest/meta-data', '169.254.169.254 is a linkLocal address'],
+      ]) {
+        const response = await signedCall(api.baseUrl, { path: PAYINS, body: JSON.stringify({ amount: 5, currency: 'NGN', customerEmail: 'ada@example.com', reference: reference('ssrf'), notifyUrl }), credential: MERCHANT_A });
+        expect(response.status).toBe(400);
+        expect(response.json.details).toEqual([{ field: 'notifyUrl', code: 'target', message: expect.stringContaining(message as string) }]);
+      }
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('refuses loopback and http receivers once WEBHOOK_ALLOW_LOCAL_RECEIVERS is false', async () => {
+    const api = await startTestApp({ WEBHOOK_ALLOW_LOCAL_RECEIVERS: 'false' });
+    try {
+      for (const notifyUrl of ['http://127.0.0.1:4242/hooks', 'https://127.0.0.1/hooks', 'https://[::1]/hooks']) {
+        const response = await signedCall(api.baseUrl, { path: PAYINS, body: JSON.stringify({ amount: 5, currency: 'NGN', customerEmail: 'ada@example.com', reference: reference('local'), notifyUrl }), credential: MERCHANT_A });
+        expect(response.status).toBe(400);
+      }
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('refuses notifyUrl with 422 for a merchant that has no webhook secret', async () => {
+    const { file, merchantA } = freshMerchants();
+    const api = await startTestApp({ MERCHANTS_FILE: file });
+    try {
+      const response = await signedCall(api.baseUrl, {
+        path: PAYINS,
+        body: JSON.stringify({ amount: 5, currency: 'NGN', customerEmail: 'ada@example.com', reference: reference('nosecret'), notifyUrl: 'http://127.0.0.1:4242/hooks' }),
+        credential: merchantA,
+      });
+      expect(response.status).toBe(422);
+      expect(response.json).toMatchObject({ code: 'WEBHOOK_NOT_CONFIGURED', retryable: false });
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('webhook targets resolved at each attempt, with local receivers off as in production', () => {
+  /** DNS as the test scripts it, answer by answer, with a count of lookups per host. */
+  const dns = new Map<string, Array<Array<{ address: string; family: number }>>>();
+  const lookups = new Map<string, number>();
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp(
+      { WEBHOOK_ALLOW_LOCAL_RECEIVERS: 'false', WEBHOOK_RETRY_SCHEDULE: '0,1', WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_TIMEOUT_MS: '300' },
+      {
+        overrides: {
+          webhookResolver: async (hostname) => {
+            const n = lookups.get(hostname) ?? 0;
+            lookups.set(hostname, n + 1);
+            const answers = dns.get(hostname);
+            if (!answers) throw new Error(`getaddrinfo ENOTFOUND ${hostname}`);
+            return answers[Math.min(n, answers.length - 1)] as Array<{ address: string; family: number }>;
+          },
+        },
+      },
+    );
+  });
+  afterAll(() => api.close());
+
+  async function attemptsFor(host: string): Promise<Array<Record<string, unknown>>> {
+    const ref = await createPayin(api, `https://${host}/hooks`);
+    await simulate(api, ref, 'successful');
+    const [event] = await eventuallyEvents(api, ref, (list) => list[0]?.status === 'failed');
+    return event?.attempts as Array<Record<string, unknown>>;
+  }
+
+  it.each([
+    ['loopback', '127.0.0.1', 'loopback'],
+    ['private', '10.0.0.7', 'private'],
+    ['link-local', '169.254.169.254', 'linkLocal'],
+    ['CGNAT', '100.64.1.1', 'carrierGradeNat'],
+    ['IPv4-mapped private', '::ffff:192.168.1.1', 'private'],
+    ['unique-local IPv6', 'fd12::1', 'uniqueLocal'],
+  ])('refuses a host name that resolves to a %s address, and never connects', async (_name, address, range) => {
+    const host = `${randomUUID().slice(0, 8)}.resolves-private.test`;
+    dns.set(host, [[{ address, family: address.includes(':') ? 6 : 4 }]]);
+    const attempts = await attemptsFor(host);
+    expect(attempts).toHaveLength(2);
+    for (const attempt of attempts) expect(attempt).toMatchObject({ statusCode: null, error: expect.stringContaining(`refused: ${host} resolves to`) });
+    expect(String(attempts[0]?.error)).toContain(`is a ${range} address`);
+  }, 15_000);
+
+  it('refuses a host with any private answer among public ones', async () => {
+    const host = `${randomUUID().slice(0, 8)}.mixed.test`;
+    dns.set(host, [[{ address: '93.184.215.14', family: 4 }, { address: '10.0.0.1', family: 4 }]]);
+    const attempts = await attemptsFor(host);
+    expect(attempts[0]?.error).toContain('10.0.0.1 is a private address');
+  }, 15_000);
+
+  it('checks again at every attempt, and connects to the address it checked: DNS rebinding finds no gap', async () => {
+    const host = `${randomUUID().slice(0, 8)}.rebinding.test`;
+    // First a public address (which this test machine cannot reach), then loopback.
+    dns.set(host, [[{ address: '93.184.215.14', family: 4 }], [{ address: '127.0.0.1', family: 4 }]]);
+    const attempts = await attemptsFor(host);
+    expect(attempts).toHaveLength(2);
+    expect(attempts[0]?.error).not.toContain('refused');
+    expect(attempts[1]?.error).toContain('127.0.0.1 is a loopback address');
+    // One lookup per attempt: the connection itself never asked DNS again.
+    expect(lookups.get(host)).toBe(2);
+  }, 15_000);
+});
+
+describeInProduction('webhook targets in production mode', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startProductionTestApp();
+  });
+  afterAll(() => api.close());
+
+  it.each([
+    ['loopback', 'https://127.0.0.1/hooks'],
+    ['loopback, IPv6', 'https://[::1]/hooks'],
+    ['private 10/8', 'https://10.0.0.1/hooks'],
+    ['private 172.16/12', 'https://172.16.5.4/hooks'],
+    ['private 192.168/16', 'https://192.168.1.1/hooks'],
+    ['link-local (cloud metadata)', 'https://169.254.169.254/hooks'],
+    ['CGNAT', 'https://100.64.0.1/hooks'],
+    ['multicast', 'https://224.0.0.1/hooks'],
+    ['unspecified', 'https://0.0.0.0/hooks'],
+    ['broadcast', 'https://255.255.255.255/hooks'],
+    ['IPv4-mapped IPv6 of a private address', 'https://[::ffff:10.0.0.1]/hooks'],
+    ['unique-local IPv6', 'https://[fd00::1]/hooks'],
+    ['link-local IPv6', 'https://[fe80::1]/hooks'],
+    ['http', 'http://merchant.example.com/hooks'],
+    ['with credentials', 'https://user:pass@merchant.example.com/hooks'],
+  ])('refuses a %s notifyUrl at creation with 400', async (_name, notifyUrl) => {
+    const response = await signedCall(api.baseUrl, { path: PAYINS, body: JSON.stringify({ amount: 5, currency: 'NGN', customerEmail: 'ada@example.com', reference: reference('prod-ssrf'), notifyUrl }), credential: MERCHANT_A });
+    expect(response.status).toBe(400);
+    expect(response.json.details).toEqual([expect.objectContaining({ field: 'notifyUrl' })]);
+  });
+
+  it('refuses to boot with local receivers allowed', async () => {
+    await expect(startProductionTestApp({ WEBHOOK_ALLOW_LOCAL_RECEIVERS: 'true' })).rejects.toThrow('WEBHOOK_ALLOW_LOCAL_RECEIVERS must not be true in production mode');
+  });
+});
