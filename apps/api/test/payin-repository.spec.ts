@@ -3,7 +3,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Pool } from 'pg';
-import type { NewPayin, PayinRepository } from '../src/payins/payin-repository.interface';
+import type { NewPayin, PayinRepository, StoredPayin } from '../src/payins/payin-repository.interface';
+import type { SqlClient } from '../src/payins/sql-client';
+import { SqlWebhookEventRepository } from '../src/webhooks/sql-webhook-event.repository';
+import { newEventId, type NewWebhookEvent } from '../src/webhooks/webhook-event';
 import { MIGRATIONS } from '../src/payins/migrations';
 import { openPglite, openPostgres } from '../src/payins/sql-clients';
 import { SqlPayinRepository } from '../src/payins/sql-payin.repository';
@@ -35,11 +38,15 @@ const NO_EVENT = () => undefined;
 const BEFORE_EXPIRY = new Date('2026-11-22T10:10:00.000Z');
 const AFTER_EXPIRY = new Date('2026-11-22T10:45:00.000Z');
 
-function repositorySuite(open: () => Promise<{ repository: PayinRepository; dispose: () => Promise<void> }>) {
+function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () => Promise<void> }>) {
   let repository: PayinRepository;
+  let events: SqlWebhookEventRepository;
   let dispose: () => Promise<void>;
   beforeAll(async () => {
-    ({ repository, dispose } = await open());
+    const opened = await open();
+    repository = new SqlPayinRepository(opened.client);
+    events = new SqlWebhookEventRepository(opened.client);
+    dispose = opened.dispose;
   });
   afterAll(() => dispose());
 
@@ -120,6 +127,57 @@ function repositorySuite(open: () => Promise<{ repository: PayinRepository; disp
     });
   });
 
+  describe('the webhook outbox', () => {
+    const key = (reference: string) => ({ merchantId: 'MCH-A', reference });
+    const eventOf = (payin: StoredPayin): NewWebhookEvent => ({
+      id: newEventId(),
+      merchantId: payin.merchantId,
+      reference: payin.reference,
+      type: 'payin.successful',
+      payload: JSON.stringify({ status: payin.status }),
+      notifyUrl: 'https://merchant.example.com/hooks',
+      createdAt: BEFORE_EXPIRY,
+      nextAttemptAt: BEFORE_EXPIRY,
+    });
+
+    it('writes the event of a transition in its transaction', async () => {
+      await repository.insertIfAbsent(payin('o-1'));
+      await repository.transition(key('o-1'), { to: 'SUCCESSFUL' }, BEFORE_EXPIRY, eventOf);
+      const [event] = await events.listOfPayin('MCH-A', 'o-1');
+      expect(event).toMatchObject({ reference: 'o-1', status: 'pending', attemptCount: 0, payload: '{"status":"SUCCESSFUL"}' });
+    });
+
+    it('rolls the transition back when its event cannot be written: neither exists without the other', async () => {
+      await repository.insertIfAbsent(payin('o-2'));
+      const duplicateId = (await events.listOfPayin('MCH-A', 'o-1'))[0]?.id as string;
+      await expect(repository.transition(key('o-2'), { to: 'SUCCESSFUL' }, BEFORE_EXPIRY, (moved) => ({ ...eventOf(moved), id: duplicateId }))).rejects.toThrow();
+      expect((await repository.find(key('o-2')))?.status).toBe('PENDING');
+      expect(await events.listOfPayin('MCH-A', 'o-2')).toEqual([]);
+    });
+
+    it('writes the events of expired payins in the sweep that abandons them', async () => {
+      const base = new Date('2033-01-01T00:00:00.000Z').getTime();
+      for (const reference of ['o-3', 'o-4']) await repository.insertIfAbsent(payin(reference, { merchantId: 'MCH-O', createdAt: new Date(base), expiresAt: new Date(base + 1000) }));
+      await repository.expireDue(new Date(base + 2000), { limit: 10, merchantId: 'MCH-O' }, eventOf);
+      expect(await events.listOfPayin('MCH-O', 'o-3')).toHaveLength(1);
+      expect(await events.listOfPayin('MCH-O', 'o-4')).toHaveLength(1);
+    });
+
+    it('lets one claimer take a due event until its lease runs out, then another', async () => {
+      await repository.insertIfAbsent(payin('o-5'));
+      await repository.transition(key('o-5'), { to: 'SUCCESSFUL' }, BEFORE_EXPIRY, eventOf);
+      const now = new Date(BEFORE_EXPIRY.getTime() + 1000);
+      const lease = new Date(now.getTime() + 60_000);
+      const claims = await Promise.all([1, 2, 3].map(() => events.claimDue(now, lease, 100)));
+      const claimedO5 = claims.flat().filter((event) => event.reference === 'o-5');
+      expect(claimedO5).toHaveLength(1);
+      expect(claimedO5[0]?.attemptCount).toBe(1);
+      expect((await events.claimDue(new Date(now.getTime() + 30_000), lease, 100)).filter((e) => e.reference === 'o-5')).toEqual([]);
+      const retaken = (await events.claimDue(new Date(lease.getTime() + 1), new Date(lease.getTime() + 60_000), 100)).filter((e) => e.reference === 'o-5');
+      expect(retaken.map((e) => e.attemptCount)).toEqual([2]);
+    });
+  });
+
   describe('expiry', () => {
     it('abandons only the PENDING payins past expiresAt, of one merchant when asked', async () => {
       const base = new Date('2030-01-01T00:00:00.000Z').getTime();
@@ -188,8 +246,8 @@ function repositorySuite(open: () => Promise<{ repository: PayinRepository; disp
 describe('PayinRepository on PGlite', () => {
   repositorySuite(async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pglite-'));
-    const repository = new SqlPayinRepository(await openPglite(dir));
-    return { repository, dispose: async () => { await repository.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+    const client = await openPglite(dir);
+    return { client, dispose: async () => { await client.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
   });
 
   it('survives a restart of the service', async () => {
@@ -216,11 +274,11 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'PayinRepository on PostgreSQL', (
     const schema = `payins_test_${process.pid}_${Date.now()}`;
     const admin = new Pool({ connectionString: DATABASE_URL });
     await admin.query(`CREATE SCHEMA ${schema}`);
-    const repository = new SqlPayinRepository(await openPostgres(DATABASE_URL, { schema }));
+    const client = await openPostgres(DATABASE_URL, { schema });
     return {
-      repository,
+      client,
       dispose: async () => {
-        await repository.close();
+        await client.close();
         await admin.query(`DROP SCHEMA ${schema} CASCADE`);
         await admin.end();
       },

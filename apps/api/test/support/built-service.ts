@@ -25,15 +25,16 @@ export interface BuiltService {
  * suites are about the process, and a new embedded database would add seconds
  * to each boot.
  */
-export async function startBuiltService(env: Record<string, string> = {}): Promise<BuiltService> {
+export async function startBuiltService(env: Record<string, string> = {}, options: { databaseUrl?: string } = {}): Promise<BuiltService> {
   if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npx nx run api:build\` (nx runs it before api:test)`);
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'built-service-'));
-  const database = `paysign_built_${process.pid}_${port}`;
+  // A database of its own, dropped on dispose; or the one given, which outlives this process (a restart).
+  const database = options.databaseUrl ? undefined : `paysign_built_${process.pid}_${port}`;
   const admin = new Pool({ connectionString: DATABASE_URL });
-  await admin.query(`CREATE DATABASE ${database}`);
-  const url = new URL(DATABASE_URL);
-  url.pathname = `/${database}`;
+  if (database) await admin.query(`CREATE DATABASE ${database}`);
+  const url = new URL(options.databaseUrl ?? DATABASE_URL);
+  if (database) url.pathname = `/${database}`;
   const child = spawn(process.execPath, [MAIN], {
     env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, MERCHANTS_FILE: TEST_MERCHANTS_FILE, ENQUIRY_TIMEOUT_MS: '1500', REDIS_URL: '', DATABASE_URL: url.toString(), SHUTDOWN_DRAIN_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -56,7 +57,7 @@ export async function startBuiltService(env: Record<string, string> = {}): Promi
   const dispose = async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     fs.rmSync(dataDir, { recursive: true, force: true });
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    if (database) await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     await admin.end();
   };
   return { child, baseUrl: `http://127.0.0.1:${port}`, exited, logs, dispose };
