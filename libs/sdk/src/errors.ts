@@ -126,6 +126,20 @@ export class TimeoutError extends PaymentError {
   static override readonly kind: string = 'TimeoutError';
 }
 
+/** Why a webhook was refused by `verifyWebhook`. */
+export type WebhookVerificationErrorCode = 'WEBHOOK_HEADER_MALFORMED' | 'WEBHOOK_TIMESTAMP_STALE' | 'WEBHOOK_SIGNATURE_MISMATCH' | 'WEBHOOK_PAYLOAD_INVALID';
+
+/**
+ * A webhook that must not be trusted: a missing or malformed header, a
+ * timestamp outside the tolerance (a replay, or a wrong clock), or no
+ * signature that matches any of your secrets. Answer it with 400 and do not
+ * act on it; a genuine event is retried.
+ */
+export class WebhookVerificationError extends PaymentError {
+  static override readonly kind: string = 'WebhookVerificationError';
+  declare readonly code: WebhookVerificationErrorCode;
+}
+
 /** An unexpected answer, such as a 500 or a body that is not JSON. */
 export class ApiError extends PaymentError {
   static override readonly kind: string = 'ApiError';

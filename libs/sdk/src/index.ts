@@ -15,8 +15,11 @@ export {
   TimeoutError,
   ApiError,
   SigningError,
+  WebhookVerificationError,
 } from './errors';
-export type { PaymentErrorCode, ClientErrorCode } from './errors';
+export { verifyWebhook, DEFAULT_WEBHOOK_TOLERANCE_SECONDS } from './webhooks';
+export type { VerifyWebhookOptions, WebhookHeaders } from './webhooks';
+export type { PaymentErrorCode, ClientErrorCode, WebhookVerificationErrorCode } from './errors';
 export type {
   AccountEnquiryResult,
   Bank,
@@ -28,6 +31,15 @@ export type {
   FailureReason,
   DeclineReason,
   SimulatePayinRequest,
+  PayinEvent,
+  PayinEventType,
+  PayinSuccessfulEvent,
+  PayinFailedEvent,
+  PayinAbandonedEvent,
+  PayinCancelledEvent,
+  WebhookEvent,
+  WebhookEventList,
+  DeliveryAttempt,
   ErrorBody,
   FieldError,
   ErrorCode,

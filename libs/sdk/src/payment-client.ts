@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AccountEnquiryResult, Bank, CreatePayinRequest, Payin, PayinList, SimulatePayinRequest, paths } from '@paysign/contracts';
+import type { AccountEnquiryResult, Bank, CreatePayinRequest, Payin, PayinList, SimulatePayinRequest, WebhookEvent, paths } from '@paysign/contracts';
 import createClient, { type Client } from 'openapi-fetch';
 import { DEFAULTS, type PaymentClientOptions } from './client-options';
 import { ApiError } from './errors';
@@ -103,6 +103,24 @@ export class PaymentClient {
    */
   async simulatePayin(reference: string, input: SimulatePayinRequest): Promise<Payin> {
     return expectData(await this.http.POST('/payment/api/payins/{reference}/simulate', { params: { path: { reference } }, body: input }));
+  }
+
+  /**
+   * The webhook events of one of your payins, oldest first, each with every
+   * delivery attempt: when, the status code or the network error, how long it
+   * took, and when the next attempt is due.
+   * @throws {NotFoundError} when you have no payin with this reference.
+   */
+  async listPayinEvents(reference: string): Promise<WebhookEvent[]> {
+    return expectData(await this.http.GET('/payment/api/payins/{reference}/events', { params: { path: { reference } } })).data;
+  }
+
+  /**
+   * Schedules one more delivery of an event now, with the same webhook-id and body.
+   * @throws {NotFoundError} with code `EVENT_NOT_FOUND` when you have no event with this id.
+   */
+  async redeliverEvent(eventId: string): Promise<WebhookEvent> {
+    return expectData(await this.http.POST('/payment/api/events/{eventId}/redeliver', { params: { path: { eventId } }, body: {} }));
   }
 
   /** The payin operations under one name, with a listing that pages by itself: `for await (const payin of client.payins.list({ status: 'SUCCESSFUL' }))`. */

@@ -8,6 +8,8 @@ export interface CliIo {
   randomUUID: () => string;
   readFile: (path: string) => Promise<Uint8Array>;
   fetch: typeof fetch;
+  /** Resolves when a long-running command (listen) should stop: Ctrl-C or SIGTERM. */
+  untilStopped?: Promise<void>;
 }
 
 /** Bad input: the CLI prints the message and exits with code 2. */

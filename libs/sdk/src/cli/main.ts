@@ -19,6 +19,10 @@ runPaysign(process.argv.slice(2), {
   randomUUID,
   readFile,
   fetch: globalThis.fetch,
+  untilStopped: new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  }),
 }).then((code) => {
   process.exitCode = code;
 });

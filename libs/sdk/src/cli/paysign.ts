@@ -1,5 +1,6 @@
 import { EXIT_OK, EXIT_USAGE, EXIT_FAILED, UsageError, type CliIo } from './cli-io';
 import { curlCommand } from './curl-command';
+import { listenCommand } from './listen-command';
 import { requestCommand } from './request-command';
 import { signCommand } from './sign-command';
 import { verifyCommand } from './verify-command';
@@ -11,6 +12,7 @@ Commands:
   curl     Print a ready-to-run signed curl command.
   request  Send a signed request; print the status, headers and body. Exits 1 on a non-2xx answer.
   verify   Check a captured request's signature; on a mismatch, say which intermediate value differs.
+  listen   Receive webhooks locally: verify each delivery and print a line for it.
 
 Flags of sign, curl and request:
   --api-key K        X-API-KEY (or PAYSIGN_API_KEY)
@@ -36,6 +38,14 @@ Flags of verify:
   --client-values F  JSON of the client's canonicalBody, bodySha256Hex, baseString, signature
                      (the output of paysign sign), compared value by value
 
+Flags of listen:
+  --secret S         a whsec_ webhook secret (or PAYSIGN_WEBHOOK_SECRET); repeat to accept several
+  --port N           default 4242; --host H default 127.0.0.1
+  --fail-first N     answer 500 to the first N deliveries of each event, to watch the retries
+  --status CODE      answer every delivery with CODE, such as 410
+  --tolerance S      seconds webhook-timestamp may be from this clock; default 300
+  --print-body       print each verified body too
+
 Exit codes: 0 done, 1 failed (a non-2xx answer, an invalid signature), 2 bad input.`;
 
 const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number | void>> = {
@@ -43,6 +53,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number | v
   curl: curlCommand,
   request: requestCommand,
   verify: verifyCommand,
+  listen: listenCommand,
 };
 
 /** Runs the CLI and returns its exit code. */

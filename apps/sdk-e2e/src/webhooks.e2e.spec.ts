@@ -1,0 +1,91 @@
+// Webhooks as a merchant receives them: `paysign listen` (the built CLI, run
+// as a merchant runs it) verifies real deliveries from the service with the
+// SDK's verifyWebhook, and can fail on purpose to show the retries; the SDK
+// lists the attempts and redelivers.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import * as net from 'node:net';
+import * as path from 'node:path';
+import { MERCHANT_A, startTestApp, type TestApp } from '@paysign/api/testing';
+import { PaymentClient } from '@paysign/sdk';
+
+const PAYSIGN = path.resolve(__dirname, '../../../libs/sdk/bin/paysign.js');
+const SECRETS_OF_A = ['whsec_dGVzdC13ZWJob29rLXNlY3JldC1vZi1tZXJjaGFudC1h', 'whsec_cm90YXRlZC10ZXN0LXdlYmhvb2stc2VjcmV0LW9mLWE='];
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** `paysign listen` in a process of its own, with every line it printed. */
+async function listen(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; lines: string[]; url: string; stop: () => Promise<number | null> }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [PAYSIGN, 'listen', '--port', String(port), ...args]);
+  const lines: string[] = [];
+  child.stdout.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean)));
+  await new Promise<void>((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => (chunk.toString().includes('Listening for webhooks') ? resolve() : undefined));
+    child.once('exit', (code) => reject(new Error(`paysign listen exited with ${code}`)));
+  });
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, lines, url: `http://127.0.0.1:${port}/`, stop: () => (child.kill('SIGINT'), exited) };
+}
+
+async function until(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; !check(); await new Promise((r) => setTimeout(r, 25))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+  }
+}
+
+describe('webhooks as a merchant receives them', () => {
+  let api: TestApp;
+  let client: PaymentClient;
+  beforeAll(async () => {
+    api = await startTestApp({ WEBHOOK_RETRY_SCHEDULE: '0,1,1', WEBHOOK_POLL_INTERVAL_MS: '50' });
+    client = new PaymentClient({ baseUrl: api.baseUrl, ...MERCHANT_A });
+  });
+  afterAll(() => api.close());
+
+  it('paysign listen verifies and prints each delivery, and --fail-first shows the retries with one webhook-id', async () => {
+    const listener = await listen(['--secret', SECRETS_OF_A[1] as string, '--fail-first', '2']);
+    try {
+      const reference = `listen-${Date.now()}`;
+      await client.createPayin({ amount: 1500.5, currency: 'NGN', customerEmail: 'ada@example.com', reference, notifyUrl: listener.url });
+      await client.simulatePayin(reference, { outcome: 'successful' });
+      await until(() => listener.lines.length >= 3, 'three deliveries');
+      const [id] = (listener.lines[0] as string).split(' ');
+      expect(listener.lines).toEqual([
+        `${id} payin.successful ${reference} SUCCESSFUL attempt 1 -> 500`,
+        `${id} payin.successful ${reference} SUCCESSFUL attempt 2 -> 500`,
+        `${id} payin.successful ${reference} SUCCESSFUL attempt 3 -> 200`,
+      ]);
+      const [event] = await client.listPayinEvents(reference);
+      expect(event).toMatchObject({ id, status: 'delivered' });
+      expect(event?.attempts.map((a) => a.statusCode)).toEqual([500, 500, 200]);
+
+      const again = await client.redeliverEvent(id as string);
+      expect(again).toMatchObject({ id, status: 'pending' });
+      await until(() => listener.lines.length >= 4, 'the redelivery');
+      expect(listener.lines[3]).toBe(`${id} payin.successful ${reference} SUCCESSFUL attempt 4 -> 200`);
+    } finally {
+      expect(await listener.stop()).toBe(0);
+    }
+  }, 30_000);
+
+  it('paysign listen refuses a delivery signed with secrets it was not given, with 400', async () => {
+    const listener = await listen(['--secret', 'whsec_dGVzdC13ZWJob29rLXNlY3JldC1vZi1tZXJjaGFudC1i', '--fail-first', '0']);
+    try {
+      const reference = `listen-wrong-${Date.now()}`;
+      await client.createPayin({ amount: 10, currency: 'NGN', customerEmail: 'ada@example.com', reference, notifyUrl: listener.url });
+      await client.simulatePayin(reference, { outcome: 'cancelled' });
+      await until(() => listener.lines.length >= 1, 'a delivery');
+      expect(listener.lines[0]).toMatch(/^evt_[A-Za-z0-9_-]{22} refused: WEBHOOK_SIGNATURE_MISMATCH: .* -> 400$/);
+      const [event] = await client.listPayinEvents(reference);
+      expect(event?.attempts[0]?.statusCode).toBe(400);
+    } finally {
+      await listener.stop();
+    }
+  }, 30_000);
+});

@@ -1,0 +1,77 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { PayinEvent } from '@paysign/contracts';
+import { WebhookVerificationError, type WebhookVerificationErrorCode } from './errors';
+
+/** Node's IncomingHttpHeaders, a fetch Headers, or a plain record of header names to values. */
+export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
+
+export interface VerifyWebhookOptions {
+  /** How far `webhook-timestamp` may be from your clock, in seconds. Default 300, as Standard Webhooks and Stripe. */
+  toleranceSeconds?: number;
+  /** Your clock, in milliseconds; for tests. */
+  now?: () => number;
+}
+
+export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/**
+ * Verifies a webhook from the service, as Standard Webhooks defines it, and
+ * returns its event. Pass the body exactly as it arrived, before any JSON
+ * parsing: a framework that parses and re-serialises the body breaks the
+ * signature. `secrets` are your `whsec_` secrets; during a rotation pass them
+ * all, and any one matching is enough.
+ * @throws {WebhookVerificationError} for a missing or malformed header, a stale timestamp, or no matching signature.
+ */
+export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHeaders, secrets: string | readonly string[], options: VerifyWebhookOptions = {}): PayinEvent {
+  const id = header(headers, 'webhook-id');
+  const timestamp = header(headers, 'webhook-timestamp');
+  const signatures = header(headers, 'webhook-signature');
+  if (!id || !/^[^\s.]{1,256}$/.test(id)) fail('WEBHOOK_HEADER_MALFORMED', 'webhook-id is missing or malformed.');
+  if (!timestamp || !/^[0-9]{1,12}$/.test(timestamp)) fail('WEBHOOK_HEADER_MALFORMED', 'webhook-timestamp is missing or is not Unix seconds.');
+  if (!signatures) fail('WEBHOOK_HEADER_MALFORMED', 'webhook-signature is missing.');
+
+  const tolerance = options.toleranceSeconds ?? DEFAULT_WEBHOOK_TOLERANCE_SECONDS;
+  const skew = Math.abs((options.now ?? Date.now)() / 1000 - Number(timestamp));
+  if (skew > tolerance) fail('WEBHOOK_TIMESTAMP_STALE', `webhook-timestamp is ${Math.round(skew)} s from your clock, more than the ${tolerance} s tolerated: a replayed or delayed delivery, or a wrong clock.`);
+
+  const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
+  const signedContent = Buffer.concat([Buffer.from(`${id}.${timestamp}.`), body]);
+  const offered = signatures
+    .split(' ')
+    .filter((part) => part.startsWith('v1,'))
+    .map((part) => Buffer.from(part.slice(3)));
+  for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
+    const expected = Buffer.from(createHmac('sha256', secretKey(secret)).update(signedContent).digest('base64'));
+    if (offered.some((signature) => signature.length === expected.length && timingSafeEqual(signature, expected))) return parseEvent(body);
+  }
+  fail('WEBHOOK_SIGNATURE_MISMATCH', 'No webhook-signature matches your secrets. Check the secret, and that the body is the raw bytes as received, not re-serialised JSON.');
+}
+
+function header(headers: WebhookHeaders, name: string): string | undefined {
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
+  const key = Object.keys(record).find((candidate) => candidate.toLowerCase() === name);
+  const value = key === undefined ? undefined : record[key];
+  return Array.isArray(value) ? (value.length === 1 ? (value[0] as string) : undefined) : (value as string | undefined);
+}
+
+function secretKey(secret: string): Buffer {
+  if (typeof secret !== 'string' || !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)) throw new TypeError('verifyWebhook: each secret must be a whsec_ secret, as the merchants file holds it.');
+  return Buffer.from(secret.slice('whsec_'.length), 'base64');
+}
+
+/** The verified body as an event. An event type newer than this SDK is returned as it is, for your default branch. */
+function parseEvent(body: Buffer): PayinEvent {
+  let event: unknown;
+  try {
+    event = JSON.parse(body.toString('utf8'));
+  } catch {
+    fail('WEBHOOK_PAYLOAD_INVALID', 'The signed body is not JSON.');
+  }
+  if (typeof event !== 'object' || event === null || typeof (event as { type?: unknown }).type !== 'string') fail('WEBHOOK_PAYLOAD_INVALID', 'The signed body is not an event: it has no type.');
+  return event as PayinEvent;
+}
+
+function fail(code: WebhookVerificationErrorCode, message: string): never {
+  throw new WebhookVerificationError({ code, message });
+}
