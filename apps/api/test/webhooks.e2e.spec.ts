@@ -76,6 +76,7 @@ function deliverySuite(start: (env: Record<string, string>) => Promise<TestApp>)
     expect(new Set(deliveries.map((d) => d.body)).size).toBe(1);
     // Schedule 0,1,2 s with up to 10 % jitter, polled every 50 ms.
     const [first, second, third] = deliveries.map((d) => d.at) as [number, number, number];
+    console.log(`retry timeline with WEBHOOK_RETRY_SCHEDULE=0,1,2: attempt 2 at +${second - first} ms, attempt 3 at +${third - second} ms after it`);
     expect(second - first).toBeGreaterThanOrEqual(950);
     expect(second - first).toBeLessThan(1600);
     expect(third - second).toBeGreaterThanOrEqual(1950);
@@ -147,6 +148,20 @@ function deliverySuite(start: (env: Record<string, string>) => Promise<TestApp>)
     const other = await signedCall(api.baseUrl, { path: `/payment/api/events/${event?.id as string}/redeliver`, body: '{}', credential: MERCHANT_B });
     expect(other.status).toBe(404);
     expect(other.json.code).toBe('EVENT_NOT_FOUND');
+  });
+
+  it('shows the queue depth and the delivery outcomes in the metrics', async () => {
+    const metric = async (line: RegExp) => Number(line.exec(await (await fetch(`${api.baseUrl}/payment/metrics`)).text())?.[1] ?? Number.NaN);
+    const deliveredBefore = await metric(/^paysign_webhook_deliveries_total\{outcome="delivered"\} (\d+)$/m);
+    receiver.answer(() => 'hang');
+    const ref = await createPayin(api, receiver.url);
+    await simulate(api, ref, 'successful');
+    await receiver.waitFor(ref, 1);
+    expect(await metric(/^paysign_webhook_queue_depth (\d+)$/m)).toBeGreaterThanOrEqual(1);
+    receiver.answer(() => ({ status: 200 }));
+    await eventuallyEvents(api, ref, (list) => list[0]?.status === 'delivered');
+    expect(await metric(/^paysign_webhook_deliveries_total\{outcome="delivered"\} (\d+)$/m)).toBe((Number.isNaN(deliveredBefore) ? 0 : deliveredBefore) + 1);
+    expect(await metric(/^paysign_webhook_deliveries_total\{outcome="retry"\} (\d+)$/m)).toBeGreaterThanOrEqual(1);
   });
 
   it('sends nothing for a payin without notifyUrl, and lists no events for it', async () => {
