@@ -45,7 +45,9 @@ export class MerchantRegistry {
   /** Puts a validated set of merchants in force at once, and says what changed. */
   replace(entries: readonly MerchantEntry[]): MerchantChanges {
     const byApiKey = new Map<string, { merchant: Merchant; secretKey: string }>();
-    for (const { credentials, ...merchant } of entries) {
+    for (const { credentials, merchantId, tenantId, name } of entries) {
+      // The merchant a request carries: its identity only, never a secret.
+      const merchant = { merchantId, tenantId, name };
       for (const { apiKey, secretKey, status } of credentials) if (status !== 'revoked') byApiKey.set(apiKey, { merchant, secretKey });
     }
     const changes = diff(this.entries, entries);
