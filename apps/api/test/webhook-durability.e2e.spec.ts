@@ -33,8 +33,11 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'webhooks after kill -9', () => {
     database = await createPrivateDatabase();
     receiver = await WebhookReceiver.start();
   });
+  // Every process of a test is gone before the next test: one left running would share the database and take events over.
+  afterEach(async () => {
+    for (const service of services.splice(0)) await service.dispose();
+  });
   afterAll(async () => {
-    for (const service of services) await service.dispose();
     await receiver.close();
     await database.drop();
   });

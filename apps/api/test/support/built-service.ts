@@ -55,7 +55,10 @@ export async function startBuiltService(env: Record<string, string> = {}, option
     child.once('exit', () => reject(new Error(`the service exited before listening:\n${output}`)));
   });
   const dispose = async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
     fs.rmSync(dataDir, { recursive: true, force: true });
     if (database) await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     await admin.end();
