@@ -8,6 +8,9 @@ byte. `check` runs it over libs/signing/vectors.json.
 Usage:
   paysign_reference.py check VECTORS_JSON
   paysign_reference.py sign API_KEY SECRET NONCE TIMESTAMP METHOD PATH [BODY_JSON]
+  paysign_reference.py vector VECTORS_JSON NAME DESCRIPTION NONCE BODY_JSON
+      prints a new POST /payment/api/payins vector, with the credentials and
+      timestamp of VECTORS_JSON, for adding to it
 """
 import hashlib
 import hmac
@@ -112,6 +115,15 @@ def check(vectors_path):
 if __name__ == "__main__":
     if len(sys.argv) >= 3 and sys.argv[1] == "check":
         sys.exit(check(sys.argv[2]))
+    if len(sys.argv) == 7 and sys.argv[1] == "vector":
+        with open(sys.argv[2], encoding="utf-8") as f:
+            first = json.load(f)["vectors"][0]["request"]
+        _, _, _, name, description, nonce, body = sys.argv
+        request = {"apiKey": first["apiKey"], "secretKey": first["secretKey"], "nonce": nonce, "timestamp": first["timestamp"],
+                   "method": "POST", "path": "/payment/api/payins", "body": body}
+        want = sign(request["apiKey"], request["secretKey"], nonce, request["timestamp"], "POST", request["path"], body.encode("utf-8"))
+        print(json.dumps({"name": name, "description": description, "request": request, "want": want}, ensure_ascii=False, indent=2))
+        sys.exit(0)
     if len(sys.argv) in (8, 9) and sys.argv[1] == "sign":
         body = sys.argv[8].encode("utf-8") if len(sys.argv) == 9 else b""
         print(json.dumps(sign(*sys.argv[2:8], body), ensure_ascii=False))
