@@ -4,11 +4,17 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SIGNING_VECTORS } from '@paysign/signing/testing';
+import { parse } from 'yaml';
 
 const doc = fs.readFileSync(path.resolve(__dirname, '../../docs/protocol.md'), 'utf8');
 
+/** Section 8's copy-and-paste examples: each paysign curl command and the curl line it printed. */
+const endpointsSection = doc.slice(doc.indexOf('## 8.'), doc.indexOf('## 9.'));
+const curlExamples = [...endpointsSection.matchAll(/```sh\n(npm run -s paysign -- curl [^\n]+)\n```\n\n```\n(curl [^\n]+)\n```/g)].map(([, command, printed]) => ({ command: command as string, printed: printed as string }));
+
 describe('docs/protocol.md', () => {
-  const quoted = [...new Set(doc.match(/\b[0-9a-f]{64}\b/g) ?? [])];
+  // Signatures in section 8's curl lines are checked by running their commands, below; every other one must be a vector's.
+  const quoted = [...new Set(doc.replace(endpointsSection, '').match(/\b[0-9a-f]{64}\b/g) ?? [])];
   const known = new Set(SIGNING_VECTORS.flatMap((v) => [v.want.bodySha256Hex, v.want.signature]));
 
   it.each(SIGNING_VECTORS.filter((v) => ['get-without-body', 'every-payin-field'].includes(v.name)).map((v) => [v.name, v] as const))(
@@ -52,5 +58,47 @@ describe('docs/protocol.md', () => {
     const output = execFileSync('bash', ['-c', command], { cwd: path.resolve(__dirname, '../..'), encoding: 'utf8' }).trim().split('\n').pop() ?? '';
     const vector = SIGNING_VECTORS.find((v) => v.name === 'amount-1000.50');
     expect(JSON.parse(output)).toMatchObject({ signature: vector?.want.signature });
+  });
+
+  describe('section 8, the endpoints', () => {
+    const contract = parse(fs.readFileSync(path.resolve(__dirname, '../../openapi/payment-api.yaml'), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+    const operations = Object.entries(contract.paths).flatMap(([template, item]) =>
+      Object.keys(item)
+        .filter((method) => ['get', 'post', 'put', 'patch', 'delete'].includes(method))
+        .map((method) => [method.toUpperCase(), template] as const),
+    );
+
+    it.each(operations)('lists %s %s, the contract\'s operation', (method, template) => {
+      const rows = endpointsSection.split('\n').filter((line) => line.startsWith('| ') && line.includes(`\`${template}\``));
+      expect(rows.some((row) => row.split('|')[1]?.includes(method))).toBe(true);
+    });
+
+    it('gives a paysign curl example for every signed operation', () => {
+      const signed = operations.filter(([, template]) => template.startsWith('/payment/api') || template.startsWith('/payment/merchant-api'));
+      for (const [method, template] of signed) {
+        const pattern = new RegExp(`--method ${method} --path '?${template.replace(/\{[^}]+\}/g, '[^/?\' ]+').replace(/[.]/g, '\\.')}([?'][^ ]*)? `);
+        expect(curlExamples.map((e) => e.command).some((command) => pattern.test(`${command} `))).toBe(true);
+      }
+    });
+
+    it('prints each curl line exactly as the command prints it', () => {
+      const env = 'export PAYSIGN_API_KEY=pk_sandbox_demo PAYSIGN_SECRET_KEY=sk_sandbox_demo_public_not_secret PAYSIGN_MERCHANT_ID=MCH-SANDBOX-0001 PAYSIGN_TENANT_ID=TEN-SANDBOX';
+      const script = [env, ...curlExamples.map((e) => e.command)].join('\n');
+      const printed = execFileSync('bash', ['-c', script], { cwd: path.resolve(__dirname, '../..'), encoding: 'utf8' }).trim().split('\n');
+      expect(curlExamples.length).toBeGreaterThanOrEqual(8);
+      expect(printed).toEqual(curlExamples.map((e) => e.printed));
+    }, 60_000);
+  });
+
+  it('explains every 401 code in the troubleshooting table', () => {
+    const table = doc.slice(doc.indexOf('## 9.'), doc.indexOf('## 10.'));
+    for (const code of ['AUTH_HEADER_MISSING', 'AUTH_HEADER_MALFORMED', 'AUTH_UNKNOWN_API_KEY', 'AUTH_TIMESTAMP_SKEW', 'AUTH_SIGNATURE_MISMATCH', 'AUTH_NONCE_REPLAYED', 'AUTH_MERCHANT_MISMATCH']) {
+      expect(table).toMatch(new RegExp(`^\\| \`${code}\` \\|`, 'm'));
+    }
+  });
+
+  it('keeps numbers as sent in Python, Java, Go, C#, PHP and JavaScript', () => {
+    const section = doc.slice(doc.indexOf('## 7.'), doc.indexOf('## 8.'));
+    for (const language of ['Python', 'Java', 'Go', 'C#', 'PHP', 'JavaScript']) expect(section).toMatch(new RegExp(`^\\| ${language.replace('#', '\\#')} \\|`, 'm'));
   });
 });
