@@ -81,6 +81,17 @@ describe('docs/protocol.md', () => {
       }
     });
 
+    it('gives the same example in the API reference, as the operation\'s x-codeSamples', () => {
+      const document = contract as unknown as { paths: Record<string, Record<string, { 'x-codeSamples'?: Array<{ label: string; source: string }> }>> };
+      const signed = operations.filter(([, template]) => template.startsWith('/payment/api') || template.startsWith('/payment/merchant-api'));
+      for (const [method, template] of signed) {
+        const source = document.paths[template]?.[method.toLowerCase()]?.['x-codeSamples']?.find((sample) => sample.label === 'paysign curl')?.source ?? '';
+        const example = curlExamples.find((e) => source.includes(e.command));
+        expect({ operation: `${method} ${template}`, found: example !== undefined }).toEqual({ operation: `${method} ${template}`, found: true });
+        expect(source).toContain(example?.printed);
+      }
+    });
+
     it('prints each curl line exactly as the command prints it', () => {
       const env = 'export PAYSIGN_API_KEY=pk_sandbox_demo PAYSIGN_SECRET_KEY=sk_sandbox_demo_public_not_secret PAYSIGN_MERCHANT_ID=MCH-SANDBOX-0001 PAYSIGN_TENANT_ID=TEN-SANDBOX';
       const script = [env, ...curlExamples.map((e) => e.command)].join('\n');

@@ -2,7 +2,7 @@
 //   npm run deploy:build -- --out DIR
 // DIR then holds the bundle (main.js), a package.json with the service's runtime
 // dependencies pinned to the versions tested here, a lockfile pruned from the
-// monorepo's, the contract and the default config. Outside the monorepo,
+// monorepo's, the contract, the docs the service serves and the default config. Outside the monorepo,
 // `npm ci --omit=dev && node main.js` runs it.
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -30,6 +30,11 @@ fs.mkdirSync(path.join(out, 'openapi'), { recursive: true });
 for (const file of ['main.js', 'main.js.map']) fs.copyFileSync(path.join(apiRoot, 'dist', file), path.join(out, file));
 fs.copyFileSync(path.join(apiRoot, 'config/merchants.sandbox.json'), path.join(out, 'config/merchants.sandbox.json'));
 fs.copyFileSync(path.join(root, 'openapi/payment-api.yaml'), path.join(out, 'openapi/payment-api.yaml'));
+// What /payment/docs serves: the reference's renderer (only its bundle, not the package), the protocol and its vectors.
+fs.mkdirSync(path.join(out, 'docs'), { recursive: true });
+fs.copyFileSync(require.resolve('redoc/bundles/redoc.standalone.js', { paths: [apiRoot] }), path.join(out, 'docs/redoc.standalone.js'));
+fs.copyFileSync(path.join(root, 'docs/protocol.md'), path.join(out, 'docs/protocol.md'));
+fs.copyFileSync(path.join(root, 'libs/signing/vectors.json'), path.join(out, 'docs/vectors.json'));
 
 // The runtime dependencies, pinned to the versions installed (and tested) here.
 const apiPackage = JSON.parse(fs.readFileSync(path.join(apiRoot, 'package.json'), 'utf8'));

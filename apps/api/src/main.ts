@@ -26,9 +26,23 @@ async function main(): Promise<void> {
 /** The shipped files: beside the bundle in a deployed folder, else in the monorepo. */
 function installPaths() {
   const deployed = path.basename(__dirname) !== 'dist' && path.basename(__dirname) !== 'src';
-  return deployed
-    ? { sandboxMerchantsFile: path.join(__dirname, 'config/merchants.sandbox.json'), contractPath: path.join(__dirname, 'openapi/payment-api.yaml') }
-    : { sandboxMerchantsFile: path.join(API_ROOT, 'config/merchants.sandbox.json'), contractPath: path.resolve(API_ROOT, '../../openapi/payment-api.yaml') };
+  if (deployed) {
+    return {
+      sandboxMerchantsFile: path.join(__dirname, 'config/merchants.sandbox.json'),
+      contractPath: path.join(__dirname, 'openapi/payment-api.yaml'),
+      docs: { redocBundlePath: path.join(__dirname, 'docs/redoc.standalone.js'), protocolPath: path.join(__dirname, 'docs/protocol.md'), vectorsPath: path.join(__dirname, 'docs/vectors.json') },
+    };
+  }
+  const repository = path.resolve(API_ROOT, '../..');
+  return {
+    sandboxMerchantsFile: path.join(API_ROOT, 'config/merchants.sandbox.json'),
+    contractPath: path.join(repository, 'openapi/payment-api.yaml'),
+    docs: {
+      redocBundlePath: require.resolve('redoc/bundles/redoc.standalone.js', { paths: [API_ROOT] }),
+      protocolPath: path.join(repository, 'docs/protocol.md'),
+      vectorsPath: path.join(repository, 'libs/signing/vectors.json'),
+    },
+  };
 }
 
 /**

@@ -127,15 +127,23 @@ describe('operations over real HTTP', () => {
       expect((await send(api.baseUrl, { method: 'GET', path: '/payment/health' })).json).toEqual({ status: 'ok', checks: { nonceStore: 'up', payinStore: 'up', lifecycle: 'up' } });
     });
 
-    it('serves the contract and a reference page', async () => {
+    it('serves the contract, the reference page with its renderer, the protocol and the vectors', async () => {
       const yaml = await send(api.baseUrl, { method: 'GET', path: '/payment/openapi.yaml' });
       expect(yaml.status).toBe(200);
       expect(yaml.body).toContain('openapi: 3.1.0');
+      // The page is rendered in a browser by Redoc, served from this origin (apps/sdk-e2e's docs browser test shows it).
       const page = await send(api.baseUrl, { method: 'GET', path: '/payment/docs' });
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toContain('text/html');
-      expect(page.body).toContain('/payment/merchant-api/account/inquiry');
-      expect(page.body).toContain('AUTH_NONCE_REPLAYED');
+      expect(page.headers.get('content-security-policy')).toContain("script-src 'self';");
+      expect(page.body).toContain('<script src="/payment/docs/assets/redoc.standalone.js"></script>');
+      const bundle = await fetch(`${api.baseUrl}/payment/docs/assets/redoc.standalone.js`);
+      expect(bundle.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      expect((await bundle.text()).length).toBeGreaterThan(500_000);
+      const protocol = await fetch(`${api.baseUrl}/payment/docs/protocol`);
+      expect(protocol.status).toBe(200);
+      expect(await protocol.text()).toContain('<h2>8. Endpoints</h2>');
+      expect(await (await fetch(`${api.baseUrl}/payment/docs/vectors.json`)).json()).toMatchObject({ secretsAreFake: true });
     });
 
     it('answers an unknown path with 404 ROUTE_NOT_FOUND', async () => {

@@ -9,25 +9,8 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { MERCHANT_A, startTestApp, type TestApp } from '@paysign/api/testing';
 import { PaymentClient, type Payin } from '@paysign/sdk';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-/** Where the screenshots go; docs/images/ holds the one docs/sandbox.md shows (see that file for the command). */
-const SCREENSHOT_DIR = path.resolve(process.env.PAYSIGN_SCREENSHOT_DIR ?? path.join(__dirname, '../../../dist/screenshots'));
-
-function describeWithChromium(name: string, suite: () => void): void {
-  if (fs.existsSync(CHROMIUM)) describe(name, suite);
-  else if (process.env.CI === 'true') {
-    describe(name, () => {
-      it('needs chromium', () => {
-        throw new Error(`${CHROMIUM} is missing; under CI=true the browser test fails instead of skipping. Install Debian's chromium (apt-get install -y chromium).`);
-      });
-    });
-  } else {
-    console.warn(`SKIPPED "${name}": ${CHROMIUM} is missing. Install Debian's chromium (apt-get install -y chromium).`);
-    describe.skip(name, suite);
-  }
-}
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { SCREENSHOT_DIR, describeWithChromium, launchChromium } from './support/chromium';
 
 /** The merchant's own site: the page the customer returns to. */
 async function startMerchantSite(): Promise<{ origin: string; server: Server }> {
@@ -55,7 +38,7 @@ describeWithChromium('checkout in a real browser', () => {
     api = await startTestApp();
     merchant = await startMerchantSite();
     client = new PaymentClient({ baseUrl: api.baseUrl, ...MERCHANT_A });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+    browser = await launchChromium();
     // JavaScript off: the checkout must work without it. A phone-sized screen.
     context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
     context.on('request', (request) => requested.push(request.url()));

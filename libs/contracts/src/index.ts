@@ -30,5 +30,5 @@ export type {
   FieldError,
   SigningDebug,
 } from './schemas';
-export { ERROR_REGISTRY, errorMessage, errorDefinition, errorTraitsOfStatus } from './errors/error-registry';
+export { ERROR_REGISTRY, ERROR_SUMMARIES, errorMessage, errorDefinition, errorTraitsOfStatus } from './errors/error-registry';
 export type { ErrorDefinition, ErrorType, ErrorMessageParams, ErrorCodeOfType, SigningWordedCode } from './errors/error-registry';

@@ -51,6 +51,8 @@ export interface AppConfig {
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** The OpenAPI contract served at /payment/openapi.yaml. */
   contractPath: string;
+  /** What /payment/docs serves besides the contract. */
+  docs: DocsPaths;
   /** The origin customers reach the service at, for checkout links; unset in sandbox: the address it listens on. */
   publicBaseUrl: string | undefined;
   /** How long a payin waits to be paid before it becomes ABANDONED. */
@@ -104,6 +106,16 @@ export interface RateLimits {
 export interface InstallPaths {
   sandboxMerchantsFile: string;
   contractPath: string;
+  docs: DocsPaths;
+}
+
+export interface DocsPaths {
+  /** Redoc's standalone bundle, served so that the reference loads nothing from another origin. */
+  redocBundlePath: string;
+  /** docs/protocol.md, served as /payment/docs/protocol. */
+  protocolPath: string;
+  /** The signing test vectors, served as /payment/docs/vectors.json. */
+  vectorsPath: string;
 }
 
 /** The documented sandbox merchant file that `npm start` uses by default. */
@@ -113,6 +125,14 @@ export const SANDBOX_MERCHANTS_FILE = path.resolve(__dirname, '../../config/merc
 export const SOURCE_PATHS: InstallPaths = {
   sandboxMerchantsFile: SANDBOX_MERCHANTS_FILE,
   contractPath: path.resolve(__dirname, '../../../../openapi/payment-api.yaml'),
+  docs: {
+    // Resolved when read: the bundled service never reads these paths, and has no redoc package to resolve.
+    get redocBundlePath() {
+      return require.resolve('redoc/bundles/redoc.standalone.js');
+    },
+    protocolPath: path.resolve(__dirname, '../../../../docs/protocol.md'),
+    vectorsPath: path.resolve(__dirname, '../../../../libs/signing/vectors.json'),
+  },
 };
 
 
@@ -204,6 +224,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
     trustProxy: trustProxy(env.TRUST_PROXY, problems),
     logLevel,
     contractPath: paths.contractPath,
+    docs: paths.docs,
     publicBaseUrl: publicBaseUrl(url('PUBLIC_BASE_URL', ['http:', 'https:']), problems),
     payinExpirySeconds: int('PAYIN_EXPIRY_SECONDS', 1800, 1, 604_800),
     payinSweepIntervalMs: int('PAYIN_SWEEP_INTERVAL_MS', 10_000, 50, 3_600_000),

@@ -3,16 +3,59 @@ import { Controller, Get, Header, Inject } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { Public } from '../signing/public.decorator';
-import { renderApiReference } from './api-reference';
+import { PROTOCOL_STYLE_HASH, renderProtocolPage } from './protocol-page';
+
+/**
+ * The API reference: the contract rendered by Redoc's standalone bundle, which
+ * the service serves itself, so that the page works offline and loads nothing
+ * from another origin. Redoc writes its styles at runtime, hence the inline
+ * styles the policy allows; scripts come from this origin only, and search,
+ * which would run a worker from a blob, is off.
+ */
+const REFERENCE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+const REFERENCE_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Paysign payment service: API reference</title>
+</head>
+<body>
+<div id="reference"><p>Loading the API reference. The contract itself is at <a href="/payment/openapi.yaml">/payment/openapi.yaml</a>, and the signing protocol at <a href="/payment/docs/protocol">/payment/docs/protocol</a>.</p></div>
+<script src="/payment/docs/assets/redoc.standalone.js"></script>
+<script src="/payment/docs/assets/reference.js"></script>
+</body>
+</html>
+`;
+
+const REFERENCE_SCRIPT = `Redoc.init('/payment/openapi.yaml', {
+  disableSearch: true,
+  expandResponses: 'all',
+  schemaExpansionLevel: 'all',
+  jsonSampleExpandLevel: 'all',
+  hideDownloadButton: false,
+  showExtensions: false,
+  sortEnumValuesAlphabetically: false,
+  // The paysign curl example first, then the JSON payload sample.
+  payloadSampleIdx: 1,
+  theme: { typography: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif', headings: { fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' }, code: { fontFamily: 'ui-monospace, Menlo, Consolas, monospace' } } },
+}, document.getElementById('reference'));
+`;
 
 @Controller()
 export class DocsController {
   private readonly contract: string;
-  private readonly page: string;
+  private readonly redoc: string;
+  private readonly protocolPage: string;
+  private readonly vectors: string;
 
   constructor(@Inject(AppConfigToken) config: AppConfig) {
     this.contract = fs.readFileSync(config.contractPath, 'utf8');
-    this.page = renderApiReference(this.contract);
+    this.redoc = withoutRemoteLogo(fs.readFileSync(config.docs.redocBundlePath, 'utf8'));
+    this.protocolPage = renderProtocolPage(fs.readFileSync(config.docs.protocolPath, 'utf8'));
+    this.vectors = fs.readFileSync(config.docs.vectorsPath, 'utf8');
   }
 
   @Get('openapi.yaml')
@@ -25,8 +68,53 @@ export class DocsController {
   @Get('docs')
   @Public()
   @Header('content-type', 'text/html; charset=utf-8')
-  @Header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
-  docs(): string {
-    return this.page;
+  @Header('content-security-policy', REFERENCE_CSP)
+  @Header('x-content-type-options', 'nosniff')
+  reference(): string {
+    return REFERENCE_PAGE;
   }
+
+  @Get('docs/assets/redoc.standalone.js')
+  @Public()
+  @Header('content-type', 'text/javascript; charset=utf-8')
+  @Header('cache-control', 'public, max-age=3600')
+  @Header('x-content-type-options', 'nosniff')
+  redocBundle(): string {
+    return this.redoc;
+  }
+
+  @Get('docs/assets/reference.js')
+  @Public()
+  @Header('content-type', 'text/javascript; charset=utf-8')
+  @Header('x-content-type-options', 'nosniff')
+  referenceScript(): string {
+    return REFERENCE_SCRIPT;
+  }
+
+  @Get('docs/protocol')
+  @Public()
+  @Header('content-type', 'text/html; charset=utf-8')
+  @Header('content-security-policy', `default-src 'none'; style-src ${PROTOCOL_STYLE_HASH}; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`)
+  @Header('x-content-type-options', 'nosniff')
+  protocol(): string {
+    return this.protocolPage;
+  }
+
+  @Get('docs/vectors.json')
+  @Public()
+  @Header('content-type', 'application/json; charset=utf-8')
+  vectorsFile(): string {
+    return this.vectors;
+  }
+}
+
+/**
+ * Redoc's sidebar shows its vendor's logo from cdn.redoc.ly, the one request
+ * its bundle makes to another origin. An empty data: image takes its place
+ * (the link text stays), so the page loads nothing from elsewhere.
+ */
+const REMOTE_LOGO = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+export function withoutRemoteLogo(bundle: string): string {
+  if (!bundle.includes(REMOTE_LOGO)) throw new Error(`Redoc's bundle no longer loads ${REMOTE_LOGO}: check what it loads from other origins before serving it`);
+  return bundle.split(REMOTE_LOGO).join('data:,');
 }

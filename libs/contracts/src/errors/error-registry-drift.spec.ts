@@ -19,6 +19,7 @@ function typecheckRegistryAgainst(contract: string): string[] {
     fs.mkdirSync(path.join(src, 'errors'));
     fs.writeFileSync(path.join(scratch, 'payment-api.yaml'), contract);
     execFileSync(path.join(root, 'node_modules/.bin/openapi-typescript'), [path.join(scratch, 'payment-api.yaml'), '--output', path.join(src, 'generated/payment-api.ts')], { stdio: 'ignore' });
+    fs.writeFileSync(path.join(src, 'generated/schemas.ts'), `export const SCHEMAS = ${JSON.stringify((parse(contract) as { components: { schemas: unknown } }).components.schemas)} as const;\n`);
     fs.copyFileSync(path.join(__dirname, '../schemas.ts'), path.join(src, 'schemas.ts'));
     fs.copyFileSync(path.join(__dirname, 'error-registry.ts'), path.join(src, 'errors/error-registry.ts'));
     const program = ts.createProgram([path.join(src, 'errors/error-registry.ts')], {

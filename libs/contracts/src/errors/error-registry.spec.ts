@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SCHEMAS } from '../generated/schemas';
-import { ERROR_REGISTRY, errorDefinition, errorMessage, errorTraitsOfStatus } from './error-registry';
+import { ERROR_REGISTRY, ERROR_SUMMARIES, errorDefinition, errorMessage, errorTraitsOfStatus } from './error-registry';
 
 const errorsDoc = fs.readFileSync(path.resolve(__dirname, '../../../../docs/errors.md'), 'utf8');
 const registryCodes = Object.keys(ERROR_REGISTRY).sort();
@@ -22,7 +22,8 @@ describe('the error registry', () => {
     }));
     expect(rows.map((r) => r.code).sort()).toEqual(registryCodes);
     for (const row of rows) {
-      const { status, retryable, summary } = ERROR_REGISTRY[row.code as keyof typeof ERROR_REGISTRY];
+      const { status, retryable } = ERROR_REGISTRY[row.code as keyof typeof ERROR_REGISTRY];
+      const summary = ERROR_SUMMARIES[row.code as keyof typeof ERROR_SUMMARIES];
       expect({ code: row.code, status: row.status, retryable: row.retryable, summary: row.summary }).toEqual({ code: row.code, status, retryable, summary });
     }
   });

@@ -664,7 +664,9 @@ export interface components {
             };
         };
         /**
-         * @description Every error code the service returns. Stable; new codes may be added.
+         * @description Every error code the service returns, with what it means and how to fix
+         *     it. Stable; new codes may be added, so treat an unknown code by its HTTP
+         *     status.
          * @enum {string}
          */
         ErrorCode: "AUTH_HEADER_MISSING" | "AUTH_HEADER_MALFORMED" | "AUTH_UNKNOWN_API_KEY" | "AUTH_TIMESTAMP_SKEW" | "AUTH_SIGNATURE_MISMATCH" | "AUTH_NONCE_REPLAYED" | "AUTH_MERCHANT_MISMATCH" | "INVALID_JSON" | "INVALID_UTF8" | "BODY_NOT_OBJECT" | "NESTED_VALUE" | "DUPLICATE_KEY" | "TOO_MANY_FIELDS" | "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "ROUTE_NOT_FOUND" | "PAYIN_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "PAYIN_NOT_PENDING" | "GATEWAY_NOT_CONFIGURED" | "EVENT_NOT_FOUND" | "WEBHOOK_NOT_CONFIGURED" | "NUBAN_CHECK_FAILED" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_DORMANT" | "BANK_UNAVAILABLE" | "UPSTREAM_TIMEOUT" | "RATE_LIMITED" | "STORE_UNAVAILABLE" | "INTERNAL_ERROR";

@@ -789,7 +789,7 @@ export const SCHEMAS = {
   },
   "ErrorCode": {
     "type": "string",
-    "description": "Every error code the service returns. Stable; new codes may be added.",
+    "description": "Every error code the service returns, with what it means and how to fix\nit. Stable; new codes may be added, so treat an unknown code by its HTTP\nstatus.\n",
     "enum": [
       "AUTH_HEADER_MISSING",
       "AUTH_HEADER_MALFORMED",
@@ -825,7 +825,43 @@ export const SCHEMAS = {
       "RATE_LIMITED",
       "STORE_UNAVAILABLE",
       "INTERNAL_ERROR"
-    ]
+    ],
+    "x-enumDescriptions": {
+      "AUTH_HEADER_MISSING": "A signing header is missing. Send all six on every signed request.",
+      "AUTH_HEADER_MALFORMED": "A signing header is outside its grammar, or was sent twice. See docs/protocol.md section 1.",
+      "AUTH_UNKNOWN_API_KEY": "The API key is not an active credential.",
+      "AUTH_TIMESTAMP_SKEW": "The timestamp is more than 300 s from server time. Correct your clock by `serverTime`.",
+      "AUTH_SIGNATURE_MISMATCH": "The signature does not match. Compare your intermediate values with `debug` (sandbox).",
+      "AUTH_NONCE_REPLAYED": "The nonce was already used with this API key in the last 600 s. Use a new nonce per request.",
+      "AUTH_MERCHANT_MISMATCH": "`X-Merchant-ID` or `X-Tenant-ID` is not that of the API key's merchant.",
+      "INVALID_JSON": "The body is not JSON.",
+      "INVALID_UTF8": "The body is not UTF-8, or holds an unpaired surrogate escape.",
+      "BODY_NOT_OBJECT": "The body is JSON but not an object.",
+      "NESTED_VALUE": "A field holds an object or array; only flat fields can be signed.",
+      "DUPLICATE_KEY": "A field appears twice.",
+      "TOO_MANY_FIELDS": "The body has more fields than the service reads (32 by default); it was refused before the rest was read.",
+      "VALIDATION_FAILED": "One or more fields are invalid; see `details`.",
+      "MALFORMED_REQUEST": "The request is not valid HTTP/1.1, or its path cannot be read.",
+      "REQUEST_TIMEOUT": "The request did not arrive in time (15 s by default); the connection was closed. Send the whole request at once.",
+      "HEADERS_TOO_LARGE": "The request head is larger than the service reads. Send fewer or shorter headers.",
+      "UNSUPPORTED_MEDIA_TYPE": "The body is not sent as `application/json`.",
+      "BODY_TOO_LARGE": "The body is larger than the service accepts (64 KiB by default).",
+      "ROUTE_NOT_FOUND": "No operation at this method and path.",
+      "PAYIN_NOT_FOUND": "The merchant has no payin with this reference.",
+      "IDEMPOTENCY_CONFLICT": "The reference was used with a different body. Use a new reference, or resend the original body.",
+      "PAYIN_NOT_PENDING": "The payin is already in a final state, which never changes. Read the payin for its outcome.",
+      "GATEWAY_NOT_CONFIGURED": "No payment gateway adapter serves the payin's channel in this deployment, so the customer could not pay.",
+      "EVENT_NOT_FOUND": "The merchant has no webhook event with this id.",
+      "WEBHOOK_NOT_CONFIGURED": "A `notifyUrl` was given, but the merchant has no webhook secret to sign notifications with.",
+      "NUBAN_CHECK_FAILED": "The account number's NUBAN check digit is wrong for this bank; the bank was not asked.",
+      "ACCOUNT_NOT_FOUND": "The bank has no such account.",
+      "ACCOUNT_DORMANT": "The account is dormant and cannot receive payouts.",
+      "BANK_UNAVAILABLE": "The beneficiary's bank is not answering. Retry with backoff.",
+      "UPSTREAM_TIMEOUT": "The beneficiary's bank did not answer in time. Retry with backoff.",
+      "RATE_LIMITED": "Too many requests from this API key, or from this address before verification. Wait `Retry-After` seconds, then retry.",
+      "STORE_UNAVAILABLE": "A store the service needs is down; nothing was admitted or recorded. Retry with backoff.",
+      "INTERNAL_ERROR": "An unexpected failure. Retry with backoff; quote the `requestId` if it persists."
+    }
   },
   "FieldError": {
     "type": "object",

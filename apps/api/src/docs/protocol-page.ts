@@ -1,0 +1,51 @@
+import { createHash } from 'node:crypto';
+import MarkdownIt from 'markdown-it';
+
+const STYLE = `
+body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#fff}
+main{max-width:52rem;margin:0 auto;padding:1rem 1.25rem 4rem}
+nav{font-size:.95rem;margin:.5rem 0 1.5rem}
+h1,h2,h3{line-height:1.25}h2{margin-top:2.5rem;border-bottom:1px solid #e5e7eb;padding-bottom:.25rem}
+a{color:#0b5cad}
+code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em;background:#f3f4f6;padding:.1em .3em;border-radius:4px}
+pre{background:#f3f4f6;padding:.75rem 1rem;overflow-x:auto;border-radius:6px}pre code{background:none;padding:0}
+table{border-collapse:collapse;display:block;overflow-x:auto;margin:1rem 0}th,td{border:1px solid #d0d4da;padding:.35rem .6rem;vertical-align:top;text-align:left}
+th{background:#f3f4f6}
+`;
+
+/** The only style the page's Content-Security-Policy allows. */
+export const PROTOCOL_STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+
+/**
+ * docs/protocol.md as a page of the service, so that a merchant reaches it
+ * from the API reference. Links into the repository that the service serves
+ * (the vectors) point there; the others become plain text, since a merchant
+ * cannot follow them.
+ */
+export function renderProtocolPage(markdown: string): string {
+  const md = new MarkdownIt({ html: false, linkify: false });
+  const defaultLink = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+  md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
+    const token = tokens[idx];
+    const href = token?.attrGet('href') ?? '';
+    if (href.endsWith('libs/signing/vectors.json')) token?.attrSet('href', '/payment/docs/vectors.json');
+    else if (!/^(https?:|#|\/payment\/)/.test(href)) token?.attrSet('href', `#${href.replace(/^(\.\.\/)+/, '')}`);
+    return defaultLink(tokens, idx, options, env, self);
+  };
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>The request-signing protocol · Paysign</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+<nav><a href="/payment/docs">API reference</a> · <a href="/payment/openapi.yaml">openapi.yaml</a> · <a href="/payment/docs/vectors.json">vectors.json</a></nav>
+${md.render(markdown)}
+</main>
+</body>
+</html>
+`;
+}
