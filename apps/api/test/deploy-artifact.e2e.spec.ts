@@ -47,7 +47,8 @@ describeInProduction('the deployable folder', () => {
   it('installs with npm ci --omit=dev outside the monorepo', () => {
     // nx builds the bundle before api:test, so the folder is assembled from it.
     execFileSync(process.execPath, [path.join(root, 'tools/scripts/deploy-build.js'), '--out', out, '--skip-build'], { cwd: root, stdio: 'pipe' });
-    expect(fs.readdirSync(out).sort()).toEqual(['README.md', 'config', 'main.js', 'main.js.map', 'openapi', 'package-lock.json', 'package.json']);
+    expect(fs.readdirSync(out).sort()).toEqual(['README.md', 'config', 'docs', 'main.js', 'main.js.map', 'openapi', 'package-lock.json', 'package.json']);
+    expect(fs.readdirSync(path.join(out, 'docs')).sort()).toEqual(['protocol.md', 'redoc.standalone.js', 'vectors.json']);
     const manifest = JSON.parse(fs.readFileSync(path.join(out, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies?: unknown };
     expect(manifest.devDependencies).toBeUndefined();
     expect(Object.keys(manifest.dependencies).some((name) => name.startsWith('@paysign/'))).toBe(false);
@@ -92,6 +93,7 @@ describeInProduction('the deployable folder', () => {
       expect(payin.status).toBe(422);
       expect(payin.json.code).toBe('GATEWAY_NOT_CONFIGURED');
       expect((await fetch(`${baseUrl}/payment/openapi.yaml`)).status).toBe(200);
+      for (const page of ['/payment/docs', '/payment/docs/assets/redoc.standalone.js', '/payment/docs/protocol', '/payment/docs/vectors.json']) expect((await fetch(`${baseUrl}${page}`)).status).toBe(200);
     } finally {
       child.kill('SIGTERM');
     }
