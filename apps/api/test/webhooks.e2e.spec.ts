@@ -12,7 +12,7 @@ import { WebhookReceiver } from './support/webhook-receiver';
 
 const PAYINS = '/payment/api/payins';
 const reference = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
-const QUICK = { WEBHOOK_RETRY_SCHEDULE: '0,1,2', WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_TIMEOUT_MS: '500' };
+const QUICK = { WEBHOOK_RETRY_SCHEDULE: '0,1,2', WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_TIMEOUT_MS: '1000' };
 
 async function createPayin(api: TestApp, notifyUrl: string, credential: TestCredential = MERCHANT_A, ref = reference('wh')): Promise<string> {
   const created = await signedCall(api.baseUrl, { path: PAYINS, body: JSON.stringify({ amount: 1500.5, currency: 'NGN', customerEmail: 'ada@example.com', reference: ref, notifyUrl }), credential });
@@ -74,13 +74,13 @@ function deliverySuite(start: (env: Record<string, string>) => Promise<TestApp>)
     const deliveries = await receiver.waitFor(ref, 3);
     expect(new Set(deliveries.map((d) => d.headers['webhook-id'])).size).toBe(1);
     expect(new Set(deliveries.map((d) => d.body)).size).toBe(1);
-    // Schedule 0,1,2 s with up to 10 % jitter, polled every 50 ms.
+    // Schedule 0,1,2 s with up to 10 % jitter, polled every 50 ms; the upper bounds leave room for a busy machine.
     const [first, second, third] = deliveries.map((d) => d.at) as [number, number, number];
     console.log(`retry timeline with WEBHOOK_RETRY_SCHEDULE=0,1,2: attempt 2 at +${second - first} ms, attempt 3 at +${third - second} ms after it`);
     expect(second - first).toBeGreaterThanOrEqual(950);
-    expect(second - first).toBeLessThan(1600);
+    expect(second - first).toBeLessThan(3000);
     expect(third - second).toBeGreaterThanOrEqual(1950);
-    expect(third - second).toBeLessThan(2800);
+    expect(third - second).toBeLessThan(4000);
     const [event] = await eventuallyEvents(api, ref, (list) => list[0]?.status === 'delivered');
     expect(event).toMatchObject({ status: 'delivered', nextAttemptAt: null });
     expect((event?.attempts as Array<Record<string, unknown>>).map((a) => [a.attempt, a.statusCode, a.responseBody])).toEqual([
@@ -118,11 +118,11 @@ function deliverySuite(start: (env: Record<string, string>) => Promise<TestApp>)
     const [event] = await eventuallyEvents(api, ref, (list) => list[0]?.status === 'failed');
     const attempts = event?.attempts as Array<Record<string, unknown>>;
     expect(attempts.map((a) => [a.statusCode, a.error])).toEqual([
-      [null, 'no answer within 500 ms'],
+      [null, 'no answer within 1000 ms'],
       [302, null],
       [503, null],
     ]);
-    expect(attempts[0]?.durationMs).toBeGreaterThanOrEqual(450);
+    expect(attempts[0]?.durationMs).toBeGreaterThanOrEqual(950);
     expect(event).toMatchObject({ status: 'failed', nextAttemptAt: null });
     expect(receiver.deliveriesOf(ref)).toHaveLength(3);
   }, 20_000);
@@ -201,7 +201,7 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'webhooks on PostgreSQL', () => {
     const database = await createPrivateDatabase();
     databases.push(database);
     const receiver = await WebhookReceiver.start();
-    // The default 15 s timeout: with QUICK's 500 ms, a busy test machine answers late, the attempt counts as failed
+    // The default 15 s timeout: with QUICK's 1 s, a busy test machine may answer late, the attempt counts as failed
     // and is rightly sent again (at least once), which is not what this test is about.
     const settings = { DATABASE_URL: database.url, ...QUICK, WEBHOOK_TIMEOUT_MS: '15000', WEBHOOK_POLL_INTERVAL_MS: '20', RATE_LIMIT_PER_KEY_PER_SECOND: '10000', RATE_LIMIT_PER_KEY_BURST: '10000' };
     const first = await startTestApp(settings);
