@@ -7,22 +7,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { MERCHANT_A, startTestApp, type TestApp } from '@paysign/api/testing';
+import { MERCHANT_A, freePort, startTestApp, type TestApp } from '@paysign/api/testing';
 
 const REPO = path.resolve(__dirname, '../../..');
 const exec = promisify(execFile);
 const nodeBinaries = [process.execPath, ...(process.env.PAYSIGN_TEST_NODE_BINARIES ?? '').split(',').filter(Boolean)];
 const nodeVersion = (binary: string) => execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim();
 
-async function freePort(): Promise<number> {
-  const net = await import('node:net');
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('@paysign/sdk through a registry', () => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'paysign-registry-'));

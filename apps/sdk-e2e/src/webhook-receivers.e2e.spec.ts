@@ -5,20 +5,13 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { MERCHANT_A, startTestApp, type TestApp } from '@paysign/api/testing';
+import { MERCHANT_A, freePort, startTestApp, type TestApp } from '@paysign/api/testing';
 import { PaymentClient } from '@paysign/sdk';
 
 const EXAMPLES = path.resolve(__dirname, '../../../examples/webhooks');
 const ROOT = path.resolve(__dirname, '../../..');
 const SECRET_OF_A = 'whsec_cm90YXRlZC10ZXN0LXdlYmhvb2stc2VjcmV0LW9mLWE=';
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function waitForPort(port: number, child: ChildProcessWithoutNullStreams, output: () => string): Promise<void> {
   for (const deadline = Date.now() + 20_000; ; await new Promise((r) => setTimeout(r, 100))) {

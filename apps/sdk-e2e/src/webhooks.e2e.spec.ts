@@ -3,21 +3,13 @@
 // SDK's verifyWebhook, and can fail on purpose to show the retries; the SDK
 // lists the attempts and redelivers.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import * as net from 'node:net';
 import * as path from 'node:path';
-import { MERCHANT_A, startTestApp, type TestApp } from '@paysign/api/testing';
+import { MERCHANT_A, freePort, startTestApp, type TestApp } from '@paysign/api/testing';
 import { PaymentClient } from '@paysign/sdk';
 
 const PAYSIGN = path.resolve(__dirname, '../../../libs/sdk/bin/paysign.js');
 const SECRETS_OF_A = ['whsec_dGVzdC13ZWJob29rLXNlY3JldC1vZi1tZXJjaGFudC1h', 'whsec_cm90YXRlZC10ZXN0LXdlYmhvb2stc2VjcmV0LW9mLWE='];
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** `paysign listen` in a process of its own, with every line it printed. */
 async function listen(args: string[]): Promise<{ child: ChildProcessWithoutNullStreams; lines: string[]; url: string; stop: () => Promise<number | null> }> {

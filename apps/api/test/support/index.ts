@@ -4,3 +4,4 @@ export type { TestApp } from './test-app';
 export { MERCHANT_A, MERCHANT_A_ROTATED, MERCHANT_B, TEST_MERCHANTS_FILE } from './credentials';
 export type { TestCredential } from './credentials';
 export { SANDBOX_ACCOUNTS } from '../../src/accounts/sandbox-accounts';
+export { freePort } from './private-redis';
