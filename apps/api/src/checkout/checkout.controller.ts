@@ -19,6 +19,13 @@ const CSRF_COOKIE = 'paysign_checkout_csrf';
 const ACTION_CHANNEL: Record<string, PayinChannel | 'cancel'> = { pay_card: 'card', confirm_transfer: 'bank_transfer', confirm_ussd: 'ussd', cancel: 'cancel' };
 const FORM_FIELDS = new Set(['csrf', 'action', 'cardNumber', 'cardExpiry', 'cardCvc']);
 
+/** What a page shown again carries: why, and what the customer typed. */
+interface CheckoutPageExtra {
+  notice?: string;
+  errors?: Partial<Record<CardField, string>>;
+  values?: { cardNumber?: string; cardExpiry?: string };
+}
+
 interface PageAnswer {
   status: number;
   html: string;
@@ -81,24 +88,28 @@ export class CheckoutController {
       return this.send(reply, this.checkoutPage(reply, token, payin, 400, { notice: 'The form was not sent as this page makes it. Choose a payment method below and submit it again.' }));
     }
 
-    let transition: PayinTransition;
-    if (channel === 'cancel') {
-      transition = { to: 'CANCELLED' };
-    } else {
-      const attempt: PaymentAttempt =
-        channel === 'card' ? { channel, card: { number: form.get('cardNumber') ?? '', expiry: form.get('cardExpiry') ?? '', cvc: form.get('cardCvc') ?? '' } } : { channel };
-      const adapter = this.gateways.adapterFor(channel);
-      const decision = adapter ? await adapter.attempt(payin, attempt, new Date(this.clock())) : undefined;
-      if (!decision) return this.send(reply, { status: 503, html: renderMessagePage('Payment unavailable', 'This payment method cannot take payments right now. Try again later.') });
-      if (decision.kind === 'invalid') {
-        const values = { cardNumber: form.get('cardNumber') ?? '', cardExpiry: form.get('cardExpiry') ?? '' };
-        return this.send(reply, this.checkoutPage(reply, token, payin, 400, { errors: decision.errors, values }));
-      }
-      transition = decision.kind === 'paid' ? { to: 'SUCCESSFUL' } : { to: 'FAILED', reason: decision.reason };
-    }
+    const transition = channel === 'cancel' ? ({ to: 'CANCELLED' } as const) : await this.paymentTransition(reply, token, payin, channel, form);
+    if ('html' in transition) return this.send(reply, transition);
     const result = await this.payins.transition(payin, transition);
     if (result.moved) reply.request.log.info({ merchantId: payin.merchantId, reference: payin.reference, status: result.payin.status }, 'payin moved at checkout');
     return this.finished(reply, token, result.payin);
+  }
+
+  /**
+   * What the gateway makes of the customer's payment: a final state to record,
+   * or a page to show again (a mistyped card changes nothing).
+   */
+  private async paymentTransition(reply: FastifyReply, token: string, payin: StoredPayin, channel: PayinChannel, form: URLSearchParams): Promise<PayinTransition | PageAnswer> {
+    const attempt: PaymentAttempt =
+      channel === 'card' ? { channel, card: { number: form.get('cardNumber') ?? '', expiry: form.get('cardExpiry') ?? '', cvc: form.get('cardCvc') ?? '' } } : { channel };
+    const adapter = this.gateways.adapterFor(channel);
+    const decision = adapter ? await adapter.attempt(payin, attempt, new Date(this.clock())) : undefined;
+    if (!decision) return { status: 503, html: renderMessagePage('Payment unavailable', 'This payment method cannot take payments right now. Try again later.') };
+    if (decision.kind === 'invalid') {
+      const values = { cardNumber: form.get('cardNumber') ?? '', cardExpiry: form.get('cardExpiry') ?? '' };
+      return this.checkoutPage(reply, token, payin, 400, { errors: decision.errors, values });
+    }
+    return decision.kind === 'paid' ? { to: 'SUCCESSFUL' } : { to: 'FAILED', reason: decision.reason };
   }
 
   private async payinOf(token: string): Promise<StoredPayin | undefined> {
@@ -118,13 +129,7 @@ export class CheckoutController {
     return { status: payin.status === 'ABANDONED' ? 410 : 200, html: renderOutcomePage({ ...this.summary(payin), status: payin.status, failureReason: payin.failureReason, continueUrl }) };
   }
 
-  private checkoutPage(
-    reply: FastifyReply,
-    token: string,
-    payin: StoredPayin,
-    status: number,
-    extra: { notice?: string; errors?: Partial<Record<CardField, string>>; values?: { cardNumber?: string; cardExpiry?: string } } = {},
-  ): PageAnswer {
+  private checkoutPage(reply: FastifyReply, token: string, payin: StoredPayin, status: number, extra: CheckoutPageExtra = {}): PageAnswer {
     const offered = this.gateways.channelsFor(payin.gateway);
     const methods = offered.flatMap((channel) => {
       const adapter = this.gateways.adapterFor(channel);
