@@ -260,13 +260,14 @@ describe('payin lifecycle on PGlite', () => {
 
 describeWithStore('PostgreSQL', DATABASE_URL, 'payin lifecycle on PostgreSQL', () => {
   const databases: Array<{ drop: () => Promise<void> }> = [];
-  afterAll(async () => {
-    for (const database of databases) await database.drop();
-  });
   lifecycleSuite(async (env = {}) => {
     const database = await createPrivateDatabase();
     databases.push(database);
     return startTestApp({ DATABASE_URL: database.url, ...env });
+  });
+  // Declared after the suite's own hooks, so it runs after them: the apps close before their databases are dropped.
+  afterAll(async () => {
+    for (const database of databases) await database.drop();
   });
 
   it('abandons expired payins through the sweeper, with two instances sharing the database', async () => {

@@ -188,13 +188,14 @@ describe('webhooks on PGlite', () => {
 
 describeWithStore('PostgreSQL', DATABASE_URL, 'webhooks on PostgreSQL', () => {
   const databases: Array<{ drop: () => Promise<void> }> = [];
-  afterAll(async () => {
-    for (const database of databases) await database.drop();
-  });
   deliverySuite(async (env) => {
     const database = await createPrivateDatabase();
     databases.push(database);
     return startTestApp({ DATABASE_URL: database.url, ...env });
+  });
+  // Declared after the suite's own hooks, so it runs after them: the apps close before their databases are dropped.
+  afterAll(async () => {
+    for (const database of databases) await database.drop();
   });
 
   it('delivers every event once, and none twice, with two instances sharing the database', async () => {

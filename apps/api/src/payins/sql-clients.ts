@@ -42,16 +42,24 @@ export async function openPostgres(databaseUrl: string, options: { schema?: stri
     await pool.end().catch(() => undefined);
     throw new Error(`DATABASE_URL ${redactUrl(databaseUrl)} cannot be reached: ${error.message}`);
   });
+  let broken: Error | undefined;
+  const onError = (error: Error) => (broken = error);
+  connection.on('error', onError);
   try {
     await migrate({ query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await connection.query(sql, params)).rows as R[] }) }, options.logger);
   } finally {
-    connection.release();
+    connection.off('error', onError);
+    connection.release(broken);
   }
   return {
     query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await pool.query(sql, params)).rows as R[] }),
     transaction: async (work) => {
       const connection = await pool.connect();
       let broken: Error | undefined;
+      // A connection that dies while checked out (a failover, a terminated backend) emits 'error' on itself, not on
+      // the pool: without a listener that would crash the process. The query in flight rejects, and this records why.
+      const onError = (error: Error) => (broken = error);
+      connection.on('error', onError);
       try {
         await connection.query('BEGIN');
         const result = await work({ query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await connection.query(sql, params)).rows as R[] }) });
@@ -62,6 +70,7 @@ export async function openPostgres(databaseUrl: string, options: { schema?: stri
         await connection.query('ROLLBACK').catch((rollbackError: Error) => (broken = rollbackError));
         throw error;
       } finally {
+        connection.off('error', onError);
         connection.release(broken);
       }
     },
