@@ -285,6 +285,24 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'PayinRepository on PostgreSQL', (
     };
   });
 
+  it('survives its connection dying in the middle of a transaction: the transaction fails, the process does not', async () => {
+    const schema = `payins_kill_${process.pid}_${Date.now()}`;
+    const admin = new Pool({ connectionString: DATABASE_URL });
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    const client = await openPostgres(DATABASE_URL, { schema });
+    try {
+      // The backend ends itself, as a failover or an operator's pg_terminate_backend would.
+      await expect(client.transaction((tx) => tx.query('SELECT pg_terminate_backend(pg_backend_pid())'))).rejects.toThrow();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The pool dropped the dead connection and answers on a new one.
+      expect((await client.query<{ one: number }>('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await client.close();
+      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.end();
+    }
+  });
+
   it('runs migrations once when two instances boot together', async () => {
     const schema = `payins_migrate_${process.pid}_${Date.now()}`;
     const admin = new Pool({ connectionString: DATABASE_URL });
