@@ -12,6 +12,8 @@ interface Browser {
   /** The page's HTML, its status and headers, and the CSRF value of its form. */
   open(url: string): Promise<{ status: number; html: string; headers: Headers; csrf: string | undefined }>;
   submit(url: string, fields: Record<string, string>, headers?: Record<string, string>): Promise<Response>;
+  /** The cookie the browser holds, as it sends it. */
+  cookie(): string | undefined;
 }
 
 /** A cookie jar of one: what a browser keeps between the page and its form. */
@@ -25,6 +27,7 @@ function browser(): Browser {
       const html = await response.text();
       return { status: response.status, html, headers: response.headers, csrf: /name="csrf" value="([^"]+)"/.exec(html)?.[1] };
     },
+    cookie: () => cookie,
     submit(url, fields, headers = {}) {
       return fetch(url, {
         method: 'POST',
@@ -163,6 +166,9 @@ describe('hosted checkout', () => {
       ['with another CSRF value', () => ({ fields: { csrf: 'A'.repeat(43), action: 'pay_card', ...CARD }, headers: {} })],
       ['without a CSRF field', () => ({ fields: { action: 'pay_card', ...CARD }, headers: {} })],
       ['from another site', (csrf: string) => ({ fields: { csrf, action: 'pay_card', ...CARD }, headers: { 'sec-fetch-site': 'cross-site' } })],
+      ['from a sibling subdomain', (csrf: string) => ({ fields: { csrf, action: 'pay_card', ...CARD }, headers: { 'sec-fetch-site': 'same-site' } })],
+      // Cookie tossing: a site that can set cookies for the parent domain plants its own value, and sends it as the field too.
+      ['with a planted cookie and the same value as its field', () => ({ fields: { csrf: 'B'.repeat(43), action: 'pay_card', ...CARD }, headers: { cookie: `paysign_checkout_csrf=${'B'.repeat(43)}` } })],
     ])('refuses a form %s with 403, showing the page again, and charges nothing', async (_name, build) => {
       const { checkoutUrl, reference } = await createPayin();
       const customer = browser();
@@ -189,7 +195,7 @@ describe('hosted checkout', () => {
       const repeated = await fetch(checkoutUrl, {
         method: 'POST',
         redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: `paysign_checkout_csrf=${page.csrf}` },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: customer.cookie() as string },
         body: `csrf=${page.csrf}&action=cancel&action=pay_card`,
       });
       expect(repeated.status).toBe(400);

@@ -27,6 +27,15 @@ export class CheckoutTokens {
   tokenOf(seed: string): string {
     return createHmac('sha256', this.secret).update(`paysign-checkout-v1:${seed}`).digest('base64url');
   }
+
+  /**
+   * The form half of a page's CSRF pair: the cookie's random value, bound to
+   * this checkout by an HMAC. A site that can set cookies for a parent domain
+   * (cookie tossing) can plant a cookie, but cannot make the matching field.
+   */
+  csrfFieldFor(cookieValue: string, tokenHash: string): string {
+    return createHmac('sha256', this.secret).update(`paysign-checkout-csrf-v1:${tokenHash}:${cookieValue}`).digest('base64url');
+  }
 }
 
 /** What the store indexes; a lookup by hash reveals nothing about other tokens. */

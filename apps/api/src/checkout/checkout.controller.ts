@@ -11,6 +11,7 @@ import { MerchantRegistry } from '../merchants/merchant-registry';
 import type { StoredPayin } from '../payins/payin-repository.interface';
 import { isFinal, type PayinTransition } from '../payins/payin-states';
 import { PayinsService } from '../payins/payins.service';
+import { CheckoutLinks } from './checkout-links';
 import { CheckoutRoute } from './checkout-route';
 import { hashCheckoutToken, isCheckoutTokenShaped } from './checkout-tokens';
 import { STYLE_HASH, formatAmount, renderCheckoutPage, renderMessagePage, renderOutcomePage, type PayinSummary } from './checkout-page';
@@ -36,8 +37,9 @@ interface PageAnswer {
 /**
  * The hosted checkout: GET shows the page, POST pays or cancels, then sends
  * the customer on with a 303 (post/redirect/get). The token in the path is
- * the capability; the per-page CSRF token, in a SameSite=Strict cookie and
- * the form alike, makes sure a submission came from this page.
+ * the capability. The per-page CSRF pair (a random SameSite=Strict cookie,
+ * and its HMAC for this checkout in the form) and the browser's
+ * Sec-Fetch-Site make sure a submission came from this page.
  */
 @Controller('checkout')
 export class CheckoutController {
@@ -47,6 +49,7 @@ export class CheckoutController {
     private readonly payins: PayinsService,
     private readonly gateways: PaymentGateways,
     private readonly merchants: MerchantRegistry,
+    private readonly links: CheckoutLinks,
     @Inject(AppConfigToken) private readonly config: AppConfig,
     @Inject(Clock) private readonly clock: Clock,
   ) {
@@ -72,7 +75,7 @@ export class CheckoutController {
       return this.send(reply, { status: 415, html: renderMessagePage('Unsupported form', 'This page takes its own form only. Go back and submit the payment form again.') });
     }
     const form = new URLSearchParams(request.body);
-    if (request.headers['sec-fetch-site'] === 'cross-site' || !this.csrfMatches(request, form)) {
+    if (!sentFromThisPage(request) || !this.csrfMatches(request, form, token)) {
       const notice = 'This form had expired or was sent from another page, so nothing was charged. Check the details and submit again.';
       if (isFinal(payin.status)) return this.send(reply, this.outcome(payin));
       return this.send(reply, this.checkoutPage(reply, token, payin, 403, { notice }));
@@ -136,9 +139,10 @@ export class CheckoutController {
       return adapter ? [adapter.checkoutMethod(channel, payin)] : [];
     });
     if (methods.length === 0) return { status: 503, html: renderMessagePage('Payment unavailable', 'No payment method can take this payment right now. Try again later, or contact the merchant.') };
-    const csrf = randomBytes(32).toString('base64url');
+    const cookie = randomBytes(32).toString('base64url');
+    const csrf = this.links.tokens.csrfFieldFor(cookie, hashCheckoutToken(token));
     const maxAge = Math.max(1, Math.ceil((payin.expiresAt.getTime() - this.clock()) / 1000));
-    void reply.header('set-cookie', `${CSRF_COOKIE}=${csrf}; Path=/payment/checkout/${token}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${this.secureCookie ? '; Secure' : ''}`);
+    void reply.header('set-cookie', `${CSRF_COOKIE}=${cookie}; Path=/payment/checkout/${token}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${this.secureCookie ? '; Secure' : ''}`);
     const html = renderCheckoutPage({ ...this.summary(payin), action: `/payment/checkout/${token}`, csrf, sandbox: this.config.mode === 'sandbox', methods, ...extra });
     return { status, html, formTarget: payin.redirectUrl };
   }
@@ -152,11 +156,12 @@ export class CheckoutController {
     };
   }
 
-  private csrfMatches(request: FastifyRequest, form: URLSearchParams): boolean {
+  /** The form's field is the HMAC of the page's cookie for this checkout: both must be there, and agree. */
+  private csrfMatches(request: FastifyRequest, form: URLSearchParams, token: string): boolean {
     const sent = form.getAll('csrf');
     const cookie = cookieValue(request.headers.cookie, CSRF_COOKIE);
-    if (sent.length !== 1 || cookie === undefined) return false;
-    const [a, b] = [Buffer.from(sent[0] as string), Buffer.from(cookie)];
+    if (sent.length !== 1 || cookie === undefined || !/^[A-Za-z0-9_-]{43}$/.test(cookie)) return false;
+    const [a, b] = [Buffer.from(sent[0] as string), Buffer.from(this.links.tokens.csrfFieldFor(cookie, hashCheckoutToken(token)))];
     return a.length === b.length && timingSafeEqual(a, b);
   }
 
@@ -179,6 +184,16 @@ export class CheckoutController {
 export function checkoutCsp(formTarget = ''): string {
   // form-action covers the redirect after a submission too, so the merchant's origin is allowed there.
   return `default-src 'none'; style-src ${STYLE_HASH}; img-src 'none'; form-action 'self'${formTarget}; frame-ancestors 'none'; base-uri 'none'`;
+}
+
+/**
+ * The browser's own word on where a form came from: this page posts
+ * same-origin. Another site, a sibling subdomain included, is refused; a
+ * browser too old to send the header is left to the CSRF pair.
+ */
+function sentFromThisPage(request: FastifyRequest): boolean {
+  const site = request.headers['sec-fetch-site'];
+  return site === undefined || site === 'same-origin' || site === 'none';
 }
 
 function notFound(): PageAnswer {

@@ -188,8 +188,8 @@ export interface paths {
          *     narration and the reference, and the payment methods of the payin's
          *     gateway. Once the payin is final it shows the outcome instead. Served
          *     with a strict Content-Security-Policy and no external assets; works
-         *     without JavaScript. Sets the `paysign_checkout_csrf` cookie that the
-         *     form's `csrf` field must match.
+         *     without JavaScript. Sets the `paysign_checkout_csrf` cookie; the form's
+         *     `csrf` field is its HMAC for this checkout.
          */
         get: operations["showCheckout"];
         put?: never;
@@ -601,7 +601,7 @@ export interface components {
         /** @description 256 random-looking bits, base64url. The service stores only its SHA-256. */
         CheckoutToken: string;
         CheckoutSubmission: {
-            /** @description The per-page token from the form; must equal the `paysign_checkout_csrf` cookie. */
+            /** @description The per-page token from the form; the HMAC of the `paysign_checkout_csrf` cookie for this checkout. */
             csrf: string;
             /** @enum {string} */
             action: "pay_card" | "confirm_transfer" | "confirm_ussd" | "cancel";
@@ -1293,7 +1293,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The `csrf` field does not match the page's cookie, or the form was posted from another site; the page is shown again with a fresh token. */
+            /** @description The `csrf` field does not belong to the page's cookie, or the browser says the form came from another site (`Sec-Fetch-Site` other than `same-origin`); the page is shown again with a fresh pair. */
             403: {
                 headers: {
                     [name: string]: unknown;

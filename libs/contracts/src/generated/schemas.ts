@@ -608,7 +608,7 @@ export const SCHEMAS = {
       "csrf": {
         "type": "string",
         "pattern": "^[A-Za-z0-9_-]{43}$",
-        "description": "The per-page token from the form; must equal the `paysign_checkout_csrf` cookie."
+        "description": "The per-page token from the form; the HMAC of the `paysign_checkout_csrf` cookie for this checkout."
       },
       "action": {
         "type": "string",
