@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import MarkdownIt from 'markdown-it';
+import type { RenderRule } from 'markdown-it/lib/renderer.mjs';
+import type Token from 'markdown-it/lib/token.mjs';
 
 const STYLE = `
 body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#fff}
@@ -18,20 +20,26 @@ export const PROTOCOL_STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE)
 
 /**
  * docs/protocol.md as a page of the service, so that a merchant reaches it
- * from the API reference. Links into the repository that the service serves
- * (the vectors) point there; the others become plain text, since a merchant
- * cannot follow them.
+ * from the API reference. A link to the vectors points where the service
+ * serves them; other links into the repository become their plain text, since
+ * a merchant cannot follow them from here. Mermaid blocks stay as their
+ * source: the page runs no script.
  */
 export function renderProtocolPage(markdown: string): string {
   const md = new MarkdownIt({ html: false, linkify: false });
-  const defaultLink = md.renderer.rules.link_open ?? ((tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options));
+  const renderToken: RenderRule = (tokens, idx, options, _env, self) => self.renderToken(tokens, idx, options);
+  const [linkOpen, linkClose] = [md.renderer.rules.link_open ?? renderToken, md.renderer.rules.link_close ?? renderToken];
+  // Whether each open link was kept, so that its closing tag is kept or dropped with it.
+  const kept: boolean[] = [];
   md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
-    const token = tokens[idx];
-    const href = token?.attrGet('href') ?? '';
-    if (href.endsWith('libs/signing/vectors.json')) token?.attrSet('href', '/payment/docs/vectors.json');
-    else if (!/^(https?:|#|\/payment\/)/.test(href)) token?.attrSet('href', `#${href.replace(/^(\.\.\/)+/, '')}`);
-    return defaultLink(tokens, idx, options, env, self);
+    const token = tokens[idx] as Token;
+    const href = token.attrGet('href') ?? '';
+    if (href.endsWith('libs/signing/vectors.json')) token.attrSet('href', '/payment/docs/vectors.json');
+    const keep = href.endsWith('libs/signing/vectors.json') || /^(https?:|#|\/payment\/)/.test(href);
+    kept.push(keep);
+    return keep ? linkOpen(tokens, idx, options, env, self) : '';
   };
+  md.renderer.rules.link_close = (tokens, idx, options, env, self) => (kept.pop() ? linkClose(tokens, idx, options, env, self) : '');
   return `<!doctype html>
 <html lang="en">
 <head>
