@@ -48,7 +48,7 @@ describe('loadConfig', () => {
   it('gives every limit a safe default', () => {
     expect(loadConfig({})).toMatchObject({
       rateLimits: { perKeyPerSecond: 100, perKeyBurst: 200, enquiryPerKeyPerMinute: 300, refusedPerAddressPerMinute: 60 },
-      nonceStoreMaxEntries: 1_000_000,
+      nonceStoreMaxEntries: 6_000_000,
       nonceStoreMaxPerKey: 120_000,
       shutdownGraceMs: 10_000,
       trustProxy: false,

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { NONCE_TTL_SECONDS, TIMESTAMP_TOLERANCE_SECONDS } from '@paysign/signing';
+import { MAX_MEMORY_NONCES } from '../nonce/memory-nonce-store';
 
 export type ServiceMode = 'sandbox' | 'production';
 
@@ -219,8 +220,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
       enquiryPerKeyPerMinute: int('RATE_LIMIT_ENQUIRY_PER_KEY_PER_MINUTE', 300, 1, 1_000_000),
       refusedPerAddressPerMinute: int('RATE_LIMIT_REFUSED_PER_ADDRESS_PER_MINUTE', 60, 1, 1_000_000),
     },
-    nonceStoreMaxEntries: int('NONCE_STORE_MAX_ENTRIES', 1_000_000, 100, 100_000_000),
-    nonceStoreMaxPerKey: int('NONCE_STORE_MAX_PER_KEY', 120_000, 10, 100_000_000),
+    nonceStoreMaxEntries: int('NONCE_STORE_MAX_ENTRIES', 6_000_000, 100, MAX_MEMORY_NONCES),
+    nonceStoreMaxPerKey: int('NONCE_STORE_MAX_PER_KEY', 120_000, 10, MAX_MEMORY_NONCES),
     trustProxy: trustProxy(env.TRUST_PROXY, problems),
     logLevel,
     contractPath: paths.contractPath,

@@ -1,4 +1,4 @@
-import { MemoryNonceStore } from './memory-nonce-store';
+import { MAX_MEMORY_NONCES, MemoryNonceStore } from './memory-nonce-store';
 import { NonceShareExceededError, NonceStoreFullError } from './nonce-store.interface';
 
 describe('MemoryNonceStore', () => {
@@ -54,4 +54,52 @@ describe('MemoryNonceStore', () => {
     await expect(store.claim('pk_c', 'c', 600_000)).rejects.toBeInstanceOf(NonceStoreFullError);
     expect(await store.claim('pk_a', 'a', 600_000)).toBe(false);
   });
+
+  it('frees expired nonces without traffic: a timer sweeps the table', async () => {
+    let now = 0;
+    const store = new MemoryNonceStore({ now: () => now, sweepIntervalMs: 5 });
+    try {
+      for (let i = 0; i < 5000; i++) await store.claim('pk', `n${i}`, 1000);
+      expect(store.heldCount).toBe(5000);
+      now = 1000;
+      // No claim from here on: only the timer runs.
+      for (const until = Date.now() + 2000; store.heldCount > 0 && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(store.heldCount).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('keeps every nonce, and refuses each replay, across the rebuilds that grow the table', async () => {
+    let now = 0;
+    const store = new MemoryNonceStore({ now: () => now, maxPerKey: 100_000 });
+    // Counted, not expected one by one: jest's expect costs more than a claim.
+    const wrong: string[] = [];
+    const check = async (nonce: string, holdMs: number, want: boolean, apiKey = 'pk') => {
+      if ((await store.claim(apiKey, nonce, holdMs)) !== want) wrong.push(`${apiKey}/${nonce}`);
+    };
+    for (let i = 0; i < 50_000; i++) await check(`n${i}`, 1000 + (i % 7) * 100, true);
+    for (let i = 0; i < 50_000; i += 7) await check(`n${i}`, 1000, false);
+    // Some expire; the others stay held through the rebuilds that the new claims cause.
+    now = 1300;
+    for (let i = 50_000; i < 100_000; i++) await check(`n${i}`, 1000, true);
+    for (let i = 0; i < 50_000; i++) await check(`x${i}`, 1, true, 'pk_other');
+    for (let i = 0; i < 50_000; i += 11) await check(`n${i}`, 1000, 1000 + (i % 7) * 100 <= 1300);
+    expect(wrong).toEqual([]);
+    await store.close();
+  });
+
+  it('bounds a false replay by the fingerprint: under 1e-12 per claim at its largest configuration', () => {
+    expect(MAX_MEMORY_NONCES / 2 ** 64).toBeLessThan(1e-12);
+  });
+
+  it('holds 6M live nonces, a whole 600 s TTL at 10k requests per second, in at most 40 bytes each, with no false replay', async () => {
+    const store = new MemoryNonceStore({ now: () => 0, maxEntries: 6_000_000, maxPerKey: 6_000_000 });
+    let admitted = 0;
+    for (let i = 0; i < 6_000_000; i++) if (await store.claim('pk_load', `nonce-${i}`, 600_000)) admitted++;
+    expect(admitted).toBe(6_000_000);
+    expect(store.tableBytes / store.heldCount).toBeLessThanOrEqual(40);
+    for (let i = 0; i < 6_000_000; i += 997) expect(await store.claim('pk_load', `nonce-${i}`, 600_000)).toBe(false);
+    await store.close();
+  }, 180_000);
 });
