@@ -1,0 +1,214 @@
+// What one instance sustains, against the framework floor, side by side in one
+// run: a bare Fastify route serving the same bank list, the Nest app on an
+// unguarded route, signed GET /payment/merchant-api/banks on the memory and
+// on the Redis nonce store, and account enquiry and payin creation on the
+// embedded (PGlite) and the PostgreSQL payin stores. Every signed request has
+// a fresh nonce and a valid signature.
+// A benchmark, not a test: it prints what it measured and never fails on timing.
+//   npm run -s bench:server [-- --json] [-- --seconds N] [-- --short]
+// With two or more cores, the server runs on core 0 and the load generator
+// (autocannon, 50 connections) on core 1, through taskset; the output says so.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { sign } from '@paysign/signing';
+import autocannon from 'autocannon';
+import { Pool } from 'pg';
+
+const { values } = parseArgs({ options: { json: { type: 'boolean', default: false }, short: { type: 'boolean', default: false }, seconds: { type: 'string' } } });
+const SECONDS = Number(values.seconds ?? (values.short ? 1 : 8));
+const CONNECTIONS = 50;
+const ROOT = path.resolve(__dirname, '../..');
+const MAIN = path.join(ROOT, 'apps/api/dist/main.js');
+const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
+const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+const KEY = { apiKey: 'pk_sandbox_demo', secretKey: 'sk_sandbox_demo_public_not_secret', merchantId: 'MCH-SANDBOX-0001', tenantId: 'TEN-SANDBOX' };
+const PINNED = os.availableParallelism() >= 2 && fs.existsSync('/usr/bin/taskset');
+
+interface Figures {
+  rps: number;
+  p99Ms: number;
+  non2xx: number;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts a server process on core 0 and waits until it answers. */
+async function startServer(args: string[], env: Record<string, string>, readyPath: string): Promise<{ url: string; process: ChildProcess }> {
+  const port = await freePort();
+  const [command, ...rest] = PINNED ? ['taskset', '-c', '0', process.execPath, ...args] : [process.execPath, ...args];
+  const child = spawn(command as string, rest, { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const url = `http://127.0.0.1:${port}`;
+  for (const deadline = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 200))) {
+    const up = await fetch(`${url}${readyPath}`).then((r) => r.ok, () => false);
+    if (up) return { url, process: child };
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the server ${args.join(' ')} did not start`);
+  }
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGINT');
+  await exited;
+}
+
+/** One autocannon run; `request` gives each request its path, headers and body, signed afresh when needed. */
+async function load(url: string, request: () => { method: string; path: string; headers?: Record<string, string>; body?: string }): Promise<Figures> {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: [{ setupRequest: (original) => ({ ...original, ...request() }) as autocannon.Request }],
+  });
+  return { rps: Math.round(result.requests.average), p99Ms: result.latency.p99, non2xx: result.non2xx };
+}
+
+function signed(method: string, requestPath: string, body?: string): () => { method: string; path: string; headers: Record<string, string>; body?: string } {
+  return () => {
+    const actualBody = body?.replace('{unique}', randomUUID().slice(0, 18));
+    const { headers } = sign({ ...KEY, nonce: randomUUID(), timestamp: Math.floor(Date.now() / 1000), method, path: requestPath, body: actualBody });
+    return { method, path: requestPath, headers: { ...(headers as Record<string, string>), ...(actualBody === undefined ? {} : { 'content-type': 'application/json' }) }, body: actualBody };
+  };
+}
+
+/** The service as deployed in sandbox mode, with the rate limits raised out of the way: this measures the instance, not the limits. */
+const SERVICE_ENV = {
+  PAYSIGN_MODE: 'sandbox',
+  RATE_LIMIT_PER_KEY_PER_SECOND: '100000',
+  RATE_LIMIT_PER_KEY_BURST: '100000',
+  RATE_LIMIT_ENQUIRY_PER_KEY_PER_MINUTE: '1000000',
+  NONCE_STORE_MAX_PER_KEY: '6000000',
+};
+
+async function measureService(env: Record<string, string>, runs: Record<string, () => ReturnType<ReturnType<typeof signed>> | { method: string; path: string }>): Promise<Record<string, Figures>> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));
+  const service = await startServer([MAIN], { ...SERVICE_ENV, DATA_DIR: dataDir, ...env }, '/payment/health/ready');
+  try {
+    const figures: Record<string, Figures> = {};
+    for (const [name, request] of Object.entries(runs)) figures[name] = await load(service.url, request);
+    return figures;
+  } finally {
+    await stop(service.process);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  // The service as built from these sources (nx reuses a build of unchanged sources).
+  execFileSync(path.join(ROOT, 'node_modules/.bin/nx'), ['run', 'api:build', '--output-style=static'], { cwd: ROOT, stdio: 'ignore', env: { ...process.env, NX_DAEMON: 'false' } });
+  // The load generator takes core 1; the servers it starts take core 0.
+  if (PINNED) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
+
+  const banksPath = '/payment/merchant-api/banks';
+  const enquiry = signed('POST', '/payment/merchant-api/account/inquiry', '{"bankCode":"058","accountNumber":"0123456785"}');
+  const create = signed('POST', '/payment/api/payins', '{"amount":1500.50,"currency":"NGN","customerEmail":"ada@example.com","reference":"bench-{unique}"}');
+
+  // The same bank list the service serves, from a bare Fastify route.
+  const banksJson = await (async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-banks-'));
+    const service = await startServer([MAIN], { ...SERVICE_ENV, DATA_DIR: dataDir }, '/payment/health/ready');
+    try {
+      const request = signed('GET', banksPath)();
+      return await (await fetch(`${service.url}${banksPath}`, { headers: request.headers })).text();
+    } finally {
+      await stop(service.process);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  })();
+  const bareScript = `const fastify = require(${JSON.stringify(require.resolve('fastify', { paths: [path.join(ROOT, 'apps/api')] }))})({ logger: false });
+const body = ${JSON.stringify(banksJson)};
+fastify.get(${JSON.stringify(banksPath)}, async (request, reply) => reply.type('application/json; charset=utf-8').send(body));
+fastify.get('/ready', async () => 'ok');
+fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });`;
+  const bareFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-bare-')), 'bare.js');
+  fs.writeFileSync(bareFile, bareScript);
+  const bare = await startServer([bareFile], {}, '/ready');
+  let bareFigures: Figures;
+  try {
+    bareFigures = await load(bare.url, () => ({ method: 'GET', path: banksPath }));
+  } finally {
+    await stop(bare.process);
+  }
+
+  const memory = await measureService({}, {
+    unguarded: () => ({ method: 'GET', path: '/payment/health/live' }),
+    guarded: signed('GET', banksPath),
+    enquiry,
+    payinCreate: create,
+  });
+  const redis = await measureService({ REDIS_URL }, { guarded: signed('GET', banksPath) });
+
+  const admin = new Pool({ connectionString: DATABASE_URL });
+  const database = `paysign_bench_${process.pid}`;
+  await admin.query(`CREATE DATABASE ${database}`);
+  let postgres: Record<string, Figures>;
+  try {
+    const url = new URL(DATABASE_URL);
+    url.pathname = `/${database}`;
+    postgres = await measureService({ DATABASE_URL: url.toString() }, { enquiry, payinCreate: create });
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+  }
+
+  const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
+  const m = memory as Record<'unguarded' | 'guarded' | 'enquiry' | 'payinCreate', Figures>;
+  const result = {
+    node: process.version,
+    mode: values.short ? 'short' : 'full',
+    secondsPerRun: SECONDS,
+    connections: CONNECTIONS,
+    cores: PINNED ? 'server on core 0, load generator on core 1 (taskset)' : `not pinned (${os.availableParallelism()} cores, or no taskset)`,
+    unguardedRoute: 'GET /payment/health/live: the Nest app with no signature check, answering a fixed small JSON',
+    bareRps: bareFigures.rps,
+    unguardedRps: m.unguarded.rps,
+    guardedRps: m.guarded.rps,
+    guardedP99Ms: m.guarded.p99Ms,
+    guardedRedisRps: (redis.guarded as Figures).rps,
+    guardedRedisP99Ms: (redis.guarded as Figures).p99Ms,
+    enquiry: { pgliteRps: m.enquiry.rps, postgresRps: (postgres.enquiry as Figures).rps },
+    payinCreate: { pgliteRps: m.payinCreate.rps, postgresRps: (postgres.payinCreate as Figures).rps },
+    non2xx: bareFigures.non2xx + Object.values(memory).reduce((n, f) => n + f.non2xx, 0) + (redis.guarded as Figures).non2xx + Object.values(postgres).reduce((n, f) => n + f.non2xx, 0),
+    ratios: {
+      guardedToUnguarded: ratio(m.guarded.rps, m.unguarded.rps),
+      guardedToBare: ratio(m.guarded.rps, bareFigures.rps),
+      redisToMemory: ratio((redis.guarded as Figures).rps, m.guarded.rps),
+    },
+  };
+  if (!values.json) {
+    console.log(`requests per second, ${CONNECTIONS} connections, ${SECONDS} s each; ${result.cores}`);
+    const rows: Array<[string, number, number | string]> = [
+      ['bare Fastify, bank list', result.bareRps, bareFigures.p99Ms],
+      ['Nest, unguarded (health/live)', result.unguardedRps, m.unguarded.p99Ms],
+      ['signed bank list, memory nonces', result.guardedRps, result.guardedP99Ms],
+      ['signed bank list, Redis nonces', result.guardedRedisRps, result.guardedRedisP99Ms],
+      ['account enquiry, PGlite', result.enquiry.pgliteRps, m.enquiry.p99Ms],
+      ['account enquiry, PostgreSQL', result.enquiry.postgresRps, (postgres.enquiry as Figures).p99Ms],
+      ['payin create, PGlite', result.payinCreate.pgliteRps, m.payinCreate.p99Ms],
+      ['payin create, PostgreSQL', result.payinCreate.postgresRps, (postgres.payinCreate as Figures).p99Ms],
+    ];
+    console.log(`${'contender'.padEnd(36)}${'req/s'.padStart(10)}${'p99 ms'.padStart(10)}`);
+    for (const [name, rps, p99] of rows) console.log(`${name.padEnd(36)}${String(rps).padStart(10)}${String(p99).padStart(10)}`);
+    console.log(`guarded/unguarded ${result.ratios.guardedToUnguarded}, guarded/bare ${result.ratios.guardedToBare}, Redis/memory ${result.ratios.redisToMemory}; non-2xx answers: ${result.non2xx}`);
+    if (values.short) console.log('(short mode: too brief for figures worth quoting)');
+    return;
+  }
+  console.log(JSON.stringify(result));
+}
+
+void main().catch((error: Error) => {
+  console.error(error.message);
+  process.exit(1);
+});
