@@ -92,10 +92,14 @@ const SERVICE_ENV = {
   NONCE_STORE_MAX_PER_KEY: '6000000',
 };
 
-async function measureService(env: Record<string, string>, runs: Record<string, () => ReturnType<ReturnType<typeof signed>> | { method: string; path: string }>): Promise<Record<string, Figures>> {
+type RequestOf = Parameters<typeof load>[1];
+
+/** Starts the service, runs each load against it, and stops it; `onStart` reads from it first. */
+async function measureService(env: Record<string, string>, runs: Record<string, RequestOf>, onStart?: (url: string) => Promise<void>): Promise<Record<string, Figures>> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));
   const service = await startServer([MAIN], { ...SERVICE_ENV, DATA_DIR: dataDir, ...env }, '/payment/health/ready');
   try {
+    await onStart?.(service.url);
     const figures: Record<string, Figures> = {};
     for (const [name, request] of Object.entries(runs)) figures[name] = await load(service.url, request);
     return figures;
@@ -115,18 +119,20 @@ async function main(): Promise<void> {
   const enquiry = signed('POST', '/payment/merchant-api/account/inquiry', '{"bankCode":"058","accountNumber":"0123456785"}');
   const create = signed('POST', '/payment/api/payins', '{"amount":1500.50,"currency":"NGN","customerEmail":"ada@example.com","reference":"bench-{unique}"}');
 
-  // The same bank list the service serves, from a bare Fastify route.
-  const banksJson = await (async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-banks-'));
-    const service = await startServer([MAIN], { ...SERVICE_ENV, DATA_DIR: dataDir }, '/payment/health/ready');
-    try {
-      const request = signed('GET', banksPath)();
-      return await (await fetch(`${service.url}${banksPath}`, { headers: request.headers })).text();
-    } finally {
-      await stop(service.process);
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
-  })();
+  // The bank list the service serves is what the bare Fastify route serves, so it is read from the service first.
+  let banksJson = '';
+  const memory = await measureService(
+    {},
+    {
+      unguarded: () => ({ method: 'GET', path: '/payment/health/live' }),
+      guarded: signed('GET', banksPath),
+      enquiry,
+      payinCreate: create,
+    },
+    async (url) => {
+      banksJson = await (await fetch(`${url}${banksPath}`, { headers: signed('GET', banksPath)().headers })).text();
+    },
+  );
   const bareScript = `const fastify = require(${JSON.stringify(require.resolve('fastify', { paths: [path.join(ROOT, 'apps/api')] }))})({ logger: false });
 const body = ${JSON.stringify(banksJson)};
 fastify.get(${JSON.stringify(banksPath)}, async (request, reply) => reply.type('application/json; charset=utf-8').send(body));
@@ -141,13 +147,6 @@ fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });`;
   } finally {
     await stop(bare.process);
   }
-
-  const memory = await measureService({}, {
-    unguarded: () => ({ method: 'GET', path: '/payment/health/live' }),
-    guarded: signed('GET', banksPath),
-    enquiry,
-    payinCreate: create,
-  });
   const redis = await measureService({ REDIS_URL }, { guarded: signed('GET', banksPath) });
 
   const admin = new Pool({ connectionString: DATABASE_URL });

@@ -5,8 +5,8 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { signedCall, type ApiResponse } from './support/api-client';
 import { MERCHANT_A, MERCHANT_B, type TestCredential } from './support/credentials';
-import { DATABASE_URL, createPrivateDatabase, describeInProduction, describeWithStore } from './support/stores';
-import { startProductionTestApp, startTestApp, type TestApp } from './support/test-app';
+import { DATABASE_URL, describeInProduction, describeWithStore } from './support/stores';
+import { appsOnPrivateDatabases, startProductionTestApp, startTestApp, type TestApp } from './support/test-app';
 
 const PAYINS = '/payment/api/payins';
 const reference = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
@@ -259,24 +259,17 @@ describe('payin lifecycle on PGlite', () => {
 });
 
 describeWithStore('PostgreSQL', DATABASE_URL, 'payin lifecycle on PostgreSQL', () => {
-  const databases: Array<{ drop: () => Promise<void> }> = [];
-  lifecycleSuite(async (env = {}) => {
-    const database = await createPrivateDatabase();
-    databases.push(database);
-    return startTestApp({ DATABASE_URL: database.url, ...env });
-  });
+  const postgres = appsOnPrivateDatabases();
+  lifecycleSuite((env) => postgres.start(env));
   // Declared after the suite's own hooks, so it runs after them: the apps close before their databases are dropped.
-  afterAll(async () => {
-    for (const database of databases) await database.drop();
-  });
+  afterAll(() => postgres.dropAll());
 
   it('abandons expired payins through the sweeper, with two instances sharing the database', async () => {
-    const database = await createPrivateDatabase();
-    databases.push(database);
-    const settings = { DATABASE_URL: database.url, PAYIN_EXPIRY_SECONDS: '1', PAYIN_SWEEP_INTERVAL_MS: '200', PAYIN_SWEEP_BATCH_SIZE: '3' };
+    const databaseUrl = await postgres.database();
+    const settings = { DATABASE_URL: databaseUrl, PAYIN_EXPIRY_SECONDS: '1', PAYIN_SWEEP_INTERVAL_MS: '200', PAYIN_SWEEP_BATCH_SIZE: '3' };
     const first = await startTestApp(settings);
     const second = await startTestApp(settings);
-    const pool = new Pool({ connectionString: database.url });
+    const pool = new Pool({ connectionString: databaseUrl });
     try {
       const refs = await Promise.all(Array.from({ length: 20 }, (_, i) => create(i % 2 ? first : second, reference(`sweep-${i}`)).then((r) => r.json.reference as string)));
       // No read in between: only the sweepers can move them.

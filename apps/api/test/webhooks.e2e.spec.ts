@@ -6,8 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { signedCall } from './support/api-client';
 import { MERCHANT_A, MERCHANT_B, WEBHOOK_SECRETS_A, WEBHOOK_SECRET_B, freshMerchants, type TestCredential } from './support/credentials';
-import { DATABASE_URL, createPrivateDatabase, describeInProduction, describeWithStore } from './support/stores';
-import { startProductionTestApp, startTestApp, type TestApp } from './support/test-app';
+import { DATABASE_URL, describeInProduction, describeWithStore } from './support/stores';
+import { appsOnPrivateDatabases, startProductionTestApp, startTestApp, type TestApp } from './support/test-app';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 const PAYINS = '/payment/api/payins';
@@ -187,24 +187,17 @@ describe('webhooks on PGlite', () => {
 });
 
 describeWithStore('PostgreSQL', DATABASE_URL, 'webhooks on PostgreSQL', () => {
-  const databases: Array<{ drop: () => Promise<void> }> = [];
-  deliverySuite(async (env) => {
-    const database = await createPrivateDatabase();
-    databases.push(database);
-    return startTestApp({ DATABASE_URL: database.url, ...env });
-  });
+  const postgres = appsOnPrivateDatabases();
+  deliverySuite((env) => postgres.start(env));
   // Declared after the suite's own hooks, so it runs after them: the apps close before their databases are dropped.
-  afterAll(async () => {
-    for (const database of databases) await database.drop();
-  });
+  afterAll(() => postgres.dropAll());
 
   it('delivers every event once, and none twice, with two instances sharing the database', async () => {
-    const database = await createPrivateDatabase();
-    databases.push(database);
+    const databaseUrl = await postgres.database();
     const receiver = await WebhookReceiver.start();
     // The default 15 s timeout: with QUICK's 1 s, a busy test machine may answer late, the attempt counts as failed
     // and is rightly sent again (at least once), which is not what this test is about.
-    const settings = { DATABASE_URL: database.url, ...QUICK, WEBHOOK_TIMEOUT_MS: '15000', WEBHOOK_POLL_INTERVAL_MS: '20', RATE_LIMIT_PER_KEY_PER_SECOND: '10000', RATE_LIMIT_PER_KEY_BURST: '10000' };
+    const settings = { DATABASE_URL: databaseUrl, ...QUICK, WEBHOOK_TIMEOUT_MS: '15000', WEBHOOK_POLL_INTERVAL_MS: '20', RATE_LIMIT_PER_KEY_PER_SECOND: '10000', RATE_LIMIT_PER_KEY_BURST: '10000' };
     const first = await startTestApp(settings);
     const second = await startTestApp(settings);
     try {

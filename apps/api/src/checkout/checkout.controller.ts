@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { Controller, Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import type { PayinChannel } from '@paysign/contracts';
+import { SCHEMAS, type CheckoutSubmission, type PayinChannel } from '@paysign/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
@@ -17,8 +17,14 @@ import { hashCheckoutToken, isCheckoutTokenShaped } from './checkout-tokens';
 import { STYLE_HASH, formatAmount, renderCheckoutPage, renderMessagePage, renderOutcomePage, type PayinSummary } from './checkout-page';
 
 const CSRF_COOKIE = 'paysign_checkout_csrf';
-const ACTION_CHANNEL: Record<string, PayinChannel | 'cancel'> = { pay_card: 'card', confirm_transfer: 'bank_transfer', confirm_ussd: 'ussd', cancel: 'cancel' };
-const FORM_FIELDS = new Set(['csrf', 'action', 'cardNumber', 'cardExpiry', 'cardCvc']);
+/** The form's actions and fields are the contract's CheckoutSubmission. */
+const ACTION_CHANNEL: Readonly<Record<string, PayinChannel | 'cancel'>> = {
+  pay_card: 'card',
+  confirm_transfer: 'bank_transfer',
+  confirm_ussd: 'ussd',
+  cancel: 'cancel',
+} satisfies Record<CheckoutSubmission['action'], PayinChannel | 'cancel'>;
+const FORM_FIELDS: ReadonlySet<string> = new Set(Object.keys(SCHEMAS.CheckoutSubmission.properties));
 
 /** What a page shown again carries: why, and what the customer typed. */
 interface CheckoutPageExtra {

@@ -36,6 +36,7 @@ export interface MerchantChanges {
  */
 export class MerchantRegistry {
   private byApiKey = new Map<string, { merchant: Merchant; secretKey: string }>();
+  private byMerchantId = new Map<string, { merchant: Merchant; webhookSecrets: readonly string[] }>();
   private entries: readonly MerchantEntry[] = [];
 
   constructor(entries: readonly MerchantEntry[]) {
@@ -45,13 +46,16 @@ export class MerchantRegistry {
   /** Puts a validated set of merchants in force at once, and says what changed. */
   replace(entries: readonly MerchantEntry[]): MerchantChanges {
     const byApiKey = new Map<string, { merchant: Merchant; secretKey: string }>();
-    for (const { credentials, merchantId, tenantId, name } of entries) {
+    const byMerchantId = new Map<string, { merchant: Merchant; webhookSecrets: readonly string[] }>();
+    for (const { credentials, merchantId, tenantId, name, webhookSecrets = [] } of entries) {
       // The merchant a request carries: its identity only, never a secret.
       const merchant = { merchantId, tenantId, name };
+      byMerchantId.set(merchantId, { merchant, webhookSecrets });
       for (const { apiKey, secretKey, status } of credentials) if (status !== 'revoked') byApiKey.set(apiKey, { merchant, secretKey });
     }
     const changes = diff(this.entries, entries);
     this.byApiKey = byApiKey;
+    this.byMerchantId = byMerchantId;
     this.entries = entries;
     return changes;
   }
@@ -71,13 +75,12 @@ export class MerchantRegistry {
 
   /** The merchant's webhook secrets, each of which signs every delivery; empty when it has none. */
   webhookSecretsOf(merchantId: string): readonly string[] {
-    return this.entries.find((candidate) => candidate.merchantId === merchantId)?.webhookSecrets ?? [];
+    return this.byMerchantId.get(merchantId)?.webhookSecrets ?? [];
   }
 
   /** A merchant by its ID, whatever the state of its keys: the checkout page names it. */
   merchantById(merchantId: string): Merchant | undefined {
-    const entry = this.entries.find((candidate) => candidate.merchantId === merchantId);
-    return entry && { merchantId: entry.merchantId, tenantId: entry.tenantId, name: entry.name };
+    return this.byMerchantId.get(merchantId)?.merchant;
   }
 }
 

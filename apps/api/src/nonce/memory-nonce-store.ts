@@ -32,8 +32,7 @@ const FULL_SWEEP_INTERVAL_MS = 1000;
  * The embedded default, in compact form. Each nonce is kept as a 64-bit
  * fingerprint of SHA-256(apiKey, nonce), its expiry and its key's index, in
  * typed arrays (20 bytes a slot) of an open-addressing table kept at most
- * three quarters full: about 28 bytes per live nonce at 6M, where a
- * string-keyed Map took about 240.
+ * three quarters full, rather than as a string-keyed Map entry.
  *
  * A fingerprint is not the nonce: a new nonce whose fingerprint equals a live
  * one's is refused as a replay. With n live nonces that happens with

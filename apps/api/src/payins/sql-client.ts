@@ -9,3 +9,6 @@ export interface SqlClient extends SqlQueryable {
   transaction<T>(work: (tx: SqlQueryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/** A timestamptz as a Date: node-postgres gives Dates, and a PGlite driver may give the text. */
+export const toDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));

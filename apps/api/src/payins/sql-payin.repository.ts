@@ -3,7 +3,7 @@ import type { NewPayin, PayinKey, PayinListQuery, PayinRepository, StoredPayin }
 import { failureReasonOf, type PayinTransition } from './payin-states';
 import { insertWebhookEvent } from '../webhooks/sql-webhook-event.repository';
 import type { OutboxEventOf } from '../webhooks/webhook-event';
-import type { SqlClient, SqlQueryable } from './sql-client';
+import { toDate, type SqlClient, type SqlQueryable } from './sql-client';
 
 interface PayinRow {
   merchant_id: string;
@@ -158,7 +158,6 @@ async function writeOutbox(tx: SqlQueryable, moved: StoredPayin[], eventOf: Outb
   }
 }
 
-const toDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
 const toDateOrNull = (value: Date | string | null): Date | null => (value === null ? null : toDate(value));
 
 function fromRow(row: PayinRow): StoredPayin {

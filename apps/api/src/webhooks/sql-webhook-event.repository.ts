@@ -1,5 +1,5 @@
 import type { DeliveryAttempt, PayinEventType, WebhookEvent } from '@paysign/contracts';
-import type { SqlClient, SqlQueryable } from '../payins/sql-client';
+import { toDate, type SqlClient, type SqlQueryable } from '../payins/sql-client';
 import type { NewWebhookEvent, StoredWebhookEvent } from './webhook-event';
 
 interface EventRow {
@@ -142,8 +142,6 @@ export class SqlWebhookEventRepository {
     }));
   }
 }
-
-const toDate = (value: Date | string): Date => (value instanceof Date ? value : new Date(value));
 
 function fromEventRow(row: EventRow): StoredWebhookEvent {
   return {

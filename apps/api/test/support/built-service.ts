@@ -2,10 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { Pool } from 'pg';
 import { TEST_MERCHANTS_FILE } from './credentials';
 import { freePort } from './private-redis';
-import { DATABASE_URL } from './stores';
+import { createPrivateDatabase } from './stores';
 
 const MAIN = path.resolve(__dirname, '../../dist/main.js');
 
@@ -30,13 +29,10 @@ export async function startBuiltService(env: Record<string, string> = {}, option
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'built-service-'));
   // A database of its own, dropped on dispose; or the one given, which outlives this process (a restart).
-  const database = options.databaseUrl ? undefined : `paysign_built_${process.pid}_${port}`;
-  const admin = new Pool({ connectionString: DATABASE_URL });
-  if (database) await admin.query(`CREATE DATABASE ${database}`);
-  const url = new URL(options.databaseUrl ?? DATABASE_URL);
-  if (database) url.pathname = `/${database}`;
+  const database = options.databaseUrl ? undefined : await createPrivateDatabase('paysign_built');
+  const databaseUrl = options.databaseUrl ?? (database as { url: string }).url;
   const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, MERCHANTS_FILE: TEST_MERCHANTS_FILE, ENQUIRY_TIMEOUT_MS: '1500', REDIS_URL: '', DATABASE_URL: url.toString(), SHUTDOWN_DRAIN_MS: '0', ...env },
+    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, MERCHANTS_FILE: TEST_MERCHANTS_FILE, ENQUIRY_TIMEOUT_MS: '1500', REDIS_URL: '', DATABASE_URL: databaseUrl, SHUTDOWN_DRAIN_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 0 : null))));
@@ -60,8 +56,7 @@ export async function startBuiltService(env: Record<string, string> = {}, option
       await exited;
     }
     fs.rmSync(dataDir, { recursive: true, force: true });
-    if (database) await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
+    await database?.drop();
   };
   return { child, baseUrl: `http://127.0.0.1:${port}`, exited, logs, dispose };
 }

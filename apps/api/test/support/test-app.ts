@@ -2,12 +2,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { Pool } from 'pg';
 import pino from 'pino';
 import { createApp, type CreateAppOptions } from '../../src/app.factory';
 import { loadConfig, type AppConfig } from '../../src/config/app-config';
 import { TEST_MERCHANTS_FILE } from './credentials';
-import { DATABASE_URL, REDIS_URL } from './stores';
+import { REDIS_URL, createPrivateDatabase } from './stores';
 import { openPgliteFromTemplate } from './pglite-template';
 
 export interface TestApp {
@@ -69,26 +68,39 @@ export const PRODUCTION_SETTINGS = {
  * of its own, dropped on close.
  */
 export async function startProductionTestApp(env: Record<string, string | undefined> = {}, options: CreateAppOptions = {}): Promise<TestApp> {
-  const database = `paysign_prod_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
-  const admin = new Pool({ connectionString: DATABASE_URL });
-  await admin.query(`CREATE DATABASE ${database}`);
-  const url = new URL(DATABASE_URL);
-  url.pathname = `/${database}`;
-  const dropDatabase = async () => {
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
-  };
+  const database = await createPrivateDatabase('paysign_prod');
   try {
-    const api = await startTestApp({ PAYSIGN_MODE: 'production', REDIS_URL, DATABASE_URL: url.toString(), ...PRODUCTION_SETTINGS, ...env }, options);
+    const api = await startTestApp({ PAYSIGN_MODE: 'production', REDIS_URL, DATABASE_URL: database.url, ...PRODUCTION_SETTINGS, ...env }, options);
     return {
       ...api,
       close: async () => {
         await api.close();
-        await dropDatabase();
+        await database.drop();
       },
     };
   } catch (error) {
-    await dropDatabase();
+    await database.drop();
     throw error;
   }
+}
+
+/**
+ * Starts test apps each on a PostgreSQL database of its own; `dropAll` drops
+ * them. Call it from an `afterAll` declared after the suite's, since jest runs
+ * afterAll hooks in the order they are declared: apps close first.
+ */
+export function appsOnPrivateDatabases(): { start: (env?: Record<string, string>) => Promise<TestApp>; database: () => Promise<string>; dropAll: () => Promise<void> } {
+  const databases: Array<{ drop: () => Promise<void> }> = [];
+  const database = async () => {
+    const created = await createPrivateDatabase();
+    databases.push(created);
+    return created.url;
+  };
+  return {
+    database,
+    start: async (env = {}) => startTestApp({ DATABASE_URL: await database(), ...env }),
+    dropAll: async () => {
+      for (const created of databases.splice(0)) await created.drop();
+    },
+  };
 }
