@@ -10,7 +10,7 @@ const CREDENTIAL = { apiKey: 'pk_transport', secretKey: 'sk_transport_0123456789
 const URL_ = 'http://service.test/payment/api/payins';
 const BODY = '{"amount":1000.50,"currency":"NGN"}';
 
-type Answer = Response | Error | 'hang';
+type Answer = Response | Error | 'hang' | 'deaf';
 
 function errorAnswer(status: number, code: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify({ code, message: `${code} happened.`, requestId: 'req-1', ...extra }), { status, headers: { 'content-type': 'application/json', ...headers } });
@@ -42,6 +42,8 @@ function observedTransport(answers: Answer[], overrides: Partial<TransportConfig
       const answer = answers.shift();
       if (answer === undefined) throw new Error('the script has no more answers');
       if (answer === 'hang') return new Promise((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason)));
+      // Never settles, abort or not.
+      if (answer === 'deaf') return new Promise<Response>(() => undefined);
       if (answer instanceof Error) throw answer;
       return answer;
     },
@@ -144,5 +146,11 @@ describe('SignedTransport', () => {
   it('throws TimeoutError when every attempt times out', async () => {
     const { call } = observedTransport(['hang', 'hang'], { timeoutMs: 20, maxRetries: 1 });
     await expect(call()).rejects.toMatchObject({ name: 'TimeoutError', code: 'TIMEOUT', retryable: true });
+  });
+
+  it('times out a fetch that never settles, even one that ignores the abort', async () => {
+    const { call, sent } = observedTransport(['deaf', 'deaf'], { timeoutMs: 20, maxRetries: 1 });
+    await expect(call()).rejects.toMatchObject({ name: 'TimeoutError', code: 'TIMEOUT', message: expect.stringContaining('within 20 ms') });
+    expect(sent).toHaveLength(2);
   });
 });

@@ -93,9 +93,19 @@ export class SignedTransport {
     if (body !== undefined) headers.set('content-type', 'application/json');
 
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    let timer: NodeJS.Timeout | undefined;
+    // The time limit is the transport's own: a fetch that loses the abort (a Request's derived signal can be
+    // collected before it fires) or ignores it still ends here, never hangs the caller.
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(controller.signal.reason);
+      }, timeoutMs);
+    });
+    const answer = this.config.fetch(new Request(url, { method: request.method, headers, body, signal: controller.signal }));
+    answer.catch(() => undefined); // settles after the race is lost: nothing waits for it
     try {
-      return await this.config.fetch(new Request(url, { method: request.method, headers, body, signal: controller.signal }));
+      return await Promise.race([answer, timedOut]);
     } catch (cause) {
       if (controller.signal.aborted) {
         throw new TimeoutError({ code: 'TIMEOUT', message: `No answer from ${url.origin} within ${timeoutMs} ms.`, retryable: true, cause });
