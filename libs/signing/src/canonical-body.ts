@@ -1,5 +1,5 @@
 import { SigningError } from './errors';
-import { readFlatJsonObject, type FlatField, type FlatJsonReadOptions } from './flat-json-reader';
+import { readFlatJsonObjectSorted, sortByKeyRefusingRepeats, type FlatField, type FlatJsonReadOptions } from './flat-json-reader';
 import { isWellFormedUnicode } from './well-formed-unicode';
 
 /** A JSON value that can be signed as a field of the body. */
@@ -14,7 +14,7 @@ export type SignableBody = Readonly<Record<string, SignableValue | undefined>>;
  */
 export function canonicalBodyFromJson(raw: string | Uint8Array | undefined, options: FlatJsonReadOptions = {}): string {
   if (raw === undefined || raw.length === 0) return '';
-  return render(readFlatJsonObject(raw, options));
+  return renderSorted(readFlatJsonObjectSorted(raw, options));
 }
 
 /**
@@ -31,7 +31,8 @@ export function canonicalBodyFromObject(body: SignableBody | undefined): string 
     if (value === undefined) continue;
     fields.push({ key: checkWellFormed(key), text: renderValue(key, value) });
   }
-  return render(fields);
+  sortByKeyRefusingRepeats(fields);
+  return renderSorted(fields);
 }
 
 function renderValue(key: string, value: unknown): string | null {
@@ -56,12 +57,14 @@ function renderValue(key: string, value: unknown): string | null {
   }
 }
 
-function render(fields: readonly FlatField[]): string {
-  return fields
-    .filter((field): field is { key: string; text: string } => field.text !== null)
-    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
-    .map((field) => `${field.key}=${field.text}`)
-    .join('&');
+/** The canonical body of fields sorted by key: `key=value` joined by `&`, null fields left out. */
+function renderSorted(fields: readonly FlatField[]): string {
+  let canonical = '';
+  for (const { key, text } of fields) {
+    if (text === null) continue;
+    canonical += canonical === '' ? `${key}=${text}` : `&${key}=${text}`;
+  }
+  return canonical;
 }
 
 function checkWellFormed(text: string): string {

@@ -140,14 +140,19 @@ export function checkSigningHeaders(input: Pick<VerifyInput, 'headers' | 'now' |
   return { ok: true, headers, secretKey };
 }
 
+const HEADERS_TO_READ = (Object.keys(SIGNING_HEADERS) as Array<keyof SigningHeaderValues>).map((field) => ({
+  field,
+  header: SIGNING_HEADERS[field],
+  lowerCase: SIGNING_HEADERS[field].toLowerCase(),
+}));
+
 type ReadHeaders = { ok: true; values: SigningHeaderValues } | Extract<VerifyFailure, { header: string }>;
 
 /** Check 1: every signing header present exactly once and well formed. */
 export function readSigningHeaders(bag: HeaderBag): ReadHeaders {
   const values: Partial<SigningHeaderValues> = {};
-  for (const field of Object.keys(SIGNING_HEADERS) as Array<keyof SigningHeaderValues>) {
-    const header = SIGNING_HEADERS[field];
-    const raw = bag[header.toLowerCase()];
+  for (const { field, header, lowerCase } of HEADERS_TO_READ) {
+    const raw = bag[lowerCase];
     if (raw === undefined) {
       return { ok: false, code: 'AUTH_HEADER_MISSING', header, message: `${header} is missing. Send all six signing headers on every signed request.` };
     }
