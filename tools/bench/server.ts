@@ -1,11 +1,17 @@
 // What one instance sustains, against the framework floor, side by side in one
-// run: a bare Fastify route serving the same bank list, the Nest app on an
-// unguarded route, signed GET /payment/merchant-api/banks on the memory and
+// run: a bare Fastify route serving the same bank list, the same Nest app
+// serving the same bank list on a route without the signature guard (the
+// build in apps/api/dist/bench-server.js adds that one route), the app's
+// liveness probe, signed GET /payment/merchant-api/banks on the memory and
 // on the Redis nonce store, and account enquiry and payin creation on the
 // embedded (PGlite) and the PostgreSQL payin stores. Every signed request has
 // a fresh nonce and a valid signature.
 // A benchmark, not a test: it prints what it measured and never fails on timing.
 //   npm run -s bench:server [-- --json] [-- --seconds N] [-- --short]
+//   npm run -s bench:server -- --memory [--seconds 60] [--rate 3000] [--plot FILE.svg] [--json]
+// --memory offers signed requests at a fixed rate to the memory nonce store with
+// a 20 s nonce TTL, then stays idle, sampling each second the nonces held (from
+// /payment/metrics) and the server's RSS and heap, and draws them with --plot.
 // With two or more cores, the server runs on core 0 and the load generator
 // (autocannon, 50 connections) on core 1, through taskset; the output says so.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -18,12 +24,23 @@ import { parseArgs } from 'node:util';
 import { sign } from '@paysign/signing';
 import autocannon from 'autocannon';
 import { Pool } from 'pg';
+import { memoryPlotSvg, type MemorySample } from './memory-plot';
 
-const { values } = parseArgs({ options: { json: { type: 'boolean', default: false }, short: { type: 'boolean', default: false }, seconds: { type: 'string' } } });
-const SECONDS = Number(values.seconds ?? (values.short ? 1 : 8));
+const { values } = parseArgs({
+  options: {
+    json: { type: 'boolean', default: false },
+    short: { type: 'boolean', default: false },
+    seconds: { type: 'string' },
+    memory: { type: 'boolean', default: false },
+    rate: { type: 'string', default: '3000' },
+    plot: { type: 'string' },
+  },
+});
+const SECONDS = Number(values.seconds ?? (values.memory ? 60 : values.short ? 1 : 8));
 const CONNECTIONS = 50;
 const ROOT = path.resolve(__dirname, '../..');
-const MAIN = path.join(ROOT, 'apps/api/dist/main.js');
+// The service's own build plus one unguarded twin of the bank list route; see apps/api/bench/bench-server.ts.
+const MAIN = path.join(ROOT, 'apps/api/dist/bench-server.js');
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 const KEY = { apiKey: 'pk_sandbox_demo', secretKey: 'sk_sandbox_demo_public_not_secret', merchantId: 'MCH-SANDBOX-0001', tenantId: 'TEN-SANDBOX' };
@@ -64,12 +81,13 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** One autocannon run; `request` gives each request its path, headers and body, signed afresh when needed. */
-async function load(url: string, request: () => { method: string; path: string; headers?: Record<string, string>; body?: string }): Promise<Figures> {
+/** One autocannon run; `request` gives each request its path, headers and body, signed afresh when needed. `overallRate` caps the requests per second. */
+async function load(url: string, request: () => { method: string; path: string; headers?: Record<string, string>; body?: string }, overallRate?: number): Promise<Figures> {
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
     duration: SECONDS,
+    ...(overallRate === undefined ? {} : { overallRate }),
     requests: [{ setupRequest: (original) => ({ ...original, ...request() }) as autocannon.Request }],
   });
   return { rps: Math.round(result.requests.average), p99Ms: result.latency.p99, non2xx: result.non2xx };
@@ -109,11 +127,105 @@ async function measureService(env: Record<string, string>, runs: Record<string, 
   }
 }
 
+const MEMORY_NONCE_TTL_SECONDS = 20;
+const MEMORY_TOLERANCE_SECONDS = 10;
+
+/** The server's resident set, from /proc. */
+function rssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]);
+  return Math.round((kb / 1024) * 10) / 10;
+}
+
+function metricValue(text: string, pattern: RegExp): number {
+  const match = pattern.exec(text);
+  if (!match) throw new Error(`no sample matches ${pattern} in /payment/metrics`);
+  return Number(match[1]);
+}
+
+/** Guarded load at a fixed rate for SECONDS, then idle, sampling the nonces held, RSS and heap each second. */
+async function measureMemoryPlateau(): Promise<void> {
+  const rate = Number(values.rate);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-memory-'));
+  const env = { ...SERVICE_ENV, DATA_DIR: dataDir, NONCE_TTL_SECONDS: String(MEMORY_NONCE_TTL_SECONDS), TIMESTAMP_TOLERANCE_SECONDS: String(MEMORY_TOLERANCE_SECONDS) };
+  const service = await startServer([MAIN], env, '/payment/health/ready');
+  const pid = service.process.pid as number;
+  const idleSeconds = MEMORY_NONCE_TTL_SECONDS + 25;
+  const samples: MemorySample[] = [];
+  const startedAt = Date.now();
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      const metrics = await (await fetch(`${service.url}/payment/metrics`)).text();
+      samples.push({
+        atSeconds: Math.round((Date.now() - startedAt) / 100) / 10,
+        heldNonces: metricValue(metrics, /^paysign_memory_nonce_store\{measure="held"\} (\d+)/m),
+        rssMb: rssMb(pid),
+        heapUsedMb: Math.round(metricValue(metrics, /^nodejs_heap_size_used_bytes (\S+)/m) / 104857.6) / 10,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  })();
+  let figures: Figures;
+  try {
+    figures = await load(service.url, signed('GET', '/payment/merchant-api/banks'), rate);
+    await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
+  } finally {
+    sampling = false;
+    await sampler.catch(() => undefined);
+    await stop(service.process);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  const during = (from: number, to: number) => samples.filter((s) => s.atSeconds >= from && s.atSeconds <= to);
+  const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? Number.NaN;
+  // Past the first hold plus a full sweep (16 s), what comes in and what is freed balance.
+  const plateau = during(MEMORY_NONCE_TTL_SECONDS + 16, SECONDS);
+  const last = samples[samples.length - 1] as MemorySample;
+  const result = {
+    node: process.version,
+    mode: 'memory',
+    loadSeconds: SECONDS,
+    idleSeconds,
+    offeredRate: rate,
+    achievedRps: figures.rps,
+    non2xx: figures.non2xx,
+    nonceTtlSeconds: MEMORY_NONCE_TTL_SECONDS,
+    expectedLiveNonces: figures.rps * MEMORY_NONCE_TTL_SECONDS,
+    plateau: {
+      fromSecond: MEMORY_NONCE_TTL_SECONDS + 16,
+      heldNoncesMedian: median(plateau.map((s) => s.heldNonces)),
+      heldNoncesMax: Math.max(...plateau.map((s) => s.heldNonces)),
+      rssMbMedian: median(plateau.map((s) => s.rssMb)),
+      rssMbMax: Math.max(...plateau.map((s) => s.rssMb)),
+      heapUsedMbMedian: median(plateau.map((s) => s.heapUsedMb)),
+    },
+    afterIdle: { heldNonces: last.heldNonces, rssMb: last.rssMb, heapUsedMb: last.heapUsedMb },
+    samples: samples.length,
+  };
+  if (values.plot) {
+    fs.writeFileSync(
+      values.plot,
+      memoryPlotSvg({ samples, loadSeconds: SECONDS, expectedLiveNonces: result.expectedLiveNonces, title: `Signed requests at ${figures.rps}/s for ${SECONDS} s, nonce TTL ${MEMORY_NONCE_TTL_SECONDS} s, then idle` }),
+    );
+  }
+  if (!values.json) {
+    console.log(`memory nonce store under ${figures.rps} signed requests/s for ${SECONDS} s (offered ${rate}), TTL ${MEMORY_NONCE_TTL_SECONDS} s, then ${idleSeconds} s idle`);
+    console.log('   second  nonces held   RSS MB  heap MB');
+    for (const s of samples) console.log(`${String(s.atSeconds).padStart(9)}${String(s.heldNonces).padStart(13)}${String(s.rssMb).padStart(9)}${String(s.heapUsedMb).padStart(9)}`);
+    console.log(`plateau (from ${result.plateau.fromSecond} s): ${result.plateau.heldNoncesMedian} nonces held (rate × TTL = ${result.expectedLiveNonces}), RSS ${result.plateau.rssMbMedian} MB; after idle: ${last.heldNonces} held, RSS ${last.rssMb} MB; non-2xx: ${figures.non2xx}`);
+    if (values.plot) console.log(`plot written to ${values.plot}`);
+    return;
+  }
+  console.log(JSON.stringify(result));
+}
+
 async function main(): Promise<void> {
   // The service as built from these sources (nx reuses a build of unchanged sources).
   execFileSync(path.join(ROOT, 'node_modules/.bin/nx'), ['run', 'api:build', '--output-style=static'], { cwd: ROOT, stdio: 'ignore', env: { ...process.env, NX_DAEMON: 'false' } });
   // The load generator takes core 1; the servers it starts take core 0.
   if (PINNED) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
+  if (values.memory) return measureMemoryPlateau();
 
   const banksPath = '/payment/merchant-api/banks';
   const enquiry = signed('POST', '/payment/merchant-api/account/inquiry', '{"bankCode":"058","accountNumber":"0123456785"}');
@@ -124,13 +236,16 @@ async function main(): Promise<void> {
   const memory = await measureService(
     {},
     {
-      unguarded: () => ({ method: 'GET', path: '/payment/health/live' }),
+      unguarded: () => ({ method: 'GET', path: '/payment/bench/unguarded-banks' }),
+      healthLive: () => ({ method: 'GET', path: '/payment/health/live' }),
       guarded: signed('GET', banksPath),
       enquiry,
       payinCreate: create,
     },
     async (url) => {
       banksJson = await (await fetch(`${url}${banksPath}`, { headers: signed('GET', banksPath)().headers })).text();
+      const unguardedJson = await (await fetch(`${url}/payment/bench/unguarded-banks`)).text();
+      if (unguardedJson !== banksJson) throw new Error('the unguarded route does not serve the bank list the signed route serves');
     },
   );
   const bareScript = `const fastify = require(${JSON.stringify(require.resolve('fastify', { paths: [path.join(ROOT, 'apps/api')] }))})({ logger: false });
@@ -163,16 +278,17 @@ fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });`;
   }
 
   const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
-  const m = memory as Record<'unguarded' | 'guarded' | 'enquiry' | 'payinCreate', Figures>;
+  const m = memory as Record<'unguarded' | 'healthLive' | 'guarded' | 'enquiry' | 'payinCreate', Figures>;
   const result = {
     node: process.version,
     mode: values.short ? 'short' : 'full',
     secondsPerRun: SECONDS,
     connections: CONNECTIONS,
     cores: PINNED ? 'server on core 0, load generator on core 1 (taskset)' : `not pinned (${os.availableParallelism()} cores, or no taskset)`,
-    unguardedRoute: 'GET /payment/health/live: the Nest app with no signature check, answering a fixed small JSON',
+    unguardedRoute: 'GET /payment/bench/unguarded-banks: the same app and the same bank list JSON as the signed route, without the signature guard',
     bareRps: bareFigures.rps,
     unguardedRps: m.unguarded.rps,
+    healthLiveRps: m.healthLive.rps,
     guardedRps: m.guarded.rps,
     guardedP99Ms: m.guarded.p99Ms,
     guardedRedisRps: (redis.guarded as Figures).rps,
@@ -190,7 +306,8 @@ fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });`;
     console.log(`requests per second, ${CONNECTIONS} connections, ${SECONDS} s each; ${result.cores}`);
     const rows: Array<[string, number, number | string]> = [
       ['bare Fastify, bank list', result.bareRps, bareFigures.p99Ms],
-      ['Nest, unguarded (health/live)', result.unguardedRps, m.unguarded.p99Ms],
+      ['Nest, bank list without the guard', result.unguardedRps, m.unguarded.p99Ms],
+      ['Nest, liveness probe', result.healthLiveRps, m.healthLive.p99Ms],
       ['signed bank list, memory nonces', result.guardedRps, result.guardedP99Ms],
       ['signed bank list, Redis nonces', result.guardedRedisRps, result.guardedRedisP99Ms],
       ['account enquiry, PGlite', result.enquiry.pgliteRps, m.enquiry.p99Ms],

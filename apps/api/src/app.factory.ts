@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { createRequire } from 'node:module';
+import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
@@ -55,6 +56,8 @@ export interface CreateAppOptions {
     webhookResolver?: Resolver;
   };
   logger?: Logger;
+  /** Controllers mounted beside the service's own, under the same prefix, guards and hooks. */
+  extraControllers?: Type[];
 }
 
 /** Builds the stores the config asks for. Fails at boot, with the reason, if one cannot be reached. */
@@ -72,6 +75,7 @@ export async function buildDependencies(
   const redis = config.redisUrl && !(overrides.nonceStore && overrides.rateLimitStore) ? await RedisConnection.open(config.redisUrl) : undefined;
   const nonceStore =
     overrides.nonceStore ?? (redis ? new RedisNonceStore(redis) : new MemoryNonceStore({ maxEntries: config.nonceStoreMaxEntries, maxPerKey: config.nonceStoreMaxPerKey }));
+  if (nonceStore instanceof MemoryNonceStore) metrics.watchMemoryNonces(() => ({ held: nonceStore.heldCount, tableBytes: nonceStore.tableBytes }));
   const rateLimitStore = overrides.rateLimitStore ?? (redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore());
   if (!overrides.payinStore && !config.databaseUrl) logger.info({ dataDir: config.dataDir }, 'opening the embedded payin database; its first start takes several seconds');
   const payinStore = overrides.payinStore ?? (config.databaseUrl ? await openPostgres(config.databaseUrl, { logger }) : await openPglite(config.dataDir, { logger }));
@@ -128,7 +132,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   registerSigningPrefilter(fastify, { config, clock: deps.clock, merchants: deps.merchants, refusedAddresses });
   await registerMetricsEndpoint(fastify, deps.metrics, config, logger);
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(deps), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(deps, options.extraControllers), adapter, {
     logger: new PinoNestLogger(logger),
     abortOnError: false,
     // Our raw-bytes parser must be the only JSON parser: a parsed body cannot be verified.

@@ -1,4 +1,4 @@
-import { Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Module, type DynamicModule, type OnApplicationShutdown, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import { AccountEnquiryService } from './accounts/account-enquiry.service';
@@ -79,7 +79,7 @@ class StoresLifecycle implements OnApplicationShutdown {
 
 @Module({})
 export class AppModule {
-  static forRoot(deps: AppDependencies): DynamicModule {
+  static forRoot(deps: AppDependencies, extraControllers: Type[] = []): DynamicModule {
     return {
       module: AppModule,
       imports: [ThrottlerModule.forRoot({ throttlers: rateLimitThrottlers(deps.config.rateLimits), storage: deps.rateLimitStore, setHeaders: false })],
@@ -93,6 +93,7 @@ export class AppModule {
         CheckoutController,
         HealthController,
         DocsController,
+        ...extraControllers,
       ],
       providers: [
         { provide: DEPENDENCIES, useValue: deps },

@@ -10,7 +10,8 @@ export function createEnquiryCache(redisUrl: string | undefined): EnquiryCache {
   // With Redis the adapter prefixes the namespace itself, so Keyv must not add it again.
   const keyv = redisUrl
     ? new Keyv<string>({ store: createKeyvRedis(redisUrl, { keyPrefixSeparator: ':' }), namespace: 'paysign:enquiry', useKeyPrefix: false })
-    : new Keyv<string>({ namespace: 'paysign:enquiry' });
+    : // In memory, entries stay objects in a Map: no JSON encoding on every write and read.
+      new Keyv<string>({ namespace: 'paysign:enquiry', serialize: undefined, deserialize: undefined });
   // A cache failure must not fail an enquiry: errors are reported by the calls that see them.
   keyv.on('error', () => undefined);
   return keyv;

@@ -84,6 +84,27 @@ export class ServiceMetrics {
     this.readWebhookQueueDepth = read;
   }
 
+  private readMemoryNonces: (() => { held: number; tableBytes: number }) | undefined;
+
+  /** The in-memory nonce store's size, read at each scrape; absent with Redis, whose own metrics tell. */
+  readonly memoryNonces: Gauge<'measure'> = new Gauge({
+    name: 'paysign_memory_nonce_store',
+    help: 'The in-memory nonce store: measure="held" is nonces held (live ones, and expired ones its sweeper has not freed yet), measure="table_bytes" the bytes of its table.',
+    labelNames: ['measure'] as const,
+    registers: [this.registry],
+    collect: () => {
+      if (!this.readMemoryNonces) return;
+      const { held, tableBytes } = this.readMemoryNonces();
+      this.memoryNonces.set({ measure: 'held' }, held);
+      this.memoryNonces.set({ measure: 'table_bytes' }, tableBytes);
+    },
+  });
+
+  /** Where the in-memory nonce store's size comes from, when that is the store in use. */
+  watchMemoryNonces(read: () => { held: number; tableBytes: number }): void {
+    this.readMemoryNonces = read;
+  }
+
   constructor() {
     // Process metrics: CPU, memory, handles, event-loop lag, GC.
     collectDefaultMetrics({ register: this.registry });

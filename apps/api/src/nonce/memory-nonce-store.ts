@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { NonceShareExceededError, NonceStoreFullError, type NonceStore } from './nonce-store.interface';
 
 export interface MemoryNonceStoreOptions {
@@ -106,7 +106,7 @@ export class MemoryNonceStore implements NonceStore {
   }
 
   private claimNow(apiKey: string, nonce: string, holdMs: number, now: number): boolean {
-    const digest = createHash('sha256').update(apiKey).update('\0').update(nonce).digest();
+    const digest = fingerprintOf(apiKey, nonce);
     const high = digest.readUInt32BE(0);
     const low = digest.readUInt32BE(4);
     const mask = this.capacity - 1;
@@ -218,4 +218,14 @@ export class MemoryNonceStore implements NonceStore {
     this.used = 0;
     this.sweepCursor = 0;
   }
+}
+
+type OneShotHash = (algorithm: string, data: string, outputEncoding: 'buffer') => Buffer;
+/** `crypto.hash` (Node 20.12 and later) skips building a Hash object; it is on every signed request's path. */
+const oneShotHash = (crypto as unknown as { hash?: OneShotHash }).hash;
+
+/** SHA-256 of the API key and nonce; neither may hold a NUL, so the pair is unambiguous. */
+function fingerprintOf(apiKey: string, nonce: string): Buffer {
+  const scoped = `${apiKey}\0${nonce}`;
+  return oneShotHash ? oneShotHash('sha256', scoped, 'buffer') : crypto.createHash('sha256').update(scoped).digest();
 }

@@ -19,12 +19,15 @@ export interface StoreProbeOptions {
  */
 export class StoreProbe {
   private down = false;
+  /** One label set per operation, built once: every signed request makes two or three store operations. */
+  private readonly labelsByOperation = new Map<string, { store: string; operation: string }>();
 
   constructor(private readonly options: StoreProbeOptions) {}
 
   async observe<T>(operation: string, run: () => Promise<T>): Promise<T> {
     const { metrics, store } = this.options;
-    const stopTimer = metrics.storeDuration.startTimer({ store, operation });
+    const labels = this.labelsOf(operation);
+    const startedAt = performance.now();
     try {
       const result = await run();
       this.markUp();
@@ -38,8 +41,17 @@ export class StoreProbe {
       }
       throw error;
     } finally {
-      stopTimer();
+      metrics.storeDuration.observe(labels, (performance.now() - startedAt) / 1000);
     }
+  }
+
+  private labelsOf(operation: string): { store: string; operation: string } {
+    let labels = this.labelsByOperation.get(operation);
+    if (labels === undefined) {
+      labels = { store: this.options.store, operation };
+      this.labelsByOperation.set(operation, labels);
+    }
+    return labels;
   }
 
   private markDown(operation: string, error: unknown): void {
