@@ -1,0 +1,141 @@
+// What the shared stores sustain on this machine, for sizing N instances:
+// redis-benchmark on the commands a signed request sends to Redis, and pgbench
+// on the statements a payin writes to PostgreSQL, against the real schema (the
+// service migrates a fresh database first). A benchmark, not a test.
+//   npm run -s bench:stores [-- --json] [-- --seconds N]
+// Needs redis-benchmark and pgbench (Debian's redis-tools and postgresql-client). Its Redis keys go
+// to database 14 and expire within a minute; its PostgreSQL database is dropped at the end.
+import { execFileSync, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Pool } from 'pg';
+
+const { values } = parseArgs({ options: { json: { type: 'boolean', default: false }, seconds: { type: 'string', default: '10' } } });
+const SECONDS = Number(values.seconds);
+const CLIENTS = 50;
+const ROOT = path.resolve(__dirname, '../..');
+const REDIS_URL = new URL(process.env.REDIS_URL || 'redis://127.0.0.1:6379');
+const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/**
+ * The rate-limit counter's commands, as the Redis rate-limit store sends them in
+ * one script: PTTL of the block marker, INCR, PTTL, and PEXPIRE on a window's first hit.
+ */
+const RATE_LIMIT_SCRIPT = `local b = redis.call('PTTL', KEYS[2]) if b > 0 then return b end local h = redis.call('INCR', KEYS[1]) local t = redis.call('PTTL', KEYS[1]) if t < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return h`;
+
+function redisBenchmark(requests: number, command: string[]): number {
+  const output = execFileSync(
+    'redis-benchmark',
+    ['-h', REDIS_URL.hostname, '-p', REDIS_URL.port || '6379', '--dbnum', '14', '-c', String(CLIENTS), '-n', String(requests), '-r', '100000000', '--csv', ...command],
+    { encoding: 'utf8' },
+  );
+  // --csv: a header line, then "name","rps",...
+  const row = output.trim().split('\n').pop() as string;
+  return Math.round(Number(JSON.parse(`[${row}]`)[1]));
+}
+
+function pgbench(database: string, script: string, clients: number): { tps: number; latencyMs: number } {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'pgbench-')), 'script.sql');
+  fs.writeFileSync(file, script);
+  const url = new URL(DATABASE_URL);
+  const output = execFileSync(
+    'pgbench',
+    ['-h', url.hostname, '-p', url.port || '5432', '-U', decodeURIComponent(url.username) || 'postgres', '-n', '-c', String(clients), '-j', '2', '-T', String(SECONDS), '-M', 'prepared', '-f', file, database],
+    { encoding: 'utf8', env: { ...process.env, PGPASSWORD: decodeURIComponent(url.password) } },
+  );
+  return {
+    tps: Math.round(Number(/tps = ([\d.]+)/.exec(output)?.[1])),
+    latencyMs: Number(/latency average = ([\d.]+) ms/.exec(output)?.[1]),
+  };
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the built service against the database until it is ready, so that its own migrations create the schema. */
+async function migrate(databaseUrl: string): Promise<void> {
+  execFileSync(path.join(ROOT, 'node_modules/.bin/nx'), ['run', 'api:build', '--output-style=static'], { cwd: ROOT, stdio: 'ignore', env: { ...process.env, NX_DAEMON: 'false' } });
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(ROOT, 'apps/api/dist/main.js')], { env: { ...process.env, PAYSIGN_MODE: 'sandbox', DATABASE_URL: databaseUrl, PORT: String(port) }, stdio: 'ignore' });
+  try {
+    for (const deadline = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 200))) {
+      if (await fetch(`http://127.0.0.1:${port}/payment/health/ready`).then((r) => r.ok, () => false)) return;
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error('the service did not start against the benchmark database');
+    }
+  } finally {
+    child.kill('SIGINT');
+    await new Promise((resolve) => child.once('exit', resolve));
+  }
+}
+
+// One payin created (the INSERT the payin repository runs), and one moved out of
+// PENDING with its webhook event (the UPDATE and INSERT of one transition, here in one statement).
+const CREATE_PAYIN = `\\set n random(1, 1000000000)
+INSERT INTO payins (merchant_id, reference, status, amount_minor, currency, customer_email, customer_name, gateway, narration, notify_url, redirect_url,
+                    request_fingerprint, created_at, expires_at, checkout_seed, checkout_token_hash)
+VALUES ('MCH-BENCH', 'bench-' || :n || '-' || :client_id, 'PENDING', 150050, 'NGN', 'ada@example.com', 'Ada Obi', 'card', 'Order 1042',
+        'https://merchant.example.com/hooks', 'https://merchant.example.com/done', md5(:n::text), now(), now() + interval '30 minutes', md5(:n::text), md5(:client_id::text || :n))
+ON CONFLICT (merchant_id, reference) DO NOTHING;
+`;
+const TRANSITION = `WITH moved AS (
+  UPDATE payins SET status = 'SUCCESSFUL', paid_at = now()
+  WHERE (merchant_id, reference) = (SELECT merchant_id, reference FROM payins WHERE status = 'PENDING' LIMIT 1 FOR UPDATE SKIP LOCKED) AND status = 'PENDING'
+  RETURNING merchant_id, reference, notify_url)
+INSERT INTO webhook_events (id, merchant_id, reference, type, payload, notify_url, created_at, status, next_attempt_at)
+SELECT 'evt_' || md5(random()::text), merchant_id, reference, 'payin.successful', '{}', notify_url, now(), 'pending', now() FROM moved;
+`;
+
+async function main(): Promise<void> {
+  const nonceSetsPerSec = redisBenchmark(200_000, ['SET', 'paysign:nonce:pk_bench:__rand_int__', '1', 'NX', 'PX', '60000']);
+  const rateLimitScriptsPerSec = redisBenchmark(200_000, ['EVAL', RATE_LIMIT_SCRIPT, '2', 'paysign:rate:{key-__rand_int__}', 'paysign:rate:{key-__rand_int__}:blocked', '10000']);
+
+  const admin = new Pool({ connectionString: DATABASE_URL });
+  const database = `paysign_bench_stores_${process.pid}`;
+  await admin.query(`CREATE DATABASE ${database}`);
+  let create: { tps: number; latencyMs: number };
+  let transition: { tps: number; latencyMs: number };
+  try {
+    const url = new URL(DATABASE_URL);
+    url.pathname = `/${database}`;
+    await migrate(url.toString());
+    create = pgbench(database, CREATE_PAYIN, 16);
+    transition = pgbench(database, TRANSITION, 16);
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+  }
+
+  // A signed request sends Redis one SET NX PX and two rate-limit scripts (burst and sustained).
+  const signedRequestsPerSec = Math.round(1 / (1 / nonceSetsPerSec + 2 / rateLimitScriptsPerSec));
+  const result = {
+    node: process.version,
+    seconds: SECONDS,
+    redis: { clients: CLIENTS, nonceSetsPerSec, rateLimitScriptsPerSec, signedRequestsPerSec },
+    postgres: { clients: 16, payinCreatesPerSec: create.tps, payinCreateLatencyMs: create.latencyMs, transitionsWithEventPerSec: transition.tps, transitionLatencyMs: transition.latencyMs },
+  };
+  if (!values.json) {
+    console.log(`Redis at ${REDIS_URL.host}, ${CLIENTS} clients (redis-benchmark):`);
+    console.log(`  SET NX PX (a nonce claim)        ${nonceSetsPerSec}/s`);
+    console.log(`  rate-limit script               ${rateLimitScriptsPerSec}/s`);
+    console.log(`  signed requests (1 SET + 2 scripts) ${signedRequestsPerSec}/s before Redis saturates`);
+    console.log(`PostgreSQL, 16 clients, ${SECONDS} s each (pgbench, the service's schema):`);
+    console.log(`  payin create (1 INSERT)          ${create.tps}/s, ${create.latencyMs} ms average`);
+    console.log(`  transition + webhook event       ${transition.tps}/s, ${transition.latencyMs} ms average`);
+    return;
+  }
+  console.log(JSON.stringify(result));
+}
+
+void main().catch((error: Error) => {
+  console.error(error.message);
+  process.exit(1);
+});
