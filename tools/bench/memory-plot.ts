@@ -12,7 +12,7 @@ export interface MemorySample {
 export interface MemoryPlotInput {
   samples: readonly MemorySample[];
   loadSeconds: number;
-  /** The rate × hold line: nonces live at the offered rate. */
+  /** The rate × TTL line: nonces live at the achieved rate. */
   expectedLiveNonces: number;
   title: string;
 }
@@ -48,7 +48,7 @@ export function memoryPlotSvg({ samples, loadSeconds, expectedLiveNonces, title 
     `<line x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${yNonces(expectedLiveNonces)}" y2="${yNonces(expectedLiveNonces)}" stroke="#1f5fbf" stroke-dasharray="4 4"/>`,
     `<path d="${line(samples.map((s) => [x(s.atSeconds), yNonces(s.heldNonces)]))}" fill="none" stroke="#1f5fbf" stroke-width="2"/>`,
     `<path d="${line(samples.map((s) => [x(s.atSeconds), yRss(s.rssMb)]))}" fill="none" stroke="#b3541e" stroke-width="2"/>`,
-    `<text x="${MARGIN.left}" y="${HEIGHT - 12}" fill="#1f5fbf">— nonces held   - - rate × hold</text>`,
+    `<text x="${MARGIN.left}" y="${HEIGHT - 12}" fill="#1f5fbf">— nonces held   - - rate × TTL</text>`,
     `<text x="${WIDTH - MARGIN.right}" y="${HEIGHT - 12}" text-anchor="end" fill="#b3541e">— server RSS</text>`,
     '</svg>',
   ];
