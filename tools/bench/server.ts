@@ -17,13 +17,13 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { sign } from '@paysign/signing';
 import autocannon from 'autocannon';
 import { Pool } from 'pg';
+import { buildService, freePort, ROOT } from './service-build';
 import { memoryPlotSvg, type MemorySample } from './memory-plot';
 
 const { values } = parseArgs({
@@ -38,7 +38,6 @@ const { values } = parseArgs({
 });
 const SECONDS = Number(values.seconds ?? (values.memory ? 60 : values.short ? 1 : 8));
 const CONNECTIONS = 50;
-const ROOT = path.resolve(__dirname, '../..');
 // The service's own build plus one unguarded twin of the bank list route; see apps/api/bench/bench-server.ts.
 const MAIN = path.join(ROOT, 'apps/api/dist/bench-server.js');
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
@@ -50,15 +49,6 @@ interface Figures {
   rps: number;
   p99Ms: number;
   non2xx: number;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts a server process on core 0 and waits until it answers. */
@@ -221,8 +211,7 @@ async function measureMemoryPlateau(): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  // The service as built from these sources (nx reuses a build of unchanged sources).
-  execFileSync(path.join(ROOT, 'node_modules/.bin/nx'), ['run', 'api:build', '--output-style=static'], { cwd: ROOT, stdio: 'ignore', env: { ...process.env, NX_DAEMON: 'false' } });
+  buildService();
   // The load generator takes core 1; the servers it starts take core 0.
   if (PINNED) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
   if (values.memory) return measureMemoryPlateau();

@@ -7,16 +7,15 @@
 // to database 14 and expire within a minute; its PostgreSQL database is dropped at the end.
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool } from 'pg';
+import { buildService, freePort, ROOT } from './service-build';
 
 const { values } = parseArgs({ options: { json: { type: 'boolean', default: false }, seconds: { type: 'string', default: '10' } } });
 const SECONDS = Number(values.seconds);
 const CLIENTS = 50;
-const ROOT = path.resolve(__dirname, '../..');
 const REDIS_URL = new URL(process.env.REDIS_URL || 'redis://127.0.0.1:6379');
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 
@@ -52,18 +51,9 @@ function pgbench(database: string, script: string, clients: number): { tps: numb
   };
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /** Starts the built service against the database until it is ready, so that its own migrations create the schema. */
 async function migrate(databaseUrl: string): Promise<void> {
-  execFileSync(path.join(ROOT, 'node_modules/.bin/nx'), ['run', 'api:build', '--output-style=static'], { cwd: ROOT, stdio: 'ignore', env: { ...process.env, NX_DAEMON: 'false' } });
+  buildService();
   const port = await freePort();
   const child = spawn(process.execPath, [path.join(ROOT, 'apps/api/dist/main.js')], { env: { ...process.env, PAYSIGN_MODE: 'sandbox', DATABASE_URL: databaseUrl, PORT: String(port) }, stdio: 'ignore' });
   try {

@@ -13,12 +13,20 @@ export interface BaseStringParts {
   bodySha256Hex: string;
 }
 
-type OneShotHash = (algorithm: string, data: string, outputEncoding: 'hex') => string;
+type OneShotHash = {
+  (algorithm: string, data: string, outputEncoding: 'hex'): string;
+  (algorithm: string, data: string, outputEncoding: 'buffer'): Buffer;
+};
 /** `crypto.hash` (Node 20.12 and later) hashes without building a Hash object: half the cost on a small body. */
 const oneShotHash = (crypto as unknown as { hash?: OneShotHash }).hash;
 
 export function sha256Hex(text: string): string {
   return oneShotHash ? oneShotHash('sha256', text, 'hex') : crypto.createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** The 32 bytes of the SHA-256 of a string's UTF-8. */
+export function sha256Bytes(text: string): Buffer {
+  return oneShotHash ? oneShotHash('sha256', text, 'buffer') : crypto.createHash('sha256').update(text, 'utf8').digest();
 }
 
 export function buildBaseString(parts: BaseStringParts): string {

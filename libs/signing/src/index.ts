@@ -10,7 +10,7 @@ export { canonicalBodyFromJson, canonicalBodyFromObject } from './canonical-body
 export { readFlatJsonObject } from './flat-json-reader';
 export type { FlatField, FlatJsonReadOptions } from './flat-json-reader';
 export type { SignableBody, SignableValue } from './canonical-body';
-export { buildBaseString, sha256Hex, hmacSha256Hex } from './base-string';
+export { buildBaseString, sha256Hex, sha256Bytes, hmacSha256Hex } from './base-string';
 export type { BaseStringParts } from './base-string';
 export { SigningError, SIGNING_ERROR_CODES, isBodyErrorCode, isRawBodyErrorCode } from './errors';
 export type { SigningErrorCode, BodyErrorCode, RawBodyErrorCode } from './errors';

@@ -1,4 +1,4 @@
-import * as crypto from 'node:crypto';
+import { sha256Bytes } from '@paysign/signing';
 import { NonceShareExceededError, NonceStoreFullError, type NonceStore } from './nonce-store.interface';
 
 export interface MemoryNonceStoreOptions {
@@ -220,12 +220,7 @@ export class MemoryNonceStore implements NonceStore {
   }
 }
 
-type OneShotHash = (algorithm: string, data: string, outputEncoding: 'buffer') => Buffer;
-/** `crypto.hash` (Node 20.12 and later) skips building a Hash object; it is on every signed request's path. */
-const oneShotHash = (crypto as unknown as { hash?: OneShotHash }).hash;
-
 /** SHA-256 of the API key and nonce; neither may hold a NUL, so the pair is unambiguous. */
 function fingerprintOf(apiKey: string, nonce: string): Buffer {
-  const scoped = `${apiKey}\0${nonce}`;
-  return oneShotHash ? oneShotHash('sha256', scoped, 'buffer') : crypto.createHash('sha256').update(scoped).digest();
+  return sha256Bytes(`${apiKey}\0${nonce}`);
 }
