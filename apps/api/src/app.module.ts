@@ -1,6 +1,5 @@
 import { Module, type DynamicModule, type OnApplicationShutdown, type Type } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD } from '@nestjs/core';
-import { ThrottlerModule } from '@nestjs/throttler';
 import { AccountEnquiryService } from './accounts/account-enquiry.service';
 import { AccountNameProvider } from './accounts/account-name-provider.interface';
 import { AccountsController } from './accounts/accounts.controller';
@@ -31,8 +30,8 @@ import { SqlWebhookEventRepository } from './webhooks/sql-webhook-event.reposito
 import type { WebhookDispatcher } from './webhooks/webhook-dispatcher';
 import { WebhookOutbox } from './webhooks/webhook-event';
 import { WebhookEventsController } from './webhooks/webhook-events.controller';
-import type { RateLimitStore } from './rate-limit/rate-limit-store.interface';
-import { RateLimitGuard, rateLimitThrottlers } from './rate-limit/rate-limit.guard';
+import { RateLimitStore } from './rate-limit/rate-limit-store.interface';
+import { KeyRateLimiter } from './rate-limit/key-rate-limiter';
 import { SignatureGuard } from './signing/signature.guard';
 
 /** Everything the service depends on outside itself, built by the app factory. */
@@ -82,7 +81,6 @@ export class AppModule {
   static forRoot(deps: AppDependencies, extraControllers: Type[] = []): DynamicModule {
     return {
       module: AppModule,
-      imports: [ThrottlerModule.forRoot({ throttlers: rateLimitThrottlers(deps.config.rateLimits), storage: deps.rateLimitStore, setHeaders: false })],
       controllers: [
         BanksController,
         AccountsController,
@@ -103,6 +101,7 @@ export class AppModule {
         { provide: Readiness, useValue: deps.readiness },
         { provide: MerchantsFileWatcher, useValue: deps.merchantsWatcher ?? null },
         { provide: NonceStore, useValue: deps.nonceStore },
+        { provide: RateLimitStore, useValue: deps.rateLimitStore },
         { provide: PayinRepository, useValue: deps.payinRepository },
         { provide: PaymentGateways, useValue: deps.gateways },
         { provide: CheckoutLinks, useValue: deps.checkoutLinks },
@@ -111,7 +110,7 @@ export class AppModule {
         { provide: EnquiryCache, useValue: deps.enquiryCache },
         { provide: AccountNameProvider, useValue: deps.accountNameProvider },
         { provide: StoresLifecycle, useFactory: (d: AppDependencies) => new StoresLifecycle(d), inject: [DEPENDENCIES] },
-        RateLimitGuard,
+        KeyRateLimiter,
         { provide: APP_GUARD, useClass: SignatureGuard },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
         AccountEnquiryService,

@@ -1,4 +1,5 @@
 import * as crypto from 'node:crypto';
+import { EMPTY_BODY_SHA256_HEX } from './constants';
 
 /** The six parts of the signature base string, in order. */
 export interface BaseStringParts {
@@ -21,6 +22,8 @@ type OneShotHash = {
 const oneShotHash = (crypto as unknown as { hash?: OneShotHash }).hash;
 
 export function sha256Hex(text: string): string {
+  // Every request without a body hashes the empty string: its digest is a constant.
+  if (text.length === 0) return EMPTY_BODY_SHA256_HEX;
   return oneShotHash ? oneShotHash('sha256', text, 'hex') : crypto.createHash('sha256').update(text, 'utf8').digest('hex');
 }
 

@@ -1,7 +1,7 @@
 export { sign } from './sign';
 export type { SignInput, SignResult, SignedHeaders } from './sign';
 export { verify, readSigningHeaders, checkSigningHeaders } from './verify';
-export type { VerifyInput, VerifyResult, VerifyFailure, VerifyFailureCode, HeaderCheckFailure, SigningHeaderValues, SigningDebugValues } from './verify';
+export type { VerifyInput, HeaderCheckInput, CheckedSigningHeaders, VerifyResult, VerifyFailure, VerifyFailureCode, HeaderCheckFailure, SigningHeaderValues, SigningDebugValues } from './verify';
 export { headerBagFromPairs, headerBagFromRaw } from './header-bag';
 export type { HeaderBag } from './header-bag';
 export { parseCapturedRequest } from './captured-request';

@@ -1,6 +1,6 @@
 import { sign, type SignInput } from './sign';
 import type { HeaderBag } from './header-bag';
-import { verify, type VerifyInput } from './verify';
+import { checkSigningHeaders, verify, type VerifyInput } from './verify';
 
 const NOW = 1767225600;
 const CREDENTIAL = { apiKey: 'pk_test_verify', secretKey: 'sk_test_verify' };
@@ -93,5 +93,28 @@ describe('verify', () => {
 
   it('checks the timestamp before the body, so a stale request learns nothing about it', () => {
     expect(verifyAt(signedRequest(), { now: NOW + 1000, body: '[' })).toMatchObject({ code: 'AUTH_TIMESTAMP_SKEW' });
+  });
+
+  describe('given the result of checkSigningHeaders for the request', () => {
+    const secretFor = (apiKey: string) => (apiKey === CREDENTIAL.apiKey ? CREDENTIAL.secretKey : undefined);
+    const checkedAt = (request: ReturnType<typeof signedRequest>) => {
+      const checked = checkSigningHeaders({ headers: request.headers, now: NOW, secretFor });
+      if (!checked.ok) throw new Error(`the headers did not pass: ${checked.code}`);
+      return checked;
+    };
+
+    it('verifies the body and signature as verify does from the headers', () => {
+      const request = signedRequest();
+      const { headers: _headers, ...withoutHeaders } = request;
+      expect(verify({ ...withoutHeaders, checkedHeaders: checkedAt(request) })).toEqual(verifyAt(request));
+    });
+
+    it('still refuses a signature that does not match the body', () => {
+      const request = signedRequest();
+      expect(verify({ method: request.method, path: request.path, body: '{"bankCode":"058","accountNumber":"0000000000"}', checkedHeaders: checkedAt(request) })).toMatchObject({
+        ok: false,
+        code: 'AUTH_SIGNATURE_MISMATCH',
+      });
+    });
   });
 });

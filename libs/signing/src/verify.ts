@@ -16,23 +16,41 @@ export interface SigningHeaderValues {
   tenantId: string;
 }
 
-export interface VerifyInput {
-  /** The request method as received. */
-  method: string;
-  /** The path exactly as in the request line, with `?query` when present. */
-  path: string;
+/** What checks 1 to 3 read: the headers, the API key's secret and the clock. */
+export interface HeaderCheckInput {
   headers: HeaderBag;
-  /** The raw body bytes as received, never a re-serialised object. */
-  body?: string | Uint8Array;
   /** Server time in Unix seconds. */
   now: number;
   /** The secret of an active credential, or `undefined` when the API key is unknown or inactive. */
   secretFor: (apiKey: string) => string | undefined;
   /** Allowed clock skew. Default: `TIMESTAMP_TOLERANCE_SECONDS` (300). */
   toleranceSeconds?: number;
+}
+
+/** The headers of a request that passed checks 1 to 3, and its API key's secret. */
+export interface CheckedSigningHeaders {
+  ok: true;
+  headers: SigningHeaderValues;
+  secretKey: string;
+}
+
+interface BodyCheckInput {
+  /** The request method as received. */
+  method: string;
+  /** The path exactly as in the request line, with `?query` when present. */
+  path: string;
+  /** The raw body bytes as received, never a re-serialised object. */
+  body?: string | Uint8Array;
   /** Most fields the body may have; more is refused with TOO_MANY_FIELDS before the rest is read. Default: no limit. */
   maxBodyFields?: number;
 }
+
+/**
+ * A request to verify: its headers to check, or, from a server that already
+ * ran `checkSigningHeaders` on this very request as its head arrived, that
+ * result, so that checks 1 to 3 do not run twice.
+ */
+export type VerifyInput = BodyCheckInput & (HeaderCheckInput | { checkedHeaders: CheckedSigningHeaders });
 
 /**
  * The server's intermediate values of a request whose signature did not match.
@@ -75,7 +93,7 @@ export type VerifyFailureCode = VerifyFailure['code'];
  * are not part of the base string.
  */
 export function verify(input: VerifyInput): VerifyResult {
-  const checked = checkSigningHeaders(input);
+  const checked = 'checkedHeaders' in input ? input.checkedHeaders : checkSigningHeaders(input);
   if (!checked.ok) return checked;
   const { headers, secretKey } = checked;
 
@@ -116,7 +134,7 @@ export type HeaderCheckFailure = Extract<VerifyFailure, { code: 'AUTH_HEADER_MIS
  * timestamp. A server can run them as soon as the head has arrived, and refuse
  * before it reads a byte of the body; `verify` runs them first.
  */
-export function checkSigningHeaders(input: Pick<VerifyInput, 'headers' | 'now' | 'secretFor' | 'toleranceSeconds'>): { ok: true; headers: SigningHeaderValues; secretKey: string } | HeaderCheckFailure {
+export function checkSigningHeaders(input: HeaderCheckInput): CheckedSigningHeaders | HeaderCheckFailure {
   const parsed = readSigningHeaders(input.headers);
   if (!parsed.ok) return parsed;
   const headers = parsed.values;

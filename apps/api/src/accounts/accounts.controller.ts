@@ -3,7 +3,7 @@ import type { AccountEnquiryResult } from '@paysign/contracts';
 import { VerifiedBody } from '../http/verified-body.decorator';
 import { validateBody } from '../http/validate-body';
 import { findBank } from '../banks/bank-catalogue';
-import { EnquiryRateLimit } from '../rate-limit/rate-limit.guard';
+import { EnquiryRateLimit } from '../rate-limit/key-rate-limiter';
 import { ACCOUNT_ENQUIRY_FIELDS, AccountEnquiryDto, BANK_CODE_PATTERN } from './account-enquiry.dto';
 import { AccountEnquiryService } from './account-enquiry.service';
 

@@ -1,5 +1,4 @@
-import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
-import type { RateLimitStore } from './rate-limit-store.interface';
+import type { RateLimitRefusal, RateLimitRule, RateLimitStore } from './rate-limit-store.interface';
 
 interface Window {
   hits: number;
@@ -7,32 +6,41 @@ interface Window {
   blockedUntil: number;
 }
 
-/** How often expired windows are swept out, so that keys seen once do not stay. */
+/** How often expired windows are swept out, so that trackers seen once do not stay. */
 const SWEEP_INTERVAL_MS = 1000;
 
 /** The embedded default: counters in this process, for one instance. */
 export class MemoryRateLimitStore implements RateLimitStore {
-  private readonly windows = new Map<string, Window>();
+  /** Keyed by tracker, then by rule name. */
+  private readonly windows = new Map<string, Map<string, Window>>();
   private lastSweep = 0;
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, _throttlerName?: string): Promise<ThrottlerStorageRecord> {
+  async hit(tracker: string, rules: readonly RateLimitRule[]): Promise<RateLimitRefusal | undefined> {
     const now = this.now();
     this.sweep(now);
-    let window = this.windows.get(key);
-    if (window === undefined || (window.expiresAt <= now && window.blockedUntil <= now)) {
-      window = { hits: 0, expiresAt: now + ttl, blockedUntil: 0 };
-      this.windows.set(key, window);
-    } else if (window.expiresAt <= now) {
-      window.hits = 0;
-      window.expiresAt = now + ttl;
+    let windows = this.windows.get(tracker);
+    if (windows === undefined) {
+      windows = new Map();
+      this.windows.set(tracker, windows);
     }
-    if (window.blockedUntil <= now) {
-      window.hits++;
-      if (window.hits > limit) window.blockedUntil = now + blockDuration;
+    for (const rule of rules) {
+      let window = windows.get(rule.name);
+      if (window === undefined || (window.expiresAt <= now && window.blockedUntil <= now)) {
+        window = { hits: 0, expiresAt: now + rule.windowMs, blockedUntil: 0 };
+        windows.set(rule.name, window);
+      } else if (window.expiresAt <= now) {
+        window.hits = 0;
+        window.expiresAt = now + rule.windowMs;
+      }
+      if (window.blockedUntil <= now) {
+        window.hits++;
+        if (window.hits > rule.limit) window.blockedUntil = now + rule.windowMs;
+      }
+      if (window.blockedUntil > now) return { rule, retryAfterMs: window.blockedUntil - now };
     }
-    return record(window, now);
+    return undefined;
   }
 
   async close(): Promise<void> {
@@ -42,11 +50,9 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private sweep(now: number): void {
     if (now - this.lastSweep < SWEEP_INTERVAL_MS) return;
     this.lastSweep = now;
-    for (const [key, window] of this.windows) if (window.expiresAt <= now && window.blockedUntil <= now) this.windows.delete(key);
+    for (const [tracker, windows] of this.windows) {
+      for (const [name, window] of windows) if (window.expiresAt <= now && window.blockedUntil <= now) windows.delete(name);
+      if (windows.size === 0) this.windows.delete(tracker);
+    }
   }
-}
-
-function record(window: Window, now: number): ThrottlerStorageRecord {
-  const blockedMs = Math.max(0, window.blockedUntil - now);
-  return { totalHits: window.hits, timeToExpire: Math.ceil((window.expiresAt - now) / 1000), isBlocked: blockedMs > 0, timeToBlockExpire: Math.ceil(blockedMs / 1000) };
 }

@@ -1,47 +1,60 @@
-import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
+import { createHash } from 'node:crypto';
 import { withTimeout, type RedisConnection } from '../redis/redis-connection';
-import type { RateLimitStore } from './rate-limit-store.interface';
+import type { RateLimitRefusal, RateLimitRule, RateLimitStore } from './rate-limit-store.interface';
 
 const COMMAND_TIMEOUT_MS = 1000;
 
 /**
- * One round trip per hit: count, set the window's expiry on its first hit,
- * and block the key once it passes the limit. The counter and its block
- * marker share a hash tag, so they live on one node of a Redis cluster.
- * KEYS: counter, block marker. ARGV: window ms, limit, block ms.
- * Returns hits, the window's ms left, the block's ms left (0 when not blocked).
+ * Every rule of one hit in one round trip. For each rule in order: refuse
+ * while its block marker lives; else count, set the window's expiry on its
+ * first hit, and past the limit set the block marker for one window and
+ * refuse. A tracker's keys share a hash tag, so they live on one node of a
+ * Redis cluster.
+ * KEYS: per rule, its counter then its block marker. ARGV: per rule, its window ms then its limit.
+ * Returns the refusing rule's position (from 1; 0 when admitted) and its block's ms left.
  */
-const INCREMENT_SCRIPT = `
-local blocked = redis.call('PTTL', KEYS[2])
-if blocked > 0 then
-  return {tonumber(redis.call('GET', KEYS[1]) or '0'), math.max(redis.call('PTTL', KEYS[1]), 0), blocked}
+const HIT_SCRIPT = `
+for i = 1, #ARGV, 2 do
+  local blocked = redis.call('PTTL', KEYS[i + 1])
+  if blocked > 0 then return {(i + 1) / 2, blocked} end
+  local hits = redis.call('INCR', KEYS[i])
+  if redis.call('PTTL', KEYS[i]) < 0 then redis.call('PEXPIRE', KEYS[i], ARGV[i]) end
+  if hits > tonumber(ARGV[i + 1]) then
+    redis.call('SET', KEYS[i + 1], '1', 'PX', ARGV[i])
+    return {(i + 1) / 2, tonumber(ARGV[i])}
+  end
 end
-local hits = redis.call('INCR', KEYS[1])
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  ttl = tonumber(ARGV[1])
-end
-if hits > tonumber(ARGV[2]) then
-  redis.call('SET', KEYS[2], '1', 'PX', ARGV[3])
-  return {hits, ttl, tonumber(ARGV[3])}
-end
-return {hits, ttl, 0}
+return {0, 0}
 `;
+const HIT_SCRIPT_SHA1 = createHash('sha1').update(HIT_SCRIPT).digest('hex');
 
 /** Counters in Redis, shared by every instance of the service. */
 export class RedisRateLimitStore implements RateLimitStore {
   constructor(private readonly redis: RedisConnection) {}
 
-  async increment(key: string, ttl: number, limit: number, blockDuration: number, _throttlerName?: string): Promise<ThrottlerStorageRecord> {
-    const counter = `paysign:rate:{${key}}`;
-    const reply = await withTimeout(
-      this.redis.client.eval(INCREMENT_SCRIPT, { keys: [counter, `${counter}:blocked`], arguments: [String(ttl), String(limit), String(blockDuration)] }),
-      COMMAND_TIMEOUT_MS,
-      'Redis rate-limit script timed out',
-    );
-    const [hits, ttlMs, blockedMs] = (reply as number[]).map(Number) as [number, number, number];
-    return { totalHits: hits, timeToExpire: Math.ceil(ttlMs / 1000), isBlocked: blockedMs > 0, timeToBlockExpire: Math.ceil(blockedMs / 1000) };
+  async hit(tracker: string, rules: readonly RateLimitRule[]): Promise<RateLimitRefusal | undefined> {
+    const keys: string[] = [];
+    const args: string[] = [];
+    for (const rule of rules) {
+      const counter = `paysign:rate:{${tracker}}:${rule.name}`;
+      keys.push(counter, `${counter}:blocked`);
+      args.push(String(rule.windowMs), String(rule.limit));
+    }
+    const reply = await withTimeout(this.runHitScript(keys, args), COMMAND_TIMEOUT_MS, 'Redis rate-limit script timed out');
+    const [position, blockedMs] = (reply as number[]).map(Number) as [number, number];
+    const rule = rules[position - 1];
+    return rule === undefined ? undefined : { rule, retryAfterMs: blockedMs };
+  }
+
+  /** The script by its digest, sent whole only when Redis does not hold it yet (after a restart or a flush). */
+  private async runHitScript(keys: string[], args: string[]): Promise<unknown> {
+    const options = { keys, arguments: args };
+    try {
+      return await this.redis.client.evalSha(HIT_SCRIPT_SHA1, options);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      return this.redis.client.eval(HIT_SCRIPT, options);
+    }
   }
 
   /** The connection is shared, and closed by the service at shutdown. */

@@ -1,4 +1,4 @@
-import type { RateLimitStore } from './rate-limit-store.interface';
+import type { RateLimitRule, RateLimitStore } from './rate-limit-store.interface';
 
 const WINDOW_MS = 60_000;
 /** Above this many remembered blocks, expired ones are dropped. */
@@ -13,12 +13,15 @@ const PRUNE_ABOVE = 10_000;
  */
 export class RefusedAddressLimiter {
   private readonly blockedUntil = new Map<string, number>();
+  private readonly rules: readonly RateLimitRule[];
 
   constructor(
     private readonly store: RateLimitStore,
     readonly limitPerMinute: number,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.rules = [{ name: 'refused-address', limit: limitPerMinute, windowMs: WINDOW_MS }];
+  }
 
   /** Milliseconds until the address may be heard again; 0 when it is not blocked. */
   blockedForMs(address: string): number {
@@ -31,10 +34,10 @@ export class RefusedAddressLimiter {
   }
 
   async recordRefusal(address: string): Promise<void> {
-    const result = await this.store.increment(`refused:${address}`, WINDOW_MS, this.limitPerMinute, WINDOW_MS, 'refused-address');
-    if (!result.isBlocked) return;
+    const refusal = await this.store.hit(`refused:${address}`, this.rules);
+    if (refusal === undefined) return;
     if (this.blockedUntil.size > PRUNE_ABOVE) this.pruneExpired();
-    this.blockedUntil.set(address, this.now() + result.timeToBlockExpire * 1000);
+    this.blockedUntil.set(address, this.now() + refusal.retryAfterMs);
   }
 
   private pruneExpired(): void {

@@ -8,28 +8,35 @@ import { Clock } from '../config/clock';
 import { ApiException, rateLimited, storeUnavailable } from '../errors/api.exception';
 import { MerchantRegistry } from '../merchants/merchant-registry';
 import { NonceShareExceededError, NonceStore } from '../nonce/nonce-store.interface';
-import { RateLimitGuard } from '../rate-limit/rate-limit.guard';
+import { KeyRateLimiter } from '../rate-limit/key-rate-limiter';
 import { IS_PUBLIC } from './public.decorator';
 import { verifyFailureException } from './verify-failure';
 
 /**
  * Verifies every signed request, in the protocol's order: headers, API key,
  * timestamp, body, signature (all in libs/signing); then the key's rate
- * limits, the nonce claim and the merchant binding here.
+ * limits, the nonce claim and the merchant binding here. The first three
+ * checks ran in the signing pre-filter as the head arrived; when it kept
+ * their result on the request, they are not run again.
  */
 @Injectable()
 export class SignatureGuard implements CanActivate {
+  /** Whether a route handler is public, read from its metadata once. */
+  private readonly publicHandlers = new WeakMap<object, boolean>();
+  private readonly secretFor = (apiKey: string) => this.merchants.secretFor(apiKey);
+
   constructor(
     private readonly reflector: Reflector,
     private readonly merchants: MerchantRegistry,
-    private readonly rateLimits: RateLimitGuard,
+    private readonly rateLimits: KeyRateLimiter,
     @Inject(NonceStore) private readonly nonces: NonceStore,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(AppConfigToken) private readonly config: AppConfig,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()])) return true;
+    const handler = context.getHandler();
+    if (this.isPublic(handler, context)) return true;
     const request = context.switchToHttp().getRequest<FastifyRequest>();
     if (request.body !== undefined && !Buffer.isBuffer(request.body)) {
       // Fail closed: a body that is not the raw bytes as received cannot be verified.
@@ -38,21 +45,21 @@ export class SignatureGuard implements CanActivate {
     const body = request.body;
     const nowMs = this.clock();
 
-    const result = verify({
-      method: request.method,
-      path: request.raw.url ?? request.url,
-      headers: headerBagFromRaw(request.raw.rawHeaders),
-      body,
-      now: Math.floor(nowMs / 1000),
-      secretFor: (apiKey) => this.merchants.secretFor(apiKey),
-      toleranceSeconds: this.config.timestampToleranceSeconds,
-      maxBodyFields: this.config.maxBodyFields,
-    });
+    const signed = { method: request.method, path: request.raw.url ?? request.url, body, maxBodyFields: this.config.maxBodyFields };
+    const result = request.checkedSigningHeaders
+      ? verify({ ...signed, checkedHeaders: request.checkedSigningHeaders })
+      : verify({
+          ...signed,
+          headers: headerBagFromRaw(request.raw.rawHeaders),
+          now: Math.floor(nowMs / 1000),
+          secretFor: this.secretFor,
+          toleranceSeconds: this.config.timestampToleranceSeconds,
+        });
     if (!result.ok) throw verifyFailureException(result, this.config.mode);
 
     const { apiKey, nonce, timestamp, merchantId, tenantId } = result.headers;
     request.signedApiKey = apiKey;
-    await this.countAgainstRateLimits(context);
+    await this.countAgainstRateLimits(apiKey, handler, context);
     await this.claimNonce(context, apiKey, nonce, nonceHoldMs({ timestamp: Number(timestamp), nowMs, toleranceSeconds: this.config.timestampToleranceSeconds, nonceTtlSeconds: this.config.nonceTtlSeconds }));
 
     const merchant = this.merchants.merchantFor(apiKey);
@@ -62,9 +69,18 @@ export class SignatureGuard implements CanActivate {
     return true;
   }
 
-  private async countAgainstRateLimits(context: ExecutionContext): Promise<void> {
+  private isPublic(handler: object, context: ExecutionContext): boolean {
+    let isPublic = this.publicHandlers.get(handler);
+    if (isPublic === undefined) {
+      isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]) === true;
+      this.publicHandlers.set(handler, isPublic);
+    }
+    return isPublic;
+  }
+
+  private async countAgainstRateLimits(apiKey: string, handler: object, context: ExecutionContext): Promise<void> {
     try {
-      await this.rateLimits.canActivate(context);
+      await this.rateLimits.count(apiKey, handler, context.switchToHttp().getResponse<FastifyReply>());
     } catch (error) {
       if (error instanceof ApiException) throw error;
       throw storeUnavailable('rate-limit store');

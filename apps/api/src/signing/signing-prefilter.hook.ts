@@ -20,10 +20,11 @@ export interface SigningPrefilterDeps {
  * Refuses a signed route's request as soon as its head has arrived, before a
  * byte of the body is read: an address over its refusal limit, then the
  * checks of libs/signing that need no body (headers, API key, timestamp).
- * A cheap pre-filter only: the signature guard still runs every check, and
- * is the one place that verifies the signature and claims the nonce.
+ * What passes is kept on the request, and the signature guard, the one place
+ * that verifies the signature and claims the nonce, goes on from there.
  */
 export function registerSigningPrefilter(fastify: FastifyInstance, deps: SigningPrefilterDeps): void {
+  const secretFor = (apiKey: string) => deps.merchants.secretFor(apiKey);
   fastify.addHook('onRequest', async (request, reply) => {
     if (request.is404 || request.routeOptions.config?.[PUBLIC_ROUTE as never]) return;
     const blockedMs = deps.refusedAddresses.blockedForMs(request.ip);
@@ -34,10 +35,11 @@ export function registerSigningPrefilter(fastify: FastifyInstance, deps: Signing
     const checked = checkSigningHeaders({
       headers: headerBagFromRaw(request.raw.rawHeaders),
       now: Math.floor(deps.clock() / 1000),
-      secretFor: (apiKey) => deps.merchants.secretFor(apiKey),
+      secretFor,
       toleranceSeconds: deps.config.timestampToleranceSeconds,
     });
     if (!checked.ok) return refuse(request, reply, verifyFailureException(checked, deps.config.mode));
+    request.checkedSigningHeaders = checked;
   });
 }
 

@@ -1,6 +1,5 @@
-import type { ThrottlerStorageRecord } from '@nestjs/throttler/dist/throttler-storage-record.interface';
 import type { NonceStore } from '../nonce/nonce-store.interface';
-import type { RateLimitStore } from '../rate-limit/rate-limit-store.interface';
+import type { RateLimitRefusal, RateLimitRule, RateLimitStore } from '../rate-limit/rate-limit-store.interface';
 import type { NewPayin, PayinKey, PayinListQuery, PayinRepository, StoredPayin } from '../payins/payin-repository.interface';
 import type { PayinTransition } from '../payins/payin-states';
 import type { OutboxEventOf } from '../webhooks/webhook-event';
@@ -77,8 +76,8 @@ export class InstrumentedRateLimitStore implements RateLimitStore {
     private readonly probe: StoreProbe,
   ) {}
 
-  increment(key: string, ttl: number, limit: number, blockDuration: number, throttlerName: string): Promise<ThrottlerStorageRecord> {
-    return this.probe.observe('increment', () => this.inner.increment(key, ttl, limit, blockDuration, throttlerName));
+  hit(tracker: string, rules: readonly RateLimitRule[]): Promise<RateLimitRefusal | undefined> {
+    return this.probe.observe('increment', () => this.inner.hit(tracker, rules));
   }
 
   close(): Promise<void> {
