@@ -41,6 +41,7 @@ import { RedisConnection } from './redis/redis-connection';
 import { RefusedAddressLimiter } from './rate-limit/refused-address-limiter';
 import { registerSigningPrefilter } from './signing/signing-prefilter.hook';
 import { InstrumentedNonceStore, InstrumentedPayinRepository, InstrumentedRateLimitStore } from './stores/instrumented-stores';
+import { StoreHealth } from './health/store-health';
 import { StoreProbe } from './stores/store-probe';
 
 // Fastify accepts only a LogController of its own copy, so take it from the
@@ -82,7 +83,10 @@ export async function buildDependencies(
   const probe = (store: string, check: string, isRefusal?: (error: unknown) => boolean) => new StoreProbe({ store, check, metrics, logger, isRefusal });
   const redisCheck = config.redisUrl ? 'REDIS_URL and the Redis server' : 'the service process';
   const clock = overrides.clock ?? Date.now;
-  const instrumentedPayins = new InstrumentedPayinRepository(new SqlPayinRepository(payinStore), probe('payin store', config.databaseUrl ? 'DATABASE_URL and the PostgreSQL server' : `DATA_DIR (${config.dataDir}) and its disk`));
+  const payinProbe = probe('payin store', config.databaseUrl ? 'DATABASE_URL and the PostgreSQL server' : `DATA_DIR (${config.dataDir}) and its disk`);
+  const instrumentedPayins = new InstrumentedPayinRepository(new SqlPayinRepository(payinStore), payinProbe);
+  const nonceProbe = probe('nonce store', redisCheck, (e) => e instanceof NonceShareExceededError || e instanceof NonceStoreFullError);
+  const instrumentedNonces = new InstrumentedNonceStore(nonceStore, nonceProbe);
   const checkoutLinks = new CheckoutLinks(new CheckoutTokens(config.checkoutTokenSecret), () => config.publicBaseUrl ?? listeningOrigin());
   const outbox = new WebhookOutbox(checkoutLinks, (config.webhooks.retryScheduleSeconds[0] ?? 0) * 1000);
   const webhookEvents = new SqlWebhookEventRepository(payinStore);
@@ -96,12 +100,13 @@ export async function buildDependencies(
     readiness: new Readiness(logger),
     merchants,
     merchantsWatcher,
-    nonceStore: new InstrumentedNonceStore(
-      nonceStore,
-      probe('nonce store', redisCheck, (e) => e instanceof NonceShareExceededError || e instanceof NonceStoreFullError),
-    ),
+    nonceStore: instrumentedNonces,
     rateLimitStore: new InstrumentedRateLimitStore(rateLimitStore, probe('rate-limit store', redisCheck)),
     payinRepository: instrumentedPayins,
+    storeHealth: new StoreHealth(
+      { nonceStore: { probe: nonceProbe, ping: () => instrumentedNonces.ping() }, payinStore: { probe: payinProbe, ping: () => instrumentedPayins.ping() } },
+      config.healthProbeIntervalMs,
+    ),
     payinSweeper: new PayinExpirySweeper({ payins: instrumentedPayins, eventOf: outbox.eventOf, clock, logger, intervalMs: config.payinSweepIntervalMs, batchSize: config.payinSweepBatchSize }),
     gateways: PaymentGateways.forMode(config.mode),
     checkoutLinks,
@@ -141,6 +146,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.setGlobalPrefix('payment');
   await app.init();
   deps.merchantsWatcher?.start();
+  deps.storeHealth.start();
   deps.payinSweeper.start();
   deps.webhookDispatcher.start();
   return app;

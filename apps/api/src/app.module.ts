@@ -12,6 +12,7 @@ import { Clock } from './config/clock';
 import { DocsController } from './docs/docs.controller';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { HealthController } from './health/health.controller';
+import { StoreHealth } from './health/store-health';
 import { Readiness } from './lifecycle/readiness';
 import { MerchantsFileWatcher } from './merchants/merchants-file-watcher';
 import type { ServiceMetrics } from './metrics/service-metrics';
@@ -49,6 +50,8 @@ export interface AppDependencies {
   nonceStore: NonceStore;
   rateLimitStore: RateLimitStore;
   payinRepository: PayinRepository;
+  /** Whether the nonce and payin stores answer, for readiness; pings them in the background once started. */
+  storeHealth: StoreHealth<'nonceStore' | 'payinStore'>;
   /** Abandons expired payins on this instance; started with the app, stopped before the stores close. */
   payinSweeper: PayinExpirySweeper;
   gateways: PaymentGateways;
@@ -69,7 +72,7 @@ class StoresLifecycle implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     this.deps.merchantsWatcher?.stop();
-    await Promise.all([this.deps.payinSweeper.stop(), this.deps.webhookDispatcher.stop()]);
+    await Promise.all([this.deps.storeHealth.stop(), this.deps.payinSweeper.stop(), this.deps.webhookDispatcher.stop()]);
     await Promise.allSettled([this.deps.nonceStore.close(), this.deps.rateLimitStore.close(), this.deps.payinRepository.close(), this.deps.enquiryCache.disconnect()]);
     await this.deps.redis?.close();
     this.deps.logger.info('shutdown: stores closed');
@@ -99,6 +102,7 @@ export class AppModule {
         { provide: Clock, useValue: deps.clock },
         { provide: MerchantRegistry, useValue: deps.merchants },
         { provide: Readiness, useValue: deps.readiness },
+        { provide: StoreHealth, useValue: deps.storeHealth },
         { provide: MerchantsFileWatcher, useValue: deps.merchantsWatcher ?? null },
         { provide: NonceStore, useValue: deps.nonceStore },
         { provide: RateLimitStore, useValue: deps.rateLimitStore },

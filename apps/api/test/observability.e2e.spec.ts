@@ -46,6 +46,22 @@ describe('metrics', () => {
     expect(sample(after, 'process_resident_memory_bytes')).toBeGreaterThan(0);
   });
 
+  it('answers health checks without a store operation: the stores are pinged in the background instead', async () => {
+    const quiet = await startTestApp({ HEALTH_PROBE_INTERVAL_MS: '30000' });
+    try {
+      const storeOperations = async () => {
+        const text = await (await fetch(`${quiet.baseUrl}/payment/metrics`)).text();
+        return text.split('\n').filter((line) => line.startsWith('paysign_store_operation_duration_seconds_count')).reduce((sum, line) => sum + Number(line.split(' ').pop()), 0);
+      };
+      const before = await storeOperations();
+      const answers = await Promise.all(Array.from({ length: 50 }, () => fetch(`${quiet.baseUrl}/payment/health/ready`).then((r) => r.status)));
+      expect(answers).toEqual(Array(50).fill(200));
+      expect(await storeOperations()).toBe(before);
+    } finally {
+      await quiet.close();
+    }
+  });
+
   it('counts rate-limit refusals', async () => {
     const limited = await startTestApp({ RATE_LIMIT_PER_KEY_PER_SECOND: '1', RATE_LIMIT_PER_KEY_BURST: '1' });
     try {

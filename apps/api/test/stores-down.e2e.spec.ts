@@ -7,13 +7,24 @@ import { startTestApp, type TestApp } from './support/test-app';
 import { PayinRepository } from '../src/payins/payin-repository.interface';
 
 const BANKS = '/payment/merchant-api/banks';
+const PING_INTERVAL_MS = 200;
+
+/** The health answer, asked until it satisfies `done` or `ms` have passed; the last one either way. */
+async function healthWithin(api: TestApp, ms: number, done: (answer: Awaited<ReturnType<typeof send>>) => boolean) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const answer = await send(api.baseUrl, { method: 'GET', path: '/payment/health' });
+    if (done(answer) || Date.now() > deadline) return answer;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 (redisServerInstalled() || process.env.CI === 'true' ? describe : describe.skip)('when the Redis nonce store goes down', () => {
   let redis: PrivateRedis;
   let api: TestApp;
   beforeAll(async () => {
     redis = await PrivateRedis.start();
-    api = await startTestApp({ REDIS_URL: redis.url });
+    api = await startTestApp({ REDIS_URL: redis.url, HEALTH_PROBE_INTERVAL_MS: String(PING_INTERVAL_MS) });
   });
   afterAll(async () => {
     await api.close();
@@ -27,7 +38,8 @@ const BANKS = '/payment/merchant-api/banks';
     const refused = await signedCall(api.baseUrl, { path: BANKS, credential: MERCHANT_A });
     expect(refused.status).toBe(503);
     expect(refused.json).toMatchObject({ code: 'STORE_UNAVAILABLE', retryable: true });
-    const health = await send(api.baseUrl, { method: 'GET', path: '/payment/health' });
+    // The request met the rate-limit store first; readiness knows the nonce store is down by its next ping.
+    const health = await healthWithin(api, 3000, (answer) => answer.status === 503);
     expect(health.status).toBe(503);
     expect(health.json).toMatchObject({ status: 'unavailable', checks: { nonceStore: 'down' } });
 
@@ -51,6 +63,21 @@ const BANKS = '/payment/merchant-api/banks';
     expect(cameBack.map((line) => line.store).sort()).toEqual(wentDown.map((line) => line.store).sort());
     expect(api.logs).toContainEqual(expect.objectContaining({ level: 40, msg: 'readiness: not ready' }));
     expect(api.logs).toContainEqual(expect.objectContaining({ level: 30, msg: 'readiness: ready again' }));
+  });
+});
+
+describe('when the payin store fails with no request using it', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp({ HEALTH_PROBE_INTERVAL_MS: String(PING_INTERVAL_MS) });
+  });
+  afterAll(() => api.close());
+
+  it('reports it in readiness from the background ping', async () => {
+    expect((await send(api.baseUrl, { method: 'GET', path: '/payment/health' })).status).toBe(200);
+    await api.app.get<PayinRepository>(PayinRepository).close();
+    const health = await healthWithin(api, 3000, (answer) => answer.status === 503);
+    expect(health.json).toMatchObject({ status: 'unavailable', checks: { payinStore: 'down' } });
   });
 });
 

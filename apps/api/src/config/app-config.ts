@@ -43,6 +43,8 @@ export interface AppConfig {
   metricsPort: number | undefined;
   /** How often MERCHANTS_FILE is checked for changes; 0: only on SIGHUP. */
   merchantsWatchIntervalMs: number;
+  /** How often each store is pinged for readiness, between the requests that use it. */
+  healthProbeIntervalMs: number;
   rateLimits: RateLimits;
   /** Live nonces held at most by the in-memory store, and by one API key. */
   nonceStoreMaxEntries: number;
@@ -214,6 +216,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
     metricsEnabled: bool('METRICS_ENABLED', true),
     metricsPort: env.METRICS_PORT ? int('METRICS_PORT', 0, 1, 65535) : undefined,
     merchantsWatchIntervalMs: int('MERCHANTS_WATCH_INTERVAL_MS', 2000, 0, 3_600_000),
+    healthProbeIntervalMs: int('HEALTH_PROBE_INTERVAL_MS', 1000, 100, 30_000),
     rateLimits: {
       perKeyPerSecond: int('RATE_LIMIT_PER_KEY_PER_SECOND', 100, 1, 100_000),
       perKeyBurst: int('RATE_LIMIT_PER_KEY_BURST', 200, 1, 100_000),

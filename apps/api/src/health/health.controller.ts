@@ -3,8 +3,8 @@ import type { Health } from '@paysign/contracts';
 import type { FastifyReply } from 'fastify';
 import { Readiness } from '../lifecycle/readiness';
 import { NonceStore } from '../nonce/nonce-store.interface';
-import { PayinRepository } from '../payins/payin-repository.interface';
 import { Public } from '../signing/public.decorator';
+import { StoreHealth } from './store-health';
 
 type Check = Health['checks'][string];
 
@@ -15,7 +15,7 @@ export class HealthController {
 
   constructor(
     @Inject(NonceStore) private readonly nonces: NonceStore,
-    @Inject(PayinRepository) private readonly payins: PayinRepository,
+    private readonly stores: StoreHealth<'nonceStore' | 'payinStore'>,
     private readonly readiness: Readiness,
   ) {}
 
@@ -26,13 +26,17 @@ export class HealthController {
     return { status: 'ok', checks: {} };
   }
 
-  /** Readiness: every store answers, the nonce store has room, and shutdown has not begun. */
+  /**
+   * Readiness: every store answers, the nonce store has room, and shutdown has
+   * not begun. Whether a store answers is what its last operation met, a
+   * request's or the background ping's (StoreHealth): no store is asked here.
+   */
   @Get('ready')
   @Public()
-  async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<Health> {
-    const [nonceStoreAnswers, payinStore] = await Promise.all([up(this.nonces.ping()), up(this.payins.ping())]);
+  ready(@Res({ passthrough: true }) reply: FastifyReply): Health {
+    const { nonceStore, payinStore } = this.stores.state();
     const checks: Record<string, Check> = {
-      nonceStore: nonceStoreAnswers === 'up' && this.nonces.isFull() ? 'full' : nonceStoreAnswers,
+      nonceStore: nonceStore === 'up' && this.nonces.isFull() ? 'full' : nonceStore,
       payinStore,
       lifecycle: this.readiness.draining ? 'draining' : 'up',
     };
@@ -45,7 +49,7 @@ export class HealthController {
   /** The readiness answer under its first name, kept for existing probes. */
   @Get()
   @Public()
-  health(@Res({ passthrough: true }) reply: FastifyReply): Promise<Health> {
+  health(@Res({ passthrough: true }) reply: FastifyReply): Health {
     return this.ready(reply);
   }
 
@@ -54,14 +58,5 @@ export class HealthController {
     if (ready) reply.log.info({ checks }, 'readiness: ready again');
     else reply.log.warn({ checks }, 'readiness: not ready');
     this.lastReady = ready;
-  }
-}
-
-async function up(ping: Promise<void>): Promise<'up' | 'down'> {
-  try {
-    await ping;
-    return 'up';
-  } catch {
-    return 'down';
   }
 }

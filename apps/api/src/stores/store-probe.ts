@@ -24,6 +24,11 @@ export class StoreProbe {
 
   constructor(private readonly options: StoreProbeOptions) {}
 
+  /** Whether the store answered its last operation; true until one fails. */
+  get answering(): boolean {
+    return !this.down;
+  }
+
   async observe<T>(operation: string, run: () => Promise<T>): Promise<T> {
     const { metrics, store } = this.options;
     const labels = this.labelsOf(operation);
