@@ -38,7 +38,7 @@ export function registerRequestHooks(fastify: FastifyInstance, deps: RequestHook
     const route = request.routeOptions.url ?? 'unmatched';
     const status = reply.statusCode;
     deps.metrics.requests.inc({ method: request.method, route, status, outcome });
-    deps.metrics.requestDuration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    deps.metrics.requestDuration.with({ method: request.method, route }).observe(reply.elapsedTime / 1000);
     if (status === 401) deps.metrics.signatureFailures.inc({ code: outcome });
     if (status === 429) deps.metrics.rateLimited.inc({ source: request.rateLimitedBy ?? 'API key' });
     // Refusals before the signature verified count against the address; a replayed nonce of a verified key does not.

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { LatencyHistogram } from './latency-histogram';
 
 const LATENCY_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -16,7 +17,8 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
-  readonly requestDuration = new Histogram({
+  /** On every request: a LatencyHistogram, whose series are resolved once. */
+  readonly requestDuration = new LatencyHistogram({
     name: 'paysign_http_request_duration_seconds',
     help: 'Time from the request head to the end of the answer, by route template and method.',
     labelNames: ['method', 'route'] as const,
@@ -38,7 +40,8 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
-  readonly storeDuration = new Histogram({
+  /** On every store operation: a LatencyHistogram, whose series are resolved once. */
+  readonly storeDuration = new LatencyHistogram({
     name: 'paysign_store_operation_duration_seconds',
     help: 'Time of each store operation, by store and operation.',
     labelNames: ['store', 'operation'] as const,

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { LatencySeries } from '../metrics/latency-histogram';
 import type { ServiceMetrics } from '../metrics/service-metrics';
 
 export interface StoreProbeOptions {
@@ -19,8 +20,8 @@ export interface StoreProbeOptions {
  */
 export class StoreProbe {
   private down = false;
-  /** One label set per operation, built once: every signed request makes two or three store operations. */
-  private readonly labelsByOperation = new Map<string, { store: string; operation: string }>();
+  /** The latency series of each operation, resolved once: every signed request makes two or three store operations. */
+  private readonly latencyByOperation = new Map<string, LatencySeries>();
 
   constructor(private readonly options: StoreProbeOptions) {}
 
@@ -31,7 +32,7 @@ export class StoreProbe {
 
   async observe<T>(operation: string, run: () => Promise<T>): Promise<T> {
     const { metrics, store } = this.options;
-    const labels = this.labelsOf(operation);
+    const latency = this.latencyOf(operation);
     const startedAt = performance.now();
     try {
       const result = await run();
@@ -46,17 +47,17 @@ export class StoreProbe {
       }
       throw error;
     } finally {
-      metrics.storeDuration.observe(labels, (performance.now() - startedAt) / 1000);
+      latency.observe((performance.now() - startedAt) / 1000);
     }
   }
 
-  private labelsOf(operation: string): { store: string; operation: string } {
-    let labels = this.labelsByOperation.get(operation);
-    if (labels === undefined) {
-      labels = { store: this.options.store, operation };
-      this.labelsByOperation.set(operation, labels);
+  private latencyOf(operation: string): LatencySeries {
+    let latency = this.latencyByOperation.get(operation);
+    if (latency === undefined) {
+      latency = this.options.metrics.storeDuration.with({ store: this.options.store, operation });
+      this.latencyByOperation.set(operation, latency);
     }
-    return labels;
+    return latency;
   }
 
   private markDown(operation: string, error: unknown): void {
