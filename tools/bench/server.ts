@@ -5,7 +5,7 @@
 // liveness probe, signed GET /payment/merchant-api/banks on the memory and
 // on the Redis nonce store, and account enquiry and payin creation on the
 // embedded (PGlite) and the PostgreSQL payin stores. Every signed request has
-// a fresh nonce and a valid signature.
+// a fresh nonce and a valid signature. Each run follows 3 s of the same load, not counted.
 // A benchmark, not a test: it prints what it measured and never fails on timing.
 //   npm run -s bench:server [-- --json] [-- --seconds N] [-- --short]
 //   npm run -s bench:server -- --memory [--seconds 60] [--rate 3000] [--plot FILE.svg] [--json]
@@ -37,6 +37,8 @@ const { values } = parseArgs({
   },
 });
 const SECONDS = Number(values.seconds ?? (values.memory ? 60 : values.short ? 1 : 8));
+/** Load before each measured run, not counted: the first seconds of a fresh process run cold code. */
+const WARMUP_SECONDS = values.short ? 0 : 3;
 const CONNECTIONS = 50;
 // The service's own build plus one unguarded twin of the bank list route; see apps/api/bench/bench-server.ts.
 const MAIN = path.join(ROOT, 'apps/api/dist/bench-server.js');
@@ -72,15 +74,22 @@ async function stop(child: ChildProcess): Promise<void> {
 }
 
 /** One autocannon run; `request` gives each request its path, headers and body, signed afresh when needed. `overallRate` caps the requests per second. */
-async function load(url: string, request: () => { method: string; path: string; headers?: Record<string, string>; body?: string }, overallRate?: number): Promise<Figures> {
+async function load(url: string, request: () => { method: string; path: string; headers?: Record<string, string>; body?: string }, overallRate?: number, seconds = SECONDS): Promise<Figures> {
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
-    duration: SECONDS,
+    duration: seconds,
     ...(overallRate === undefined ? {} : { overallRate }),
     requests: [{ setupRequest: (original) => ({ ...original, ...request() }) as autocannon.Request }],
   });
   return { rps: Math.round(result.requests.average), p99Ms: result.latency.p99, non2xx: result.non2xx };
+}
+
+/** A run after a warm-up with the same requests; the warm-up's answers count only in non2xx. */
+async function warmedLoad(url: string, request: Parameters<typeof load>[1]): Promise<Figures> {
+  const warmup = WARMUP_SECONDS > 0 ? await load(url, request, undefined, WARMUP_SECONDS) : undefined;
+  const figures = await load(url, request);
+  return { ...figures, non2xx: figures.non2xx + (warmup?.non2xx ?? 0) };
 }
 
 function signed(method: string, requestPath: string, body?: string): () => { method: string; path: string; headers: Record<string, string>; body?: string } {
@@ -109,7 +118,7 @@ async function measureService(env: Record<string, string>, runs: Record<string, 
   try {
     await onStart?.(service.url);
     const figures: Record<string, Figures> = {};
-    for (const [name, request] of Object.entries(runs)) figures[name] = await load(service.url, request);
+    for (const [name, request] of Object.entries(runs)) figures[name] = await warmedLoad(service.url, request);
     return figures;
   } finally {
     await stop(service.process);
@@ -247,7 +256,7 @@ fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });`;
   const bare = await startServer([bareFile], {}, '/ready');
   let bareFigures: Figures;
   try {
-    bareFigures = await load(bare.url, () => ({ method: 'GET', path: banksPath }));
+    bareFigures = await warmedLoad(bare.url, () => ({ method: 'GET', path: banksPath }));
   } finally {
     await stop(bare.process);
   }
@@ -272,6 +281,7 @@ fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });`;
     node: process.version,
     mode: values.short ? 'short' : 'full',
     secondsPerRun: SECONDS,
+    warmupSecondsPerRun: WARMUP_SECONDS,
     connections: CONNECTIONS,
     cores: PINNED ? 'server on core 0, load generator on core 1 (taskset)' : `not pinned (${os.availableParallelism()} cores, or no taskset)`,
     unguardedRoute: 'GET /payment/bench/unguarded-banks: the same app and the same bank list JSON as the signed route, without the signature guard',
@@ -292,7 +302,7 @@ fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });`;
     },
   };
   if (!values.json) {
-    console.log(`requests per second, ${CONNECTIONS} connections, ${SECONDS} s each; ${result.cores}`);
+    console.log(`requests per second, ${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP_SECONDS} s of warm-up; ${result.cores}`);
     const rows: Array<[string, number, number | string]> = [
       ['bare Fastify, bank list', result.bareRps, bareFigures.p99Ms],
       ['Nest, bank list without the guard', result.unguardedRps, m.unguarded.p99Ms],

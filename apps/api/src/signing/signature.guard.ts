@@ -12,6 +12,9 @@ import { KeyRateLimiter } from '../rate-limit/key-rate-limiter';
 import { IS_PUBLIC } from './public.decorator';
 import { verifyFailureException } from './verify-failure';
 
+/** What a request without a body verified: zero bytes, shared, since nothing can be written to it. */
+const NO_BODY = Buffer.alloc(0);
+
 /**
  * Verifies every signed request, in the protocol's order: headers, API key,
  * timestamp, body, signature (all in libs/signing); then the key's rate
@@ -65,7 +68,7 @@ export class SignatureGuard implements CanActivate {
     const merchant = this.merchants.merchantFor(apiKey);
     if (!merchant || merchant.merchantId !== merchantId || merchant.tenantId !== tenantId) throw new ApiException('AUTH_MERCHANT_MISMATCH', {});
     request.merchant = merchant;
-    request.verifiedBody = body ?? Buffer.alloc(0);
+    request.verifiedBody = body ?? NO_BODY;
     return true;
   }
 
