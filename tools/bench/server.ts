@@ -9,7 +9,8 @@
 // A benchmark, not a test: it prints what it measured and never fails on timing.
 //   npm run -s bench:server [-- --json] [-- --seconds N] [-- --short]
 //   npm run -s bench:server -- --memory [--seconds 60] [--rate 3000] [--plot FILE.svg] [--json]
-// --memory offers signed requests at a fixed rate to the memory nonce store with
+// --memory offers signed requests at a fixed rate to the memory nonce store (payins on
+// a fresh PostgreSQL database at DATABASE_URL, as in production) with
 // a 20 s nonce TTL, then stays idle, sampling each second the nonces held (from
 // /payment/metrics) and the server's RSS and heap, and draws them with --plot.
 // With two or more cores, the server runs on core 0 and the load generator
@@ -126,6 +127,21 @@ async function measureService(env: Record<string, string>, runs: Record<string, 
   }
 }
 
+/** Runs `use` with the URL of a fresh database on the PostgreSQL at DATABASE_URL, dropped afterwards. */
+async function withPrivateDatabase<T>(use: (databaseUrl: string) => Promise<T>): Promise<T> {
+  const admin = new Pool({ connectionString: DATABASE_URL });
+  const database = `paysign_bench_${process.pid}`;
+  await admin.query(`CREATE DATABASE ${database}`);
+  try {
+    const url = new URL(DATABASE_URL);
+    url.pathname = `/${database}`;
+    return await use(url.toString());
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
 const MEMORY_NONCE_TTL_SECONDS = 20;
 const MEMORY_TOLERANCE_SECONDS = 10;
 
@@ -142,11 +158,25 @@ function metricValue(text: string, pattern: RegExp): number {
   return Number(match[1]);
 }
 
-/** Guarded load at a fixed rate for SECONDS, then idle, sampling the nonces held, RSS and heap each second. */
-async function measureMemoryPlateau(): Promise<void> {
+/**
+ * Guarded load at a fixed rate for SECONDS, then idle, sampling the nonces
+ * held, RSS and heap each second. Payins go to PostgreSQL, as in production,
+ * so that the embedded database's WebAssembly heap does not blur the curve.
+ */
+function measureMemoryPlateau(): Promise<void> {
+  return withPrivateDatabase(measureMemoryPlateauOn);
+}
+
+async function measureMemoryPlateauOn(databaseUrl: string): Promise<void> {
   const rate = Number(values.rate);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-memory-'));
-  const env = { ...SERVICE_ENV, DATA_DIR: dataDir, NONCE_TTL_SECONDS: String(MEMORY_NONCE_TTL_SECONDS), TIMESTAMP_TOLERANCE_SECONDS: String(MEMORY_TOLERANCE_SECONDS) };
+  const env = {
+    ...SERVICE_ENV,
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    NONCE_TTL_SECONDS: String(MEMORY_NONCE_TTL_SECONDS),
+    TIMESTAMP_TOLERANCE_SECONDS: String(MEMORY_TOLERANCE_SECONDS),
+  };
   const service = await startServer([MAIN], env, '/payment/health/ready');
   const pid = service.process.pid as number;
   const idleSeconds = MEMORY_NONCE_TTL_SECONDS + 25;
@@ -262,18 +292,7 @@ fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });`;
   }
   const redis = await measureService({ REDIS_URL }, { guarded: signed('GET', banksPath) });
 
-  const admin = new Pool({ connectionString: DATABASE_URL });
-  const database = `paysign_bench_${process.pid}`;
-  await admin.query(`CREATE DATABASE ${database}`);
-  let postgres: Record<string, Figures>;
-  try {
-    const url = new URL(DATABASE_URL);
-    url.pathname = `/${database}`;
-    postgres = await measureService({ DATABASE_URL: url.toString() }, { enquiry, payinCreate: create });
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
-  }
+  const postgres = await withPrivateDatabase((databaseUrl) => measureService({ DATABASE_URL: databaseUrl }, { enquiry, payinCreate: create }));
 
   const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
   const m = memory as Record<'unguarded' | 'healthLive' | 'guarded' | 'enquiry' | 'payinCreate', Figures>;
