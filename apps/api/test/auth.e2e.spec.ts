@@ -2,6 +2,7 @@ import * as net from 'node:net';
 import { sign } from '@paysign/signing';
 import { signedCall, send } from './support/api-client';
 import { MERCHANT_A, MERCHANT_A_ROTATED, MERCHANT_B } from './support/credentials';
+import { MerchantRegistry } from '../src/merchants/merchant-registry';
 import { describeInProduction } from './support/stores';
 import { startProductionTestApp, startTestApp, type TestApp } from './support/test-app';
 
@@ -108,6 +109,38 @@ describe('signature guard over real HTTP', () => {
 
   it('leaves operations open that the contract marks unsigned', async () => {
     expect((await send(api.baseUrl, { method: 'GET', path: '/payment/health' })).status).toBe(200);
+  });
+});
+
+describe('an API key revoked while its request is on its way', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp({}, { overrides: { clock: () => NOW * 1000 } });
+  });
+  afterAll(() => api.close());
+
+  it('is refused: the guard does not keep the secret the head was checked with', async () => {
+    const { headers } = sign({ ...MERCHANT_A, nonce: 'revoked-1', timestamp: NOW, method: 'POST', path: ENQUIRY, body: ENQUIRY_BODY });
+    const head = [`POST ${ENQUIRY} HTTP/1.1`, 'Host: x', 'Content-Type: application/json', `Content-Length: ${ENQUIRY_BODY.length}`, 'Connection: close']
+      .concat(Object.entries(headers).map(([name, value]) => `${name}: ${value}`))
+      .join('\r\n');
+    const { port } = new URL(api.baseUrl);
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => {
+        socket.write(`${head}\r\n\r\n`);
+        // The head passes the pre-filter; then every merchant goes before the body arrives.
+        setTimeout(() => {
+          api.app.get(MerchantRegistry).replace([]);
+          socket.end(ENQUIRY_BODY);
+        }, 300);
+      });
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk));
+      socket.on('end', () => resolve(data));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 401/);
+    expect(raw).toContain('"code":"AUTH_UNKNOWN_API_KEY"');
   });
 });
 

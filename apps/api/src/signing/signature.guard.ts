@@ -49,8 +49,11 @@ export class SignatureGuard implements CanActivate {
     const nowMs = this.clock();
 
     const signed = { method: request.method, path: request.raw.url ?? request.url, body, maxBodyFields: this.config.maxBodyFields };
-    const result = request.checkedSigningHeaders
-      ? verify({ ...signed, checkedHeaders: request.checkedSigningHeaders })
+    const checkedHeaders = request.checkedSigningHeaders;
+    // Looked up again rather than kept on the request: a request object never holds a secret. Gone since the head arrived: checked afresh.
+    const secretKey = checkedHeaders && this.merchants.secretFor(checkedHeaders.apiKey);
+    const result = checkedHeaders && secretKey !== undefined
+      ? verify({ ...signed, checkedHeaders: { ok: true, headers: checkedHeaders, secretKey } })
       : verify({
           ...signed,
           headers: headerBagFromRaw(request.raw.rawHeaders),

@@ -20,8 +20,9 @@ export interface SigningPrefilterDeps {
  * Refuses a signed route's request as soon as its head has arrived, before a
  * byte of the body is read: an address over its refusal limit, then the
  * checks of libs/signing that need no body (headers, API key, timestamp).
- * What passes is kept on the request, and the signature guard, the one place
- * that verifies the signature and claims the nonce, goes on from there.
+ * The headers that pass are kept on the request (the secret is not), and the
+ * signature guard, the one place that verifies the signature and claims the
+ * nonce, goes on from there.
  */
 export function registerSigningPrefilter(fastify: FastifyInstance, deps: SigningPrefilterDeps): void {
   const secretFor = (apiKey: string) => deps.merchants.secretFor(apiKey);
@@ -39,7 +40,7 @@ export function registerSigningPrefilter(fastify: FastifyInstance, deps: Signing
       toleranceSeconds: deps.config.timestampToleranceSeconds,
     });
     if (!checked.ok) return refuse(request, reply, verifyFailureException(checked, deps.config.mode));
-    request.checkedSigningHeaders = checked;
+    request.checkedSigningHeaders = checked.headers;
   });
 }
 
