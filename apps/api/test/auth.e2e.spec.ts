@@ -11,6 +11,18 @@ const BANKS = '/payment/merchant-api/banks';
 const ENQUIRY = '/payment/merchant-api/account/inquiry';
 const ENQUIRY_BODY = '{"bankCode":"058","accountNumber":"0123456785"}';
 
+/** Raw HTTP, for what fetch cannot send: `write` writes to the connected socket; resolves with all the server answered. */
+function overSocket(baseUrl: string, write: (socket: net.Socket) => void): Promise<string> {
+  const { port } = new URL(baseUrl);
+  return new Promise<string>((resolve, reject) => {
+    const socket = net.connect(Number(port), '127.0.0.1', () => write(socket));
+    let data = '';
+    socket.on('data', (chunk) => (data += chunk));
+    socket.on('end', () => resolve(data));
+    socket.on('error', reject);
+  });
+}
+
 describe('signature guard over real HTTP', () => {
   let api: TestApp;
   beforeAll(async () => {
@@ -75,15 +87,8 @@ describe('signature guard over real HTTP', () => {
     const first = await signedCall(api.baseUrl, { path: BANKS, credential: MERCHANT_A, timestamp: NOW, nonce: 'dup-1' });
     expect(first.status).toBe(200);
     // Raw HTTP, so the header really goes twice on the wire.
-    const { port } = new URL(api.baseUrl);
-    const raw = await new Promise<string>((resolve, reject) => {
-      const socket = net.connect(Number(port), '127.0.0.1', () => {
-        socket.end(`GET ${BANKS} HTTP/1.1\r\nHost: x\r\nX-API-KEY: pk_test_a\r\nX-Nonce: a\r\nX-Nonce: b\r\nX-Timestamp: ${NOW}\r\nX-Signature: ${'a'.repeat(64)}\r\nX-Merchant-ID: MCH-A\r\nX-Tenant-ID: TEN-A\r\nConnection: close\r\n\r\n`);
-      });
-      let data = '';
-      socket.on('data', (chunk) => (data += chunk));
-      socket.on('end', () => resolve(data));
-      socket.on('error', reject);
+    const raw = await overSocket(api.baseUrl, (socket) => {
+      socket.end(`GET ${BANKS} HTTP/1.1\r\nHost: x\r\nX-API-KEY: pk_test_a\r\nX-Nonce: a\r\nX-Nonce: b\r\nX-Timestamp: ${NOW}\r\nX-Signature: ${'a'.repeat(64)}\r\nX-Merchant-ID: MCH-A\r\nX-Tenant-ID: TEN-A\r\nConnection: close\r\n\r\n`);
     });
     expect(raw).toMatch(/^HTTP\/1\.1 401/);
     expect(raw).toContain('"code":"AUTH_HEADER_MALFORMED"');
@@ -124,20 +129,13 @@ describe('an API key revoked while its request is on its way', () => {
     const head = [`POST ${ENQUIRY} HTTP/1.1`, 'Host: x', 'Content-Type: application/json', `Content-Length: ${ENQUIRY_BODY.length}`, 'Connection: close']
       .concat(Object.entries(headers).map(([name, value]) => `${name}: ${value}`))
       .join('\r\n');
-    const { port } = new URL(api.baseUrl);
-    const raw = await new Promise<string>((resolve, reject) => {
-      const socket = net.connect(Number(port), '127.0.0.1', () => {
-        socket.write(`${head}\r\n\r\n`);
-        // The head passes the pre-filter; then every merchant goes before the body arrives.
-        setTimeout(() => {
-          api.app.get(MerchantRegistry).replace([]);
-          socket.end(ENQUIRY_BODY);
-        }, 300);
-      });
-      let data = '';
-      socket.on('data', (chunk) => (data += chunk));
-      socket.on('end', () => resolve(data));
-      socket.on('error', reject);
+    const raw = await overSocket(api.baseUrl, (socket) => {
+      socket.write(`${head}\r\n\r\n`);
+      // The head passes the pre-filter; then every merchant goes before the body arrives.
+      setTimeout(() => {
+        api.app.get(MerchantRegistry).replace([]);
+        socket.end(ENQUIRY_BODY);
+      }, 300);
     });
     expect(raw).toMatch(/^HTTP\/1\.1 401/);
     expect(raw).toContain('"code":"AUTH_UNKNOWN_API_KEY"');
