@@ -31,12 +31,14 @@ describe('LatencyHistogram', () => {
     );
   });
 
-  it('keeps one series per label set, and forgets them all on reset', async () => {
+  it('keeps one series per label set, which counts from zero again after a reset', async () => {
     const registry = new Registry();
     const histogram = new LatencyHistogram({ name: 'h', help: 'h', labelNames: ['route'], buckets: [1], registers: [registry] });
-    expect(histogram.with({ route: '/a' })).toBe(histogram.with({ route: '/a' }));
-    histogram.with({ route: '/a' }).observe(0.5);
+    const series = histogram.with({ route: '/a' });
+    expect(histogram.with({ route: '/a' })).toBe(series);
+    series.observe(0.5);
     registry.resetMetrics();
-    expect(await registry.metrics()).not.toContain('route="/a"');
+    series.observe(2);
+    expect(await registry.metrics()).toContain('h_bucket{le="1",route="/a"} 0\nh_bucket{le="+Inf",route="/a"} 1\nh_sum{route="/a"} 2\nh_count{route="/a"} 1');
   });
 });

@@ -95,8 +95,13 @@ export class LatencyHistogram<Label extends string> {
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
   }
 
+  /** Zeroes every series rather than dropping it: callers keep their series, and must go on counting in them. */
   reset(): void {
-    this.series.clear();
+    for (const series of this.series.values()) {
+      series.counts.fill(0);
+      series.sum = 0;
+      series.count = 0;
+    }
   }
 
   private newSeries(labels: Record<Label, string>): Series {
