@@ -5,7 +5,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { BANK_CATALOGUE_JSON } from '../src/banks/banks.controller';
 import { fail, runService } from '../src/service';
-import { Public } from '../src/signing/public.decorator';
+import { Public } from '../src/http/public.decorator';
 
 @Controller('bench/unguarded-banks')
 class UnguardedBanksController {

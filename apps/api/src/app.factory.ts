@@ -7,15 +7,16 @@ import type { Logger } from 'pino';
 import './http/request-context';
 import type { Server } from 'node:http';
 import { createEnquiryCache } from './accounts/enquiry-cache';
-import { CheckoutLinks } from './checkout/checkout-links';
-import { CheckoutTokens } from './checkout/checkout-tokens';
+import { CheckoutLinks } from './payins/checkout-links';
+import { CheckoutTokens } from './payins/checkout-tokens';
 import { registerCheckoutFormBody } from './checkout/form-body';
 import { PaymentGateways } from './gateways/payment-gateways';
 import { PayinExpirySweeper } from './payins/payin-expiry-sweeper';
-import type { SqlClient } from './payins/sql-client';
+import type { SqlClient } from './db/sql-client';
 import { SqlWebhookEventRepository } from './webhooks/sql-webhook-event.repository';
 import { WebhookDispatcher } from './webhooks/webhook-dispatcher';
-import { WebhookOutbox } from './webhooks/webhook-event';
+import { EventOutbox } from './events/event-outbox';
+import { PayinEvents } from './payins/payin-events';
 import { systemResolver, type Resolver } from './webhooks/webhook-target';
 import { SandboxAccountNameProvider } from './accounts/sandbox-account-name.provider';
 import { AppModule, type AppDependencies } from './app.module';
@@ -34,14 +35,18 @@ import { MemoryNonceStore } from './nonce/memory-nonce-store';
 import { NonceShareExceededError, NonceStoreFullError } from './nonce/nonce-store.interface';
 import { RedisNonceStore } from './nonce/redis-nonce-store';
 import { SqlPayinRepository } from './payins/sql-payin.repository';
-import { openPglite, openPostgres } from './payins/sql-clients';
+import { openPglite, openPostgres } from './db/sql-clients';
+import { SCHEMA } from './schema';
 import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit.store';
 import { RedisRateLimitStore } from './rate-limit/redis-rate-limit.store';
 import { RedisConnection } from './redis/redis-connection';
 import { RefusedAddressLimiter } from './rate-limit/refused-address-limiter';
 import { registerSigningPrefilter } from './signing/signing-prefilter.hook';
-import { InstrumentedNonceStore, InstrumentedPayinRepository, InstrumentedRateLimitStore } from './stores/instrumented-stores';
+import { InstrumentedNonceStore } from './nonce/instrumented-nonce-store';
+import { InstrumentedPayinRepository } from './payins/instrumented-payin.repository';
+import { InstrumentedRateLimitStore } from './rate-limit/instrumented-rate-limit.store';
 import { StoreHealth } from './health/store-health';
+import type { StoreName } from './stores/store-failure';
 import { StoreProbe } from './stores/store-probe';
 
 // Fastify accepts only a LogController of its own copy, so take it from the
@@ -79,16 +84,17 @@ export async function buildDependencies(
   if (nonceStore instanceof MemoryNonceStore) metrics.watchMemoryNonces(() => ({ held: nonceStore.heldCount, tableBytes: nonceStore.tableBytes }));
   const rateLimitStore = overrides.rateLimitStore ?? (redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore());
   if (!overrides.payinStore && !config.databaseUrl) logger.info({ dataDir: config.dataDir }, 'opening the embedded payin database; its first start takes several seconds');
-  const payinStore = overrides.payinStore ?? (config.databaseUrl ? await openPostgres(config.databaseUrl, { logger }) : await openPglite(config.dataDir, { logger }));
-  const probe = (store: string, check: string, isRefusal?: (error: unknown) => boolean) => new StoreProbe({ store, check, metrics, logger, isRefusal });
+  const payinStore = overrides.payinStore ?? (config.databaseUrl ? await openPostgres(config.databaseUrl, { logger, migrations: SCHEMA }) : await openPglite(config.dataDir, { logger, migrations: SCHEMA }));
+  const probe = (store: StoreName, check: string, isRefusal?: (error: unknown) => boolean) => new StoreProbe({ store, check, metrics, logger, isRefusal });
   const redisCheck = config.redisUrl ? 'REDIS_URL and the Redis server' : 'the service process';
   const clock = overrides.clock ?? Date.now;
   const payinProbe = probe('payin store', config.databaseUrl ? 'DATABASE_URL and the PostgreSQL server' : `DATA_DIR (${config.dataDir}) and its disk`);
-  const instrumentedPayins = new InstrumentedPayinRepository(new SqlPayinRepository(payinStore), payinProbe);
+  const outbox = new EventOutbox((config.webhooks.retryScheduleSeconds[0] ?? 0) * 1000);
+  const instrumentedPayins = new InstrumentedPayinRepository(new SqlPayinRepository(payinStore, outbox), payinProbe);
   const nonceProbe = probe('nonce store', redisCheck, (e) => e instanceof NonceShareExceededError || e instanceof NonceStoreFullError);
   const instrumentedNonces = new InstrumentedNonceStore(nonceStore, nonceProbe);
   const checkoutLinks = new CheckoutLinks(new CheckoutTokens(config.checkoutTokenSecret), () => config.publicBaseUrl ?? listeningOrigin());
-  const outbox = new WebhookOutbox(checkoutLinks, (config.webhooks.retryScheduleSeconds[0] ?? 0) * 1000);
+  const payinEvents = new PayinEvents(outbox, checkoutLinks);
   const webhookEvents = new SqlWebhookEventRepository(payinStore);
   metrics.watchWebhookQueue(() => webhookEvents.pendingCount());
   return {
@@ -107,10 +113,10 @@ export async function buildDependencies(
       { nonceStore: { probe: nonceProbe, ping: () => instrumentedNonces.ping() }, payinStore: { probe: payinProbe, ping: () => instrumentedPayins.ping() } },
       config.healthProbeIntervalMs,
     ),
-    payinSweeper: new PayinExpirySweeper({ payins: instrumentedPayins, eventOf: outbox.eventOf, clock, logger, intervalMs: config.payinSweepIntervalMs, batchSize: config.payinSweepBatchSize }),
+    payinSweeper: new PayinExpirySweeper({ payins: instrumentedPayins, eventOf: payinEvents.eventOf, clock, logger, intervalMs: config.payinSweepIntervalMs, batchSize: config.payinSweepBatchSize }),
     gateways: PaymentGateways.forMode(config.mode),
     checkoutLinks,
-    outbox,
+    payinEvents,
     webhookEvents,
     webhookDispatcher: new WebhookDispatcher({ events: webhookEvents, merchants, settings: config.webhooks, clock, logger, metrics, resolve: overrides.webhookResolver ?? systemResolver }),
     enquiryCache: overrides.enquiryCache ?? createEnquiryCache(config.redisUrl),

@@ -25,11 +25,11 @@ import { PayinsService } from './payins/payins.service';
 import type { PayinExpirySweeper } from './payins/payin-expiry-sweeper';
 import { SandboxSimulationController } from './payins/sandbox-simulation.controller';
 import { CheckoutController } from './checkout/checkout.controller';
-import { CheckoutLinks } from './checkout/checkout-links';
+import { CheckoutLinks } from './payins/checkout-links';
 import { PaymentGateways } from './gateways/payment-gateways';
 import { SqlWebhookEventRepository } from './webhooks/sql-webhook-event.repository';
 import type { WebhookDispatcher } from './webhooks/webhook-dispatcher';
-import { WebhookOutbox } from './webhooks/webhook-event';
+import { PayinEvents } from './payins/payin-events';
 import { WebhookEventsController } from './webhooks/webhook-events.controller';
 import { RateLimitStore } from './rate-limit/rate-limit-store.interface';
 import { KeyRateLimiter } from './rate-limit/key-rate-limiter';
@@ -56,8 +56,8 @@ export interface AppDependencies {
   payinSweeper: PayinExpirySweeper;
   gateways: PaymentGateways;
   checkoutLinks: CheckoutLinks;
-  /** Builds the webhook event of a payin that became final, for the transaction that makes it so. */
-  outbox: WebhookOutbox;
+  /** Builds the event of a payin that became final, for the transaction that makes it so. */
+  payinEvents: PayinEvents;
   webhookEvents: SqlWebhookEventRepository;
   /** Delivers the outbox from this instance; started with the app, stopped before the stores close. */
   webhookDispatcher: WebhookDispatcher;
@@ -109,7 +109,7 @@ export class AppModule {
         { provide: PayinRepository, useValue: deps.payinRepository },
         { provide: PaymentGateways, useValue: deps.gateways },
         { provide: CheckoutLinks, useValue: deps.checkoutLinks },
-        { provide: WebhookOutbox, useValue: deps.outbox },
+        { provide: PayinEvents, useValue: deps.payinEvents },
         { provide: SqlWebhookEventRepository, useValue: deps.webhookEvents },
         { provide: EnquiryCache, useValue: deps.enquiryCache },
         { provide: AccountNameProvider, useValue: deps.accountNameProvider },

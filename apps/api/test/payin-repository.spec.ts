@@ -4,11 +4,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Pool } from 'pg';
 import type { NewPayin, PayinRepository, StoredPayin } from '../src/payins/payin-repository.interface';
-import type { SqlClient } from '../src/payins/sql-client';
+import type { SqlClient } from '../src/db/sql-client';
 import { SqlWebhookEventRepository } from '../src/webhooks/sql-webhook-event.repository';
-import { newEventId, type NewWebhookEvent } from '../src/webhooks/webhook-event';
-import { MIGRATIONS } from '../src/payins/migrations';
-import { openPglite, openPostgres } from '../src/payins/sql-clients';
+import { EventOutbox } from '../src/events/event-outbox';
+import type { NewOutboxEvent } from '../src/events/outbox-event';
+import { SCHEMA } from '../src/schema';
+import { openPglite, openPostgres } from '../src/db/sql-clients';
 import { SqlPayinRepository } from '../src/payins/sql-payin.repository';
 import { DATABASE_URL, describeWithStore } from './support/stores';
 import { signedCall } from './support/api-client';
@@ -33,6 +34,7 @@ const payin = (reference: string, changes: Partial<NewPayin> = {}): NewPayin => 
   checkoutTokenHash: `hash-${changes.merchantId ?? 'MCH-A'}-${reference}-${Math.random()}`,
   ...changes,
 });
+const outbox = new EventOutbox(0);
 /** These tests are about the payins; the outbox has its own. */
 const NO_EVENT = () => undefined;
 const BEFORE_EXPIRY = new Date('2026-11-22T10:10:00.000Z');
@@ -44,7 +46,7 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
   let dispose: () => Promise<void>;
   beforeAll(async () => {
     const opened = await open();
-    repository = new SqlPayinRepository(opened.client);
+    repository = new SqlPayinRepository(opened.client, outbox);
     events = new SqlWebhookEventRepository(opened.client);
     dispose = opened.dispose;
   });
@@ -129,38 +131,41 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
 
   describe('the webhook outbox', () => {
     const key = (reference: string) => ({ merchantId: 'MCH-A', reference });
-    const eventOf = (payin: StoredPayin): NewWebhookEvent => ({
-      id: newEventId(),
-      merchantId: payin.merchantId,
-      reference: payin.reference,
-      type: 'payin.successful',
-      payload: JSON.stringify({ status: payin.status }),
-      notifyUrl: 'https://merchant.example.com/hooks',
-      createdAt: BEFORE_EXPIRY,
-      nextAttemptAt: BEFORE_EXPIRY,
-    });
+    const eventOf = (payin: StoredPayin): NewOutboxEvent =>
+      outbox.event({
+        merchantId: payin.merchantId,
+        objectType: 'payin',
+        objectId: payin.reference,
+        type: 'payin.successful',
+        version: payin.version,
+        occurredAt: BEFORE_EXPIRY,
+        data: { status: payin.status },
+        notifyUrl: 'https://merchant.example.com/hooks',
+      });
+    const listOfPayin = (merchantId: string, reference: string) => events.listOfObject(merchantId, 'payin', reference);
 
     it('writes the event of a transition in its transaction', async () => {
       await repository.insertIfAbsent(payin('o-1'));
       await repository.transition(key('o-1'), { to: 'SUCCESSFUL' }, BEFORE_EXPIRY, eventOf);
-      const [event] = await events.listOfPayin('MCH-A', 'o-1');
-      expect(event).toMatchObject({ reference: 'o-1', status: 'pending', attemptCount: 0, payload: '{"status":"SUCCESSFUL"}' });
+      const [event] = await listOfPayin('MCH-A', 'o-1');
+      expect(event).toMatchObject({ objectType: 'payin', objectId: 'o-1', version: 2, status: 'pending', attemptCount: 0 });
+      expect(JSON.parse(event?.payload ?? '')).toEqual({ type: 'payin.successful', version: 2, timestamp: BEFORE_EXPIRY.toISOString(), data: { status: 'SUCCESSFUL' } });
     });
 
     it('rolls the transition back when its event cannot be written: neither exists without the other', async () => {
       await repository.insertIfAbsent(payin('o-2'));
-      const duplicateId = (await events.listOfPayin('MCH-A', 'o-1'))[0]?.id as string;
+      const duplicateId = (await listOfPayin('MCH-A', 'o-1'))[0]?.id as string;
       await expect(repository.transition(key('o-2'), { to: 'SUCCESSFUL' }, BEFORE_EXPIRY, (moved) => ({ ...eventOf(moved), id: duplicateId }))).rejects.toThrow();
       expect((await repository.find(key('o-2')))?.status).toBe('PENDING');
-      expect(await events.listOfPayin('MCH-A', 'o-2')).toEqual([]);
+      expect(await listOfPayin('MCH-A', 'o-2')).toEqual([]);
     });
 
     it('writes the events of expired payins in the sweep that abandons them', async () => {
       const base = new Date('2033-01-01T00:00:00.000Z').getTime();
       for (const reference of ['o-3', 'o-4']) await repository.insertIfAbsent(payin(reference, { merchantId: 'MCH-O', createdAt: new Date(base), expiresAt: new Date(base + 1000) }));
       await repository.expireDue(new Date(base + 2000), { limit: 10, merchantId: 'MCH-O' }, eventOf);
-      expect(await events.listOfPayin('MCH-O', 'o-3')).toHaveLength(1);
-      expect(await events.listOfPayin('MCH-O', 'o-4')).toHaveLength(1);
+      expect(await listOfPayin('MCH-O', 'o-3')).toHaveLength(1);
+      expect(await listOfPayin('MCH-O', 'o-4')).toHaveLength(1);
     });
 
     it('lets one claimer take a due event until its lease runs out, then another', async () => {
@@ -169,11 +174,11 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
       const now = new Date(BEFORE_EXPIRY.getTime() + 1000);
       const lease = new Date(now.getTime() + 60_000);
       const claims = await Promise.all([1, 2, 3].map(() => events.claimDue(now, lease, 100)));
-      const claimedO5 = claims.flat().filter((event) => event.reference === 'o-5');
+      const claimedO5 = claims.flat().filter((event) => event.objectId === 'o-5');
       expect(claimedO5).toHaveLength(1);
       expect(claimedO5[0]?.attemptCount).toBe(1);
-      expect((await events.claimDue(new Date(now.getTime() + 30_000), lease, 100)).filter((e) => e.reference === 'o-5')).toEqual([]);
-      const retaken = (await events.claimDue(new Date(lease.getTime() + 1), new Date(lease.getTime() + 60_000), 100)).filter((e) => e.reference === 'o-5');
+      expect((await events.claimDue(new Date(now.getTime() + 30_000), lease, 100)).filter((e) => e.objectId === 'o-5')).toEqual([]);
+      const retaken = (await events.claimDue(new Date(lease.getTime() + 1), new Date(lease.getTime() + 60_000), 100)).filter((e) => e.objectId === 'o-5');
       expect(retaken.map((e) => e.attemptCount)).toEqual([2]);
     });
   });
@@ -246,7 +251,7 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
 describe('PayinRepository on PGlite', () => {
   repositorySuite(async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pglite-'));
-    const client = await openPglite(dir);
+    const client = await openPglite(dir, { migrations: SCHEMA });
     return { client, dispose: async () => { await client.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
   });
 
@@ -274,7 +279,7 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'PayinRepository on PostgreSQL', (
     const schema = `payins_test_${process.pid}_${Date.now()}`;
     const admin = new Pool({ connectionString: DATABASE_URL });
     await admin.query(`CREATE SCHEMA ${schema}`);
-    const client = await openPostgres(DATABASE_URL, { schema });
+    const client = await openPostgres(DATABASE_URL, { schema, migrations: SCHEMA });
     return {
       client,
       dispose: async () => {
@@ -289,7 +294,7 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'PayinRepository on PostgreSQL', (
     const schema = `payins_kill_${process.pid}_${Date.now()}`;
     const admin = new Pool({ connectionString: DATABASE_URL });
     await admin.query(`CREATE SCHEMA ${schema}`);
-    const client = await openPostgres(DATABASE_URL, { schema });
+    const client = await openPostgres(DATABASE_URL, { schema, migrations: SCHEMA });
     try {
       // The backend ends itself, as a failover or an operator's pg_terminate_backend would.
       await expect(client.transaction((tx) => tx.query('SELECT pg_terminate_backend(pg_backend_pid())'))).rejects.toThrow();
@@ -308,9 +313,9 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'PayinRepository on PostgreSQL', (
     const admin = new Pool({ connectionString: DATABASE_URL });
     await admin.query(`CREATE SCHEMA ${schema}`);
     try {
-      const clients = await Promise.all([openPostgres(DATABASE_URL, { schema }), openPostgres(DATABASE_URL, { schema })]);
+      const clients = await Promise.all([openPostgres(DATABASE_URL, { schema, migrations: SCHEMA }), openPostgres(DATABASE_URL, { schema, migrations: SCHEMA })]);
       const { rows } = await admin.query(`SELECT count(*)::int AS n FROM ${schema}.schema_migrations`);
-      expect(rows[0].n).toBe(MIGRATIONS.length);
+      expect(rows[0].n).toBe(SCHEMA.length);
       await Promise.all(clients.map((c) => c.close()));
     } finally {
       await admin.query(`DROP SCHEMA ${schema} CASCADE`);

@@ -53,7 +53,8 @@ function deliverySuite(start: (env: Record<string, string>) => Promise<TestApp>)
     const final = await simulate(api, ref, outcome);
     const [delivery] = await receiver.waitFor(ref, 1);
     const body = JSON.parse(delivery?.body as string) as Record<string, unknown>;
-    expect(body).toEqual({ type, timestamp: (final.json.paidAt ?? final.json.failedAt) as string, data: final.json });
+    // Created at version 1, made final once: version 2, which a receiver compares to ignore a late older event.
+    expect(body).toEqual({ type, version: 2, timestamp: (final.json.paidAt ?? final.json.failedAt) as string, data: final.json });
     expect(delivery?.headers['content-type']).toBe('application/json');
     expect(delivery?.headers['webhook-id']).toMatch(/^evt_[A-Za-z0-9_-]{22}$/);
     expect(Math.abs(Number(delivery?.headers['webhook-timestamp']) - Date.now() / 1000)).toBeLessThan(5);

@@ -1,7 +1,7 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
-import { IS_PUBLIC, PUBLIC_ROUTE } from '../signing/public.decorator';
+import { IS_PUBLIC, PUBLIC_ROUTE } from '../http/public.decorator';
 
 /** Fastify route config key of the checkout pages: unsigned, HTML, and the only routes that take a form body. */
 export const CHECKOUT_ROUTE = 'paysignCheckout';

@@ -11,9 +11,9 @@ import { MerchantRegistry } from '../merchants/merchant-registry';
 import type { StoredPayin } from '../payins/payin-repository.interface';
 import { isFinal, type PayinTransition } from '../payins/payin-states';
 import { PayinsService } from '../payins/payins.service';
-import { CheckoutLinks } from './checkout-links';
+import { CheckoutLinks } from '../payins/checkout-links';
 import { CheckoutRoute } from './checkout-route';
-import { hashCheckoutToken, isCheckoutTokenShaped } from './checkout-tokens';
+import { hashCheckoutToken, isCheckoutTokenShaped } from '../payins/checkout-tokens';
 import { STYLE_HASH, formatAmount, renderCheckoutPage, renderMessagePage, renderOutcomePage, type PayinSummary } from './checkout-page';
 
 const CSRF_COOKIE = 'paysign_checkout_csrf';

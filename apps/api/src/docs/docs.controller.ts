@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import { Controller, Get, Header, Inject } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
-import { Public } from '../signing/public.decorator';
+import { Public } from '../http/public.decorator';
 import { PROTOCOL_STYLE_HASH, renderProtocolPage } from './protocol-page';
 
 /**

@@ -1,5 +1,6 @@
 import { HttpException } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import type { StoreName } from '../stores/store-failure';
 import { ERROR_REGISTRY, errorMessage, type ErrorCode, type ErrorMessageParams, type FieldError, type SigningDebug } from '@paysign/contracts';
 
 export interface ApiErrorExtras {
@@ -34,7 +35,7 @@ export function validationFailed(details: FieldError[]): ApiException {
   return new ApiException('VALIDATION_FAILED', { count: details.length, fieldOrFields: details.length === 1 ? 'field' : 'fields', problems }, { details });
 }
 
-export function storeUnavailable(store: 'nonce store' | 'payin store' | 'rate-limit store'): ApiException {
+export function storeUnavailable(store: StoreName): ApiException {
   return new ApiException('STORE_UNAVAILABLE', { store });
 }
 

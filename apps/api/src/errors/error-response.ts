@@ -1,6 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import type { ErrorBody } from '@paysign/contracts';
-import { ApiException } from './api.exception';
+import { StoreUnavailableError } from '../stores/store-failure';
+import { ApiException, storeUnavailable } from './api.exception';
 
 export interface ErrorResponse {
   status: number;
@@ -27,6 +28,7 @@ export function toErrorResponse(error: unknown, requestId: string, bodyLimitByte
 /** Our own failures pass through; the framework's (Nest's and Fastify's) are mapped by their HTTP status. */
 function toApiException(error: unknown, bodyLimitBytes: number): ApiException {
   if (error instanceof ApiException) return error;
+  if (error instanceof StoreUnavailableError) return storeUnavailable(error.store);
   const status = frameworkStatus(error);
   switch (status) {
     case 404:

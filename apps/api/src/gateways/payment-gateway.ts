@@ -1,5 +1,12 @@
 import type { DeclineReason, PayinChannel } from '@paysign/contracts';
-import type { StoredPayin } from '../payins/payin-repository.interface';
+
+/** What a gateway is asked to collect: the payin as the gateway sees it. */
+export interface Collection {
+  merchantId: string;
+  reference: string;
+  amountMinor: bigint;
+  currency: string;
+}
 
 /** What the checkout page offers for one channel, as the gateway describes it. */
 export type CheckoutMethod =
@@ -32,6 +39,6 @@ export interface PaymentGateway {
   /** For logs and the docs: which adapter this is. */
   readonly name: string;
   readonly channels: readonly PayinChannel[];
-  checkoutMethod(channel: PayinChannel, payin: StoredPayin): CheckoutMethod;
-  attempt(payin: StoredPayin, attempt: PaymentAttempt, now: Date): Promise<GatewayDecision>;
+  checkoutMethod(channel: PayinChannel, payin: Collection): CheckoutMethod;
+  attempt(payin: Collection, attempt: PaymentAttempt, now: Date): Promise<GatewayDecision>;
 }

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DeclineReason, PayinChannel } from '@paysign/contracts';
-import type { StoredPayin } from '../payins/payin-repository.interface';
-import type { CardDetails, CardField, CheckoutMethod, GatewayDecision, PaymentAttempt, PaymentGateway } from './payment-gateway';
+import type { CardDetails, CardField, CheckoutMethod, GatewayDecision, PaymentAttempt, PaymentGateway, Collection } from './payment-gateway';
 
 /** The sandbox test cards (docs/sandbox.md): each number always has the same outcome. */
 export const SANDBOX_TEST_CARDS: ReadonlyArray<{ number: string; outcome: 'paid' | DeclineReason }> = [
@@ -23,7 +22,7 @@ export class SandboxGateway implements PaymentGateway {
   readonly name = 'sandbox';
   readonly channels: readonly PayinChannel[] = ['card', 'bank_transfer', 'ussd'];
 
-  checkoutMethod(channel: PayinChannel, payin: StoredPayin): CheckoutMethod {
+  checkoutMethod(channel: PayinChannel, payin: Collection): CheckoutMethod {
     switch (channel) {
       case 'card':
         return { channel, testCards: SANDBOX_TEST_CARDS.map((card) => ({ number: groupDigits(card.number), outcome: card.outcome === 'paid' ? 'succeeds' : `declined: ${card.outcome}` })) };
@@ -34,7 +33,7 @@ export class SandboxGateway implements PaymentGateway {
     }
   }
 
-  async attempt(_payin: StoredPayin, attempt: PaymentAttempt, now: Date): Promise<GatewayDecision> {
+  async attempt(_payin: Collection, attempt: PaymentAttempt, now: Date): Promise<GatewayDecision> {
     if (attempt.channel !== 'card') return { kind: 'paid' };
     const errors = cardErrors(attempt.card, now);
     if (Object.keys(errors).length > 0) return { kind: 'invalid', errors };
@@ -79,7 +78,7 @@ function groupDigits(number: string): string {
 }
 
 /** A stable, made-up 10-digit account per payin, as a bank's virtual account would be. */
-function virtualAccountNumber(payin: StoredPayin): string {
+function virtualAccountNumber(payin: Collection): string {
   const digest = createHash('sha256').update(`${payin.merchantId}\0${payin.reference}`).digest();
   return `99${(digest.readUInt32BE(0) % 100_000_000).toString().padStart(8, '0')}`;
 }

@@ -3,7 +3,7 @@ import type { Health } from '@paysign/contracts';
 import type { FastifyReply } from 'fastify';
 import { Readiness } from '../lifecycle/readiness';
 import { NonceStore } from '../nonce/nonce-store.interface';
-import { Public } from '../signing/public.decorator';
+import { Public } from '../http/public.decorator';
 import { StoreHealth } from './store-health';
 
 type Check = Health['checks'][string];

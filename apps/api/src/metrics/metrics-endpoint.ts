@@ -2,7 +2,7 @@ import * as http from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
-import { PUBLIC_ROUTE } from '../signing/public.decorator';
+import { PUBLIC_ROUTE } from '../http/public.decorator';
 import type { ServiceMetrics } from './service-metrics';
 
 const METRICS_PATH = '/payment/metrics';

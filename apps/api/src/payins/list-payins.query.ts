@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { SCHEMAS, type FieldError, type PayinStatus } from '@paysign/contracts';
 import { validationFailed } from '../errors/api.exception';
+import { MAX_DATE_MS, parseDateTime } from '../http/rfc3339';
 import type { PayinListQuery } from './payin-repository.interface';
 import { PAYIN_STATUSES, isPayinStatus } from './payin-states';
 import { REFERENCE_PATTERN } from './create-payin.dto';
@@ -8,8 +9,6 @@ import { REFERENCE_PATTERN } from './create-payin.dto';
 const PARAMETERS = ['status', 'createdFrom', 'createdTo', 'limit', 'cursor'] as const;
 const LIMIT = { min: SCHEMAS.PageLimit.minimum, max: SCHEMAS.PageLimit.maximum, default: SCHEMAS.PageLimit.default };
 const CURSOR_PATTERN = new RegExp(SCHEMAS.Cursor.pattern);
-/** RFC 3339 with a time zone: what `format: date-time` means, and unambiguous. */
-const DATE_TIME = /^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?([Zz]|[+-][0-9]{2}:[0-9]{2})$/;
 
 interface Filters {
   status?: PayinStatus;
@@ -45,9 +44,9 @@ export function parseListQuery(merchantId: string, query: Record<string, unknown
   for (const name of ['createdFrom', 'createdTo'] as const) {
     const raw = single(name);
     if (raw === undefined) continue;
-    const instant = DATE_TIME.test(raw) ? new Date(raw) : undefined;
-    if (instant && !Number.isNaN(instant.getTime())) filters[name] = instant;
-    else errors.push({ field: name, code: 'format', message: `${name} must be an RFC 3339 date-time with a time zone, such as 2026-11-01T00:00:00Z; encode + as %2B.` });
+    const instant = parseDateTime(raw);
+    if (instant) filters[name] = instant;
+    else errors.push({ field: name, code: 'format', message: `${name} must be an RFC 3339 date-time with a time zone that exists in the calendar, such as 2026-11-01T00:00:00Z; encode + as %2B.` });
   }
   if (filters.createdFrom && filters.createdTo && filters.createdFrom >= filters.createdTo) {
     errors.push({ field: 'createdTo', code: 'range', message: 'createdTo must be later than createdFrom.' });
@@ -85,7 +84,8 @@ function decodeCursor(raw: string, filters: Filters): { createdAt: Date; referen
   }
   if (!Array.isArray(decoded) || decoded.length !== 3) return invalid;
   const [at, reference, key] = decoded as unknown[];
-  if (!Number.isSafeInteger(at) || (at as number) < 0 || typeof reference !== 'string' || !REFERENCE_PATTERN.test(reference) || typeof key !== 'string') return invalid;
+  // Within the range a Date holds: a cursor naming an instant past it is not one of ours, and must not reach the store.
+  if (!Number.isSafeInteger(at) || (at as number) < 0 || (at as number) > MAX_DATE_MS || typeof reference !== 'string' || !REFERENCE_PATTERN.test(reference) || typeof key !== 'string') return invalid;
   if (key !== filtersKey(filters)) return 'cursor was issued for other filters; send the same status, createdFrom and createdTo as the page it came from.';
   return { createdAt: new Date(at as number), reference };
 }

@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../config/clock';
-import type { OutboxEventOf } from '../webhooks/webhook-event';
+import type { PayinEventOf } from './payin-events';
 import type { PayinRepository } from './payin-repository.interface';
 
 export interface PayinExpirySweeperOptions {
   payins: PayinRepository;
   /** Abandoning a payin notifies it like any other transition. */
-  eventOf: OutboxEventOf;
+  eventOf: PayinEventOf;
   clock: Clock;
   logger: Logger;
   intervalMs: number;

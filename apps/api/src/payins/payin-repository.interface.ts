@@ -1,5 +1,5 @@
 import type { FailureReason, Payin, PayinChannel, PayinStatus } from '@paysign/contracts';
-import type { OutboxEventOf } from '../webhooks/webhook-event';
+import type { PayinEventOf } from './payin-events';
 import type { PayinTransition } from './payin-states';
 
 /** Injection token of the PayinRepository. */
@@ -34,6 +34,8 @@ export interface StoredPayin extends Omit<NewPayin, 'checkoutSeed' | 'checkoutTo
   failureReason: FailureReason | null;
   /** Null only for payins created before checkout existed. */
   checkoutSeed: string | null;
+  /** 1 when created, one more with each change; the version its events carry. */
+  version: number;
 }
 
 export interface PayinKey {
@@ -69,13 +71,13 @@ export interface PayinRepository {
    * entered at or after `expiresAt`. `eventOf` gives the webhook event of the
    * payin that moved, written in the same transaction (the outbox).
    */
-  transition(key: PayinKey, transition: PayinTransition, now: Date, eventOf: OutboxEventOf): Promise<StoredPayin | undefined>;
+  transition(key: PayinKey, transition: PayinTransition, now: Date, eventOf: PayinEventOf): Promise<StoredPayin | undefined>;
   /**
    * Abandons up to `limit` PENDING payins whose `expiresAt` has passed, of one
    * merchant or of all; safe to run on several instances at once, since each
    * payin moves once. Resolves with the keys it moved.
    */
-  expireDue(now: Date, options: { limit: number; merchantId?: string }, eventOf: OutboxEventOf): Promise<PayinKey[]>;
+  expireDue(now: Date, options: { limit: number; merchantId?: string }, eventOf: PayinEventOf): Promise<PayinKey[]>;
   /** The merchant's payins in listing order: newest first, then by reference, descending. */
   list(query: PayinListQuery): Promise<StoredPayin[]>;
   ping(): Promise<void>;

@@ -1,5 +1,5 @@
 import type { Payin } from '@paysign/contracts';
-import type { CheckoutLinks } from '../checkout/checkout-links';
+import type { CheckoutLinks } from './checkout-links';
 import type { StoredPayin } from './payin-repository.interface';
 
 /** A stored payin as the contract shows it: what GET returns, and what a webhook event carries. */

@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { FieldError, Payin, PayinList } from '@paysign/contracts';
+import type { FieldError, Payin, PayinList, WebhookEventList } from '@paysign/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
@@ -9,12 +9,15 @@ import { validateBody } from '../http/validate-body';
 import { CREATE_PAYIN_FIELDS, CreatePayinDto, REFERENCE_PATTERN, REFERENCE_RULE, amountTextErrors } from './create-payin.dto';
 import { encodeCursor, parseListQuery } from './list-payins.query';
 import { PayinsService } from './payins.service';
+import { SqlWebhookEventRepository } from '../webhooks/sql-webhook-event.repository';
+import { webhookEventToContract } from '../webhooks/webhook-event-view';
 import { staticTargetProblem } from '../webhooks/webhook-target';
 
 @Controller('api/payins')
 export class PayinsController {
   constructor(
     private readonly payins: PayinsService,
+    private readonly webhookEvents: SqlWebhookEventRepository,
     @Inject(AppConfigToken) private readonly config: AppConfig,
   ) {}
 
@@ -49,6 +52,16 @@ export class PayinsController {
   async get(@Param('reference') reference: string, @Req() request: FastifyRequest): Promise<Payin> {
     const merchant = request.merchant as NonNullable<FastifyRequest['merchant']>;
     return this.payins.get({ merchantId: merchant.merchantId, reference: checkedReference(reference) });
+  }
+
+  /** Every event of the payin with every delivery attempt, for a merchant debugging its receiver. */
+  @Get(':reference/events')
+  async events(@Param('reference') reference: string, @Req() request: FastifyRequest): Promise<WebhookEventList> {
+    const merchant = request.merchant as NonNullable<FastifyRequest['merchant']>;
+    // Reading the payin first answers 404 for another merchant's.
+    const payin = await this.payins.find({ merchantId: merchant.merchantId, reference: checkedReference(reference) });
+    const events = await this.webhookEvents.listOfObject(payin.merchantId, 'payin', payin.reference);
+    return { data: events.map(webhookEventToContract) };
   }
 
   /**

@@ -1,18 +1,18 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Payin } from '@paysign/contracts';
-import { CheckoutLinks } from '../checkout/checkout-links';
+import { CheckoutLinks } from './checkout-links';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { Clock } from '../config/clock';
-import { ApiException, storeUnavailable } from '../errors/api.exception';
+import { ApiException } from '../errors/api.exception';
 import { PaymentGateways } from '../gateways/payment-gateways';
 import { MerchantRegistry } from '../merchants/merchant-registry';
 import type { CreatePayinDto } from './create-payin.dto';
 import { PayinRepository, type NewPayin, type PayinKey, type PayinListQuery, type StoredPayin } from './payin-repository.interface';
 import type { PayinTransition } from './payin-states';
+import { PayinEvents } from './payin-events';
 import { payinToContract } from './payin-view';
-import { WebhookOutbox } from '../webhooks/webhook-event';
 
 /** What a transition attempt came to: the payin moved, or it was already final (this attempt lost, or came late). */
 export type TransitionResult = { moved: true; payin: StoredPayin } | { moved: false; payin: StoredPayin };
@@ -25,7 +25,7 @@ export class PayinsService {
     @Inject(Clock) private readonly clock: Clock,
     private readonly gateways: PaymentGateways,
     private readonly links: CheckoutLinks,
-    private readonly outbox: WebhookOutbox,
+    private readonly events: PayinEvents,
     private readonly merchants: MerchantRegistry,
   ) {}
 
@@ -59,7 +59,7 @@ export class PayinsService {
       checkoutSeed: checkout.seed,
       checkoutTokenHash: checkout.tokenHash,
     };
-    const result = await this.store(() => this.payins.insertIfAbsent(newPayin));
+    const result = await this.payins.insertIfAbsent(newPayin);
     if (!result.created && result.payin.requestFingerprint !== newPayin.requestFingerprint) {
       throw new ApiException('IDEMPOTENCY_CONFLICT', { reference: input.reference });
     }
@@ -73,20 +73,20 @@ export class PayinsService {
 
   /** The payin as it is now: one found PENDING past its expiry is abandoned first, so no read returns a stale PENDING. */
   async find(key: PayinKey): Promise<StoredPayin> {
-    const payin = await this.store(() => this.payins.find(key));
+    const payin = await this.payins.find(key);
     if (!payin) throw new ApiException('PAYIN_NOT_FOUND', { reference: key.reference });
     return this.current(payin);
   }
 
   async findByCheckoutTokenHash(tokenHash: string): Promise<StoredPayin | undefined> {
-    const payin = await this.store(() => this.payins.findByCheckoutTokenHash(tokenHash));
+    const payin = await this.payins.findByCheckoutTokenHash(tokenHash);
     return payin && this.current(payin);
   }
 
   /** One page, newest first; the merchant's expired payins are abandoned first, so that the status filter is exact. */
   async list(query: PayinListQuery): Promise<StoredPayin[]> {
-    await this.store(() => this.payins.expireDue(this.now(), { limit: this.config.payinSweepBatchSize, merchantId: query.merchantId }, this.outbox.eventOf));
-    const page = await this.store(() => this.payins.list(query));
+    await this.payins.expireDue(this.now(), { limit: this.config.payinSweepBatchSize, merchantId: query.merchantId }, this.events.eventOf);
+    const page = await this.payins.list(query);
     // More expired payins than one batch: those on this page are settled one by one.
     return Promise.all(page.map((payin) => this.current(payin)));
   }
@@ -97,7 +97,7 @@ export class PayinsService {
    * An attempt on an expired payin abandons it instead.
    */
   async transition(key: PayinKey, transition: PayinTransition): Promise<TransitionResult> {
-    const moved = await this.store(() => this.payins.transition(key, transition, this.now(), this.outbox.eventOf));
+    const moved = await this.payins.transition(key, transition, this.now(), this.events.eventOf);
     if (moved) return { moved: true, payin: moved };
     return { moved: false, payin: await this.find(key) };
   }
@@ -108,20 +108,12 @@ export class PayinsService {
 
   private async current(payin: StoredPayin): Promise<StoredPayin> {
     if (payin.status !== 'PENDING' || payin.expiresAt.getTime() > this.clock()) return payin;
-    const abandoned = await this.store(() => this.payins.transition(payin, { to: 'ABANDONED' }, this.now(), this.outbox.eventOf));
-    return abandoned ?? (await this.store(() => this.payins.find(payin))) ?? payin;
+    const abandoned = await this.payins.transition(payin, { to: 'ABANDONED' }, this.now(), this.events.eventOf);
+    return abandoned ?? (await this.payins.find(payin)) ?? payin;
   }
 
   private now(): Date {
     return new Date(this.clock());
-  }
-
-  private async store<T>(operation: () => Promise<T>): Promise<T> {
-    try {
-      return await operation();
-    } catch {
-      throw storeUnavailable('payin store');
-    }
   }
 }
 

@@ -1,9 +1,9 @@
 import type { FailureReason, PayinChannel, PayinStatus } from '@paysign/contracts';
 import type { NewPayin, PayinKey, PayinListQuery, PayinRepository, StoredPayin } from './payin-repository.interface';
 import { failureReasonOf, type PayinTransition } from './payin-states';
-import { insertWebhookEvent } from '../webhooks/sql-webhook-event.repository';
-import type { OutboxEventOf } from '../webhooks/webhook-event';
-import { toDate, type SqlClient, type SqlQueryable } from './sql-client';
+import type { EventOutbox } from '../events/event-outbox';
+import type { PayinEventOf } from './payin-events';
+import { toDate, type SqlClient, type SqlQueryable } from '../db/sql-client';
 
 interface PayinRow {
   merchant_id: string;
@@ -24,10 +24,11 @@ interface PayinRow {
   failed_at: Date | string | null;
   failure_reason: FailureReason | null;
   checkout_seed: string | null;
+  version: number;
 }
 
 const COLUMNS =
-  'merchant_id, reference, status, amount_minor::text AS amount_minor, currency, customer_email, customer_name, gateway, narration, notify_url, redirect_url, request_fingerprint, created_at, expires_at, paid_at, failed_at, failure_reason, checkout_seed';
+  'merchant_id, reference, status, amount_minor::text AS amount_minor, currency, customer_email, customer_name, gateway, narration, notify_url, redirect_url, request_fingerprint, created_at, expires_at, paid_at, failed_at, failure_reason, checkout_seed, version';
 
 /**
  * Payins in SQL: PGlite on disk by default, PostgreSQL with DATABASE_URL.
@@ -35,7 +36,10 @@ const COLUMNS =
  * store itself decides which of two racing transitions wins.
  */
 export class SqlPayinRepository implements PayinRepository {
-  constructor(private readonly client: SqlClient) {}
+  constructor(
+    private readonly client: SqlClient,
+    private readonly outbox: EventOutbox,
+  ) {}
 
   async insertIfAbsent(payin: NewPayin): Promise<{ created: boolean; payin: StoredPayin }> {
     const inserted = await this.client.query<PayinRow>(
@@ -79,7 +83,7 @@ export class SqlPayinRepository implements PayinRepository {
     return rows[0] ? fromRow(rows[0]) : undefined;
   }
 
-  async transition(key: PayinKey, transition: PayinTransition, now: Date, eventOf: OutboxEventOf): Promise<StoredPayin | undefined> {
+  async transition(key: PayinKey, transition: PayinTransition, now: Date, eventOf: PayinEventOf): Promise<StoredPayin | undefined> {
     const at = now.toISOString();
     const reason = failureReasonOf(transition);
     return this.client.transaction(async (tx) => {
@@ -87,30 +91,30 @@ export class SqlPayinRepository implements PayinRepository {
       const { rows } =
         transition.to === 'ABANDONED'
           ? await tx.query<PayinRow>(
-              `UPDATE payins SET status = 'ABANDONED', failed_at = LEAST(expires_at, $3::timestamptz), failure_reason = $4
+              `UPDATE payins SET status = 'ABANDONED', failed_at = LEAST(expires_at, $3::timestamptz), failure_reason = $4, version = version + 1
                WHERE merchant_id = $1 AND reference = $2 AND status = 'PENDING'
                RETURNING ${COLUMNS}`,
               [key.merchantId, key.reference, at, reason],
             )
           : await tx.query<PayinRow>(
-              `UPDATE payins SET status = $3, paid_at = $4::timestamptz, failed_at = $5::timestamptz, failure_reason = $6
+              `UPDATE payins SET status = $3, paid_at = $4::timestamptz, failed_at = $5::timestamptz, failure_reason = $6, version = version + 1
                WHERE merchant_id = $1 AND reference = $2 AND status = 'PENDING' AND expires_at > $7::timestamptz
                RETURNING ${COLUMNS}`,
               [key.merchantId, key.reference, transition.to, transition.to === 'SUCCESSFUL' ? at : null, transition.to === 'SUCCESSFUL' ? null : at, reason, at],
             );
       const moved = rows[0] ? fromRow(rows[0]) : undefined;
-      if (moved) await writeOutbox(tx, [moved], eventOf);
+      if (moved) await this.writeEvents(tx, [moved], eventOf);
       return moved;
     });
   }
 
-  async expireDue(now: Date, options: { limit: number; merchantId?: string }, eventOf: OutboxEventOf): Promise<PayinKey[]> {
+  async expireDue(now: Date, options: { limit: number; merchantId?: string }, eventOf: PayinEventOf): Promise<PayinKey[]> {
     const params: unknown[] = [now.toISOString(), options.limit];
     const ofMerchant = options.merchantId === undefined ? '' : `AND merchant_id = $${params.push(options.merchantId)}`;
     return this.client.transaction(async (tx) => {
       // SKIP LOCKED: instances sweeping together take disjoint batches instead of queueing on each other's rows.
       const { rows } = await tx.query<PayinRow>(
-        `UPDATE payins SET status = 'ABANDONED', failed_at = expires_at, failure_reason = 'checkout_expired'
+        `UPDATE payins SET status = 'ABANDONED', failed_at = expires_at, failure_reason = 'checkout_expired', version = version + 1
          WHERE (merchant_id, reference) IN (
            SELECT merchant_id, reference FROM payins
            WHERE status = 'PENDING' AND expires_at <= $1::timestamptz ${ofMerchant}
@@ -120,7 +124,7 @@ export class SqlPayinRepository implements PayinRepository {
         params,
       );
       const moved = rows.map(fromRow);
-      await writeOutbox(tx, moved, eventOf);
+      await this.writeEvents(tx, moved, eventOf);
       return moved.map((payin) => ({ merchantId: payin.merchantId, reference: payin.reference }));
     });
   }
@@ -148,13 +152,13 @@ export class SqlPayinRepository implements PayinRepository {
   async close(): Promise<void> {
     await this.client.close();
   }
-}
 
-/** The outbox rows of the payins a statement just made final, in the same transaction: a transition without its event, or the reverse, cannot be committed. */
-async function writeOutbox(tx: SqlQueryable, moved: StoredPayin[], eventOf: OutboxEventOf): Promise<void> {
-  for (const payin of moved) {
-    const event = eventOf(payin);
-    if (event) await insertWebhookEvent(tx, event);
+  /** The outbox rows of the payins a statement just made final, in the same transaction: a transition without its event, or the reverse, cannot be committed. */
+  private async writeEvents(tx: SqlQueryable, moved: StoredPayin[], eventOf: PayinEventOf): Promise<void> {
+    for (const payin of moved) {
+      const event = eventOf(payin);
+      if (event) await this.outbox.write(tx, event);
+    }
   }
 }
 
@@ -180,5 +184,6 @@ function fromRow(row: PayinRow): StoredPayin {
     failedAt: toDateOrNull(row.failed_at),
     failureReason: row.failure_reason,
     checkoutSeed: row.checkout_seed,
+    version: Number(row.version),
   };
 }

@@ -1,4 +1,6 @@
 import KeyvRedis from '@keyv/redis';
+import { redactUrl } from '../logging/redact-url';
+import { StoreTimeoutError } from '../stores/store-failure';
 
 export type RedisClient = Awaited<ReturnType<KeyvRedis<string>['getClient']>>;
 
@@ -48,20 +50,11 @@ async function connectOrExplain(keyvRedis: KeyvRedis<string>, url: string): Prom
   }
 }
 
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparseable URL)';
-  }
-}
-
+/** `promise`, or a StoreTimeoutError once `ms` have passed: a command that does not answer is a store failure. */
 export function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(message)), ms);
+    timer = setTimeout(() => reject(new StoreTimeoutError(message)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

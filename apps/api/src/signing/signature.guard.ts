@@ -7,9 +7,9 @@ import { AppConfigToken } from '../config/app-config.token';
 import { Clock } from '../config/clock';
 import { ApiException, rateLimited, storeUnavailable } from '../errors/api.exception';
 import { MerchantRegistry } from '../merchants/merchant-registry';
-import { NonceShareExceededError, NonceStore } from '../nonce/nonce-store.interface';
+import { NonceShareExceededError, NonceStore, NonceStoreFullError } from '../nonce/nonce-store.interface';
 import { KeyRateLimiter } from '../rate-limit/key-rate-limiter';
-import { IS_PUBLIC } from './public.decorator';
+import { IS_PUBLIC } from '../http/public.decorator';
 import { verifyFailureException } from './verify-failure';
 
 /** What a request without a body verified: zero bytes, shared, since nothing can be written to it. */
@@ -85,12 +85,7 @@ export class SignatureGuard implements CanActivate {
   }
 
   private async countAgainstRateLimits(apiKey: string, handler: object, context: ExecutionContext): Promise<void> {
-    try {
-      await this.rateLimits.count(apiKey, handler, context.switchToHttp().getResponse<FastifyReply>());
-    } catch (error) {
-      if (error instanceof ApiException) throw error;
-      throw storeUnavailable('rate-limit store');
-    }
+    await this.rateLimits.count(apiKey, handler, context.switchToHttp().getResponse<FastifyReply>());
   }
 
   private async claimNonce(context: ExecutionContext, apiKey: string, nonce: string, holdMs: number): Promise<void> {
@@ -102,7 +97,9 @@ export class SignatureGuard implements CanActivate {
         const reply = context.switchToHttp().getResponse<FastifyReply>();
         throw rateLimited(reply, { source: 'API key', limit: this.config.nonceStoreMaxPerKey, periodMs: this.config.nonceTtlSeconds * 1000, retryAfterSeconds: 1 });
       }
-      throw storeUnavailable('nonce store');
+      // A full in-memory store cannot hold one more nonce: to the client, that is the store being unavailable.
+      if (error instanceof NonceStoreFullError) throw storeUnavailable('nonce store');
+      throw error;
     }
     if (!claimed) throw new ApiException('AUTH_NONCE_REPLAYED', { nonce });
   }

@@ -6,7 +6,7 @@ import { rateLimited } from '../errors/api.exception';
 import { sendError } from '../errors/send-error';
 import type { MerchantRegistry } from '../merchants/merchant-registry';
 import type { RefusedAddressLimiter } from '../rate-limit/refused-address-limiter';
-import { PUBLIC_ROUTE } from './public.decorator';
+import { PUBLIC_ROUTE } from '../http/public.decorator';
 import { verifyFailureException } from './verify-failure';
 
 export interface SigningPrefilterDeps {

@@ -1,10 +1,11 @@
 import type { Logger } from 'pino';
 import type { LatencySeries } from '../metrics/latency-histogram';
 import type { ServiceMetrics } from '../metrics/service-metrics';
+import { isStoreFailure, StoreUnavailableError, type StoreName } from './store-failure';
 
 export interface StoreProbeOptions {
-  /** How the store is named in logs and metrics, for example `nonce store`. */
-  store: string;
+  /** How the store is named in logs, metrics and its 503, for example `nonce store`. */
+  store: StoreName;
   /** What an operator should check when it fails, for example `REDIS_URL and the Redis server`. */
   check: string;
   metrics: ServiceMetrics;
@@ -16,7 +17,9 @@ export interface StoreProbeOptions {
 /**
  * Times every operation on a store and counts its failures; logs one warning
  * when the store stops answering and one line when it answers again, rather
- * than a line per failed request.
+ * than a line per failed request. Only a failure of the store itself (its
+ * driver or connection) marks it down, and leaves as a StoreUnavailableError;
+ * any other error is a bug of ours, passed on untouched for a 500.
  */
 export class StoreProbe {
   private down = false;
@@ -41,11 +44,12 @@ export class StoreProbe {
     } catch (error) {
       if (this.options.isRefusal?.(error)) {
         this.markUp();
-      } else {
-        metrics.storeErrors.inc({ store, operation });
-        this.markDown(operation, error);
+        throw error;
       }
-      throw error;
+      if (!isStoreFailure(error)) throw error;
+      metrics.storeErrors.inc({ store, operation });
+      this.markDown(operation, error);
+      throw error instanceof StoreUnavailableError ? error : new StoreUnavailableError(store, { cause: error });
     } finally {
       latency.observe((performance.now() - startedAt) / 1000);
     }

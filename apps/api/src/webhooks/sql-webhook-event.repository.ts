@@ -1,12 +1,14 @@
-import type { DeliveryAttempt, PayinEventType, WebhookEvent } from '@paysign/contracts';
-import { toDate, type SqlClient, type SqlQueryable } from '../payins/sql-client';
-import type { NewWebhookEvent, StoredWebhookEvent } from './webhook-event';
+import type { DeliveryAttempt, WebhookEvent } from '@paysign/contracts';
+import { toDate, type SqlClient } from '../db/sql-client';
+import type { StoredWebhookEvent } from './webhook-delivery';
 
 interface EventRow {
   id: string;
   merchant_id: string;
-  reference: string;
-  type: PayinEventType;
+  object_type: string;
+  object_id: string;
+  type: string;
+  version: number;
   payload: string;
   notify_url: string;
   created_at: Date | string;
@@ -42,18 +44,9 @@ export interface AttemptRecord {
 
 export type EventWithAttempts = StoredWebhookEvent & { attempts: DeliveryAttempt[] };
 
-const COLUMNS = 'id, merchant_id, reference, type, payload, notify_url, created_at, status, attempt_count, next_attempt_at, locked_until';
+const COLUMNS = 'id, merchant_id, object_type, object_id, type, version, payload, notify_url, created_at, status, attempt_count, next_attempt_at, locked_until';
 
-/** Writes an outbox row; called inside the transaction of the payin's transition. */
-export async function insertWebhookEvent(tx: SqlQueryable, event: NewWebhookEvent): Promise<void> {
-  await tx.query(
-    `INSERT INTO webhook_events (id, merchant_id, reference, type, payload, notify_url, created_at, status, next_attempt_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz, 'pending', $8::timestamptz)`,
-    [event.id, event.merchantId, event.reference, event.type, event.payload, event.notifyUrl, event.createdAt.toISOString(), event.nextAttemptAt.toISOString()],
-  );
-}
-
-/** The webhook outbox, in the payin store's database. */
+/** Delivery of the outbox: claims, attempts and the delivery log, on the rows the events module writes. */
 export class SqlWebhookEventRepository {
   constructor(private readonly client: SqlClient) {}
 
@@ -65,9 +58,9 @@ export class SqlWebhookEventRepository {
    */
   async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<StoredWebhookEvent[]> {
     const { rows } = await this.client.query<EventRow>(
-      `UPDATE webhook_events SET attempt_count = attempt_count + 1, locked_until = $2::timestamptz
+      `UPDATE outbox_events SET attempt_count = attempt_count + 1, locked_until = $2::timestamptz
        WHERE id IN (
-         SELECT id FROM webhook_events
+         SELECT id FROM outbox_events
          WHERE status = 'pending' AND next_attempt_at <= $1::timestamptz AND (locked_until IS NULL OR locked_until <= $1::timestamptz)
          ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
        RETURNING ${COLUMNS}`,
@@ -89,34 +82,38 @@ export class SqlWebhookEventRepository {
         [record.eventId, record.attempt, record.startedAt.toISOString(), record.durationMs, record.statusCode, record.error, record.responseBody, record.nextAttemptAt?.toISOString() ?? null],
       );
       await tx.query(
-        `UPDATE webhook_events SET status = $2, next_attempt_at = COALESCE($3::timestamptz, next_attempt_at), locked_until = NULL
+        `UPDATE outbox_events SET status = $2, next_attempt_at = COALESCE($3::timestamptz, next_attempt_at), locked_until = NULL
          WHERE id = $1 AND attempt_count = $4`,
         [record.eventId, record.status, record.nextAttemptAt?.toISOString() ?? null, record.attempt],
       );
     });
   }
 
-  async listOfPayin(merchantId: string, reference: string): Promise<EventWithAttempts[]> {
-    const { rows } = await this.client.query<EventRow>(`SELECT ${COLUMNS} FROM webhook_events WHERE merchant_id = $1 AND reference = $2 ORDER BY created_at, id`, [merchantId, reference]);
+  /** Every event of one object, oldest first, with its attempts. */
+  async listOfObject(merchantId: string, objectType: string, objectId: string): Promise<EventWithAttempts[]> {
+    const { rows } = await this.client.query<EventRow>(
+      `SELECT ${COLUMNS} FROM outbox_events WHERE merchant_id = $1 AND object_type = $2 AND object_id = $3 ORDER BY created_at, id`,
+      [merchantId, objectType, objectId],
+    );
     return this.withAttempts(rows.map(fromEventRow));
   }
 
   async find(merchantId: string, id: string): Promise<EventWithAttempts | undefined> {
-    const { rows } = await this.client.query<EventRow>(`SELECT ${COLUMNS} FROM webhook_events WHERE merchant_id = $1 AND id = $2`, [merchantId, id]);
+    const { rows } = await this.client.query<EventRow>(`SELECT ${COLUMNS} FROM outbox_events WHERE merchant_id = $1 AND id = $2`, [merchantId, id]);
     return (await this.withAttempts(rows.map(fromEventRow)))[0];
   }
 
   /** One more attempt, now, whatever the event's state; resolves false when the merchant has no such event. */
   async redeliver(merchantId: string, id: string, now: Date): Promise<boolean> {
     const { rows } = await this.client.query<{ id: string }>(
-      `UPDATE webhook_events SET status = 'pending', next_attempt_at = $3::timestamptz WHERE merchant_id = $1 AND id = $2 RETURNING id`,
+      `UPDATE outbox_events SET status = 'pending', next_attempt_at = $3::timestamptz WHERE merchant_id = $1 AND id = $2 RETURNING id`,
       [merchantId, id, now.toISOString()],
     );
     return rows.length === 1;
   }
 
   async pendingCount(): Promise<number> {
-    const { rows } = await this.client.query<{ n: number | string }>(`SELECT count(*) AS n FROM webhook_events WHERE status = 'pending'`);
+    const { rows } = await this.client.query<{ n: number | string }>(`SELECT count(*) AS n FROM outbox_events WHERE status = 'pending'`);
     return Number(rows[0]?.n ?? 0);
   }
 
@@ -147,8 +144,10 @@ function fromEventRow(row: EventRow): StoredWebhookEvent {
   return {
     id: row.id,
     merchantId: row.merchant_id,
-    reference: row.reference,
+    objectType: row.object_type,
+    objectId: row.object_id,
     type: row.type,
+    version: Number(row.version),
     payload: row.payload,
     notifyUrl: row.notify_url,
     createdAt: toDate(row.created_at),

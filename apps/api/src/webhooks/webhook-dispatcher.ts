@@ -5,7 +5,7 @@ import type { Clock } from '../config/clock';
 import type { MerchantRegistry } from '../merchants/merchant-registry';
 import type { ServiceMetrics } from '../metrics/service-metrics';
 import type { AttemptRecord, SqlWebhookEventRepository } from './sql-webhook-event.repository';
-import type { StoredWebhookEvent } from './webhook-event';
+import type { StoredWebhookEvent } from './webhook-delivery';
 import { sendWebhook, type SendResult } from './webhook-sender';
 import { staticTargetProblem, type Resolver, type TargetPolicy } from './webhook-target';
 
@@ -117,7 +117,7 @@ export class WebhookDispatcher {
     metrics.webhookDeliveries.inc({ outcome });
     // The answer's body is kept with the attempt, never logged.
     logger.info(
-      { eventId: event.id, merchantId: event.merchantId, reference: event.reference, attempt, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, outcome, nextAttemptAt },
+      { eventId: event.id, merchantId: event.merchantId, objectId: event.objectId, attempt, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, outcome, nextAttemptAt },
       'webhook attempt',
     );
     try {

@@ -3,9 +3,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { MIGRATIONS } from '../../src/payins/migrations';
-import type { SqlClient } from '../../src/payins/sql-client';
-import { pgliteClient } from '../../src/payins/sql-clients';
+import { SCHEMA } from '../../src/schema';
+import type { SqlClient } from '../../src/db/sql-client';
+import { pgliteClient } from '../../src/db/sql-clients';
 
 /**
  * Creating a PGlite database takes seconds (initdb in WebAssembly); loading a
@@ -15,12 +15,12 @@ import { pgliteClient } from '../../src/payins/sql-clients';
  * service. The template is keyed by the migrations, so a new one is never
  * served stale.
  */
-const TEMPLATE = path.join(os.tmpdir(), `payment-api-pglite-${createHash('sha256').update(JSON.stringify(MIGRATIONS)).digest('hex').slice(0, 16)}.tar`);
+const TEMPLATE = path.join(os.tmpdir(), `payment-api-pglite-${createHash('sha256').update(JSON.stringify(SCHEMA)).digest('hex').slice(0, 16)}.tar`);
 
 export async function openPgliteFromTemplate(): Promise<SqlClient> {
   if (!fs.existsSync(TEMPLATE)) {
     const db = new PGlite();
-    const client = await pgliteClient(db);
+    const client = await pgliteClient(db, { migrations: SCHEMA });
     const dump = Buffer.from(await (await db.dumpDataDir('none')).arrayBuffer());
     await client.close();
     // Write then rename, so that a parallel worker never reads half a template.
@@ -28,5 +28,5 @@ export async function openPgliteFromTemplate(): Promise<SqlClient> {
     fs.writeFileSync(partial, dump);
     fs.renameSync(partial, TEMPLATE);
   }
-  return pgliteClient(new PGlite({ loadDataDir: new Blob([fs.readFileSync(TEMPLATE)]) }));
+  return pgliteClient(new PGlite({ loadDataDir: new Blob([fs.readFileSync(TEMPLATE)]) }), { migrations: SCHEMA });
 }

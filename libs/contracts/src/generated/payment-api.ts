@@ -519,6 +519,7 @@ export interface components {
              * @enum {string}
              */
             type: "payin.successful";
+            version: components["schemas"]["ObjectVersion"];
             /**
              * Format: date-time
              * @description When the payin became final; every attempt of the event carries the same.
@@ -532,6 +533,7 @@ export interface components {
              * @enum {string}
              */
             type: "payin.failed";
+            version: components["schemas"]["ObjectVersion"];
             /** Format: date-time */
             timestamp: string;
             data: components["schemas"]["Payin"];
@@ -542,6 +544,7 @@ export interface components {
              * @enum {string}
              */
             type: "payin.abandoned";
+            version: components["schemas"]["ObjectVersion"];
             /** Format: date-time */
             timestamp: string;
             data: components["schemas"]["Payin"];
@@ -552,10 +555,17 @@ export interface components {
              * @enum {string}
              */
             type: "payin.cancelled";
+            version: components["schemas"]["ObjectVersion"];
             /** Format: date-time */
             timestamp: string;
             data: components["schemas"]["Payin"];
         };
+        /**
+         * @description The version of the object (`data`) this event reports: 1 when it was
+         *     created, one more with each change. Events can arrive out of order;
+         *     a receiver that has seen a higher version of the object ignores a lower one.
+         */
+        ObjectVersion: number;
         /** @description Any webhook event body; `type` says which. */
         PayinEvent: components["schemas"]["PayinSuccessfulEvent"] | components["schemas"]["PayinFailedEvent"] | components["schemas"]["PayinAbandonedEvent"] | components["schemas"]["PayinCancelledEvent"];
         DeliveryAttempt: {
@@ -790,6 +800,20 @@ export interface components {
             };
         };
         /**
+         * @description A fault in the service itself (`INTERNAL_ERROR`), logged with its
+         *     `requestId`; the stores are fine. Whether the request took effect is
+         *     unknown: retry with the same reference, which is idempotent.
+         */
+        InternalError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description A store the service depends on does not answer (`STORE_UNAVAILABLE`).
          *     The service fails closed: the request was not admitted and nothing was
          *     recorded. Retry with backoff.
@@ -852,6 +876,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -897,6 +922,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             /** @description The beneficiary's bank is unavailable (`BANK_UNAVAILABLE`). Retryable. */
             502: {
                 headers: {
@@ -959,6 +985,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1034,6 +1061,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1075,6 +1103,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1127,6 +1156,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1168,6 +1198,7 @@ export interface operations {
                 };
             };
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -1212,6 +1243,7 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

@@ -351,6 +351,7 @@ export const SCHEMAS = {
     "additionalProperties": false,
     "required": [
       "type",
+      "version",
       "timestamp",
       "data"
     ],
@@ -358,6 +359,9 @@ export const SCHEMAS = {
       "type": {
         "type": "string",
         "const": "payin.successful"
+      },
+      "version": {
+        "$ref": "#/components/schemas/ObjectVersion"
       },
       "timestamp": {
         "type": "string",
@@ -374,6 +378,7 @@ export const SCHEMAS = {
     "additionalProperties": false,
     "required": [
       "type",
+      "version",
       "timestamp",
       "data"
     ],
@@ -381,6 +386,9 @@ export const SCHEMAS = {
       "type": {
         "type": "string",
         "const": "payin.failed"
+      },
+      "version": {
+        "$ref": "#/components/schemas/ObjectVersion"
       },
       "timestamp": {
         "type": "string",
@@ -396,6 +404,7 @@ export const SCHEMAS = {
     "additionalProperties": false,
     "required": [
       "type",
+      "version",
       "timestamp",
       "data"
     ],
@@ -403,6 +412,9 @@ export const SCHEMAS = {
       "type": {
         "type": "string",
         "const": "payin.abandoned"
+      },
+      "version": {
+        "$ref": "#/components/schemas/ObjectVersion"
       },
       "timestamp": {
         "type": "string",
@@ -418,6 +430,7 @@ export const SCHEMAS = {
     "additionalProperties": false,
     "required": [
       "type",
+      "version",
       "timestamp",
       "data"
     ],
@@ -425,6 +438,9 @@ export const SCHEMAS = {
       "type": {
         "type": "string",
         "const": "payin.cancelled"
+      },
+      "version": {
+        "$ref": "#/components/schemas/ObjectVersion"
       },
       "timestamp": {
         "type": "string",
@@ -434,6 +450,11 @@ export const SCHEMAS = {
         "$ref": "#/components/schemas/Payin"
       }
     }
+  },
+  "ObjectVersion": {
+    "type": "integer",
+    "minimum": 1,
+    "description": "The version of the object (`data`) this event reports: 1 when it was\ncreated, one more with each change. Events can arrive out of order;\na receiver that has seen a higher version of the object ignores a lower one.\n"
   },
   "PayinEvent": {
     "description": "Any webhook event body; `type` says which.",

@@ -3,31 +3,38 @@ import * as path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Pool } from 'pg';
 import type { Logger } from 'pino';
-import { redactUrl } from '../redis/redis-connection';
-import { migrate } from './migrations';
+import { redactUrl } from '../logging/redact-url';
+import { migrate, type Migration } from './migrations';
+import { isStoreFailure, StoreUnavailableError } from '../stores/store-failure';
 import type { SqlClient } from './sql-client';
 
 /** The embedded default: PGlite (PostgreSQL in WebAssembly), durable under `dataDir`, migrated. */
-export async function openPglite(dataDir: string, options: { logger?: Logger } = {}): Promise<SqlClient> {
+export interface OpenOptions {
+  /** The schema to bring the database to at open. */
+  migrations: readonly Migration[];
+  logger?: Logger;
+}
+
+export async function openPglite(dataDir: string, options: OpenOptions): Promise<SqlClient> {
   const dir = path.join(dataDir, 'payins.pglite');
   fs.mkdirSync(dir, { recursive: true });
   return pgliteClient(new PGlite(dir), options);
 }
 
 /** A PGlite database as a SqlClient, migrated. */
-export async function pgliteClient(db: PGlite, options: { logger?: Logger } = {}): Promise<SqlClient> {
+export async function pgliteClient(db: PGlite, options: OpenOptions): Promise<SqlClient> {
   await db.waitReady;
   const client: SqlClient = {
     query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await db.query<R>(sql, params)).rows }),
     transaction: (work) => db.transaction((tx) => work({ query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await tx.query<R>(sql, params)).rows }) })),
     close: () => db.close(),
   };
-  await migrate(client, options.logger);
-  return client;
+  await migrate(client, options.migrations, options.logger);
+  return reportingStoreFailures(client);
 }
 
 /** PostgreSQL through a pool, migrated at open. `schema` (tests only) sets the search_path of every connection. */
-export async function openPostgres(databaseUrl: string, options: { schema?: string; logger?: Logger } = {}): Promise<SqlClient> {
+export async function openPostgres(databaseUrl: string, options: OpenOptions & { schema?: string }): Promise<SqlClient> {
   const pool = new Pool({
     connectionString: databaseUrl,
     max: 10,
@@ -46,12 +53,12 @@ export async function openPostgres(databaseUrl: string, options: { schema?: stri
   const onError = (error: Error) => (broken = error);
   connection.on('error', onError);
   try {
-    await migrate({ query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await connection.query(sql, params)).rows as R[] }) }, options.logger);
+    await migrate({ query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await connection.query(sql, params)).rows as R[] }) }, options.migrations, options.logger);
   } finally {
     connection.off('error', onError);
     connection.release(broken);
   }
-  return {
+  return reportingStoreFailures({
     query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await pool.query(sql, params)).rows as R[] }),
     transaction: async (work) => {
       const connection = await pool.connect();
@@ -75,5 +82,21 @@ export async function openPostgres(databaseUrl: string, options: { schema?: stri
       }
     },
     close: () => pool.end(),
+  });
+}
+
+/**
+ * The client, with its driver's failures (a connection refused or cut, a
+ * timeout, a database shutting down) turned into StoreUnavailableError, so
+ * that every repository on it answers 503 for them and a bug for the rest.
+ */
+function reportingStoreFailures(client: SqlClient): SqlClient {
+  const reported = (error: unknown): never => {
+    throw isStoreFailure(error) && !(error instanceof StoreUnavailableError) ? new StoreUnavailableError('payin store', { cause: error }) : error;
+  };
+  return {
+    query: <R>(sql: string, params?: unknown[]) => client.query<R>(sql, params).catch(reported),
+    transaction: (work) => client.transaction(work).catch(reported),
+    close: () => client.close(),
   };
 }

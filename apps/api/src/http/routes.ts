@@ -1,0 +1,23 @@
+/**
+ * Every URL shape the service answers or hands out, in one place: the global
+ * prefix Nest mounts the controllers under, and the paths built outside a
+ * controller (links, logs, probes).
+ */
+export const API_PREFIX = 'payment';
+
+const ROOT = `/${API_PREFIX}`;
+
+export const ROUTES = {
+  payin: (reference: string) => `${ROOT}/api/payins/${encodeURIComponent(reference)}`,
+  checkout: (token: string) => `${ROOT}/checkout/${token}`,
+  metrics: `${ROOT}/metrics`,
+  contract: `${ROOT}/openapi.yaml`,
+  vectors: `${ROOT}/docs/vectors.json`,
+  /** The answers a load balancer or a monitor polls; logged at debug when they succeed. */
+  probes: [`${ROOT}/health`, `${ROOT}/health/live`, `${ROOT}/health/ready`, `${ROOT}/metrics`] as readonly string[],
+} as const;
+
+/** The path with a checkout link's capability token masked, for logs. */
+export function loggablePath(path: string): string {
+  return path.startsWith(`${ROOT}/checkout/`) ? path.replace(/^(\/[^/]+\/checkout\/)[^/?]+/, '$1{token}') : path;
+}

@@ -1,0 +1,56 @@
+import type { Migration } from '../db/migrations';
+
+export const CREATE_PAYINS: Migration = {
+  id: 1,
+  name: 'create payins',
+  statements: [
+    `CREATE TABLE payins (
+      merchant_id text NOT NULL,
+      reference text NOT NULL,
+      status text NOT NULL,
+      amount_minor bigint NOT NULL CHECK (amount_minor > 0),
+      currency text NOT NULL,
+      customer_email text NOT NULL,
+      customer_name text,
+      gateway text,
+      narration text,
+      notify_url text,
+      redirect_url text,
+      request_fingerprint text NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (merchant_id, reference)
+    )`,
+  ],
+};
+
+export const PAYIN_LIFECYCLE: Migration = {
+  id: 2,
+  name: 'payin lifecycle, checkout and listing',
+  // Payins created before this have no checkout seed, so no link; their
+  // expiry is backfilled as creation + 30 min, the default, after which the
+  // sweeper abandons them. Creation times are set by the service to the millisecond
+  // from now on, so the listing cursor can name a position exactly.
+  statements: [
+    `ALTER TABLE payins
+        ADD COLUMN expires_at timestamptz,
+        ADD COLUMN paid_at timestamptz,
+        ADD COLUMN failed_at timestamptz,
+        ADD COLUMN failure_reason text,
+        ADD COLUMN checkout_seed text,
+        ADD COLUMN checkout_token_hash text`,
+    `UPDATE payins SET created_at = date_trunc('milliseconds', created_at), expires_at = date_trunc('milliseconds', created_at) + interval '30 minutes'`,
+    'ALTER TABLE payins ALTER COLUMN expires_at SET NOT NULL',
+    'CREATE UNIQUE INDEX payins_checkout_token_hash ON payins (checkout_token_hash)',
+    'CREATE INDEX payins_listing ON payins (merchant_id, created_at DESC, reference DESC)',
+    "CREATE INDEX payins_pending_expiry ON payins (expires_at) WHERE status = 'PENDING'",
+  ],
+};
+
+export const PAYIN_VERSION: Migration = {
+  id: 5,
+  name: 'payin version',
+  // Each change of a payin adds one, and its event carries the number, so a
+  // receiver can ignore an event older than one it already has. A payin
+  // already final has changed once since it was created.
+  statements: ['ALTER TABLE payins ADD COLUMN version integer NOT NULL DEFAULT 1', "UPDATE payins SET version = 2 WHERE status <> 'PENDING'"],
+};

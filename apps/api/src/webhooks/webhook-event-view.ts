@@ -1,0 +1,23 @@
+import type { PayinEvent, PayinEventType, WebhookEvent } from '@paysign/contracts';
+import type { EventWithAttempts } from './sql-webhook-event.repository';
+
+/** An event and its attempts as the contract shows them to the merchant debugging its receiver. */
+export function webhookEventToContract(event: EventWithAttempts): WebhookEvent {
+  return {
+    id: event.id,
+    type: event.type as PayinEventType,
+    reference: event.objectId,
+    notifyUrl: event.notifyUrl,
+    createdAt: event.createdAt.toISOString(),
+    status: event.status,
+    nextAttemptAt: event.status === 'pending' ? event.nextAttemptAt.toISOString() : null,
+    attempts: event.attempts,
+    payload: payloadOf(event),
+  };
+}
+
+/** The body as sent. Events written before bodies carried `version` are shown with the version their row was given. */
+function payloadOf(event: EventWithAttempts): PayinEvent {
+  const sent = JSON.parse(event.payload) as Record<string, unknown>;
+  return { ...sent, version: sent.version ?? event.version } as PayinEvent;
+}
