@@ -1,5 +1,6 @@
 const nx = require('@nx/eslint-plugin');
 const tseslint = require('typescript-eslint');
+const { API_LAYERS } = require('./apps/api/layers.js');
 
 // Module boundaries: the protocol core and the contracts stand alone; the SDK and
 // the service build on them; nothing builds on the service.
@@ -12,6 +13,26 @@ const depConstraints = [
   // End-to-end suites run the SDK against the real service; they ship nothing.
   { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:e2e', 'scope:sdk', 'scope:api', 'scope:signing', 'scope:contracts'] },
 ];
+
+// Inside the service, each folder of apps/api/src imports only the folders
+// apps/api/layers.js allows it: infrastructure no feature, features no circle.
+const apiFolderRules = Object.entries(API_LAYERS).map(([folder, allowed]) => {
+  const refused = Object.keys(API_LAYERS).filter((other) => other !== folder && !allowed.includes(other));
+  return {
+    files: [`apps/api/src/${folder}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: refused.map((other) => ({
+            group: [`../${other}`, `../${other}/*`],
+            message: `apps/api/src/${folder} may not import ${other}: ${folder} may import only ${allowed.join(', ') || 'nothing of the service'} (apps/api/layers.js). Move the shared part down, or pass it in.`,
+          })),
+        },
+      ],
+    },
+  };
+});
 
 module.exports = [
   { ignores: ['**/dist/**', '**/node_modules/**', '**/src/generated/**', '.nx/**', '**/*.d.ts'] },
@@ -32,6 +53,7 @@ module.exports = [
       '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: ['@paysign/api/testing'], depConstraints }],
     },
   },
+  ...apiFolderRules,
   {
     files: ['**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' } },

@@ -24,12 +24,13 @@ import type { AppConfig } from './config/app-config';
 import { httpServerOptions } from './http/http-server-options';
 import { registerRawJsonBody } from './http/json-body';
 import { registerRequestHooks } from './http/request-hooks';
+import { API_PREFIX } from './http/routes';
 import { Readiness } from './lifecycle/readiness';
 import { createLogger } from './logging/logger';
 import { PinoNestLogger } from './logging/nest-logger';
 import { MerchantRegistry } from './merchants/merchant-registry';
 import { MerchantsFileWatcher } from './merchants/merchants-file-watcher';
-import { registerMetricsEndpoint } from './metrics/metrics-endpoint';
+import { registerMetricsEndpoint } from './http/metrics-endpoint';
 import { ServiceMetrics } from './metrics/service-metrics';
 import { MemoryNonceStore } from './nonce/memory-nonce-store';
 import { NonceShareExceededError, NonceStoreFullError } from './nonce/nonce-store.interface';
@@ -139,7 +140,12 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   registerRawJsonBody(fastify, config.bodyLimitBytes);
   registerCheckoutFormBody(fastify, config.checkoutFormLimitBytes);
   const refusedAddresses = new RefusedAddressLimiter(deps.rateLimitStore, config.rateLimits.refusedPerAddressPerMinute);
-  registerRequestHooks(fastify, { metrics: deps.metrics, merchants: deps.merchants, refusedAddresses, shutdownGraceMs: config.shutdownGraceMs });
+  registerRequestHooks(fastify, {
+    metrics: deps.metrics,
+    isKnownApiKey: (apiKey) => deps.merchants.merchantFor(apiKey) !== undefined,
+    recordRefusal: (address) => refusedAddresses.recordRefusal(address),
+    shutdownGraceMs: config.shutdownGraceMs,
+  });
   registerSigningPrefilter(fastify, { config, clock: deps.clock, merchants: deps.merchants, refusedAddresses });
   await registerMetricsEndpoint(fastify, deps.metrics, config, logger);
 
@@ -149,7 +155,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     // Our raw-bytes parser must be the only JSON parser: a parsed body cannot be verified.
     bodyParser: false,
   });
-  app.setGlobalPrefix('payment');
+  app.setGlobalPrefix(API_PREFIX);
   await app.init();
   deps.merchantsWatcher?.start();
   deps.storeHealth.start();

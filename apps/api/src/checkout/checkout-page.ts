@@ -37,6 +37,12 @@ code{font-family:ui-monospace,Menlo,Consolas,monospace}td code{white-space:nowra
 /** The only style the pages' Content-Security-Policy allows. */
 export const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
+/** The pages' Content-Security-Policy; error pages, whose forms (none) need no target, use it too. */
+export function checkoutCsp(formTarget = ''): string {
+  // form-action covers the redirect after a submission too, so the merchant's origin is allowed there.
+  return `default-src 'none'; style-src ${STYLE_HASH}; img-src 'none'; form-action 'self'${formTarget}; frame-ancestors 'none'; base-uri 'none'`;
+}
+
 export interface PayinSummary {
   merchantName: string;
   amount: string;

@@ -12,9 +12,10 @@ import type { StoredPayin } from '../payins/payin-repository.interface';
 import { isFinal, type PayinTransition } from '../payins/payin-states';
 import { PayinsService } from '../payins/payins.service';
 import { CheckoutLinks } from '../payins/checkout-links';
+import { ROUTES } from '../http/routes';
 import { CheckoutRoute } from './checkout-route';
 import { hashCheckoutToken, isCheckoutTokenShaped } from '../payins/checkout-tokens';
-import { STYLE_HASH, formatAmount, renderCheckoutPage, renderMessagePage, renderOutcomePage, type PayinSummary } from './checkout-page';
+import { checkoutCsp, formatAmount, renderCheckoutPage, renderMessagePage, renderOutcomePage, type PayinSummary } from './checkout-page';
 
 const CSRF_COOKIE = 'paysign_checkout_csrf';
 /** The form's actions and fields are the contract's CheckoutSubmission. */
@@ -130,7 +131,7 @@ export class CheckoutController {
   private finished(reply: FastifyReply, token: string, payin: StoredPayin): void {
     if (payin.status === 'ABANDONED') return this.send(reply, this.outcome(payin));
     void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
-    void reply.status(303).header('location', payin.redirectUrl ? withOutcome(payin.redirectUrl, payin) : `/payment/checkout/${token}`).send();
+    void reply.status(303).header('location', payin.redirectUrl ? withOutcome(payin.redirectUrl, payin) : ROUTES.checkout(token)).send();
   }
 
   private outcome(payin: StoredPayin): PageAnswer {
@@ -149,7 +150,7 @@ export class CheckoutController {
     const csrf = this.links.tokens.csrfFieldFor(cookie, hashCheckoutToken(token));
     const maxAge = Math.max(1, Math.ceil((payin.expiresAt.getTime() - this.clock()) / 1000));
     void reply.header('set-cookie', `${CSRF_COOKIE}=${cookie}; Path=/payment/checkout/${token}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${this.secureCookie ? '; Secure' : ''}`);
-    const html = renderCheckoutPage({ ...this.summary(payin), action: `/payment/checkout/${token}`, csrf, sandbox: this.config.mode === 'sandbox', methods, ...extra });
+    const html = renderCheckoutPage({ ...this.summary(payin), action: ROUTES.checkout(token), csrf, sandbox: this.config.mode === 'sandbox', methods, ...extra });
     return { status, html, formTarget: payin.redirectUrl };
   }
 
@@ -184,12 +185,6 @@ export class CheckoutController {
       .header('x-frame-options', 'DENY')
       .send(answer.html);
   }
-}
-
-/** Also used for error pages, whose forms (none) need no target. */
-export function checkoutCsp(formTarget = ''): string {
-  // form-action covers the redirect after a submission too, so the merchant's origin is allowed there.
-  return `default-src 'none'; style-src ${STYLE_HASH}; img-src 'none'; form-action 'self'${formTarget}; frame-ancestors 'none'; base-uri 'none'`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import { NONCE_TTL_SECONDS, TIMESTAMP_TOLERANCE_SECONDS } from '@paysign/signing';
-import { MAX_MEMORY_NONCES } from '../nonce/memory-nonce-store';
+import { MAX_MEMORY_NONCES } from './limits';
 
 export type ServiceMode = 'sandbox' | 'production';
 

@@ -3,6 +3,7 @@ import { Controller, Get, Header, Inject } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { Public } from '../http/public.decorator';
+import { ROUTES } from '../http/routes';
 import { PROTOCOL_STYLE_HASH, renderProtocolPage } from './protocol-page';
 
 /**
@@ -23,14 +24,14 @@ const REFERENCE_PAGE = `<!doctype html>
 <title>Paysign payment service: API reference</title>
 </head>
 <body>
-<div id="reference"><p>Loading the API reference. The contract itself is at <a href="/payment/openapi.yaml">/payment/openapi.yaml</a>, and the signing protocol at <a href="/payment/docs/protocol">/payment/docs/protocol</a>.</p></div>
-<script src="/payment/docs/assets/redoc.standalone.js"></script>
-<script src="/payment/docs/assets/reference.js"></script>
+<div id="reference"><p>Loading the API reference. The contract itself is at <a href="${ROUTES.contract}">${ROUTES.contract}</a>, and the signing protocol at <a href="${ROUTES.protocol}">${ROUTES.protocol}</a>.</p></div>
+<script src="${ROUTES.docsAsset('redoc.standalone.js')}"></script>
+<script src="${ROUTES.docsAsset('reference.js')}"></script>
 </body>
 </html>
 `;
 
-const REFERENCE_SCRIPT = `Redoc.init('/payment/openapi.yaml', {
+const REFERENCE_SCRIPT = `Redoc.init('${ROUTES.contract}', {
   disableSearch: true,
   expandResponses: 'all',
   schemaExpansionLevel: 'all',

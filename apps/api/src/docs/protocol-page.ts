@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import MarkdownIt from 'markdown-it';
 import type { RenderRule } from 'markdown-it/lib/renderer.mjs';
 import type Token from 'markdown-it/lib/token.mjs';
+import { API_PREFIX, ROUTES } from '../http/routes';
 
 const STYLE = `
 body{margin:0;font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1a1a1a;background:#fff}
@@ -34,8 +35,8 @@ export function renderProtocolPage(markdown: string): string {
   md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
     const token = tokens[idx] as Token;
     const href = token.attrGet('href') ?? '';
-    if (href.endsWith('libs/signing/vectors.json')) token.attrSet('href', '/payment/docs/vectors.json');
-    const keep = href.endsWith('libs/signing/vectors.json') || /^(https?:|#|\/payment\/)/.test(href);
+    if (href.endsWith('libs/signing/vectors.json')) token.attrSet('href', ROUTES.vectors);
+    const keep = href.endsWith('libs/signing/vectors.json') || /^(https?:|#)/.test(href) || href.startsWith(`/${API_PREFIX}/`);
     kept.push(keep);
     return keep ? linkOpen(tokens, idx, options, env, self) : '';
   };
@@ -50,7 +51,7 @@ export function renderProtocolPage(markdown: string): string {
 </head>
 <body>
 <main>
-<nav><a href="/payment/docs">API reference</a> · <a href="/payment/openapi.yaml">openapi.yaml</a> · <a href="/payment/docs/vectors.json">vectors.json</a></nav>
+<nav><a href="${ROUTES.docs}">API reference</a> · <a href="${ROUTES.contract}">openapi.yaml</a> · <a href="${ROUTES.vectors}">vectors.json</a></nav>
 ${md.render(markdown)}
 </main>
 </body>

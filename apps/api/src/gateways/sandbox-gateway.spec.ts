@@ -1,7 +1,7 @@
-import type { StoredPayin } from '../payins/payin-repository.interface';
+import type { Collection } from './payment-gateway';
 import { SANDBOX_TEST_CARDS, SandboxGateway, luhnValid } from './sandbox-gateway';
 
-const payin = { merchantId: 'MCH-A', reference: 'order-1042' } as StoredPayin;
+const payin = { merchantId: 'MCH-A', reference: 'order-1042' } as Collection;
 const NOW = new Date('2026-11-22T12:00:00Z');
 const card = (number: string, expiry = '12/30', cvc = '123') => ({ channel: 'card' as const, card: { number, expiry, cvc } });
 

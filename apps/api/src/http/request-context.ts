@@ -1,12 +1,9 @@
 import type { SigningHeaderValues } from '@paysign/signing';
-import type { Merchant } from '../merchants/merchant';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** The signing headers as the pre-filter read them, once they and the API key and timestamp passed; the guard does not check them again. No secret. */
     checkedSigningHeaders?: SigningHeaderValues;
-    /** The merchant of the verified API key; set by the signature guard. */
-    merchant?: Merchant;
     /** The API key whose signature verified; set by the signature guard. */
     signedApiKey?: string;
     /** The exact bytes the signature guard verified. Handlers act on these only. */

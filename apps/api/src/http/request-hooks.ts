@@ -1,17 +1,17 @@
 import { HEADER_GRAMMAR } from '@paysign/signing';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { loggablePath } from '../checkout/checkout-route';
-import type { MerchantRegistry } from '../merchants/merchant-registry';
 import type { ServiceMetrics } from '../metrics/service-metrics';
-import type { RefusedAddressLimiter } from '../rate-limit/refused-address-limiter';
+import { loggablePath, ROUTES } from './routes';
 
 /** Probes answered OK are logged at debug: at info they would drown the request lines. */
-const PROBE_ROUTES = new Set(['/payment/health', '/payment/health/live', '/payment/health/ready', '/payment/metrics']);
+const PROBE_ROUTES = new Set(ROUTES.probes);
 
 export interface RequestHooksDeps {
   metrics: ServiceMetrics;
-  merchants: MerchantRegistry;
-  refusedAddresses: RefusedAddressLimiter;
+  /** Whether an API key is one of ours, so public and safe to log. */
+  isKnownApiKey(apiKey: string): boolean;
+  /** Counts a request refused before verification against its client address. */
+  recordRefusal(address: string): Promise<void>;
   shutdownGraceMs: number;
 }
 
@@ -43,7 +43,7 @@ export function registerRequestHooks(fastify: FastifyInstance, deps: RequestHook
     if (status === 429) deps.metrics.rateLimited.inc({ source: request.rateLimitedBy ?? 'API key' });
     // Refusals before the signature verified count against the address; a replayed nonce of a verified key does not.
     if (status === 401 && request.signedApiKey === undefined) {
-      await deps.refusedAddresses.recordRefusal(request.ip).catch((error: Error) => request.log.warn({ err: error.message }, 'could not count a refused request against its address'));
+      await deps.recordRefusal(request.ip).catch((error: Error) => request.log.warn({ err: error.message }, 'could not count a refused request against its address'));
     }
     const line = {
       requestId: request.id,
@@ -51,7 +51,7 @@ export function registerRequestHooks(fastify: FastifyInstance, deps: RequestHook
       path: loggablePath(request.url.split('?')[0] ?? ''),
       status,
       merchantId: request.merchant?.merchantId,
-      apiKey: publicApiKey(request, deps.merchants),
+      apiKey: publicApiKey(request, deps.isKnownApiKey),
       clientAddress: request.ip,
       outcome,
       durationMs: Math.round(reply.elapsedTime),
@@ -66,9 +66,9 @@ export function registerRequestHooks(fastify: FastifyInstance, deps: RequestHook
  * log. Anything else is logged as `(unknown)`, since a client that mixed up its
  * credentials may have sent its secret in X-API-KEY.
  */
-function publicApiKey(request: FastifyRequest, merchants: MerchantRegistry): string | undefined {
+function publicApiKey(request: FastifyRequest, isKnownApiKey: (apiKey: string) => boolean): string | undefined {
   if (request.signedApiKey !== undefined) return request.signedApiKey;
   const named = request.headers['x-api-key'];
   if (named === undefined) return undefined;
-  return typeof named === 'string' && HEADER_GRAMMAR.apiKey.pattern.test(named) && merchants.merchantFor(named) ? named : '(unknown)';
+  return typeof named === 'string' && HEADER_GRAMMAR.apiKey.pattern.test(named) && isKnownApiKey(named) ? named : '(unknown)';
 }

@@ -12,7 +12,10 @@ export const ROUTES = {
   checkout: (token: string) => `${ROOT}/checkout/${token}`,
   metrics: `${ROOT}/metrics`,
   contract: `${ROOT}/openapi.yaml`,
+  docs: `${ROOT}/docs`,
+  protocol: `${ROOT}/docs/protocol`,
   vectors: `${ROOT}/docs/vectors.json`,
+  docsAsset: (file: string) => `${ROOT}/docs/assets/${file}`,
   /** The answers a load balancer or a monitor polls; logged at debug when they succeed. */
   probes: [`${ROOT}/health`, `${ROOT}/health/live`, `${ROOT}/health/ready`, `${ROOT}/metrics`] as readonly string[],
 } as const;

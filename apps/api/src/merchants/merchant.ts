@@ -1,3 +1,10 @@
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The merchant of the verified API key; set by the signature guard. */
+    merchant?: Merchant;
+  }
+}
+
 /** A merchant as loaded from MERCHANTS_FILE. */
 export interface Merchant {
   merchantId: string;

@@ -1,4 +1,5 @@
-import { MAX_MEMORY_NONCES, MemoryNonceStore } from './memory-nonce-store';
+import { MAX_MEMORY_NONCES } from '../config/limits';
+import { MemoryNonceStore } from './memory-nonce-store';
 import { NonceShareExceededError, NonceStoreFullError } from './nonce-store.interface';
 
 describe('MemoryNonceStore', () => {

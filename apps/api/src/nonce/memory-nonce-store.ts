@@ -12,8 +12,6 @@ export interface MemoryNonceStoreOptions {
   sweepIntervalMs?: number;
 }
 
-/** Live nonces the store may be configured to hold: the most for which a false "replayed" stays under 1e-12 per claim. */
-export const MAX_MEMORY_NONCES = 18_000_000;
 
 const EMPTY = 0;
 const TOMBSTONE = -1;

@@ -1,3 +1,4 @@
+import { ROUTES } from '../http/routes';
 import type { CheckoutTokens } from './checkout-tokens';
 
 /** Builds a payin's checkoutUrl from its seed, on the origin customers reach the service at. */
@@ -8,6 +9,6 @@ export class CheckoutLinks {
   ) {}
 
   urlOf(checkoutSeed: string): string {
-    return `${this.publicOrigin()}/payment/checkout/${this.tokens.tokenOf(checkoutSeed)}`;
+    return `${this.publicOrigin()}${ROUTES.checkout(this.tokens.tokenOf(checkoutSeed))}`;
   }
 }

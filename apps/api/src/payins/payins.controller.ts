@@ -5,6 +5,7 @@ import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { validationFailed } from '../errors/api.exception';
 import { VerifiedBody, verifiedFieldText } from '../http/verified-body.decorator';
+import { ROUTES } from '../http/routes';
 import { validateBody } from '../http/validate-body';
 import { CREATE_PAYIN_FIELDS, CreatePayinDto, REFERENCE_PATTERN, REFERENCE_RULE, amountTextErrors } from './create-payin.dto';
 import { encodeCursor, parseListQuery } from './list-payins.query';
@@ -27,7 +28,7 @@ export class PayinsController {
     const input = validateBody(CreatePayinDto, CREATE_PAYIN_FIELDS, body, [...amountTextErrors(amountText), ...this.urlErrors(body)]);
     const merchant = request.merchant as NonNullable<FastifyRequest['merchant']>;
     const { created, payin } = await this.payins.create(merchant.merchantId, input);
-    void reply.header('Location', `/payment/api/payins/${payin.reference}`);
+    void reply.header('Location', ROUTES.payin(payin.reference));
     if (created) {
       void reply.status(201);
     } else {

@@ -5,8 +5,8 @@ import * as fs from 'node:fs';
 import { CONTRACT_PATH } from '@paysign/contracts/testing';
 import { getMetadataStorage } from 'class-validator';
 import { parse } from 'yaml';
-import { AccountEnquiryDto } from '../accounts/account-enquiry.dto';
-import { CreatePayinDto } from '../payins/create-payin.dto';
+import { AccountEnquiryDto } from './accounts/account-enquiry.dto';
+import { CreatePayinDto } from './payins/create-payin.dto';
 
 const contract = parse(fs.readFileSync(CONTRACT_PATH, 'utf8')) as { components: { schemas: Record<string, { properties: Record<string, unknown>; required?: string[] }> } };
 

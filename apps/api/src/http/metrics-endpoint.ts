@@ -2,10 +2,11 @@ import * as http from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
-import { PUBLIC_ROUTE } from '../http/public.decorator';
-import type { ServiceMetrics } from './service-metrics';
+import type { ServiceMetrics } from '../metrics/service-metrics';
+import { PUBLIC_ROUTE } from './public.decorator';
+import { ROUTES } from './routes';
 
-const METRICS_PATH = '/payment/metrics';
+const METRICS_PATH = ROUTES.metrics;
 
 /**
  * Serves the metrics in Prometheus text, unsigned: on the service's port, or

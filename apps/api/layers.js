@@ -1,0 +1,58 @@
+// The folders of apps/api/src and the folders each may import, lowest first.
+// ESLint (no-restricted-imports) refuses any other import between them, and
+// tools/scripts/api-folder-graph.js draws the graph and checks it has no circle.
+// Files at the root of src (the app factory, the module, the schema) compose
+// everything and may import any folder.
+
+/** Infrastructure: no feature, and no folder above itself. */
+const INFRASTRUCTURE = {
+  config: [],
+  logging: ['config'],
+  metrics: ['config'],
+  stores: ['config', 'metrics'],
+  errors: ['config', 'stores'],
+  lifecycle: ['config', 'logging'],
+  redis: ['config', 'logging', 'stores'],
+  db: ['config', 'logging', 'stores'],
+  jobs: ['config', 'logging', 'metrics', 'stores'],
+  http: ['config', 'errors', 'logging', 'metrics', 'stores'],
+};
+const BELOW_FEATURES = [...Object.keys(INFRASTRUCTURE), 'events'];
+
+/** Each folder: what it may import. Features import infrastructure and events, and only the features listed, never in a circle. */
+const API_LAYERS = {
+  ...INFRASTRUCTURE,
+  events: Object.keys(INFRASTRUCTURE),
+  merchants: BELOW_FEATURES,
+  nonce: BELOW_FEATURES,
+  'rate-limit': BELOW_FEATURES,
+  signing: [...BELOW_FEATURES, 'merchants', 'nonce', 'rate-limit'],
+  banks: BELOW_FEATURES,
+  accounts: [...BELOW_FEATURES, 'banks', 'rate-limit'],
+  gateways: BELOW_FEATURES,
+  webhooks: [...BELOW_FEATURES, 'merchants'],
+  payins: [...BELOW_FEATURES, 'gateways', 'merchants', 'webhooks'],
+  checkout: [...BELOW_FEATURES, 'gateways', 'merchants', 'payins'],
+  health: [...BELOW_FEATURES, 'nonce'],
+  docs: BELOW_FEATURES,
+};
+
+/** The folders in an order where each comes after everything it may import; throws on a circle in the table itself. */
+function layerOrder(layers = API_LAYERS) {
+  const order = [];
+  const state = new Map();
+  const visit = (folder, path) => {
+    if (state.get(folder) === 'done') return;
+    if (state.get(folder) === 'visiting') throw new Error(`apps/api/layers.js: a circle: ${[...path, folder].join(' -> ')}`);
+    state.set(folder, 'visiting');
+    for (const below of layers[folder] ?? []) visit(below, [...path, folder]);
+    state.set(folder, 'done');
+    order.push(folder);
+  };
+  for (const folder of Object.keys(layers)) visit(folder, []);
+  return order;
+}
+
+layerOrder();
+
+module.exports = { API_LAYERS, INFRASTRUCTURE, layerOrder };
