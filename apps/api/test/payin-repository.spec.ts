@@ -34,7 +34,10 @@ const payin = (reference: string, changes: Partial<NewPayin> = {}): NewPayin => 
   checkoutTokenHash: `hash-${changes.merchantId ?? 'MCH-A'}-${reference}-${Math.random()}`,
   ...changes,
 });
-const outbox = new EventOutbox(0);
+/** The store's clock, which the tests move: expiry and leases are judged by it. */
+let storeNow = 0;
+const storeClock = () => storeNow;
+const outbox = new EventOutbox({ firstAttemptDelayMs: 0, storeClock });
 /** These tests are about the payins; the outbox has its own. */
 const NO_EVENT = () => undefined;
 const BEFORE_EXPIRY = new Date('2026-11-22T10:10:00.000Z');
@@ -46,11 +49,19 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
   let dispose: () => Promise<void>;
   beforeAll(async () => {
     const opened = await open();
-    repository = new SqlPayinRepository(opened.client, outbox);
-    events = new SqlWebhookEventRepository(opened.client);
+    repository = new SqlPayinRepository(opened.client, outbox, storeClock);
+    events = new SqlWebhookEventRepository(opened.client, storeClock);
     dispose = opened.dispose;
   });
   afterAll(() => dispose());
+  const expireAt = (now: Date, options: { limit: number; merchantId?: string }, eventOf: Parameters<PayinRepository['expireDue']>[1]) => {
+    storeNow = now.getTime();
+    return repository.expireDue(options, eventOf);
+  };
+  const claimAt = (now: Date, leaseUntil: Date, limit: number) => {
+    storeNow = now.getTime();
+    return events.claimDue(leaseUntil.getTime() - now.getTime(), limit);
+  };
 
   it('stores a new payin and reads it back', async () => {
     const { created, payin: stored } = await repository.insertIfAbsent(payin('r-1'));
@@ -163,22 +174,23 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
     it('writes the events of expired payins in the sweep that abandons them', async () => {
       const base = new Date('2033-01-01T00:00:00.000Z').getTime();
       for (const reference of ['o-3', 'o-4']) await repository.insertIfAbsent(payin(reference, { merchantId: 'MCH-O', createdAt: new Date(base), expiresAt: new Date(base + 1000) }));
-      await repository.expireDue(new Date(base + 2000), { limit: 10, merchantId: 'MCH-O' }, eventOf);
+      await expireAt(new Date(base + 2000), { limit: 10, merchantId: 'MCH-O' }, eventOf);
       expect(await listOfPayin('MCH-O', 'o-3')).toHaveLength(1);
       expect(await listOfPayin('MCH-O', 'o-4')).toHaveLength(1);
     });
 
     it('lets one claimer take a due event until its lease runs out, then another', async () => {
       await repository.insertIfAbsent(payin('o-5'));
+      storeNow = BEFORE_EXPIRY.getTime();
       await repository.transition(key('o-5'), { to: 'SUCCESSFUL' }, BEFORE_EXPIRY, eventOf);
       const now = new Date(BEFORE_EXPIRY.getTime() + 1000);
       const lease = new Date(now.getTime() + 60_000);
-      const claims = await Promise.all([1, 2, 3].map(() => events.claimDue(now, lease, 100)));
+      const claims = await Promise.all([1, 2, 3].map(() => claimAt(now, lease, 100)));
       const claimedO5 = claims.flat().filter((event) => event.objectId === 'o-5');
       expect(claimedO5).toHaveLength(1);
       expect(claimedO5[0]?.attemptCount).toBe(1);
-      expect((await events.claimDue(new Date(now.getTime() + 30_000), lease, 100)).filter((e) => e.objectId === 'o-5')).toEqual([]);
-      const retaken = (await events.claimDue(new Date(lease.getTime() + 1), new Date(lease.getTime() + 60_000), 100)).filter((e) => e.objectId === 'o-5');
+      expect((await claimAt(new Date(now.getTime() + 30_000), lease, 100)).filter((e) => e.objectId === 'o-5')).toEqual([]);
+      const retaken = (await claimAt(new Date(lease.getTime() + 1), new Date(lease.getTime() + 60_000), 100)).filter((e) => e.objectId === 'o-5');
       expect(retaken.map((e) => e.attemptCount)).toEqual([2]);
     });
   });
@@ -193,7 +205,7 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
       await repository.insertIfAbsent(payin('e-other', { merchantId: 'MCH-F', createdAt: at(0), expiresAt: at(30) }));
       await repository.transition({ merchantId: 'MCH-E', reference: 'e-paid' }, { to: 'SUCCESSFUL' }, at(10), NO_EVENT);
 
-      expect(await repository.expireDue(at(45), { limit: 100, merchantId: 'MCH-E' }, NO_EVENT)).toEqual([{ merchantId: 'MCH-E', reference: 'e-due' }]);
+      expect(await expireAt(at(45), { limit: 100, merchantId: 'MCH-E' }, NO_EVENT)).toEqual([{ merchantId: 'MCH-E', reference: 'e-due' }]);
       expect(await repository.find({ merchantId: 'MCH-E', reference: 'e-due' })).toMatchObject({ status: 'ABANDONED', failedAt: at(30), failureReason: 'checkout_expired' });
       expect((await repository.find({ merchantId: 'MCH-E', reference: 'e-not-yet' }))?.status).toBe('PENDING');
       expect((await repository.find({ merchantId: 'MCH-E', reference: 'e-paid' }))?.status).toBe('SUCCESSFUL');
@@ -204,9 +216,9 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
       const base = new Date('2031-01-01T00:00:00.000Z').getTime();
       const references = Array.from({ length: 40 }, (_, i) => `s-${i}`);
       for (const reference of references) await repository.insertIfAbsent(payin(reference, { merchantId: 'MCH-S', createdAt: new Date(base), expiresAt: new Date(base + 1000) }));
-      const sweeps = await Promise.all(Array.from({ length: 4 }, () => repository.expireDue(new Date(base + 5000), { limit: 7, merchantId: 'MCH-S' }, NO_EVENT)));
+      const sweeps = await Promise.all(Array.from({ length: 4 }, () => expireAt(new Date(base + 5000), { limit: 7, merchantId: 'MCH-S' }, NO_EVENT)));
       let rest: Array<{ reference: string }> = [];
-      for (let batch = await repository.expireDue(new Date(base + 5000), { limit: 7, merchantId: 'MCH-S' }, NO_EVENT); batch.length > 0; batch = await repository.expireDue(new Date(base + 5000), { limit: 7, merchantId: 'MCH-S' }, NO_EVENT)) {
+      for (let batch = await expireAt(new Date(base + 5000), { limit: 7, merchantId: 'MCH-S' }, NO_EVENT); batch.length > 0; batch = await expireAt(new Date(base + 5000), { limit: 7, merchantId: 'MCH-S' }, NO_EVENT)) {
         rest = rest.concat(batch);
       }
       const moved = [...sweeps.flat(), ...rest].map((k) => k.reference).sort();
@@ -227,18 +239,18 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
     });
 
     it('lists newest first, then by reference descending, one merchant only', async () => {
-      const all = await repository.list({ merchantId, limit: 100 });
+      const all = await repository.list({ merchantId, limit: 100 }, new Date(base));
       expect(all.map((p) => p.reference)).toEqual(['l-9', 'l-8', 'l-7', 'l-6', 'l-5', 'l-4', 'l-3', 'l-2', 'l-1', 'l-0']);
     });
 
     it('continues after a position, across equal creation times', async () => {
-      const page = await repository.list({ merchantId, limit: 3, after: { createdAt: new Date(base + 3000), reference: 'l-7' } });
+      const page = await repository.list({ merchantId, limit: 3, after: { createdAt: new Date(base + 3000), reference: 'l-7' } }, new Date(base));
       expect(page.map((p) => p.reference)).toEqual(['l-6', 'l-5', 'l-4']);
     });
 
     it('filters by status and by creation time, from inclusive and to exclusive', async () => {
-      expect((await repository.list({ merchantId, limit: 100, status: 'SUCCESSFUL' })).map((p) => p.reference)).toEqual(['l-3']);
-      const window = await repository.list({ merchantId, limit: 100, createdFrom: new Date(base + 1000), createdTo: new Date(base + 3000) });
+      expect((await repository.list({ merchantId, limit: 100, status: 'SUCCESSFUL' }, new Date(base))).map((p) => p.reference)).toEqual(['l-3']);
+      const window = await repository.list({ merchantId, limit: 100, createdFrom: new Date(base + 1000), createdTo: new Date(base + 3000) }, new Date(base));
       expect(window.map((p) => p.reference)).toEqual(['l-5', 'l-4', 'l-3', 'l-2']);
     });
   });

@@ -3,6 +3,9 @@ export interface SqlQueryable {
   query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
 }
 
+/** Injection token of the service's SqlClient: the payin database. */
+export const SqlClient = Symbol('SqlClient');
+
 /** The part of PGlite and node-postgres that the repositories use; both have it. */
 export interface SqlClient extends SqlQueryable {
   /** Runs `work` in one transaction on one connection: committed if it resolves, rolled back if it throws. */

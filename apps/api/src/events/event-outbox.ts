@@ -1,4 +1,5 @@
 import type { SqlQueryable } from '../db/sql-client';
+import { sqlNowPlus, type StoreClock } from '../db/store-clock';
 import { newEventId, type EventEnvelope, type NewOutboxEvent } from './outbox-event';
 
 /** What a feature says about a change it is committing; the outbox makes the event of it. */
@@ -19,7 +20,7 @@ export interface EventOfChange<Type extends string, Data> {
  * Delivery is the webhooks module's, which reads the same rows.
  */
 export class EventOutbox {
-  constructor(private readonly firstAttemptDelayMs: number) {}
+  constructor(private readonly options: { firstAttemptDelayMs: number; storeClock: StoreClock }) {}
 
   event<Type extends string, Data>(change: EventOfChange<Type, Data>): NewOutboxEvent {
     const envelope: EventEnvelope<Type, Data> = { type: change.type, version: change.version, timestamp: change.occurredAt.toISOString(), data: change.data };
@@ -33,16 +34,17 @@ export class EventOutbox {
       payload: JSON.stringify(envelope),
       notifyUrl: change.notifyUrl,
       createdAt: change.occurredAt,
-      nextAttemptAt: new Date(change.occurredAt.getTime() + this.firstAttemptDelayMs),
     };
   }
 
-  /** Inserts the event on `tx`, the transaction of the change it reports. */
+  /** Inserts the event on `tx`, the transaction of the change it reports; its first delivery is due after the first delay of the schedule, by the store's clock. */
   async write(tx: SqlQueryable, event: NewOutboxEvent): Promise<void> {
+    const params: unknown[] = [event.id, event.merchantId, event.objectType, event.objectId, event.type, event.version, event.payload, event.notifyUrl, event.createdAt.toISOString()];
+    const due = sqlNowPlus(this.options.storeClock, params, this.options.firstAttemptDelayMs);
     await tx.query(
       `INSERT INTO outbox_events (id, merchant_id, object_type, object_id, type, version, payload, notify_url, created_at, status, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::timestamptz, 'pending', $10::timestamptz)`,
-      [event.id, event.merchantId, event.objectType, event.objectId, event.type, event.version, event.payload, event.notifyUrl, event.createdAt.toISOString(), event.nextAttemptAt.toISOString()],
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::timestamptz, 'pending', ${due})`,
+      params,
     );
   }
 }

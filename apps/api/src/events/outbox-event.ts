@@ -21,7 +21,6 @@ export interface NewOutboxEvent {
   payload: string;
   notifyUrl: string;
   createdAt: Date;
-  nextAttemptAt: Date;
 }
 
 /** The body every event is sent as: what happened, to which version of the object, when, and the object itself. */

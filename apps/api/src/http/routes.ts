@@ -5,6 +5,10 @@
  */
 export const API_PREFIX = 'payment';
 
+/** Injection token of the origin customers reach the service at (PUBLIC_BASE_URL, or where this instance listens), as a function: the port is known only once the server listens. */
+export const PublicOrigin = Symbol('PublicOrigin');
+export type PublicOrigin = () => string;
+
 const ROOT = `/${API_PREFIX}`;
 
 export const ROUTES = {

@@ -70,6 +70,27 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly jobRuns = new Counter({
+    name: 'paysign_job_runs_total',
+    help: 'Runs of each periodic job of this instance (payin-expiry, webhook-delivery, store-health, nonce-sweep), by outcome: ok or failed.',
+    labelNames: ['job', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly jobDuration = new Histogram({
+    name: 'paysign_job_duration_seconds',
+    help: 'Time of each run of each periodic job.',
+    labelNames: ['job'] as const,
+    buckets: LATENCY_BUCKETS_SECONDS,
+    registers: [this.registry],
+  });
+
+  /** The job runner's report of one run. */
+  jobRun(job: string, outcome: 'ok' | 'failed', durationSeconds: number): void {
+    this.jobRuns.inc({ job, outcome });
+    this.jobDuration.observe({ job }, durationSeconds);
+  }
+
   private readWebhookQueueDepth: (() => Promise<number>) | undefined;
 
   /** Events waiting for delivery, read from the store at each scrape. */

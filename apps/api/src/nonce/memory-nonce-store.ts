@@ -8,8 +8,6 @@ export interface MemoryNonceStoreOptions {
   maxEntries?: number;
   /** Live nonces one API key may hold, so that one key's flood cannot fill the store for every merchant. Default: 120,000. */
   maxPerKey?: number;
-  /** How often a slice of the table is swept for expired nonces, so that memory frees without traffic. Default: 1000. */
-  sweepIntervalMs?: number;
 }
 
 
@@ -60,14 +58,20 @@ export class MemoryNonceStore implements NonceStore {
   private readonly heldByKey: number[] = [];
   private sweepCursor = 0;
   private lastFullSweepAt = Number.NEGATIVE_INFINITY;
-  private readonly sweeper: NodeJS.Timeout;
 
   constructor(options: MemoryNonceStoreOptions = {}) {
     this.now = options.now ?? Date.now;
     this.maxEntries = options.maxEntries ?? 6_000_000;
     this.maxPerKey = options.maxPerKey ?? 120_000;
-    this.sweeper = setInterval(() => this.sweepSlice(this.now()), options.sweepIntervalMs ?? 1000);
-    this.sweeper.unref();
+  }
+
+  /**
+   * Frees the expired nonces of one slice of the table, so that memory frees
+   * without traffic; the service's job runner calls it every
+   * NONCE_SWEEP_INTERVAL_MS, and every slot is visited every 16 calls.
+   */
+  sweep(): void {
+    this.sweepSlice(this.now());
   }
 
   async claim(apiKey: string, nonce: string, holdMs: number): Promise<boolean> {
@@ -97,7 +101,6 @@ export class MemoryNonceStore implements NonceStore {
   async ping(): Promise<void> {}
 
   async close(): Promise<void> {
-    clearInterval(this.sweeper);
     this.allocate(MIN_CAPACITY);
     this.held = 0;
     this.heldByKey.fill(0);

@@ -26,12 +26,12 @@ export class InstrumentedPayinRepository implements PayinRepository {
     return this.probe.observe('transition', () => this.inner.transition(key, transition, now, eventOf));
   }
 
-  expireDue(now: Date, options: { limit: number; merchantId?: string }, eventOf: PayinEventOf): Promise<PayinKey[]> {
-    return this.probe.observe('expire', () => this.inner.expireDue(now, options, eventOf));
+  expireDue(options: { limit: number; merchantId?: string }, eventOf: PayinEventOf): Promise<PayinKey[]> {
+    return this.probe.observe('expire', () => this.inner.expireDue(options, eventOf));
   }
 
-  list(query: PayinListQuery): Promise<StoredPayin[]> {
-    return this.probe.observe('list', () => this.inner.list(query));
+  list(query: PayinListQuery, now: Date): Promise<StoredPayin[]> {
+    return this.probe.observe('list', () => this.inner.list(query, now));
   }
 
   ping(): Promise<void> {

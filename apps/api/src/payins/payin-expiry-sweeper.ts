@@ -1,69 +1,38 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { Clock } from '../config/clock';
-import type { PayinEventOf } from './payin-events';
-import type { PayinRepository } from './payin-repository.interface';
-
-export interface PayinExpirySweeperOptions {
-  payins: PayinRepository;
-  /** Abandoning a payin notifies it like any other transition. */
-  eventOf: PayinEventOf;
-  clock: Clock;
-  logger: Logger;
-  intervalMs: number;
-  batchSize: number;
-}
+import type { AppConfig } from '../config/app-config';
+import { AppConfigToken } from '../config/app-config.token';
+import { JobRunner, type JobRunOutcome } from '../jobs/job-runner';
+import { ServiceLogger } from '../logging/logger';
+import { PayinEvents } from './payin-events';
+import { PayinRepository } from './payin-repository.interface';
 
 /**
- * Abandons the payins that expired unpaid, on every instance. Safe with N
- * instances: each batch is one UPDATE guarded by `status = 'PENDING'` over
- * rows taken with SKIP LOCKED, so instances split the work and a payin moves
- * once. Reads do not wait for it: they abandon an expired payin themselves.
+ * Abandons the payins that expired unpaid, as the `payin-expiry` job of
+ * every instance. Safe with N instances: each batch is one UPDATE guarded by
+ * `status = 'PENDING'` over rows taken with SKIP LOCKED, so instances split
+ * the work and a payin moves once; expiry is judged by the database's clock.
+ * Reads do not wait for it: they answer an expired payin as ABANDONED.
  */
-export class PayinExpirySweeper {
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private storeDown = false;
-  private stopped = false;
+@Injectable()
+export class PayinExpirySweeper implements OnModuleInit {
+  constructor(
+    @Inject(PayinRepository) private readonly payins: PayinRepository,
+    private readonly events: PayinEvents,
+    private readonly jobs: JobRunner,
+    @Inject(ServiceLogger) private readonly logger: Logger,
+    @Inject(AppConfigToken) private readonly config: AppConfig,
+  ) {}
 
-  constructor(private readonly options: PayinExpirySweeperOptions) {}
-
-  start(): void {
-    if (this.timer) return;
-    this.stopped = false;
-    this.timer = setInterval(() => void this.sweep(), this.options.intervalMs);
-    this.timer.unref();
+  onModuleInit(): void {
+    this.jobs.add({ name: 'payin-expiry', intervalMs: this.config.payinSweepIntervalMs, run: () => this.sweepBatch() });
   }
 
-  /** Stops the timer and waits for a sweep in progress, so the store is not closed under it. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
-  }
-
-  /** One sweep: batches until none is full. Never throws; a store failure is logged once, and retried at the next tick. */
-  sweep(): Promise<void> {
-    this.running ??= this.drain().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
-  }
-
-  private async drain(): Promise<void> {
-    const { payins, clock, logger, batchSize, eventOf } = this.options;
-    try {
-      let abandoned = 0;
-      for (;;) {
-        const batch = await payins.expireDue(new Date(clock()), { limit: batchSize }, eventOf);
-        abandoned += batch.length;
-        if (batch.length < batchSize || this.stopped) break;
-      }
-      if (abandoned > 0) logger.info({ abandoned }, 'abandoned payins that expired unpaid');
-      this.storeDown = false;
-    } catch (error) {
-      if (!this.storeDown) logger.warn({ err: (error as Error).message }, 'could not abandon expired payins; retrying at the next sweep');
-      this.storeDown = true;
-    }
+  /** One batch; a full one asks the runner for another at once. */
+  async sweepBatch(): Promise<JobRunOutcome> {
+    const batchSize = this.config.payinSweepBatchSize;
+    const moved = await this.payins.expireDue({ limit: batchSize }, this.events.eventOf);
+    if (moved.length > 0) this.logger.info({ abandoned: moved.length }, 'abandoned payins that expired unpaid');
+    return { again: moved.length === batchSize };
   }
 }

@@ -73,13 +73,17 @@ export interface PayinRepository {
    */
   transition(key: PayinKey, transition: PayinTransition, now: Date, eventOf: PayinEventOf): Promise<StoredPayin | undefined>;
   /**
-   * Abandons up to `limit` PENDING payins whose `expiresAt` has passed, of one
-   * merchant or of all; safe to run on several instances at once, since each
-   * payin moves once. Resolves with the keys it moved.
+   * Abandons up to `limit` PENDING payins whose `expiresAt` has passed by the
+   * store's clock, of one merchant or of all; safe to run on several
+   * instances at once, since each payin moves once. Resolves with the keys it moved.
    */
-  expireDue(now: Date, options: { limit: number; merchantId?: string }, eventOf: PayinEventOf): Promise<PayinKey[]>;
-  /** The merchant's payins in listing order: newest first, then by reference, descending. */
-  list(query: PayinListQuery): Promise<StoredPayin[]>;
+  expireDue(options: { limit: number; merchantId?: string }, eventOf: PayinEventOf): Promise<PayinKey[]>;
+  /**
+   * The merchant's payins in listing order: newest first, then by reference,
+   * descending. The status filter is on the state at `now`: a PENDING payin
+   * past its expiry is listed as ABANDONED, and not as PENDING.
+   */
+  list(query: PayinListQuery, now: Date): Promise<StoredPayin[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

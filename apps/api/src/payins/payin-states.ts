@@ -39,6 +39,16 @@ export function failureReasonOf(transition: PayinTransition): FailureReason | nu
   }
 }
 
+/**
+ * The payin as it is at `now`: one still PENDING at or past its expiry is
+ * shown ABANDONED, as the expiry sweep will write it (failed at its expiry,
+ * one version on). Reads answer with this and write nothing.
+ */
+export function effectivePayin<P extends { status: PayinStatus; expiresAt: Date; failedAt: Date | null; failureReason: FailureReason | null; version: number }>(payin: P, now: number): P {
+  if (payin.status !== 'PENDING' || payin.expiresAt.getTime() > now) return payin;
+  return { ...payin, status: 'ABANDONED', failedAt: payin.expiresAt, failureReason: failureReasonOf({ to: 'ABANDONED' }), version: payin.version + 1 };
+}
+
 export function isPayinStatus(value: unknown): value is PayinStatus {
   return (PAYIN_STATUSES as readonly unknown[]).includes(value);
 }

@@ -10,7 +10,7 @@ import { PaymentGateways } from '../gateways/payment-gateways';
 import { MerchantRegistry } from '../merchants/merchant-registry';
 import type { CreatePayinDto } from './create-payin.dto';
 import { PayinRepository, type NewPayin, type PayinKey, type PayinListQuery, type StoredPayin } from './payin-repository.interface';
-import type { PayinTransition } from './payin-states';
+import { effectivePayin, type PayinTransition } from './payin-states';
 import { PayinEvents } from './payin-events';
 import { payinToContract } from './payin-view';
 
@@ -63,7 +63,7 @@ export class PayinsService {
     if (!result.created && result.payin.requestFingerprint !== newPayin.requestFingerprint) {
       throw new ApiException('IDEMPOTENCY_CONFLICT', { reference: input.reference });
     }
-    const payin = result.created ? result.payin : await this.current(result.payin);
+    const payin = result.created ? result.payin : this.current(result.payin);
     return { created: result.created, payin: this.toContract(payin) };
   }
 
@@ -71,7 +71,7 @@ export class PayinsService {
     return this.toContract(await this.find(key));
   }
 
-  /** The payin as it is now: one found PENDING past its expiry is abandoned first, so no read returns a stale PENDING. */
+  /** The payin as it is now: one found PENDING past its expiry is answered ABANDONED, so no read returns a stale PENDING; the write is the sweep's. */
   async find(key: PayinKey): Promise<StoredPayin> {
     const payin = await this.payins.find(key);
     if (!payin) throw new ApiException('PAYIN_NOT_FOUND', { reference: key.reference });
@@ -83,18 +83,16 @@ export class PayinsService {
     return payin && this.current(payin);
   }
 
-  /** One page, newest first; the merchant's expired payins are abandoned first, so that the status filter is exact. */
+  /** One page, newest first, each payin as it is now; the status filter is on that state too. */
   async list(query: PayinListQuery): Promise<StoredPayin[]> {
-    await this.payins.expireDue(this.now(), { limit: this.config.payinSweepBatchSize, merchantId: query.merchantId }, this.events.eventOf);
-    const page = await this.payins.list(query);
-    // More expired payins than one batch: those on this page are settled one by one.
-    return Promise.all(page.map((payin) => this.current(payin)));
+    const page = await this.payins.list(query, this.now());
+    return page.map((payin) => this.current(payin));
   }
 
   /**
    * Moves a PENDING payin to a final state; the checkout page and the sandbox
    * simulation both come here. Exactly one of two concurrent attempts moves it.
-   * An attempt on an expired payin abandons it instead.
+   * An attempt on an expired payin moves nothing, and finds it ABANDONED.
    */
   async transition(key: PayinKey, transition: PayinTransition): Promise<TransitionResult> {
     const moved = await this.payins.transition(key, transition, this.now(), this.events.eventOf);
@@ -106,10 +104,8 @@ export class PayinsService {
     return payinToContract(payin, this.links);
   }
 
-  private async current(payin: StoredPayin): Promise<StoredPayin> {
-    if (payin.status !== 'PENDING' || payin.expiresAt.getTime() > this.clock()) return payin;
-    const abandoned = await this.payins.transition(payin, { to: 'ABANDONED' }, this.now(), this.events.eventOf);
-    return abandoned ?? (await this.payins.find(payin)) ?? payin;
+  private current(payin: StoredPayin): StoredPayin {
+    return effectivePayin(payin, this.clock());
   }
 
   private now(): Date {

@@ -1,6 +1,7 @@
 import type { FailureReason, PayinChannel, PayinStatus } from '@paysign/contracts';
 import type { NewPayin, PayinKey, PayinListQuery, PayinRepository, StoredPayin } from './payin-repository.interface';
 import { failureReasonOf, type PayinTransition } from './payin-states';
+import { sqlNow, type StoreClock } from '../db/store-clock';
 import type { EventOutbox } from '../events/event-outbox';
 import type { PayinEventOf } from './payin-events';
 import { toDate, type SqlClient, type SqlQueryable } from '../db/sql-client';
@@ -39,6 +40,7 @@ export class SqlPayinRepository implements PayinRepository {
   constructor(
     private readonly client: SqlClient,
     private readonly outbox: EventOutbox,
+    private readonly storeClock: StoreClock,
   ) {}
 
   async insertIfAbsent(payin: NewPayin): Promise<{ created: boolean; payin: StoredPayin }> {
@@ -108,8 +110,9 @@ export class SqlPayinRepository implements PayinRepository {
     });
   }
 
-  async expireDue(now: Date, options: { limit: number; merchantId?: string }, eventOf: PayinEventOf): Promise<PayinKey[]> {
-    const params: unknown[] = [now.toISOString(), options.limit];
+  async expireDue(options: { limit: number; merchantId?: string }, eventOf: PayinEventOf): Promise<PayinKey[]> {
+    const params: unknown[] = [options.limit];
+    const now = sqlNow(this.storeClock, params);
     const ofMerchant = options.merchantId === undefined ? '' : `AND merchant_id = $${params.push(options.merchantId)}`;
     return this.client.transaction(async (tx) => {
       // SKIP LOCKED: instances sweeping together take disjoint batches instead of queueing on each other's rows.
@@ -117,8 +120,8 @@ export class SqlPayinRepository implements PayinRepository {
         `UPDATE payins SET status = 'ABANDONED', failed_at = expires_at, failure_reason = 'checkout_expired', version = version + 1
          WHERE (merchant_id, reference) IN (
            SELECT merchant_id, reference FROM payins
-           WHERE status = 'PENDING' AND expires_at <= $1::timestamptz ${ofMerchant}
-           ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)
+           WHERE status = 'PENDING' AND expires_at <= ${now} ${ofMerchant}
+           ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)
          AND status = 'PENDING'
          RETURNING ${COLUMNS}`,
         params,
@@ -129,10 +132,10 @@ export class SqlPayinRepository implements PayinRepository {
     });
   }
 
-  async list(query: PayinListQuery): Promise<StoredPayin[]> {
+  async list(query: PayinListQuery, now: Date): Promise<StoredPayin[]> {
     const params: unknown[] = [query.merchantId];
     const where = ['merchant_id = $1'];
-    if (query.status !== undefined) where.push(`status = $${params.push(query.status)}`);
+    if (query.status !== undefined) where.push(statusAt(query.status, params, now));
     if (query.createdFrom !== undefined) where.push(`created_at >= $${params.push(query.createdFrom.toISOString())}::timestamptz`);
     if (query.createdTo !== undefined) where.push(`created_at < $${params.push(query.createdTo.toISOString())}::timestamptz`);
     if (query.after !== undefined) {
@@ -160,6 +163,13 @@ export class SqlPayinRepository implements PayinRepository {
       if (event) await this.outbox.write(tx, event);
     }
   }
+}
+
+/** The status filter on the state at `now`: an expired PENDING payin is ABANDONED, whether or not the sweep has written it yet. */
+function statusAt(status: PayinStatus, params: unknown[], now: Date): string {
+  if (status === 'PENDING') return `(status = 'PENDING' AND expires_at > $${params.push(now.toISOString())}::timestamptz)`;
+  if (status === 'ABANDONED') return `(status = 'ABANDONED' OR (status = 'PENDING' AND expires_at <= $${params.push(now.toISOString())}::timestamptz))`;
+  return `status = $${params.push(status)}`;
 }
 
 const toDateOrNull = (value: Date | string | null): Date | null => (value === null ? null : toDate(value));

@@ -3,6 +3,12 @@ import type { LatencySeries } from '../metrics/latency-histogram';
 import type { ServiceMetrics } from '../metrics/service-metrics';
 import { isStoreFailure, StoreUnavailableError, type StoreName } from './store-failure';
 
+/** A store as readiness sees it: its probe, and a ping that goes through that probe. */
+export interface WatchedStore {
+  probe: StoreProbe;
+  ping(): Promise<void>;
+}
+
 export interface StoreProbeOptions {
   /** How the store is named in logs, metrics and its 503, for example `nonce store`. */
   store: StoreName;

@@ -1,5 +1,6 @@
 import type { DeliveryAttempt, WebhookEvent } from '@paysign/contracts';
 import { toDate, type SqlClient } from '../db/sql-client';
+import { sqlNow, sqlNowPlus, type StoreClock } from '../db/store-clock';
 import type { StoredWebhookEvent } from './webhook-delivery';
 
 interface EventRow {
@@ -37,9 +38,9 @@ export interface AttemptRecord {
   statusCode: number | null;
   error: string | null;
   responseBody: string | null;
-  /** What the event becomes: delivered, failed for good, or pending again at nextAttemptAt. */
+  /** What the event becomes: delivered, failed for good, or pending again `retryInMs` from now, by the store's clock. */
   status: WebhookEvent['status'];
-  nextAttemptAt: Date | null;
+  retryInMs: number | null;
 }
 
 export type EventWithAttempts = StoredWebhookEvent & { attempts: DeliveryAttempt[] };
@@ -48,23 +49,30 @@ const COLUMNS = 'id, merchant_id, object_type, object_id, type, version, payload
 
 /** Delivery of the outbox: claims, attempts and the delivery log, on the rows the events module writes. */
 export class SqlWebhookEventRepository {
-  constructor(private readonly client: SqlClient) {}
+  constructor(
+    private readonly client: SqlClient,
+    private readonly storeClock: StoreClock,
+  ) {}
 
   /**
-   * Takes up to `limit` due events for one attempt each, leased until
-   * `leaseUntil`: no other instance takes them while the lease runs, and if
+   * Takes up to `limit` due events for one attempt each, leased for
+   * `leaseMs`: no other instance takes them while the lease runs, and if
    * this one dies mid-attempt, the lease runs out and another takes them
    * again (at least once). SKIP LOCKED lets instances claim side by side.
+   * Due and leased are judged by the store's clock, never an instance's.
    */
-  async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<StoredWebhookEvent[]> {
+  async claimDue(leaseMs: number, limit: number): Promise<StoredWebhookEvent[]> {
+    const params: unknown[] = [limit];
+    const now = sqlNow(this.storeClock, params);
+    const leaseUntil = sqlNowPlus(this.storeClock, params, leaseMs);
     const { rows } = await this.client.query<EventRow>(
-      `UPDATE outbox_events SET attempt_count = attempt_count + 1, locked_until = $2::timestamptz
+      `UPDATE outbox_events SET attempt_count = attempt_count + 1, locked_until = ${leaseUntil}
        WHERE id IN (
          SELECT id FROM outbox_events
-         WHERE status = 'pending' AND next_attempt_at <= $1::timestamptz AND (locked_until IS NULL OR locked_until <= $1::timestamptz)
-         ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+         WHERE status = 'pending' AND next_attempt_at <= ${now} AND (locked_until IS NULL OR locked_until <= ${now})
+         ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
        RETURNING ${COLUMNS}`,
-      [now.toISOString(), leaseUntil.toISOString(), limit],
+      params,
     );
     return rows.map(fromEventRow);
   }
@@ -76,15 +84,22 @@ export class SqlWebhookEventRepository {
    */
   async recordAttempt(record: AttemptRecord): Promise<void> {
     await this.client.transaction(async (tx) => {
+      // One instant for both rows: the attempt's record of when the next is due, and the event's.
+      const nextParams: unknown[] = [];
+      const next = record.retryInMs === null ? 'NULL::timestamptz' : sqlNowPlus(this.storeClock, nextParams, record.retryInMs);
+      const { rows } = await tx.query<{ next_attempt_at: Date | string | null }>(`SELECT ${next} AS next_attempt_at`, nextParams);
+      const nextAttemptAt = rows[0]?.next_attempt_at ?? null;
+      const nextIso = nextAttemptAt === null ? null : toDate(nextAttemptAt).toISOString();
       await tx.query(
         `INSERT INTO webhook_attempts (event_id, attempt, started_at, duration_ms, status_code, error, response_body, next_attempt_at)
          VALUES ($1, $2, $3::timestamptz, $4, $5, $6, $7, $8::timestamptz) ON CONFLICT (event_id, attempt) DO NOTHING`,
-        [record.eventId, record.attempt, record.startedAt.toISOString(), record.durationMs, record.statusCode, record.error, record.responseBody, record.nextAttemptAt?.toISOString() ?? null],
+        [record.eventId, record.attempt, record.startedAt.toISOString(), record.durationMs, record.statusCode, record.error, record.responseBody, nextIso],
       );
+      // Fenced by the attempt number: an attempt that outlived its lease, and was claimed again, moves nothing.
       await tx.query(
         `UPDATE outbox_events SET status = $2, next_attempt_at = COALESCE($3::timestamptz, next_attempt_at), locked_until = NULL
          WHERE id = $1 AND attempt_count = $4`,
-        [record.eventId, record.status, record.nextAttemptAt?.toISOString() ?? null, record.attempt],
+        [record.eventId, record.status, nextIso, record.attempt],
       );
     });
   }
@@ -104,10 +119,11 @@ export class SqlWebhookEventRepository {
   }
 
   /** One more attempt, now, whatever the event's state; resolves false when the merchant has no such event. */
-  async redeliver(merchantId: string, id: string, now: Date): Promise<boolean> {
+  async redeliver(merchantId: string, id: string): Promise<boolean> {
+    const params: unknown[] = [merchantId, id];
     const { rows } = await this.client.query<{ id: string }>(
-      `UPDATE outbox_events SET status = 'pending', next_attempt_at = $3::timestamptz WHERE merchant_id = $1 AND id = $2 RETURNING id`,
-      [merchantId, id, now.toISOString()],
+      `UPDATE outbox_events SET status = 'pending', next_attempt_at = ${sqlNow(this.storeClock, params)} WHERE merchant_id = $1 AND id = $2 RETURNING id`,
+      params,
     );
     return rows.length === 1;
   }

@@ -5,6 +5,7 @@ import type { Clock } from '../config/clock';
 import type { MerchantRegistry } from '../merchants/merchant-registry';
 import type { ServiceMetrics } from '../metrics/service-metrics';
 import type { AttemptRecord, SqlWebhookEventRepository } from './sql-webhook-event.repository';
+import type { JobRunOutcome } from '../jobs/job-runner';
 import type { StoredWebhookEvent } from './webhook-delivery';
 import { sendWebhook, type SendResult } from './webhook-sender';
 import { staticTargetProblem, type Resolver, type TargetPolicy } from './webhook-target';
@@ -32,15 +33,13 @@ export interface WebhookDispatcherOptions {
 /**
  * Delivers the outbox, inside every api instance: claims due events, signs
  * each as Standard Webhooks with every active secret of its merchant, POSTs
- * it, and records the attempt with the next one's time.
+ * it, and records the attempt with the next one's time. Claiming is a job of
+ * the instance's job runner (`claim`); the deliveries it starts run beside it.
  */
 export class WebhookDispatcher {
-  private timer: NodeJS.Timeout | undefined;
   private readonly inFlight = new Set<Promise<void>>();
   /** Aborts the attempts in flight at shutdown; their leases run out and they are made again. */
   private readonly shutdown = new AbortController();
-  private polling = false;
-  private storeDown = false;
   private readonly policy: TargetPolicy;
   private readonly random: () => number;
 
@@ -49,44 +48,31 @@ export class WebhookDispatcher {
     this.random = options.random ?? Math.random;
   }
 
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => void this.poll(), this.options.settings.pollIntervalMs);
-    this.timer.unref();
+  /**
+   * Claims what this instance has room for, and starts delivering it. Says
+   * `again` when it filled its room, so that a backlog drains at the rate
+   * receivers answer rather than one claim per poll.
+   */
+  async claim(): Promise<JobRunOutcome> {
+    if (this.shutdown.signal.aborted) return { again: false };
+    const room = this.options.settings.concurrency - this.inFlight.size;
+    if (room <= 0) return { again: false };
+    const claimed = await this.options.events.claimDue(this.options.settings.timeoutMs + LEASE_MARGIN_MS, room);
+    for (const event of claimed) {
+      const delivery = this.deliver(event).finally(() => this.inFlight.delete(delivery));
+      this.inFlight.add(delivery);
+    }
+    return { again: claimed.length === room && this.inFlight.size < this.options.settings.concurrency };
   }
 
   /**
-   * Stops claiming and cuts the attempts in flight without recording them:
-   * each is made again, by any instance, once its lease runs out. Shutdown
-   * never waits on a slow receiver, and nothing is lost.
+   * Cuts the attempts in flight without recording them: each is made again,
+   * by any instance, once its lease runs out. Shutdown never waits on a slow
+   * receiver, and nothing is lost. The job runner has stopped claiming first.
    */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    this.timer = undefined;
     this.shutdown.abort();
     await Promise.allSettled([...this.inFlight]);
-  }
-
-  /** Claims what this instance has room for, and starts delivering it. */
-  async poll(): Promise<void> {
-    if (this.polling || this.shutdown.signal.aborted) return;
-    this.polling = true;
-    try {
-      const room = this.options.settings.concurrency - this.inFlight.size;
-      if (room <= 0) return;
-      const now = this.options.clock();
-      const claimed = await this.options.events.claimDue(new Date(now), new Date(now + this.options.settings.timeoutMs + LEASE_MARGIN_MS), room);
-      this.storeDown = false;
-      for (const event of claimed) {
-        const delivery = this.deliver(event).finally(() => this.inFlight.delete(delivery));
-        this.inFlight.add(delivery);
-      }
-    } catch (error) {
-      if (!this.storeDown) this.options.logger.warn({ err: (error as Error).message }, 'could not claim webhook deliveries; retrying at the next poll');
-      this.storeDown = true;
-    } finally {
-      this.polling = false;
-    }
   }
 
   private async deliver(event: StoredWebhookEvent): Promise<void> {
@@ -100,8 +86,7 @@ export class WebhookDispatcher {
     const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
     const gone = result.statusCode === 410;
     const delaySeconds = delivered || gone ? undefined : settings.retryScheduleSeconds[attempt];
-    const nextAttemptAt =
-      delaySeconds === undefined ? null : new Date(clock() + this.retryDelayMs(delaySeconds, result.retryAfterSeconds));
+    const retryInMs = delaySeconds === undefined ? null : this.retryDelayMs(delaySeconds, result.retryAfterSeconds);
     const record: AttemptRecord = {
       eventId: event.id,
       attempt,
@@ -110,14 +95,14 @@ export class WebhookDispatcher {
       statusCode: result.statusCode,
       error: result.error,
       responseBody: result.responseBody,
-      status: delivered ? 'delivered' : nextAttemptAt ? 'pending' : 'failed',
-      nextAttemptAt,
+      status: delivered ? 'delivered' : retryInMs !== null ? 'pending' : 'failed',
+      retryInMs,
     };
-    const outcome = delivered ? 'delivered' : gone ? 'gone' : nextAttemptAt ? 'retry' : 'failed';
+    const outcome = delivered ? 'delivered' : gone ? 'gone' : retryInMs !== null ? 'retry' : 'failed';
     metrics.webhookDeliveries.inc({ outcome });
     // The answer's body is kept with the attempt, never logged.
     logger.info(
-      { eventId: event.id, merchantId: event.merchantId, objectId: event.objectId, attempt, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, outcome, nextAttemptAt },
+      { eventId: event.id, merchantId: event.merchantId, objectId: event.objectId, attempt, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, outcome, retryInMs },
       'webhook attempt',
     );
     try {

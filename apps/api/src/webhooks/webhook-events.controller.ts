@@ -24,7 +24,7 @@ export class WebhookEventsController {
     if (!EVENT_ID_PATTERN.test(eventId)) throw validationFailed([{ field: 'eventId', code: 'pattern', message: 'eventId must be evt_ followed by 22 characters from [A-Za-z0-9_-], as in the events listing.' }]);
     const fields = Object.keys(body);
     if (fields.length > 0) throw validationFailed(fields.map((field) => ({ field, code: 'unknown', message: `${field} is not a field of this operation; send an empty JSON object, {}.` })));
-    const scheduled = await this.events.redeliver(merchantId, eventId, new Date(this.clock()));
+    const scheduled = await this.events.redeliver(merchantId, eventId);
     const event = scheduled ? await this.events.find(merchantId, eventId) : undefined;
     if (!event) throw new ApiException('EVENT_NOT_FOUND', { eventId });
     return webhookEventToContract(event);

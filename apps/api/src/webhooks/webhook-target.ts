@@ -10,6 +10,9 @@ export interface TargetPolicy {
 /** Resolves a host name to every address it has; tests replace it to play DNS tricks. */
 export type Resolver = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
 
+/** Injection token of the Resolver webhook delivery uses; tests play DNS tricks with their own. */
+export const WebhookResolver = Symbol('WebhookResolver');
+
 export const systemResolver: Resolver = (hostname) => lookup(hostname, { all: true, verbatim: true });
 
 /**

@@ -1,0 +1,53 @@
+import { Inject, Injectable, Module, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config/app-config';
+import { AppConfigToken } from '../config/app-config.token';
+import { Clock } from '../config/clock';
+import { SqlClient } from '../db/sql-client';
+import { StoreClock } from '../db/store-clock';
+import { JobRunner } from '../jobs/job-runner';
+import { ServiceLogger } from '../logging/logger';
+import { MerchantRegistry } from '../merchants/merchant-registry';
+import { ServiceMetrics } from '../metrics/service-metrics';
+import { SqlWebhookEventRepository } from './sql-webhook-event.repository';
+import { WebhookDispatcher } from './webhook-dispatcher';
+import { WebhookEventsController } from './webhook-events.controller';
+import { WebhookResolver, type Resolver } from './webhook-target';
+
+/** Claims due deliveries on every instance, as the `webhook-delivery` job; at shutdown, cuts the deliveries in flight, whose leases then run out. */
+@Injectable()
+class WebhookDelivery implements OnModuleInit, BeforeApplicationShutdown {
+  constructor(
+    private readonly dispatcher: WebhookDispatcher,
+    private readonly events: SqlWebhookEventRepository,
+    private readonly jobs: JobRunner,
+    private readonly metrics: ServiceMetrics,
+    @Inject(AppConfigToken) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.add({ name: 'webhook-delivery', intervalMs: this.config.webhooks.pollIntervalMs, run: () => this.dispatcher.claim() });
+    this.metrics.watchWebhookQueue(() => this.events.pendingCount());
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.dispatcher.stop();
+  }
+}
+
+/** Delivers the events outbox to merchants' receivers, and lets merchants send an event again. */
+@Module({
+  controllers: [WebhookEventsController],
+  providers: [
+    { provide: SqlWebhookEventRepository, useFactory: (client: SqlClient, storeClock: StoreClock) => new SqlWebhookEventRepository(client, storeClock), inject: [SqlClient, StoreClock] },
+    {
+      provide: WebhookDispatcher,
+      useFactory: (events: SqlWebhookEventRepository, merchants: MerchantRegistry, config: AppConfig, clock: Clock, logger: Logger, metrics: ServiceMetrics, resolve: Resolver) =>
+        new WebhookDispatcher({ events, merchants, settings: config.webhooks, clock, logger, metrics, resolve }),
+      inject: [SqlWebhookEventRepository, MerchantRegistry, AppConfigToken, Clock, ServiceLogger, ServiceMetrics, WebhookResolver],
+    },
+    WebhookDelivery,
+  ],
+  exports: [SqlWebhookEventRepository],
+})
+export class WebhooksModule {}
