@@ -7,6 +7,9 @@ import { signedCall, type ApiResponse } from './support/api-client';
 import { MERCHANT_A, MERCHANT_B, type TestCredential } from './support/credentials';
 import { DATABASE_URL, describeInProduction, describeWithStore } from './support/stores';
 import { appsOnPrivateDatabases, startProductionTestApp, startTestApp, type TestApp } from './support/test-app';
+import { TestClock } from './support/test-clock';
+import type { CreateAppOptions } from '../src/app.factory';
+import { JobRunner } from '../src/jobs/job-runner';
 
 const PAYINS = '/payment/api/payins';
 const reference = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
@@ -23,7 +26,7 @@ const simulate = (api: TestApp, ref: string, body: Record<string, unknown>, cred
 const read = (api: TestApp, ref: string, credential: TestCredential = MERCHANT_A) => signedCall(api.baseUrl, { path: `${PAYINS}/${ref}`, credential });
 const list = (api: TestApp, query: string, credential: TestCredential = MERCHANT_A) => signedCall(api.baseUrl, { path: `${PAYINS}${query}`, credential });
 
-function lifecycleSuite(start: (env?: Record<string, string>) => Promise<TestApp>) {
+function lifecycleSuite(start: (env?: Record<string, string>, options?: CreateAppOptions) => Promise<TestApp>) {
   let api: TestApp;
   beforeAll(async () => {
     api = await start();
@@ -226,16 +229,17 @@ function lifecycleSuite(start: (env?: Record<string, string>) => Promise<TestApp
 
   describe('expiry', () => {
     let short: TestApp;
+    const clock = new TestClock();
     beforeAll(async () => {
       // The sweeper is slowed right down: what is tested here is that reads never wait for it.
-      short = await start({ PAYIN_EXPIRY_SECONDS: '1', PAYIN_SWEEP_INTERVAL_MS: '3600000' });
+      short = await start({ PAYIN_EXPIRY_SECONDS: '1', PAYIN_SWEEP_INTERVAL_MS: '3600000' }, { overrides: { clock: clock.now } });
     });
     afterAll(() => short.close());
 
-    it('never returns PENDING past expiresAt: a read abandons the payin, and payment is refused', async () => {
+    it('never returns PENDING past expiresAt: a read answers ABANDONED, and payment is refused', async () => {
       const ref = reference('exp');
       const created = await create(short, ref);
-      await new Promise((resolve) => setTimeout(resolve, 1100));
+      clock.advance(1100);
       const later = await read(short, ref);
       expect(later.json).toMatchObject({ status: 'ABANDONED', failureReason: 'checkout_expired', failedAt: created.json.expiresAt, checkoutUrl: null });
       const pay = await simulate(short, ref, { outcome: 'successful' });
@@ -244,23 +248,37 @@ function lifecycleSuite(start: (env?: Record<string, string>) => Promise<TestApp
     });
 
     it('filters expired payins as ABANDONED in a listing', async () => {
-      const from = new Date().toISOString();
+      const from = new Date(clock.now()).toISOString();
       const ref = reference('exp-list');
       await create(short, ref);
-      await new Promise((resolve) => setTimeout(resolve, 1100));
+      clock.advance(1100);
       expect((await list(short, `?status=PENDING&createdFrom=${from}`)).json.data).toEqual([]);
       expect(((await list(short, `?status=ABANDONED&createdFrom=${from}`)).json.data as Array<{ reference: string }>).map((p) => p.reference)).toEqual([ref]);
+    });
+
+    it('writes nothing on a read: the sweep makes the payin ABANDONED, once, with its one event', async () => {
+      const ref = reference('exp-pure');
+      await create(short, ref, { notifyUrl: 'https://merchant.example.com/hooks' });
+      clock.advance(1100);
+      const events = () => signedCall(short.baseUrl, { path: `${PAYINS}/${ref}/events`, credential: MERCHANT_A });
+      for (let i = 0; i < 3; i++) expect((await read(short, ref)).json).toMatchObject({ status: 'ABANDONED' });
+      expect((await events()).json.data).toEqual([]);
+      await short.app.get(JobRunner).runNow('payin-expiry');
+      const [event, ...more] = (await events()).json.data as Array<Record<string, unknown>>;
+      expect(more).toEqual([]);
+      expect(event).toMatchObject({ type: 'payin.abandoned', reference: ref, payload: { type: 'payin.abandoned', version: 2, data: { status: 'ABANDONED' } } });
+      expect((await read(short, ref)).json).toMatchObject({ status: 'ABANDONED', failureReason: 'checkout_expired' });
     });
   });
 }
 
 describe('payin lifecycle on PGlite', () => {
-  lifecycleSuite((env = {}) => startTestApp(env));
+  lifecycleSuite((env = {}, options = {}) => startTestApp(env, options));
 });
 
 describeWithStore('PostgreSQL', DATABASE_URL, 'payin lifecycle on PostgreSQL', () => {
   const postgres = appsOnPrivateDatabases();
-  lifecycleSuite((env) => postgres.start(env));
+  lifecycleSuite((env, options) => postgres.start(env, options));
   // Declared after the suite's own hooks, so it runs after them: the apps close before their databases are dropped.
   afterAll(() => postgres.dropAll());
 

@@ -7,6 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { signedCall } from './support/api-client';
 import { MERCHANT_A, MERCHANT_B, WEBHOOK_SECRETS_A, WEBHOOK_SECRET_B, freshMerchants, type TestCredential } from './support/credentials';
 import { DATABASE_URL, describeInProduction, describeWithStore } from './support/stores';
+import { JobRunner } from '../src/jobs/job-runner';
 import { appsOnPrivateDatabases, startProductionTestApp, startTestApp, type TestApp } from './support/test-app';
 import { WebhookReceiver } from './support/webhook-receiver';
 
@@ -107,7 +108,8 @@ function deliverySuite(start: (env: Record<string, string>) => Promise<TestApp>)
     await receiver.waitFor(ref, 1);
     const [event] = await eventuallyEvents(api, ref, (list) => list[0]?.status === 'failed');
     expect(event).toMatchObject({ status: 'failed', nextAttemptAt: null });
-    await new Promise((r) => setTimeout(r, 1500));
+    // Claims after it find nothing of it to send.
+    for (let claim = 0; claim < 3; claim++) await api.app.get(JobRunner).runNow('webhook-delivery');
     expect(receiver.deliveriesOf(ref)).toHaveLength(1);
   });
 
@@ -226,6 +228,38 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'webhooks on PostgreSQL', () => {
       await receiver.close();
     }
   }, 60_000);
+
+  it('keeps a lease for the instance that holds it, whatever another instance’s clock says: leases are judged by the database’s clock', async () => {
+    const databaseUrl = await postgres.database();
+    const receiver = await WebhookReceiver.start();
+    receiver.answer(() => 'hang');
+    // The first instance claims at once; the others claim only when the test says so.
+    const holder = await startTestApp({ DATABASE_URL: databaseUrl, WEBHOOK_POLL_INTERVAL_MS: '20', WEBHOOK_TIMEOUT_MS: '15000' });
+    const idle = { DATABASE_URL: databaseUrl, WEBHOOK_POLL_INTERVAL_MS: '60000', WEBHOOK_TIMEOUT_MS: '15000' };
+    const thirtySecondsAhead = () => Date.now() + 30_000;
+    const onDatabaseClock = await startTestApp(idle, { overrides: { clock: thirtySecondsAhead, storeClock: 'database' } });
+    // What each instance did before: judge leases by its own clock. Its lease view runs 30 s ahead, past the 20 s lease.
+    const onOwnClock = await startTestApp(idle, { overrides: { clock: thirtySecondsAhead, storeClock: thirtySecondsAhead } });
+    try {
+      const ref = await createPayin(holder, receiver.url);
+      await simulate(holder, ref, 'successful');
+      await receiver.waitFor(ref, 1);
+
+      await onDatabaseClock.app.get(JobRunner).runNow('webhook-delivery');
+      await onDatabaseClock.app.get(JobRunner).runNow('webhook-delivery');
+      const [held] = (await events(holder, ref)).json.data as Array<Record<string, unknown>>;
+      expect(receiver.deliveriesOf(ref)).toHaveLength(1);
+      expect(onDatabaseClock.logs.filter((line) => line.msg === 'webhook attempt')).toEqual([]);
+
+      // The control: the same claim, judged by a clock 30 s ahead, takes the event while its first attempt is still in flight.
+      await onOwnClock.app.get(JobRunner).runNow('webhook-delivery');
+      await receiver.waitFor(ref, 2);
+      expect(held).toMatchObject({ status: 'pending' });
+    } finally {
+      await Promise.all([holder.close(), onDatabaseClock.close(), onOwnClock.close()]);
+      await receiver.close();
+    }
+  }, 30_000);
 });
 
 describe('webhook targets in sandbox mode', () => {

@@ -89,7 +89,7 @@ export async function startProductionTestApp(env: Record<string, string | undefi
  * them. Call it from an `afterAll` declared after the suite's, since jest runs
  * afterAll hooks in the order they are declared: apps close first.
  */
-export function appsOnPrivateDatabases(): { start: (env?: Record<string, string>) => Promise<TestApp>; database: () => Promise<string>; dropAll: () => Promise<void> } {
+export function appsOnPrivateDatabases(): { start: (env?: Record<string, string>, options?: CreateAppOptions) => Promise<TestApp>; database: () => Promise<string>; dropAll: () => Promise<void> } {
   const databases: Array<{ drop: () => Promise<void> }> = [];
   const database = async () => {
     const created = await createPrivateDatabase();
@@ -98,7 +98,7 @@ export function appsOnPrivateDatabases(): { start: (env?: Record<string, string>
   };
   return {
     database,
-    start: async (env = {}) => startTestApp({ DATABASE_URL: await database(), ...env }),
+    start: async (env = {}, options = {}) => startTestApp({ DATABASE_URL: await database(), ...env }, options),
     dropAll: async () => {
       for (const created of databases.splice(0)) await created.drop();
     },
