@@ -7,6 +7,7 @@
 /** Infrastructure: no feature, and no folder above itself. */
 const INFRASTRUCTURE = {
   config: [],
+  money: [],
   logging: ['config'],
   metrics: ['config'],
   stores: ['config', 'metrics'],

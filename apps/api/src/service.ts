@@ -1,50 +1,24 @@
-import * as path from 'node:path';
 import type { Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import { createApp } from './app.factory';
 import { loadConfig, type AppConfig } from './config/app-config';
+import { installPaths } from './config/install-paths';
 import { Readiness } from './lifecycle/readiness';
 import { createLogger } from './logging/logger';
 import { MerchantsFileWatcher } from './merchants/merchants-file-watcher';
-
-// This file sits one level below apps/api both as source (src/) and bundled (dist/),
-// and at the root of a deployed folder, which holds its own config/ and openapi/.
-const API_ROOT = path.resolve(__dirname, '..');
 
 /** Runs the service from the environment until a signal stops it. `extraControllers` are mounted beside its own (bench:server mounts one). */
 export async function runService(extraControllers: Type[] = []): Promise<void> {
   // Until the config is read, failures are logged at the default level.
   process.on('uncaughtException', (error) => fail('the service failed', error));
-  const config = loadConfig(process.env, installPaths());
+  const config = loadConfig(process.env, installPaths(__dirname));
   const logger = createLogger(config);
   logger.info({ mode: config.mode, nonceStore: config.redisUrl ? 'redis' : 'memory', payinStore: config.databaseUrl ? 'postgres' : 'pglite' }, 'payment service starting');
   const app = await createApp(config, { logger, extraControllers });
   handleSignals(app, config, logger);
   await app.listen({ port: config.port, host: config.host });
   logger.info({ port: config.port, host: config.host }, `payment service listening on http://${config.host}:${config.port}/payment`);
-}
-
-/** The shipped files: beside the bundle in a deployed folder, else in the monorepo. */
-function installPaths() {
-  const deployed = path.basename(__dirname) !== 'dist' && path.basename(__dirname) !== 'src';
-  if (deployed) {
-    return {
-      sandboxMerchantsFile: path.join(__dirname, 'config/merchants.sandbox.json'),
-      contractPath: path.join(__dirname, 'openapi/payment-api.yaml'),
-      docs: { redocBundlePath: path.join(__dirname, 'docs/redoc.standalone.js'), protocolPath: path.join(__dirname, 'docs/protocol.md'), vectorsPath: path.join(__dirname, 'docs/vectors.json') },
-    };
-  }
-  const repository = path.resolve(API_ROOT, '../..');
-  return {
-    sandboxMerchantsFile: path.join(API_ROOT, 'config/merchants.sandbox.json'),
-    contractPath: path.join(repository, 'openapi/payment-api.yaml'),
-    docs: {
-      redocBundlePath: require.resolve('redoc/bundles/redoc.standalone.js', { paths: [API_ROOT] }),
-      protocolPath: path.join(repository, 'docs/protocol.md'),
-      vectorsPath: path.join(repository, 'libs/signing/vectors.json'),
-    },
-  };
 }
 
 /**

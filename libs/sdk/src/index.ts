@@ -20,31 +20,8 @@ export {
 export { verifyWebhook, DEFAULT_WEBHOOK_TOLERANCE_SECONDS } from './webhooks';
 export type { VerifyWebhookOptions, WebhookHeaders } from './webhooks';
 export type { PaymentErrorCode, ClientErrorCode, WebhookVerificationErrorCode } from './errors';
-export type {
-  AccountEnquiryResult,
-  Bank,
-  CreatePayinRequest,
-  Payin,
-  PayinStatus,
-  PayinChannel,
-  PayinList,
-  FailureReason,
-  DeclineReason,
-  SimulatePayinRequest,
-  PayinEvent,
-  PayinEventType,
-  PayinSuccessfulEvent,
-  PayinFailedEvent,
-  PayinAbandonedEvent,
-  PayinCancelledEvent,
-  WebhookEvent,
-  WebhookEventList,
-  DeliveryAttempt,
-  ErrorBody,
-  FieldError,
-  ErrorCode,
-  Currency,
-} from '@paysign/contracts';
+// The contract's merchant-facing types, listed once in libs/contracts/src/merchant-types.ts.
+export type * from '@paysign/contracts/merchant-types';
 export { sign, verify, canonicalBodyFromJson, canonicalBodyFromObject } from './signing';
 export type { SignInput, SignResult, VerifyInput, VerifyResult } from '@paysign/signing';
 export { SDK_VERSION } from './version';

@@ -1,3 +1,4 @@
+import { parseRetryAfter } from '@paysign/signing';
 import { sign } from './signing';
 import { MAX_RETRY_AFTER_MS, MAX_RETRY_DELAY_MS } from './client-options';
 import { ConnectionError, PaymentError, TimeoutError, errorFromResponse } from './errors';
@@ -131,10 +132,3 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
-/** Retry-After as seconds or an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(header: string | null, nowMs: number): number | undefined {
-  if (header === null) return undefined;
-  if (/^[0-9]+$/.test(header.trim())) return Number(header.trim());
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - nowMs) / 1000));
-}

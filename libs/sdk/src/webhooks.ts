@@ -1,3 +1,4 @@
+import { isWebhookSecret, WEBHOOK_SECRET_PREFIX, WEBHOOK_SECRET_RULE } from '@paysign/signing';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { PayinEvent } from '@paysign/contracts';
 import { WebhookVerificationError, type WebhookVerificationErrorCode } from './errors';
@@ -56,8 +57,8 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
 }
 
 function secretKey(secret: string): Buffer {
-  if (typeof secret !== 'string' || !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)) throw new TypeError('verifyWebhook: each secret must be a whsec_ secret, as the merchants file holds it.');
-  return Buffer.from(secret.slice('whsec_'.length), 'base64');
+  if (!isWebhookSecret(secret)) throw new TypeError(`verifyWebhook: each secret must be ${WEBHOOK_SECRET_RULE}, as the merchants file holds it.`);
+  return Buffer.from(secret.slice(WEBHOOK_SECRET_PREFIX.length), 'base64');
 }
 
 /** The verified body as an event. An event type newer than this SDK is returned as it is, for your default branch. */

@@ -17,3 +17,5 @@ export type { SigningErrorCode, BodyErrorCode, RawBodyErrorCode } from './errors
 export { HEADER_GRAMMAR, METHOD_GRAMMAR, REQUEST_PATH_GRAMMAR } from './header-grammar';
 export { TIMESTAMP_TOLERANCE_SECONDS, NONCE_TTL_SECONDS, EMPTY_BODY_SHA256_HEX, SIGNING_HEADERS } from './constants';
 export { nonceHoldMs, NONCE_HOLD_MARGIN_MS } from './nonce-hold';
+export { parseRetryAfter } from './retry-after';
+export { isWebhookSecret, WEBHOOK_SECRET_PREFIX, WEBHOOK_SECRET_RULE } from './webhook-secret';

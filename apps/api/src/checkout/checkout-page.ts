@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FailureReason, PayinStatus } from '@paysign/contracts';
 import type { CardField, CheckoutMethod } from '../gateways/payment-gateway';
+import { formatMoney } from '../money/money';
 
 // Server-rendered pages for the customer: no script, no external asset, one
 // inline stylesheet allowed by its hash. Plain forms, so they work without
@@ -74,8 +75,7 @@ export function escapeHtml(text: string): string {
 
 /** The amount as customers read it: ₦1,500.50. */
 export function formatAmount(amountMinor: bigint, currency: string): string {
-  const major = Number(amountMinor / 100n) + Number(amountMinor % 100n) / 100;
-  return new Intl.NumberFormat('en-NG', { style: 'currency', currency, currencyDisplay: 'narrowSymbol', minimumFractionDigits: 2 }).format(major);
+  return formatMoney({ minor: amountMinor, currency });
 }
 
 export function renderCheckoutPage(view: CheckoutView): string {

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { NONCE_TTL_SECONDS, TIMESTAMP_TOLERANCE_SECONDS } from '@paysign/signing';
+import { installPaths, SOURCE_DIR, type DocsPaths, type InstallPaths } from './install-paths';
 import { MAX_MEMORY_NONCES } from './limits';
 
 export type ServiceMode = 'sandbox' | 'production';
@@ -104,47 +105,12 @@ export interface RateLimits {
   /** Refused (unverified) requests per client address per minute, before the address is refused outright for the rest of the minute. */
   refusedPerAddressPerMinute: number;
 }
-
-/** Where the files the service ships with are; they differ between the sources and the bundle. */
-export interface InstallPaths {
-  sandboxMerchantsFile: string;
-  contractPath: string;
-  docs: DocsPaths;
-}
-
-export interface DocsPaths {
-  /** Redoc's standalone bundle, served so that the reference loads nothing from another origin. */
-  redocBundlePath: string;
-  /** docs/protocol.md, served as /payment/docs/protocol. */
-  protocolPath: string;
-  /** The signing test vectors, served as /payment/docs/vectors.json. */
-  vectorsPath: string;
-}
-
-/** The documented sandbox merchant file that `npm start` uses by default. */
-export const SANDBOX_MERCHANTS_FILE = path.resolve(__dirname, '../../config/merchants.sandbox.json');
-
-/** The paths when running from the sources (tests). */
-export const SOURCE_PATHS: InstallPaths = {
-  sandboxMerchantsFile: SANDBOX_MERCHANTS_FILE,
-  contractPath: path.resolve(__dirname, '../../../../openapi/payment-api.yaml'),
-  docs: {
-    // Resolved when read: the bundled service never reads these paths, and has no redoc package to resolve.
-    get redocBundlePath() {
-      return require.resolve('redoc/bundles/redoc.standalone.js');
-    },
-    protocolPath: path.resolve(__dirname, '../../../../docs/protocol.md'),
-    vectorsPath: path.resolve(__dirname, '../../../../libs/signing/vectors.json'),
-  },
-};
-
-
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
 
 /** Reads and validates the configuration; every problem is reported at once. */
-export function loadConfig(env: Readonly<Record<string, string | undefined>>, paths: InstallPaths = SOURCE_PATHS): AppConfig {
+export function loadConfig(env: Readonly<Record<string, string | undefined>>, paths: InstallPaths = installPaths(SOURCE_DIR)): AppConfig {
   const problems: string[] = [];
   const int = (name: string, fallback: number, min: number, max: number): number => {
     const raw = env[name];

@@ -1,5 +1,7 @@
 import { validateMerchants, MerchantRegistry } from './merchant-registry';
-import { SANDBOX_MERCHANTS_FILE } from '../config/app-config';
+import { installPaths, SOURCE_DIR } from '../config/install-paths';
+
+const SANDBOX_MERCHANTS_FILE = installPaths(SOURCE_DIR).sandboxMerchantsFile;
 
 const valid = { merchantId: 'MCH-1', tenantId: 'TEN-1', name: 'Shop', credentials: [{ apiKey: 'pk_1', secretKey: 'sk_1_long_enough_secret' }] };
 

@@ -1,3 +1,4 @@
+import { isWebhookSecret, WEBHOOK_SECRET_RULE } from '@paysign/signing';
 import * as fs from 'node:fs';
 import { HEADER_GRAMMAR } from '@paysign/signing';
 import { ConfigError, type ServiceMode } from '../config/app-config';
@@ -118,12 +119,6 @@ function diff(before: readonly MerchantEntry[], after: readonly MerchantEntry[])
 /** The webhook secret of the sandbox merchants file: public, so production refuses it. */
 export const SANDBOX_WEBHOOK_SECRET = 'whsec_c2FuZGJveC13ZWJob29rLXNlY3JldC1wdWJsaWM=';
 
-/** Standard Webhooks' secret form: whsec_ and the base64 of 24 to 64 bytes. */
-export function isWebhookSecret(value: unknown): value is string {
-  if (typeof value !== 'string' || !/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
-  const bytes = Buffer.from(value.slice('whsec_'.length), 'base64').length;
-  return bytes >= 24 && bytes <= 64;
-}
 
 /** Checks the file's shape; every problem names its entry and field. */
 export function validateMerchants(data: unknown, file: string, options: MerchantFileOptions = {}): MerchantEntry[] {
@@ -155,7 +150,7 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
       if (!Array.isArray(e.webhookSecrets)) problems.push(`${at}.webhookSecrets must be an array of whsec_ secrets`);
       else
         e.webhookSecrets.forEach((secret: unknown, j) => {
-          if (!isWebhookSecret(secret)) problems.push(`${at}.webhookSecrets[${j}] must be whsec_ followed by the base64 of 24 to 64 random bytes`);
+          if (!isWebhookSecret(secret)) problems.push(`${at}.webhookSecrets[${j}] must be ${WEBHOOK_SECRET_RULE}`);
           else if (production && secret === SANDBOX_WEBHOOK_SECRET) problems.push(`${at}.webhookSecrets[${j}] is the public sandbox webhook secret, refused in production mode`);
         });
     }

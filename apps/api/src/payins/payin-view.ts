@@ -1,4 +1,5 @@
 import type { Payin } from '@paysign/contracts';
+import { amountOf } from '../money/money';
 import type { CheckoutLinks } from './checkout-links';
 import type { StoredPayin } from './payin-repository.interface';
 
@@ -8,7 +9,7 @@ export function payinToContract(payin: StoredPayin, links: CheckoutLinks): Payin
     reference: payin.reference,
     merchantId: payin.merchantId,
     status: payin.status,
-    amount: Number(payin.amountMinor) / 100,
+    amount: amountOf({ minor: payin.amountMinor, currency: payin.currency }),
     currency: payin.currency,
     customerEmail: payin.customerEmail,
     customerName: payin.customerName,

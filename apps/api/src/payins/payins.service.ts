@@ -8,6 +8,7 @@ import { Clock } from '../config/clock';
 import { ApiException } from '../errors/api.exception';
 import { PaymentGateways } from '../gateways/payment-gateways';
 import { MerchantRegistry } from '../merchants/merchant-registry';
+import { moneyFromAmount } from '../money/money';
 import type { CreatePayinDto } from './create-payin.dto';
 import { PayinRepository, type NewPayin, type PayinKey, type PayinListQuery, type StoredPayin } from './payin-repository.interface';
 import { effectivePayin, type PayinTransition } from './payin-states';
@@ -39,8 +40,7 @@ export class PayinsService {
     const fields = {
       merchantId,
       reference: input.reference,
-      // Validated to at most 2 decimals, so rounding only removes float noise (0.29 * 100 = 28.999…).
-      amountMinor: BigInt(Math.round(input.amount * 100)),
+      amountMinor: moneyFromAmount(input.amount, input.currency).minor,
       currency: input.currency,
       customerEmail: input.customerEmail,
       customerName: input.customerName ?? null,

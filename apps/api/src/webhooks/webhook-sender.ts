@@ -1,3 +1,4 @@
+import { parseRetryAfter } from '@paysign/signing';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { LookupFunction } from 'node:net';
@@ -65,7 +66,7 @@ export async function sendWebhook(request: WebhookRequest, options: SendOptions)
             statusCode: response.statusCode ?? null,
             error: null,
             responseBody: options.responseBodyLimitBytes === 0 ? null : Buffer.concat(chunks).toString('utf8'),
-            retryAfterSeconds: retryAfterSeconds(response.headers['retry-after']),
+            retryAfterSeconds: parseRetryAfter(firstValue(response.headers['retry-after']), Date.now()),
           }),
         );
       response.on('end', finish);
@@ -80,11 +81,5 @@ export async function sendWebhook(request: WebhookRequest, options: SendOptions)
   });
 }
 
-/** Retry-After in seconds or as an HTTP date; undefined when absent or unreadable. */
-function retryAfterSeconds(header: string | string[] | undefined): number | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  if (value === undefined) return undefined;
-  if (/^[0-9]+$/.test(value.trim())) return Number(value.trim());
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000));
-}
+
+const firstValue = (header: string | string[] | undefined): string | undefined => (Array.isArray(header) ? header[0] : header);

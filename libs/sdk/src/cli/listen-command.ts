@@ -1,3 +1,4 @@
+import { isWebhookSecret, WEBHOOK_SECRET_RULE } from '@paysign/signing';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebhookVerificationError } from '../errors';
@@ -22,7 +23,7 @@ export async function listenCommand(args: string[], io: CliIo): Promise<number> 
   });
   const secrets = values.secret ?? (io.env.PAYSIGN_WEBHOOK_SECRET ? io.env.PAYSIGN_WEBHOOK_SECRET.split(/[\s,]+/).filter(Boolean) : []);
   if (secrets.length === 0) throw new UsageError('--secret is required (or set PAYSIGN_WEBHOOK_SECRET): the whsec_ secret of your merchant; repeat it to accept several.');
-  for (const secret of secrets) if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(secret)) throw new UsageError(`--secret must be a whsec_ secret, got "${secret.slice(0, 10)}…".`);
+  for (const secret of secrets) if (!isWebhookSecret(secret)) throw new UsageError(`--secret must be ${WEBHOOK_SECRET_RULE}, got "${secret.slice(0, 10)}…".`);
   const port = wholeNumber('--port', optionalFlag(values.port, '4242') as string, 0, 65535);
   const host = optionalFlag(values.host, '127.0.0.1') as string;
   const failFirst = wholeNumber('--fail-first', optionalFlag(values['fail-first'], '0') as string, 0, 1000);

@@ -1,0 +1,27 @@
+// The contract's types a merchant's code works with: the SDK's type surface
+// is this list, re-exported whole, so it is written once, here.
+export type {
+  AccountEnquiryResult,
+  Bank,
+  CreatePayinRequest,
+  Payin,
+  PayinStatus,
+  PayinChannel,
+  PayinList,
+  FailureReason,
+  DeclineReason,
+  SimulatePayinRequest,
+  PayinEvent,
+  PayinEventType,
+  PayinSuccessfulEvent,
+  PayinFailedEvent,
+  PayinAbandonedEvent,
+  PayinCancelledEvent,
+  WebhookEvent,
+  WebhookEventList,
+  DeliveryAttempt,
+  ErrorBody,
+  FieldError,
+  ErrorCode,
+  Currency,
+} from './schemas';
