@@ -21,6 +21,8 @@ module.exports = {
     '^@paysign/contracts$': path.join(__dirname, 'libs/contracts/src/index.ts'),
     '^@paysign/contracts/testing$': path.join(__dirname, 'libs/contracts/src/testing/index.ts'),
     '^@paysign/sdk$': path.join(__dirname, 'libs/sdk/src/index.ts'),
+    '^@paysign/sdk/signing$': path.join(__dirname, 'libs/sdk/src/signing.ts'),
+    '^@paysign/sdk/testing$': path.join(__dirname, 'libs/sdk/src/testing.ts'),
     '^@paysign/api/testing$': path.join(__dirname, 'apps/api/test/support/index.ts'),
   },
   testMatch: ['**/*.spec.ts'],

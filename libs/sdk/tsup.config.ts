@@ -4,7 +4,7 @@ import { defineConfig } from 'tsup';
 // (signing, contracts) bundled in, so that it depends only on npm packages.
 export default defineConfig([
   {
-    entry: { index: 'src/index.ts', testing: 'src/testing.ts' },
+    entry: { index: 'src/index.ts', signing: 'src/signing.ts', testing: 'src/testing.ts' },
     format: ['cjs', 'esm'],
     outExtension: ({ format }) => ({ js: format === 'cjs' ? '.js' : '.mjs' }),
     dts: { resolve: [/^@paysign\//] },

@@ -53,7 +53,7 @@ describeWithChromium('checkout in a real browser', () => {
 
   async function createPayin(extra: { redirectUrl?: string } = {}): Promise<Payin> {
     run++;
-    return client.createPayin({
+    return client.payins.create({
       amount: 1500.5,
       currency: 'NGN',
       customerEmail: 'ada@example.com',
@@ -100,7 +100,7 @@ describeWithChromium('checkout in a real browser', () => {
     expect(landed.searchParams.get('status')).toBe('SUCCESSFUL');
     expect(await page.locator('h1').innerText()).toBe('Order 1042: SUCCESSFUL');
     // The redirect is not proof of payment: the merchant checks server-side.
-    expect(await client.getPayin(payin.reference)).toMatchObject({ status: 'SUCCESSFUL', paidAt: expect.any(String) });
+    expect(await client.payins.get(payin.reference)).toMatchObject({ status: 'SUCCESSFUL', paidAt: expect.any(String) });
     // Back to the link: the outcome, unchanged.
     await page.goto(payin.checkoutUrl as string);
     expect(await page.locator('[role=status]').innerText()).toContain('Payment successful');
@@ -114,7 +114,7 @@ describeWithChromium('checkout in a real browser', () => {
     await payByCard(page, '4000 0000 0000 9995');
     await page.waitForURL(`${merchant.origin}/done**`);
     expect(new URL(page.url()).searchParams.get('status')).toBe('FAILED');
-    expect(await client.getPayin(payin.reference)).toMatchObject({ status: 'FAILED', failureReason: 'insufficient_funds' });
+    expect(await client.payins.get(payin.reference)).toMatchObject({ status: 'FAILED', failureReason: 'insufficient_funds' });
     await page.close();
   });
 
@@ -125,7 +125,7 @@ describeWithChromium('checkout in a real browser', () => {
     await page.getByRole('button', { name: 'Cancel payment' }).click();
     await page.waitForURL(`${merchant.origin}/done**`);
     expect(new URL(page.url()).searchParams.get('status')).toBe('CANCELLED');
-    expect(await client.getPayin(payin.reference)).toMatchObject({ status: 'CANCELLED', failureReason: 'customer_cancelled' });
+    expect(await client.payins.get(payin.reference)).toMatchObject({ status: 'CANCELLED', failureReason: 'customer_cancelled' });
     await page.close();
   });
 
@@ -140,18 +140,18 @@ describeWithChromium('checkout in a real browser', () => {
     expect(await page.locator('#cardNumber-error').innerText()).toContain('check digit is wrong');
     await page.getByRole('link', { name: /check digit is wrong/ }).click();
     expect(await page.locator('#cardNumber:focus').count()).toBe(1);
-    expect((await client.getPayin(payin.reference)).status).toBe('PENDING');
+    expect((await client.payins.get(payin.reference)).status).toBe('PENDING');
     await page.close();
   });
 
   it('without a redirectUrl, shows the outcome on its own page', async () => {
-    const payin = await client.createPayin({ amount: 1500.5, currency: 'NGN', customerEmail: 'ada@example.com', reference: `order-no-redirect-${Date.now()}` });
+    const payin = await client.payins.create({ amount: 1500.5, currency: 'NGN', customerEmail: 'ada@example.com', reference: `order-no-redirect-${Date.now()}` });
     const page = await context.newPage();
     await page.goto(payin.checkoutUrl as string);
     await page.getByRole('button', { name: 'I have sent the transfer' }).click();
     await page.waitForURL(payin.checkoutUrl as string);
     expect(await page.locator('[role=status]').innerText()).toContain('Payment successful');
-    expect((await client.getPayin(payin.reference)).status).toBe('SUCCESSFUL');
+    expect((await client.payins.get(payin.reference)).status).toBe('SUCCESSFUL');
     await page.close();
   });
 

@@ -73,7 +73,7 @@ describe('the packed @paysign/sdk tarball', () => {
     fs.writeFileSync(
       path.join(project, 'cjs.cjs'),
       `const { PaymentClient, PaymentError } = require('@paysign/sdk');
-       new PaymentClient(${clientSetup}).enquireAccount({ bankCode: '058', accountNumber: '0123456785' })
+       new PaymentClient(${clientSetup}).accounts.enquire({ bankCode: '058', accountNumber: '0123456785' })
          .then((r) => console.log(JSON.stringify({ name: r.accountName, errorClass: typeof PaymentError })));`,
     );
     expect(JSON.parse(await run(process.execPath, ['cjs.cjs'], project, env))).toEqual({ name: 'ADAEZE NWOSU', errorClass: 'function' });
@@ -84,8 +84,8 @@ describe('the packed @paysign/sdk tarball', () => {
       path.join(project, 'esm.mjs'),
       `import { PaymentClient, AccountEnquiryError } from '@paysign/sdk';
        const client = new PaymentClient(${clientSetup});
-       const banks = await client.listBanks();
-       const error = await client.enquireAccount({ bankCode: '058', accountNumber: '0000000018' }).catch((e) => e);
+       const banks = await client.banks.list();
+       const error = await client.accounts.enquire({ bankCode: '058', accountNumber: '0000000018' }).catch((e) => e);
        console.log(JSON.stringify({ banks: banks.length, typed: error instanceof AccountEnquiryError, code: error.code }));`,
     );
     expect(JSON.parse(await run(process.execPath, ['esm.mjs'], project, env))).toEqual({ banks: expect.any(Number), typed: true, code: 'ACCOUNT_NOT_FOUND' });
@@ -97,7 +97,7 @@ describe('the packed @paysign/sdk tarball', () => {
       `import { PaymentClient, type Payin } from '@paysign/sdk';
        const client = new PaymentClient(${clientSetup.replace(/process\.env\.(\w+)/g, 'process.env.$1 as string')});
        async function main(): Promise<void> {
-         const payin: Payin = await client.createPayin({ amount: 1000.5, currency: 'NGN', customerEmail: 'ada@example.com', reference: 'tarball-' + Date.now() });
+         const payin: Payin = await client.payins.create({ amount: 1000.5, currency: 'NGN', customerEmail: 'ada@example.com', reference: 'tarball-' + Date.now() });
          console.log(JSON.stringify({ status: payin.status, amount: payin.amount }));
        }
        void main();`,

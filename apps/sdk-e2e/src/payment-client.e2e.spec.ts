@@ -9,7 +9,7 @@ import {
   PaymentError,
   RateLimitError,
   TimeoutError,
-  UpstreamUnavailableError,
+  ServiceUnavailableError,
   ValidationError,
   type PaymentClientOptions,
 } from '@paysign/sdk';
@@ -47,45 +47,45 @@ describe('PaymentClient against the real service', () => {
   describe('methods', () => {
     const client = () => new PaymentClient(options);
 
-    it('listBanks', async () => {
-      expect(await client().listBanks()).toContainEqual({ name: 'Access Bank', code: '044', logo: null, category: 'commercial' });
+    it('banks.list', async () => {
+      expect(await client().banks.list()).toContainEqual({ name: 'Access Bank', code: '044', logo: null, category: 'commercial' });
     });
 
-    it('enquireAccount', async () => {
-      expect(await client().enquireAccount({ bankCode: '058', accountNumber: '0123456785' })).toEqual({ success: true, code: '00000000', accountName: 'ADAEZE NWOSU', message: 'Success' });
+    it('accounts.enquire', async () => {
+      expect(await client().accounts.enquire({ bankCode: '058', accountNumber: '0123456785' })).toEqual({ success: true, code: '00000000', accountName: 'ADAEZE NWOSU', message: 'Success' });
     });
 
-    it('createPayin, replayed safely, and getPayin', async () => {
+    it('payins.create, replayed safely, and payins.get', async () => {
       const input = { amount: 1000.5, currency: 'NGN' as const, customerEmail: 'ada@example.com', reference: `sdk-${Date.now()}` };
-      const created = await client().createPayin(input);
+      const created = await client().payins.create(input);
       expect(created).toMatchObject({ ...input, status: 'PENDING', merchantId: 'MCH-A', idempotentReplayed: false });
-      expect(await client().createPayin(input)).toMatchObject({ reference: input.reference, idempotentReplayed: true });
+      expect(await client().payins.create(input)).toMatchObject({ reference: input.reference, idempotentReplayed: true });
       const { idempotentReplayed, ...payin } = created;
       expect(idempotentReplayed).toBe(false);
-      expect(await client().getPayin(input.reference)).toEqual(payin);
+      expect(await client().payins.get(input.reference)).toEqual(payin);
       expect(created.checkoutUrl).toMatch(new RegExp(`^${api.baseUrl}/payment/checkout/[A-Za-z0-9_-]{43}$`));
       expect(Date.parse(created.expiresAt)).toBeGreaterThan(Date.now());
     });
 
-    it('simulatePayin drives a payin to its final state, and a second time is a ConflictError', async () => {
+    it('payins.simulate drives a payin to its final state, and a second time is a ConflictError', async () => {
       const reference = `sdk-sim-${Date.now()}`;
-      await client().createPayin({ amount: 250, currency: 'NGN', customerEmail: 'ada@example.com', reference });
-      expect(await client().simulatePayin(reference, { outcome: 'failed', failureReason: 'insufficient_funds' })).toMatchObject({ status: 'FAILED', failureReason: 'insufficient_funds', checkoutUrl: null });
+      await client().payins.create({ amount: 250, currency: 'NGN', customerEmail: 'ada@example.com', reference });
+      expect(await client().payins.simulate(reference, { outcome: 'failed', failureReason: 'insufficient_funds' })).toMatchObject({ status: 'FAILED', failureReason: 'insufficient_funds', checkoutUrl: null });
       const again = await client().payins.simulate(reference, { outcome: 'successful' }).catch((e: unknown) => e);
       expect(again).toBeInstanceOf(ConflictError);
       expect(again).toMatchObject({ code: 'PAYIN_NOT_PENDING', status: 409 });
     });
 
-    it('listPayins returns a page; payins.list walks every page with for await', async () => {
+    it('payins.list is one page when awaited, from a cursor when given, and every payin with for await', async () => {
       const createdFrom = new Date().toISOString();
       const references: string[] = [];
       for (let i = 0; i < 5; i++) {
         references.push((await client().payins.create({ amount: 10 + i, currency: 'NGN', customerEmail: 'ada@example.com', reference: `sdk-list-${Date.now()}-${i}` })).reference);
       }
-      await client().simulatePayin(references[1] as string, { outcome: 'successful' });
-      await client().simulatePayin(references[3] as string, { outcome: 'successful' });
+      await client().payins.simulate(references[1] as string, { outcome: 'successful' });
+      await client().payins.simulate(references[3] as string, { outcome: 'successful' });
 
-      const page = await client().listPayins({ createdFrom, limit: 2 });
+      const page = await client().payins.list({ createdFrom, limit: 2 });
       expect(page.data.map((p) => p.reference)).toEqual([references[4], references[3]]);
       expect(page).toMatchObject({ hasMore: true, nextCursor: expect.any(String) });
 
@@ -96,10 +96,13 @@ describe('PaymentClient against the real service', () => {
       const successful = await client().payins.list({ createdFrom, status: 'SUCCESSFUL' }).toArray();
       expect(successful.map((p) => p.reference)).toEqual([references[3], references[1]]);
       expect((await client().payins.list({ createdFrom, limit: 1 })).data).toHaveLength(1);
+      // Awaited with a page's cursor, it is the next page.
+      const second = await client().payins.list({ createdFrom, limit: 2, cursor: page.nextCursor as string });
+      expect(second.data.map((p) => p.reference)).toEqual([references[2], references[1]]);
     });
 
-    it('listPayins refuses a bad filter with a ValidationError naming it', async () => {
-      const error = (await client().listPayins({ limit: 500 }).catch((e: unknown) => e)) as ValidationError;
+    it('payins.list refuses a bad filter with a ValidationError naming it', async () => {
+      const error = (await client().payins.list({ limit: 500 }).catch((e: unknown) => e)) as ValidationError;
       expect(error).toBeInstanceOf(ValidationError);
       expect(error.details).toEqual([expect.objectContaining({ field: 'limit' })]);
     });
@@ -107,13 +110,13 @@ describe('PaymentClient against the real service', () => {
 
   describe('errors', () => {
     it.each<[string, { run: (c: PaymentClient) => Promise<unknown>; type: typeof PaymentError; code: string; status?: number }]>([
-      ['a wrong secret', { run: () => new PaymentClient({ ...options, secretKey: 'sk_wrong_wrong_wrong' }).listBanks(), type: AuthenticationError, code: 'AUTH_SIGNATURE_MISMATCH', status: 401 }],
-      ['an invalid field', { run: (c) => c.enquireAccount({ bankCode: '058', accountNumber: '123' }), type: ValidationError, code: 'VALIDATION_FAILED', status: 400 }],
-      ['an unknown payin', { run: (c) => c.getPayin('never-created'), type: NotFoundError, code: 'PAYIN_NOT_FOUND', status: 404 }],
-      ['an unknown account', { run: (c) => c.enquireAccount({ bankCode: '058', accountNumber: '0000000018' }), type: AccountEnquiryError, code: 'ACCOUNT_NOT_FOUND', status: 422 }],
-      ['a wrong check digit', { run: (c) => c.enquireAccount({ bankCode: '058', accountNumber: '0123456786' }), type: AccountEnquiryError, code: 'NUBAN_CHECK_FAILED', status: 422 }],
-      ['an unavailable bank, after the retries', { run: (c) => c.enquireAccount({ bankCode: '058', accountNumber: '0000000032' }), type: UpstreamUnavailableError, code: 'BANK_UNAVAILABLE', status: 502 }],
-      ['a bank that does not answer', { run: (c) => c.enquireAccount({ bankCode: '058', accountNumber: '0000000049' }), type: UpstreamUnavailableError, code: 'UPSTREAM_TIMEOUT', status: 504 }],
+      ['a wrong secret', { run: () => new PaymentClient({ ...options, secretKey: 'sk_wrong_wrong_wrong' }).banks.list(), type: AuthenticationError, code: 'AUTH_SIGNATURE_MISMATCH', status: 401 }],
+      ['an invalid field', { run: (c) => c.accounts.enquire({ bankCode: '058', accountNumber: '123' }), type: ValidationError, code: 'VALIDATION_FAILED', status: 400 }],
+      ['an unknown payin', { run: (c) => c.payins.get('never-created'), type: NotFoundError, code: 'PAYIN_NOT_FOUND', status: 404 }],
+      ['an unknown account', { run: (c) => c.accounts.enquire({ bankCode: '058', accountNumber: '0000000018' }), type: AccountEnquiryError, code: 'ACCOUNT_NOT_FOUND', status: 422 }],
+      ['a wrong check digit', { run: (c) => c.accounts.enquire({ bankCode: '058', accountNumber: '0123456786' }), type: AccountEnquiryError, code: 'NUBAN_CHECK_FAILED', status: 422 }],
+      ['an unavailable bank, after the retries', { run: (c) => c.accounts.enquire({ bankCode: '058', accountNumber: '0000000032' }), type: ServiceUnavailableError, code: 'BANK_UNAVAILABLE', status: 502 }],
+      ['a bank that does not answer', { run: (c) => c.accounts.enquire({ bankCode: '058', accountNumber: '0000000049' }), type: ServiceUnavailableError, code: 'UPSTREAM_TIMEOUT', status: 504 }],
     ])('throws a typed error for %s', async (_name, { run, type, code, status }) => {
       const error = await run(new PaymentClient(options)).then(
         () => undefined,
@@ -127,30 +130,30 @@ describe('PaymentClient against the real service', () => {
     it('throws ConflictError for a reused reference with another body', async () => {
       const reference = `sdk-conflict-${Date.now()}`;
       const client = new PaymentClient(options);
-      await client.createPayin({ amount: 10, currency: 'NGN', customerEmail: 'a@example.com', reference });
-      await expect(client.createPayin({ amount: 11, currency: 'NGN', customerEmail: 'a@example.com', reference })).rejects.toBeInstanceOf(ConflictError);
+      await client.payins.create({ amount: 10, currency: 'NGN', customerEmail: 'a@example.com', reference });
+      await expect(client.payins.create({ amount: 11, currency: 'NGN', customerEmail: 'a@example.com', reference })).rejects.toBeInstanceOf(ConflictError);
     });
 
     it('lists field details on ValidationError', async () => {
-      const error = (await new PaymentClient(options).createPayin({ amount: -1, currency: 'NGN', customerEmail: 'x', reference: 'ok' }).catch((e: unknown) => e)) as ValidationError;
+      const error = (await new PaymentClient(options).payins.create({ amount: -1, currency: 'NGN', customerEmail: 'x', reference: 'ok' }).catch((e: unknown) => e)) as ValidationError;
       expect(error.details.map((d) => d.field).sort()).toEqual(['amount', 'customerEmail']);
     });
 
     it('throws ConnectionError when nothing listens', async () => {
       const client = new PaymentClient({ ...options, baseUrl: 'http://127.0.0.1:9', maxRetries: 1 });
-      await expect(client.listBanks()).rejects.toBeInstanceOf(ConnectionError);
+      await expect(client.banks.list()).rejects.toBeInstanceOf(ConnectionError);
     });
 
     it('throws TimeoutError when an attempt exceeds timeoutMs', async () => {
       const { fetch, attempts } = observedFetch(['hang', 'hang']);
       const client = new PaymentClient({ ...options, fetch, timeoutMs: 100, maxRetries: 1 });
-      await expect(client.listBanks()).rejects.toBeInstanceOf(TimeoutError);
+      await expect(client.banks.list()).rejects.toBeInstanceOf(TimeoutError);
       expect(attempts).toHaveLength(2);
     });
 
     it('throws RateLimitError with Retry-After when 429 persists', async () => {
       const { fetch } = observedFetch([429]);
-      const error = await new PaymentClient({ ...options, fetch, maxRetries: 0 }).listBanks().catch((e: unknown) => e);
+      const error = await new PaymentClient({ ...options, fetch, maxRetries: 0 }).banks.list().catch((e: unknown) => e);
       expect(error).toBeInstanceOf(RateLimitError);
       expect((error as RateLimitError).retryAfterSeconds).toBe(1);
     });
@@ -160,7 +163,7 @@ describe('PaymentClient against the real service', () => {
     it('re-signs every attempt with a new nonce and never reuses one', async () => {
       const { fetch, attempts } = observedFetch(['network', 503]);
       const client = new PaymentClient({ ...options, fetch });
-      expect((await client.enquireAccount({ bankCode: '058', accountNumber: '0123456785' })).success).toBe(true);
+      expect((await client.accounts.enquire({ bankCode: '058', accountNumber: '0123456785' })).success).toBe(true);
       expect(attempts).toHaveLength(3);
       expect(new Set(attempts.map((a) => a.nonce)).size).toBe(3);
       expect(new Set(attempts.map((a) => a.signature)).size).toBe(3);
@@ -169,7 +172,7 @@ describe('PaymentClient against the real service', () => {
     it('retries a create after a lost connection without creating twice', async () => {
       const { fetch, attempts } = observedFetch(['network']);
       const reference = `sdk-retry-${Date.now()}`;
-      const created = await new PaymentClient({ ...options, fetch }).createPayin({ amount: 5, currency: 'NGN', customerEmail: 'a@example.com', reference });
+      const created = await new PaymentClient({ ...options, fetch }).payins.create({ amount: 5, currency: 'NGN', customerEmail: 'a@example.com', reference });
       expect(attempts).toHaveLength(2);
       expect(created.idempotentReplayed).toBe(false);
     });
@@ -177,15 +180,15 @@ describe('PaymentClient against the real service', () => {
     it('honours Retry-After on 429', async () => {
       const { fetch, attempts } = observedFetch([429]);
       const started = Date.now();
-      await new PaymentClient({ ...options, fetch }).listBanks();
+      await new PaymentClient({ ...options, fetch }).banks.list();
       expect(attempts).toHaveLength(2);
       expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     });
 
     it.each<[string, { secretKey?: string; run: (c: PaymentClient) => Promise<unknown> }]>([
-      ['400', { run: (c) => c.enquireAccount({ bankCode: '058', accountNumber: '1' }) }],
-      ['401', { secretKey: 'sk_wrong_wrong_wrong', run: (c) => c.listBanks() }],
-      ['422', { run: (c) => c.enquireAccount({ bankCode: '058', accountNumber: '0000000025' }) }],
+      ['400', { run: (c) => c.accounts.enquire({ bankCode: '058', accountNumber: '1' }) }],
+      ['401', { secretKey: 'sk_wrong_wrong_wrong', run: (c) => c.banks.list() }],
+      ['422', { run: (c) => c.accounts.enquire({ bankCode: '058', accountNumber: '0000000025' }) }],
     ])('never retries %s', async (_status, { secretKey, run }) => {
       const { fetch, attempts } = observedFetch();
       await expect(run(new PaymentClient({ ...options, ...(secretKey ? { secretKey } : {}), fetch }))).rejects.toBeInstanceOf(PaymentError);
@@ -194,9 +197,9 @@ describe('PaymentClient against the real service', () => {
 
     it('never retries 409', async () => {
       const reference = `sdk-409-${Date.now()}`;
-      await new PaymentClient(options).createPayin({ amount: 1, currency: 'NGN', customerEmail: 'a@example.com', reference });
+      await new PaymentClient(options).payins.create({ amount: 1, currency: 'NGN', customerEmail: 'a@example.com', reference });
       const { fetch, attempts } = observedFetch();
-      await expect(new PaymentClient({ ...options, fetch }).createPayin({ amount: 2, currency: 'NGN', customerEmail: 'a@example.com', reference })).rejects.toBeInstanceOf(ConflictError);
+      await expect(new PaymentClient({ ...options, fetch }).payins.create({ amount: 2, currency: 'NGN', customerEmail: 'a@example.com', reference })).rejects.toBeInstanceOf(ConflictError);
       expect(attempts).toHaveLength(1);
     });
   });
@@ -205,11 +208,11 @@ describe('PaymentClient against the real service', () => {
     it('learns the server clock from a skew answer, retries once, and keeps the offset', async () => {
       const { fetch, attempts } = observedFetch();
       const client = new PaymentClient({ ...options, fetch, clock: () => Date.now() + 1_000_000 });
-      expect((await client.listBanks()).length).toBeGreaterThan(0);
+      expect((await client.banks.list()).length).toBeGreaterThan(0);
       expect(attempts).toHaveLength(2);
       expect(client.clockOffsetSeconds).toBeGreaterThanOrEqual(-1002);
       expect(client.clockOffsetSeconds).toBeLessThanOrEqual(-998);
-      await client.enquireAccount({ bankCode: '058', accountNumber: '0123456785' });
+      await client.accounts.enquire({ bankCode: '058', accountNumber: '0123456785' });
       expect(attempts).toHaveLength(3);
     });
   });
@@ -226,7 +229,7 @@ describe('PaymentClient against the service rate limit', () => {
   it("waits out the service's own 429 and Retry-After, then succeeds", async () => {
     const client = new PaymentClient({ baseUrl: api.baseUrl, ...MERCHANT_A, retryDelayMs: 10 });
     const started = Date.now();
-    for (let call = 0; call < 3; call++) expect((await client.listBanks()).length).toBeGreaterThan(0);
+    for (let call = 0; call < 3; call++) expect((await client.banks.list()).length).toBeGreaterThan(0);
     const limited = api.logs.filter((line) => line.outcome === 'RATE_LIMITED');
     expect(limited).toHaveLength(1);
     expect(Date.now() - started).toBeGreaterThanOrEqual(900);
@@ -234,7 +237,7 @@ describe('PaymentClient against the service rate limit', () => {
 
   it('throws RateLimitError with the Retry-After of the real answer when retries run out', async () => {
     const client = new PaymentClient({ baseUrl: api.baseUrl, ...MERCHANT_A, maxRetries: 0 });
-    const errors = await Promise.all(Array.from({ length: 3 }, () => client.listBanks().then(() => undefined, (e: unknown) => e)));
+    const errors = await Promise.all(Array.from({ length: 3 }, () => client.banks.list().then(() => undefined, (e: unknown) => e)));
     const limited = errors.filter((e) => e instanceof RateLimitError) as RateLimitError[];
     expect(limited.length).toBeGreaterThanOrEqual(1);
     expect(limited[0]).toMatchObject({ code: 'RATE_LIMITED', status: 429, retryable: true, retryAfterSeconds: 1 });

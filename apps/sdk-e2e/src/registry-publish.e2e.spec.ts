@@ -92,11 +92,11 @@ describe('@paysign/sdk through a registry', () => {
       PAYSIGN_TENANT_ID: MERCHANT_A.tenantId,
     };
     const setup = `{ baseUrl: process.env.PAYSIGN_BASE_URL, apiKey: process.env.PAYSIGN_API_KEY, secretKey: process.env.PAYSIGN_SECRET_KEY, merchantId: process.env.PAYSIGN_MERCHANT_ID, tenantId: process.env.PAYSIGN_TENANT_ID }`;
-    fs.writeFileSync(path.join(merchantApp, 'smoke.cjs'), `const { PaymentClient } = require('@paysign/sdk');\nnew PaymentClient(${setup}).listBanks().then((banks) => console.log(banks.length > 30 ? 'cjs ok' : 'cjs short'));\n`);
-    fs.writeFileSync(path.join(merchantApp, 'smoke.mjs'), `import { PaymentClient, AccountEnquiryError } from '@paysign/sdk';\nconst client = new PaymentClient(${setup});\nconst error = await client.enquireAccount({ bankCode: '058', accountNumber: '0000000025' }).catch((e) => e);\nconsole.log(error instanceof AccountEnquiryError ? 'esm ' + error.code : 'esm wrong');\n`);
+    fs.writeFileSync(path.join(merchantApp, 'smoke.cjs'), `const { PaymentClient } = require('@paysign/sdk');\nnew PaymentClient(${setup}).banks.list().then((banks) => console.log(banks.length > 30 ? 'cjs ok' : 'cjs short'));\n`);
+    fs.writeFileSync(path.join(merchantApp, 'smoke.mjs'), `import { PaymentClient, AccountEnquiryError } from '@paysign/sdk';\nconst client = new PaymentClient(${setup});\nconst error = await client.accounts.enquire({ bankCode: '058', accountNumber: '0000000025' }).catch((e) => e);\nconsole.log(error instanceof AccountEnquiryError ? 'esm ' + error.code : 'esm wrong');\n`);
     fs.writeFileSync(
       path.join(merchantApp, 'smoke.ts'),
-      `import { PaymentClient, type Bank, type PaymentErrorCode } from '@paysign/sdk';\nconst client: PaymentClient = new PaymentClient({ baseUrl: 'http://localhost', apiKey: 'k', secretKey: 's', merchantId: 'm', tenantId: 't' });\nconst code: PaymentErrorCode = 'RATE_LIMITED';\nconst banks: Promise<Bank[]> = client.listBanks();\nvoid code; void banks;\n`,
+      `import { PaymentClient, type Bank, type PaymentErrorCode } from '@paysign/sdk';\nconst client: PaymentClient = new PaymentClient({ baseUrl: 'http://localhost', apiKey: 'k', secretKey: 's', merchantId: 'm', tenantId: 't' });\nconst code: PaymentErrorCode = 'RATE_LIMITED';\nconst banks: Promise<Bank[]> = client.banks.list();\nvoid code; void banks;\n`,
     );
     expect((await exec(nodeBinary, ['smoke.cjs'], { cwd: merchantApp, env })).stdout.trim()).toBe('cjs ok');
     expect((await exec(nodeBinary, ['smoke.mjs'], { cwd: merchantApp, env })).stdout.trim()).toBe('esm ACCOUNT_DORMANT');

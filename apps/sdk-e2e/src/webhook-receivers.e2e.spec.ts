@@ -51,13 +51,13 @@ describe.each([
   it('verifies a real delivery, acknowledges it, and prints it', async () => {
     const client = new PaymentClient({ baseUrl: api.baseUrl, ...MERCHANT_A });
     const reference = `receiver-${Date.now()}`;
-    await client.createPayin({ amount: 250, currency: 'NGN', customerEmail: 'ada@example.com', reference, notifyUrl: url });
-    await client.simulatePayin(reference, { outcome: 'successful' });
+    await client.payins.create({ amount: 250, currency: 'NGN', customerEmail: 'ada@example.com', reference, notifyUrl: url });
+    await client.payins.simulate(reference, { outcome: 'successful' });
     for (const deadline = Date.now() + 10_000; !output.includes(reference) && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, 25));
     expect(output).toMatch(new RegExp(`evt_[A-Za-z0-9_-]{22} payin.successful ${reference}`));
-    const [event] = await client.listPayinEvents(reference);
+    const [event] = await client.payins.events(reference);
     for (const deadline = Date.now() + 5000; ; await new Promise((r) => setTimeout(r, 50))) {
-      const [latest] = await client.listPayinEvents(reference);
+      const [latest] = await client.payins.events(reference);
       if (latest?.status === 'delivered' || Date.now() > deadline) {
         expect(latest?.attempts.map((a) => a.statusCode)).toEqual([200]);
         break;

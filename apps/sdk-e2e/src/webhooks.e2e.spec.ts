@@ -44,8 +44,8 @@ describe('webhooks as a merchant receives them', () => {
     const listener = await listen(['--secret', SECRETS_OF_A[1] as string, '--fail-first', '2']);
     try {
       const reference = `listen-${Date.now()}`;
-      await client.createPayin({ amount: 1500.5, currency: 'NGN', customerEmail: 'ada@example.com', reference, notifyUrl: listener.url });
-      await client.simulatePayin(reference, { outcome: 'successful' });
+      await client.payins.create({ amount: 1500.5, currency: 'NGN', customerEmail: 'ada@example.com', reference, notifyUrl: listener.url });
+      await client.payins.simulate(reference, { outcome: 'successful' });
       await until(() => listener.lines.length >= 3, 'three deliveries');
       const [id] = (listener.lines[0] as string).split(' ');
       expect(listener.lines).toEqual([
@@ -53,14 +53,14 @@ describe('webhooks as a merchant receives them', () => {
         `${id} payin.successful ${reference} SUCCESSFUL attempt 2 -> 500`,
         `${id} payin.successful ${reference} SUCCESSFUL attempt 3 -> 200`,
       ]);
-      let [event] = await client.listPayinEvents(reference);
+      let [event] = await client.payins.events(reference);
       for (const deadline = Date.now() + 5000; event?.status !== 'delivered' && Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
-        [event] = await client.listPayinEvents(reference);
+        [event] = await client.payins.events(reference);
       }
       expect(event).toMatchObject({ id, status: 'delivered' });
       expect(event?.attempts.map((a) => a.statusCode)).toEqual([500, 500, 200]);
 
-      const again = await client.redeliverEvent(id as string);
+      const again = await client.events.redeliver(id as string);
       expect(again).toMatchObject({ id, status: 'pending' });
       await until(() => listener.lines.length >= 4, 'the redelivery');
       expect(listener.lines[3]).toBe(`${id} payin.successful ${reference} SUCCESSFUL attempt 4 -> 200`);
@@ -73,14 +73,14 @@ describe('webhooks as a merchant receives them', () => {
     const listener = await listen(['--secret', 'whsec_dGVzdC13ZWJob29rLXNlY3JldC1vZi1tZXJjaGFudC1i', '--fail-first', '0']);
     try {
       const reference = `listen-wrong-${Date.now()}`;
-      await client.createPayin({ amount: 10, currency: 'NGN', customerEmail: 'ada@example.com', reference, notifyUrl: listener.url });
-      await client.simulatePayin(reference, { outcome: 'cancelled' });
+      await client.payins.create({ amount: 10, currency: 'NGN', customerEmail: 'ada@example.com', reference, notifyUrl: listener.url });
+      await client.payins.simulate(reference, { outcome: 'cancelled' });
       await until(() => listener.lines.length >= 1, 'a delivery');
       expect(listener.lines[0]).toMatch(/^evt_[A-Za-z0-9_-]{22} refused: WEBHOOK_SIGNATURE_MISMATCH: .* -> 400$/);
       // The service records the attempt once the answer is in, a moment after the listener printed it.
       let attempts: Array<{ statusCode: number | null }> = [];
       for (const deadline = Date.now() + 5000; attempts.length === 0 && Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
-        attempts = (await client.listPayinEvents(reference))[0]?.attempts ?? [];
+        attempts = (await client.payins.events(reference))[0]?.attempts ?? [];
       }
       expect(attempts[0]?.statusCode).toBe(400);
     } finally {

@@ -22,7 +22,7 @@ describe('error classes', () => {
     [404, { code: 'PAYIN_NOT_FOUND' }, 'NotFoundError'],
     [409, { code: 'IDEMPOTENCY_CONFLICT' }, 'ConflictError'],
     [422, { success: false, code: 'ACCOUNT_DORMANT' }, 'AccountEnquiryError'],
-    [503, { code: 'STORE_UNAVAILABLE' }, 'UpstreamUnavailableError'],
+    [503, { code: 'STORE_UNAVAILABLE' }, 'ServiceUnavailableError'],
     [500, { code: 'INTERNAL_ERROR' }, 'ApiError'],
   ])('maps HTTP %s to its class by the registry', (status, body, name) => {
     expect(errorFromResponse(status, body, 'req-1').name).toBe(name);
@@ -31,7 +31,7 @@ describe('error classes', () => {
   it.each<[string, { status: number; body: unknown; want: { name: string; code: string; retryable: boolean } }]>([
     ['a code of a newer service, by its status', { status: 401, body: { code: 'AUTH_KEY_EXPIRED', message: 'm', retryable: false }, want: { name: 'AuthenticationError', code: 'AUTH_KEY_EXPIRED', retryable: false } }],
     ['a newer code that says it is retryable', { status: 409, body: { code: 'PAYIN_LOCKED', message: 'm', retryable: true }, want: { name: 'ConflictError', code: 'PAYIN_LOCKED', retryable: true } }],
-    ["a proxy's 502 page", { status: 502, body: undefined, want: { name: 'UpstreamUnavailableError', code: 'HTTP_502', retryable: true } }],
+    ["a proxy's 502 page", { status: 502, body: undefined, want: { name: 'ServiceUnavailableError', code: 'HTTP_502', retryable: true } }],
     ['a status no code has', { status: 418, body: undefined, want: { name: 'ApiError', code: 'HTTP_418', retryable: false } }],
   ])('classes %s', (_name, { status, body, want }) => {
     expect(errorFromResponse(status, body, 'req-1')).toMatchObject(want);
@@ -43,7 +43,7 @@ describe('error classes', () => {
   });
 
   it('throws SigningError, a PaymentError, for a request that cannot be signed', async () => {
-    const { sign, SigningError: SdkSigningError } = await import('./index');
+    const [{ sign }, { SigningError: SdkSigningError }] = await Promise.all([import('./signing'), import('./index')]);
     const attempt = () => sign({ apiKey: 'pk', secretKey: 'sk', nonce: 'n', timestamp: 1, method: 'POST', path: '/payment/api/payins', body: '{"a":{"b":1}}' });
     expect(attempt).toThrow(SdkSigningError);
     expect(attempt).toThrow(PaymentError);

@@ -95,9 +95,9 @@ export class RateLimitError extends PaymentError {
   retryAfterSeconds: number | undefined;
 }
 
-/** 408, 502, 503, 504: the service, or a bank behind it, did not answer in time or is unavailable. Retried automatically. */
-export class UpstreamUnavailableError extends PaymentError {
-  static override readonly kind: string = 'UpstreamUnavailableError';
+/** 408, 502, 503, 504: the service, a store it depends on, or a bank behind it did not answer in time or is unavailable. Retried automatically. */
+export class ServiceUnavailableError extends PaymentError {
+  static override readonly kind: string = 'ServiceUnavailableError';
 }
 
 /** The account enquiry was answered but the account cannot receive a payout (`success: false`, 422). */
@@ -161,7 +161,7 @@ const ERROR_CLASS_BY_TYPE: Record<ErrorType, new (init: ErrorInit) => PaymentErr
   conflict: ConflictError,
   account_rejected: AccountEnquiryError,
   rate_limited: RateLimitError,
-  unavailable: UpstreamUnavailableError,
+  unavailable: ServiceUnavailableError,
   internal: ApiError,
 };
 

@@ -9,7 +9,7 @@ export {
   NotFoundError,
   ConflictError,
   RateLimitError,
-  UpstreamUnavailableError,
+  ServiceUnavailableError,
   AccountEnquiryError,
   ConnectionError,
   TimeoutError,
@@ -22,6 +22,4 @@ export type { VerifyWebhookOptions, WebhookHeaders } from './webhooks';
 export type { PaymentErrorCode, ClientErrorCode, WebhookVerificationErrorCode } from './errors';
 // The contract's merchant-facing types, listed once in libs/contracts/src/merchant-types.ts.
 export type * from '@paysign/contracts/merchant-types';
-export { sign, verify, canonicalBodyFromJson, canonicalBodyFromObject } from './signing';
-export type { SignInput, SignResult, VerifyInput, VerifyResult } from '@paysign/signing';
 export { SDK_VERSION } from './version';

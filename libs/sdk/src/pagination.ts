@@ -18,6 +18,10 @@ export class AutoPaginatingList<T> implements PromiseLike<Page<T>>, AsyncIterabl
     return this.fetchPage(undefined).then(onFulfilled, onRejected);
   }
 
+  catch<R = never>(onRejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<Page<T> | R> {
+    return this.fetchPage(undefined).catch(onRejected);
+  }
+
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
     let cursor: string | undefined;
     do {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AccountEnquiryResult, Bank, CreatePayinRequest, Payin, PayinList, SimulatePayinRequest, WebhookEvent, paths } from '@paysign/contracts';
+import type { AccountEnquiryResult, Bank, CreatePayinRequest, EventDeliveryLog, Payin, SimulatePayinRequest, paths } from '@paysign/contracts';
 import createClient, { type Client } from 'openapi-fetch';
 import { DEFAULTS, type PaymentClientOptions } from './client-options';
 import { ApiError } from './errors';
@@ -7,13 +7,14 @@ import { AutoPaginatingList } from './pagination';
 import { SignedTransport } from './signed-transport';
 import { SDK_VERSION } from './version';
 
-/** The filters of a payin listing: `status`, `createdFrom`, `createdTo` (RFC 3339), `limit` (1 to 100) and `cursor`. */
+/** The filters of a payin listing: `status`, `createdFrom`, `createdTo` (RFC 3339), `limit` (1 to 100), and the `cursor` of the page to start from. */
 export type ListPayinsParams = NonNullable<paths['/payment/api/payins']['get']['parameters']['query']>;
 
 /**
- * The merchant client of the payment service. Every call is signed; transient
- * failures are retried with fresh signatures; failures throw a `PaymentError`
- * subclass.
+ * The merchant client of the payment service, one namespace per resource
+ * (`banks`, `accounts`, `payins`, `events`), as stripe-node. Every call is
+ * signed; transient failures are retried with fresh signatures; failures
+ * throw a `PaymentError` subclass.
  */
 export class PaymentClient {
   private readonly http: Client<paths>;
@@ -48,98 +49,97 @@ export class PaymentClient {
     return this.transport.clockOffsetSeconds;
   }
 
-  /**
-   * Lists the banks supported for payouts and account enquiry.
-   * @throws {AuthenticationError} when a signing check fails (wrong key or secret, clock skew).
-   * @throws {RateLimitError | UpstreamUnavailableError | ConnectionError | TimeoutError} after the retries.
-   */
-  async listBanks(): Promise<Bank[]> {
-    return expectData(await this.http.GET('/payment/merchant-api/banks'));
-  }
-
-  /**
-   * Resolves the account holder's name.
-   * @throws {AccountEnquiryError} for a wrong check digit, an unknown or a dormant account (`code` says which).
-   * @throws {ValidationError} for a bank code or account number outside the contract.
-   * @throws {UpstreamUnavailableError} when the bank does not answer, after the retries.
-   * @throws {AuthenticationError | RateLimitError | ConnectionError | TimeoutError} as every method.
-   */
-  async enquireAccount(input: { bankCode: string; accountNumber: string }): Promise<AccountEnquiryResult> {
-    return expectData(await this.http.POST('/payment/merchant-api/account/inquiry', { body: { bankCode: input.bankCode, accountNumber: input.accountNumber } }));
-  }
-
-  /**
-   * Creates a payin. Safe to retry: the `reference` is the idempotency key, so a
-   * retried create returns the original payin instead of a second one.
-   * @throws {ValidationError} listing every invalid field in `details`.
-   * @throws {ConflictError} when the reference was used with a different body.
-   * @throws {SigningError} when the input cannot be signed (a nested value); nothing is sent.
-   * @throws {AuthenticationError | RateLimitError | UpstreamUnavailableError | ConnectionError | TimeoutError} as every method.
-   */
-  async createPayin(input: CreatePayinRequest): Promise<Payin & { idempotentReplayed: boolean }> {
-    const result = await this.http.POST('/payment/api/payins', { body: input });
-    const payin = expectData(result);
-    return { ...payin, idempotentReplayed: result.response.headers.get('idempotent-replayed') === 'true' };
-  }
-
-  /**
-   * Lists your payins, newest first, one page at a time. Pass a page's
-   * `nextCursor` as `cursor`, with the same filters, for the next one; or use
-   * `payins.list()` to walk every page.
-   * @throws {ValidationError} for a filter outside the contract, listing each in `details`.
-   * @throws {AuthenticationError | RateLimitError | UpstreamUnavailableError | ConnectionError | TimeoutError} as every method.
-   */
-  async listPayins(filters: ListPayinsParams = {}): Promise<PayinList> {
-    return expectData(await this.http.GET('/payment/api/payins', { params: { query: filters } }));
-  }
-
-  /**
-   * Sandbox only: drives a PENDING payin to a final state, through the same
-   * transition as the hosted checkout, for automated tests. In production the
-   * service answers 404.
-   * @throws {ConflictError} with code `PAYIN_NOT_PENDING` when the payin is already final.
-   * @throws {NotFoundError} when you have no payin with this reference, or the service runs in production mode.
-   * @throws {AuthenticationError | RateLimitError | UpstreamUnavailableError | ConnectionError | TimeoutError} as every method.
-   */
-  async simulatePayin(reference: string, input: SimulatePayinRequest): Promise<Payin> {
-    return expectData(await this.http.POST('/payment/api/payins/{reference}/simulate', { params: { path: { reference } }, body: input }));
-  }
-
-  /**
-   * The webhook events of one of your payins, oldest first, each with every
-   * delivery attempt: when, the status code or the network error, how long it
-   * took, and when the next attempt is due.
-   * @throws {NotFoundError} when you have no payin with this reference.
-   */
-  async listPayinEvents(reference: string): Promise<WebhookEvent[]> {
-    return expectData(await this.http.GET('/payment/api/payins/{reference}/events', { params: { path: { reference } } })).data;
-  }
-
-  /**
-   * Schedules one more delivery of an event now, with the same webhook-id and body.
-   * @throws {NotFoundError} with code `EVENT_NOT_FOUND` when you have no event with this id.
-   */
-  async redeliverEvent(eventId: string): Promise<WebhookEvent> {
-    return expectData(await this.http.POST('/payment/api/events/{eventId}/redeliver', { params: { path: { eventId } }, body: {} }));
-  }
-
-  /** The payin operations under one name, with a listing that pages by itself: `for await (const payin of client.payins.list({ status: 'SUCCESSFUL' }))`. */
-  readonly payins = {
-    create: (input: CreatePayinRequest) => this.createPayin(input),
-    get: (reference: string) => this.getPayin(reference),
-    /** Await it for the first page, or `for await` it for every payin across pages. `cursor` is managed for you. */
-    list: (filters: Omit<ListPayinsParams, 'cursor'> = {}) => new AutoPaginatingList<Payin>((cursor) => this.listPayins({ ...filters, ...(cursor ? { cursor } : {}) })),
-    simulate: (reference: string, input: SimulatePayinRequest) => this.simulatePayin(reference, input),
+  /** The banks the service supports, for payouts and account enquiry. */
+  readonly banks = {
+    /**
+     * Lists the banks supported for payouts and account enquiry.
+     * @throws {AuthenticationError} when a signing check fails (wrong key or secret, clock skew).
+     * @throws {RateLimitError | ServiceUnavailableError | ConnectionError | TimeoutError} after the retries.
+     */
+    list: async (): Promise<Bank[]> => expectData(await this.http.GET('/payment/merchant-api/banks')),
   };
 
-  /**
-   * Reads back one of your payins by its reference.
-   * @throws {NotFoundError} when you have no payin with this reference.
-   * @throws {AuthenticationError | RateLimitError | UpstreamUnavailableError | ConnectionError | TimeoutError} as every method.
-   */
-  async getPayin(reference: string): Promise<Payin> {
-    return expectData(await this.http.GET('/payment/api/payins/{reference}', { params: { path: { reference } } }));
-  }
+  /** Account enquiry: the name behind a bank account, before you pay it. */
+  readonly accounts = {
+    /**
+     * Resolves the account holder's name.
+     * @throws {AccountEnquiryError} for a wrong check digit, an unknown or a dormant account (`code` says which).
+     * @throws {ValidationError} for a bank code or account number outside the contract.
+     * @throws {ServiceUnavailableError} when the bank does not answer, after the retries.
+     * @throws {AuthenticationError | RateLimitError | ConnectionError | TimeoutError} as every method.
+     */
+    enquire: async (input: { bankCode: string; accountNumber: string }): Promise<AccountEnquiryResult> =>
+      expectData(await this.http.POST('/payment/merchant-api/account/inquiry', { body: { bankCode: input.bankCode, accountNumber: input.accountNumber } })),
+  };
+
+  /** Payins: money your customers pay you through the hosted checkout. */
+  readonly payins = {
+    /**
+     * Creates a payin. Safe to retry: the `reference` is the idempotency key, so a
+     * retried create returns the original payin instead of a second one.
+     * @throws {ValidationError} listing every invalid field in `details`.
+     * @throws {ConflictError} when the reference was used with a different body.
+     * @throws {SigningError} when the input cannot be signed (a nested value); nothing is sent.
+     * @throws {AuthenticationError | RateLimitError | ServiceUnavailableError | ConnectionError | TimeoutError} as every method.
+     */
+    create: async (input: CreatePayinRequest): Promise<Payin & { idempotentReplayed: boolean }> => {
+      const result = await this.http.POST('/payment/api/payins', { body: input });
+      const payin = expectData(result);
+      return { ...payin, idempotentReplayed: result.response.headers.get('idempotent-replayed') === 'true' };
+    },
+
+    /**
+     * Reads back one of your payins by its reference.
+     * @throws {NotFoundError} when you have no payin with this reference.
+     * @throws {AuthenticationError | RateLimitError | ServiceUnavailableError | ConnectionError | TimeoutError} as every method.
+     */
+    get: async (reference: string): Promise<Payin> => expectData(await this.http.GET('/payment/api/payins/{reference}', { params: { path: { reference } } })),
+
+    /**
+     * Lists your payins, newest first: `await` it for one page (from `cursor`,
+     * when given: a page's `nextCursor`, with the same filters), or
+     * `for await` it for every payin across pages.
+     * @throws {ValidationError} for a filter outside the contract, listing each in `details`.
+     * @throws {AuthenticationError | RateLimitError | ServiceUnavailableError | ConnectionError | TimeoutError} as every method.
+     */
+    list: (filters: ListPayinsParams = {}): AutoPaginatingList<Payin> => {
+      const { cursor: first, ...rest } = filters;
+      return new AutoPaginatingList<Payin>(async (cursor) => {
+        const from = cursor ?? first;
+        return expectData(await this.http.GET('/payment/api/payins', { params: { query: { ...rest, ...(from ? { cursor: from } : {}) } } }));
+      });
+    },
+
+    /**
+     * Sandbox only: drives a PENDING payin to a final state, through the same
+     * transition as the hosted checkout, for automated tests. In production the
+     * service answers 404.
+     * @throws {ConflictError} with code `PAYIN_NOT_PENDING` when the payin is already final.
+     * @throws {NotFoundError} when you have no payin with this reference, or the service runs in production mode.
+     * @throws {AuthenticationError | RateLimitError | ServiceUnavailableError | ConnectionError | TimeoutError} as every method.
+     */
+    simulate: async (reference: string, input: SimulatePayinRequest): Promise<Payin> =>
+      expectData(await this.http.POST('/payment/api/payins/{reference}/simulate', { params: { path: { reference } }, body: input })),
+
+    /**
+     * The events of one of your payins, oldest first, each with every
+     * delivery attempt: when, the status code or the network error, how long it
+     * took, and when the next attempt is due.
+     * @throws {NotFoundError} when you have no payin with this reference.
+     */
+    events: async (reference: string): Promise<EventDeliveryLog[]> =>
+      expectData(await this.http.GET('/payment/api/payins/{reference}/events', { params: { path: { reference } } })).data,
+  };
+
+  /** The events the service sends your webhook endpoint. */
+  readonly events = {
+    /**
+     * Schedules one more delivery of an event now, with the same webhook-id and body.
+     * @throws {NotFoundError} with code `EVENT_NOT_FOUND` when you have no event with this id.
+     */
+    redeliver: async (eventId: string): Promise<EventDeliveryLog> =>
+      expectData(await this.http.POST('/payment/api/events/{eventId}/redeliver', { params: { path: { eventId } }, body: {} })),
+  };
 }
 
 function expectData<T>(result: { data?: T; response: Response }): T {

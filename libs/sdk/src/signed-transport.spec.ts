@@ -99,7 +99,7 @@ describe('SignedTransport', () => {
 
   it('gives up after maxRetries, throwing the last error', async () => {
     const { call, sent } = observedTransport([errorAnswer(503, 'STORE_UNAVAILABLE'), errorAnswer(503, 'STORE_UNAVAILABLE'), errorAnswer(502, 'BANK_UNAVAILABLE')]);
-    await expect(call()).rejects.toMatchObject({ name: 'UpstreamUnavailableError', code: 'BANK_UNAVAILABLE', retryable: true });
+    await expect(call()).rejects.toMatchObject({ name: 'ServiceUnavailableError', code: 'BANK_UNAVAILABLE', retryable: true });
     expect(sent).toHaveLength(3);
   });
 

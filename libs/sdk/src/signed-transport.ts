@@ -25,7 +25,7 @@ export interface TransportConfig {
  * The fetch that openapi-fetch sends through. Each attempt is signed afresh,
  * with a new nonce and timestamp, over exactly the bytes it sends. It retries
  * the errors that say they are retryable (the error registry decides: network
- * errors, timeouts, 429, 500, 502, 503, 504), honouring Retry-After, else with
+ * errors, timeouts, 408, 429, 500, 502, 503, 504), honouring Retry-After, else with
  * exponential backoff and full jitter. It never retries 400, 401 or 409,
  * except once on a clock-skew 401, after learning the server's clock offset,
  * which it keeps for later calls, as the AWS SDKs do. No retry starts that

@@ -1,3 +1,4 @@
+// @paysign/sdk/signing: the protocol itself, for signing or checking a request without the client.
 import * as core from '@paysign/signing';
 import { SigningError } from './errors';
 
@@ -36,3 +37,5 @@ export const canonicalBodyFromJson: typeof core.canonicalBodyFromJson = asPaymen
  * @throws {SigningError} when a value cannot be signed (nested, NaN, a bigint).
  */
 export const canonicalBodyFromObject: typeof core.canonicalBodyFromObject = asPaymentErrors(core.canonicalBodyFromObject);
+
+export type { SignInput, SignResult, VerifyInput, VerifyResult } from '@paysign/signing';

@@ -1,5 +1,5 @@
 import { isWebhookSecret, WEBHOOK_SECRET_PREFIX, WEBHOOK_SECRET_RULE } from '@paysign/signing';
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { PayinEvent } from '@paysign/contracts';
 import { WebhookVerificationError, type WebhookVerificationErrorCode } from './errors';
 
@@ -59,6 +59,26 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
 function secretKey(secret: string): Buffer {
   if (!isWebhookSecret(secret)) throw new TypeError(`verifyWebhook: each secret must be ${WEBHOOK_SECRET_RULE}, as the merchants file holds it.`);
   return Buffer.from(secret.slice(WEBHOOK_SECRET_PREFIX.length), 'base64');
+}
+
+/** What signTestWebhook makes: the body and the headers of a delivery, as the service would send them. */
+export interface TestWebhook {
+  body: string;
+  headers: { 'content-type': 'application/json'; 'webhook-id': string; 'webhook-timestamp': string; 'webhook-signature': string };
+}
+
+/**
+ * Signs an event as the service signs a delivery, so that your receiver's
+ * tests can post it to your handler and see verifyWebhook accept it (as
+ * stripe-node's generateTestHeaderString). The body is `event` as JSON, or
+ * the exact string given.
+ */
+export function signTestWebhook(event: PayinEvent | string, secret: string, options: { id?: string; timestampSeconds?: number } = {}): TestWebhook {
+  const body = typeof event === 'string' ? event : JSON.stringify(event);
+  const id = options.id ?? `evt_test_${randomBytes(12).toString('base64url')}`;
+  const timestamp = String(options.timestampSeconds ?? Math.floor(Date.now() / 1000));
+  const signature = createHmac('sha256', secretKey(secret)).update(`${id}.${timestamp}.${body}`).digest('base64');
+  return { body, headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` } };
 }
 
 /** The verified body as an event. An event type newer than this SDK is returned as it is, for your default branch. */

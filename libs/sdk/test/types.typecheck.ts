@@ -6,44 +6,44 @@ declare const client: PaymentClient;
 
 export async function wrongInputs(): Promise<void> {
   // @ts-expect-error accountNumber is required
-  await client.enquireAccount({ bankCode: '058' });
+  await client.accounts.enquire({ bankCode: '058' });
   // @ts-expect-error amount is a number, not a string
-  await client.createPayin({ amount: '100', currency: 'NGN', customerEmail: 'a@example.com', reference: 'r' });
+  await client.payins.create({ amount: '100', currency: 'NGN', customerEmail: 'a@example.com', reference: 'r' });
   // @ts-expect-error XYZ is not a supported currency
-  await client.createPayin({ amount: 100, currency: 'XYZ', customerEmail: 'a@example.com', reference: 'r' });
+  await client.payins.create({ amount: 100, currency: 'XYZ', customerEmail: 'a@example.com', reference: 'r' });
   // @ts-expect-error reference is required
-  await client.createPayin({ amount: 100, currency: 'NGN', customerEmail: 'a@example.com' });
+  await client.payins.create({ amount: 100, currency: 'NGN', customerEmail: 'a@example.com' });
   // @ts-expect-error getPayin takes the reference string
-  await client.getPayin({ reference: 'r' });
+  await client.payins.get({ reference: 'r' });
   // @ts-expect-error merchantId is required
   new PaymentClient({ baseUrl: 'http://localhost:3000', apiKey: 'k', secretKey: 's', tenantId: 't' });
 }
 
 export async function rightTypes(): Promise<void> {
-  const banks = await client.listBanks();
+  const banks = await client.banks.list();
   const code: string = banks[0]?.code ?? '';
-  const result = await client.enquireAccount({ bankCode: code, accountNumber: '0123456785' });
+  const result = await client.accounts.enquire({ bankCode: code, accountNumber: '0123456785' });
   const name: string = result.accountName;
-  const payin = await client.createPayin({ amount: 1000.5, currency: 'NGN', customerEmail: 'a@example.com', reference: name });
+  const payin = await client.payins.create({ amount: 1000.5, currency: 'NGN', customerEmail: 'a@example.com', reference: name });
   const status: 'PENDING' | 'SUCCESSFUL' | 'FAILED' | 'ABANDONED' | 'CANCELLED' = payin.status;
   const checkoutUrl: string | null = payin.checkoutUrl;
   const expiresAt: string = payin.expiresAt;
-  const page = await client.listPayins({ status: 'SUCCESSFUL', limit: 50 });
+  const page = await client.payins.list({ status: 'SUCCESSFUL', limit: 50 });
   const next: string | null = page.nextCursor;
   for await (const listed of client.payins.list({ status: 'FAILED' })) {
     const reason: 'card_declined' | 'insufficient_funds' | 'expired_card' | 'incorrect_cvc' | 'transfer_not_received' | 'checkout_expired' | 'customer_cancelled' | null = listed.failureReason;
     void reason;
   }
   const firstPage = await client.payins.list();
-  const simulated = await client.simulatePayin(payin.reference, { outcome: 'failed', failureReason: 'insufficient_funds' });
+  const simulated = await client.payins.simulate(payin.reference, { outcome: 'failed', failureReason: 'insufficient_funds' });
   void [status, checkoutUrl, expiresAt, next, firstPage.hasMore, simulated];
 }
 
 export async function listingTypes(): Promise<void> {
   // @ts-expect-error status is one of the contract's states
-  await client.listPayins({ status: 'PAID' });
+  await client.payins.list({ status: 'PAID' });
   // @ts-expect-error the outcome is one of the contract's
-  await client.simulatePayin('r', { outcome: 'refunded' });
-  // @ts-expect-error payins.list manages the cursor itself
-  client.payins.list({ cursor: 'abc' });
+  await client.payins.simulate('r', { outcome: 'refunded' });
+  // @ts-expect-error a cursor is the text of a page's nextCursor
+  client.payins.list({ cursor: 42 });
 }

@@ -11,7 +11,7 @@ export interface AppConfig {
   host: string;
   mode: ServiceMode;
   merchantsFile: string;
-  /** Nonce store and enquiry cache in Redis when set; in memory otherwise. */
+  /** Nonce store, rate-limit counters and enquiry cache in Redis when set, shared by every instance; in memory otherwise. */
   redisUrl: string | undefined;
   /** Payins in PostgreSQL when set; embedded on disk under dataDir otherwise. */
   databaseUrl: string | undefined;

@@ -56,12 +56,12 @@ export class CreatePayinDto implements CreatePayinRequest {
   narration?: string;
 
   @MaxLength(FIELDS.notifyUrl.maxLength, { message: `notifyUrl must be at most ${FIELDS.notifyUrl.maxLength} characters.` })
-  @IsUrl(URL_OPTIONS, { message: 'notifyUrl must be an absolute https URL.' })
+  @IsUrl(URL_OPTIONS, { message: 'notifyUrl must be an absolute URL, such as https://shop.example.com/hooks (http is accepted in sandbox mode only).' })
   @IsOptional()
   notifyUrl?: string;
 
   @MaxLength(FIELDS.redirectUrl.maxLength, { message: `redirectUrl must be at most ${FIELDS.redirectUrl.maxLength} characters.` })
-  @IsUrl(URL_OPTIONS, { message: 'redirectUrl must be an absolute https URL.' })
+  @IsUrl(URL_OPTIONS, { message: 'redirectUrl must be an absolute URL, such as https://shop.example.com/done (http is accepted in sandbox mode only).' })
   @IsOptional()
   redirectUrl?: string;
 

@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { FieldError, Payin, PayinList, WebhookEventList } from '@paysign/contracts';
+import type { FieldError, Payin, PayinList, EventDeliveryLogList } from '@paysign/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
@@ -57,7 +57,7 @@ export class PayinsController {
 
   /** Every event of the payin with every delivery attempt, for a merchant debugging its receiver. */
   @Get(':reference/events')
-  async events(@Param('reference') reference: string, @Req() request: FastifyRequest): Promise<WebhookEventList> {
+  async events(@Param('reference') reference: string, @Req() request: FastifyRequest): Promise<EventDeliveryLogList> {
     const merchant = request.merchant as NonNullable<FastifyRequest['merchant']>;
     // Reading the payin first answers 404 for another merchant's.
     const payin = await this.payins.find({ merchantId: merchant.merchantId, reference: checkedReference(reference) });

@@ -5,9 +5,10 @@ import { StoreTimeoutError } from '../stores/store-failure';
 export type RedisClient = Awaited<ReturnType<KeyvRedis<string>['getClient']>>;
 
 /**
- * One connection to REDIS_URL, shared by the stores that keep their data in
- * Redis (nonces, rate-limit counters). It fails fast while Redis is down and
- * reconnects by itself; the service closes it once, at shutdown.
+ * One connection to REDIS_URL, shared by the nonce store and the rate-limit
+ * counters; the enquiry cache keeps a connection of its own, through Keyv
+ * (createEnquiryCache). It fails fast while Redis is down and reconnects by
+ * itself; the service closes it once, at shutdown.
  */
 export class RedisConnection {
   private constructor(

@@ -1,4 +1,4 @@
-import type { DeliveryAttempt, WebhookEvent } from '@paysign/contracts';
+import type { DeliveryAttempt, EventDeliveryLog } from '@paysign/contracts';
 import { toDate, type SqlClient } from '../db/sql-client';
 import { sqlNow, sqlNowPlus, type StoreClock } from '../db/store-clock';
 import type { StoredWebhookEvent } from './webhook-delivery';
@@ -13,7 +13,7 @@ interface EventRow {
   payload: string;
   notify_url: string;
   created_at: Date | string;
-  status: WebhookEvent['status'];
+  status: EventDeliveryLog['status'];
   attempt_count: number;
   next_attempt_at: Date | string;
   locked_until: Date | string | null;
@@ -39,7 +39,7 @@ export interface AttemptRecord {
   error: string | null;
   responseBody: string | null;
   /** What the event becomes: delivered, failed for good, or pending again `retryInMs` from now, by the store's clock. */
-  status: WebhookEvent['status'];
+  status: EventDeliveryLog['status'];
   retryInMs: number | null;
 }
 

@@ -1,8 +1,8 @@
-import type { PayinEvent, PayinEventType, WebhookEvent } from '@paysign/contracts';
+import type { PayinEvent, PayinEventType, EventDeliveryLog } from '@paysign/contracts';
 import type { EventWithAttempts } from './sql-webhook-event.repository';
 
 /** An event and its attempts as the contract shows them to the merchant debugging its receiver. */
-export function webhookEventToContract(event: EventWithAttempts): WebhookEvent {
+export function webhookEventToContract(event: EventWithAttempts): EventDeliveryLog {
   return {
     id: event.id,
     type: event.type as PayinEventType,

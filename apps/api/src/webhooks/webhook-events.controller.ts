@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
-import { SCHEMAS, type WebhookEvent } from '@paysign/contracts';
+import { SCHEMAS, type EventDeliveryLog } from '@paysign/contracts';
 import type { FastifyRequest } from 'fastify';
 import { Clock } from '../config/clock';
 import { ApiException, validationFailed } from '../errors/api.exception';
@@ -19,7 +19,7 @@ export class WebhookEventsController {
 
   @Post('events/:eventId/redeliver')
   @HttpCode(202)
-  async redeliver(@Param('eventId') eventId: string, @VerifiedBody() body: Record<string, unknown>, @Req() request: FastifyRequest): Promise<WebhookEvent> {
+  async redeliver(@Param('eventId') eventId: string, @VerifiedBody() body: Record<string, unknown>, @Req() request: FastifyRequest): Promise<EventDeliveryLog> {
     const merchantId = (request.merchant as NonNullable<FastifyRequest['merchant']>).merchantId;
     if (!EVENT_ID_PATTERN.test(eventId)) throw validationFailed([{ field: 'eventId', code: 'pattern', message: 'eventId must be evt_ followed by 22 characters from [A-Za-z0-9_-], as in the events listing.' }]);
     const fields = Object.keys(body);

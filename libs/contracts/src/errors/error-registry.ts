@@ -250,7 +250,6 @@ export function errorMessage<C extends ErrorCode>(code: C, params: ErrorMessageP
   return ERROR_REGISTRY[code].message.replace(/\{([A-Za-z]+)\}/g, (placeholder, name: string) => (name in values ? String(values[name]) : placeholder));
 }
 
-/** The definition of a code, or undefined for a code this copy does not know (a newer server's). */
 /**
  * What each code means and how to fix it, from the contract's
  * `x-enumDescriptions` of `ErrorCode`: the API reference shows it, and
@@ -259,6 +258,7 @@ export function errorMessage<C extends ErrorCode>(code: C, params: ErrorMessageP
  */
 export const ERROR_SUMMARIES: Readonly<Record<ErrorCode, string>> = SCHEMAS.ErrorCode['x-enumDescriptions'];
 
+/** The definition of a code, or undefined for a code this copy does not know (a newer server's). */
 export function errorDefinition(code: string): ErrorDefinition | undefined {
   return Object.prototype.hasOwnProperty.call(ERROR_REGISTRY, code) ? ERROR_REGISTRY[code as ErrorCode] : undefined;
 }

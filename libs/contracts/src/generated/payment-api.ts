@@ -585,7 +585,11 @@ export interface components {
              */
             nextAttemptAt: string | null;
         };
-        WebhookEvent: {
+        /**
+         * @description One event sent to your webhook endpoint, with the log of its delivery:
+         *     where it goes, where it stands, every attempt, and the body sent.
+         */
+        EventDeliveryLog: {
             id: components["schemas"]["EventId"];
             type: components["schemas"]["PayinEventType"];
             reference: components["schemas"]["Reference"];
@@ -604,9 +608,9 @@ export interface components {
             /** @description The body every attempt sends, byte for byte as this JSON. */
             payload: components["schemas"]["PayinEvent"];
         };
-        WebhookEventList: {
+        EventDeliveryLogList: {
             /** @description Oldest first. */
-            data: components["schemas"]["WebhookEvent"][];
+            data: components["schemas"]["EventDeliveryLog"][];
         };
         /** @description 256 random-looking bits, base64url. The service stores only its SHA-256. */
         CheckoutToken: string;
@@ -1182,7 +1186,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookEventList"];
+                    "application/json": components["schemas"]["EventDeliveryLogList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -1225,7 +1229,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookEvent"];
+                    "application/json": components["schemas"]["EventDeliveryLog"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -538,7 +538,8 @@ export const SCHEMAS = {
       }
     }
   },
-  "WebhookEvent": {
+  "EventDeliveryLog": {
+    "description": "One event sent to your webhook endpoint, with the log of its delivery:\nwhere it goes, where it stands, every attempt, and the body sent.\n",
     "type": "object",
     "additionalProperties": false,
     "required": [
@@ -597,7 +598,7 @@ export const SCHEMAS = {
       }
     }
   },
-  "WebhookEventList": {
+  "EventDeliveryLogList": {
     "type": "object",
     "additionalProperties": false,
     "required": [
@@ -607,7 +608,7 @@ export const SCHEMAS = {
       "data": {
         "type": "array",
         "items": {
-          "$ref": "#/components/schemas/WebhookEvent"
+          "$ref": "#/components/schemas/EventDeliveryLog"
         },
         "description": "Oldest first."
       }
