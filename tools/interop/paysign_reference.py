@@ -124,6 +124,12 @@ if __name__ == "__main__":
         want = sign(request["apiKey"], request["secretKey"], nonce, request["timestamp"], "POST", request["path"], body.encode("utf-8"))
         print(json.dumps({"name": name, "description": description, "request": request, "want": want}, ensure_ascii=False, indent=2))
         sys.exit(0)
+    if len(sys.argv) == 2 and sys.argv[1] == "sign-lines":
+        # One request per line of stdin, as JSON; one answer per line of stdout: many samples, one process.
+        for line in sys.stdin:
+            r = json.loads(line)
+            print(json.dumps(sign(r["apiKey"], r["secretKey"], r["nonce"], str(r["timestamp"]), r["method"], r["path"], r["body"].encode("utf-8")), ensure_ascii=False))
+        sys.exit(0)
     if len(sys.argv) in (8, 9) and sys.argv[1] == "sign":
         body = sys.argv[8].encode("utf-8") if len(sys.argv) == 9 else b""
         print(json.dumps(sign(*sys.argv[2:8], body), ensure_ascii=False))

@@ -67,13 +67,14 @@ export async function buildFoundation(
   listeningOrigin: () => string = () => `http://${config.host}:${config.port}`,
 ): Promise<Foundation> {
   const metrics = new ServiceMetrics();
+  const clock = overrides.clock ?? Date.now;
   const merchants = overrides.merchants ?? MerchantRegistry.fromFile(config.merchantsFile, { mode: config.mode });
   const merchantsWatcher = overrides.merchants
     ? undefined
     : new MerchantsFileWatcher(merchants, { file: config.merchantsFile, mode: config.mode, intervalMs: config.merchantsWatchIntervalMs, logger });
   const redis = config.redisUrl && !(overrides.nonceStore && overrides.rateLimitStore) ? await RedisConnection.open(config.redisUrl) : undefined;
   const nonceStore =
-    overrides.nonceStore ?? (redis ? new RedisNonceStore(redis) : new MemoryNonceStore({ maxEntries: config.nonceStoreMaxEntries, maxPerKey: config.nonceStoreMaxPerKey }));
+    overrides.nonceStore ?? (redis ? new RedisNonceStore(redis) : new MemoryNonceStore({ maxEntries: config.nonceStoreMaxEntries, maxPerKey: config.nonceStoreMaxPerKey, now: clock }));
   const memoryNonces = nonceStore instanceof MemoryNonceStore ? nonceStore : undefined;
   if (memoryNonces) metrics.watchMemoryNonces(() => ({ held: memoryNonces.heldCount, tableBytes: memoryNonces.tableBytes }));
   const rateLimitStore = overrides.rateLimitStore ?? (redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore());
@@ -86,7 +87,7 @@ export async function buildFoundation(
   const nonceProbe = probe('nonce store', redisCheck, (e) => e instanceof NonceShareExceededError || e instanceof NonceStoreFullError);
   return {
     config,
-    clock: overrides.clock ?? Date.now,
+    clock,
     // A test that moves its own clock moves the store's with it; the service uses the database's.
     storeClock: overrides.storeClock ?? overrides.clock ?? 'database',
     logger,

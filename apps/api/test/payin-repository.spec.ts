@@ -9,11 +9,12 @@ import { SqlWebhookEventRepository } from '../src/webhooks/sql-webhook-event.rep
 import { EventOutbox } from '../src/events/event-outbox';
 import type { NewOutboxEvent } from '../src/events/outbox-event';
 import { SCHEMA } from '../src/schema';
-import { openPglite, openPostgres } from '../src/db/sql-clients';
+import { openPostgres } from '../src/db/sql-clients';
 import { SqlPayinRepository } from '../src/payins/sql-payin.repository';
 import { DATABASE_URL, describeWithStore } from './support/stores';
 import { signedCall } from './support/api-client';
 import { MERCHANT_A } from './support/credentials';
+import { openPgliteFromTemplate } from './support/pglite-template';
 import { startTestApp } from './support/test-app';
 
 const payin = (reference: string, changes: Partial<NewPayin> = {}): NewPayin => ({
@@ -261,13 +262,16 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
 }
 
 describe('PayinRepository on PGlite', () => {
+  // The SQL on a copy of the migrated template; durability on disk is the next test's.
   repositorySuite(async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pglite-'));
-    const client = await openPglite(dir, { migrations: SCHEMA });
-    return { client, dispose: async () => { await client.close(); fs.rmSync(dir, { recursive: true, force: true }); } };
+    const client = await openPgliteFromTemplate();
+    return { client, dispose: () => client.close() };
   });
 
-  it('survives a restart of the service', async () => {
+  // A new database on disk is created twice here (initdb in WebAssembly): seconds each, more on a busy machine.
+  const ON_DISK_TIMEOUT_MS = 120_000;
+
+  it('survives a restart of the service, on a new database on disk', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'restart-'));
     const body = '{"amount":25,"currency":"NGN","customerEmail":"ada@example.com","reference":"durable-1"}';
     const first = await startTestApp({ DATA_DIR: dataDir });
@@ -283,7 +287,7 @@ describe('PayinRepository on PGlite', () => {
       await second.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, ON_DISK_TIMEOUT_MS);
 });
 
 describeWithStore('PostgreSQL', DATABASE_URL, 'PayinRepository on PostgreSQL', () => {

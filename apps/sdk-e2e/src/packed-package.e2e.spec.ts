@@ -16,6 +16,9 @@ const runSync = (command: string, args: string[], cwd: string) => execFileSync(c
 const run = async (command: string, args: string[], cwd: string, env: Record<string, string> = {}) =>
   (await promisify(execFile)(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 })).stdout;
 
+/** Tests that run the compiler or a merchant program in a child process: seconds each, many more on a busy machine. */
+const CHILD_PROCESS_TEST_TIMEOUT_MS = 120_000;
+
 describe('the packed @paysign/sdk tarball', () => {
   let api: TestApp;
   let project: string;
@@ -67,6 +70,7 @@ describe('the packed @paysign/sdk tarball', () => {
       expect((await run(nodeBinary, ['quick-start.js'], project, env)).trim()).toMatch(/^\d+ banks; ADAEZE NWOSU$/);
       expect((await run(nodeBinary, ['quick-start.mjs'], project, env)).trim()).toBe('ADAEZE NWOSU');
     },
+    CHILD_PROCESS_TEST_TIMEOUT_MS,
   );
 
   it('works from CommonJS', async () => {
@@ -77,7 +81,7 @@ describe('the packed @paysign/sdk tarball', () => {
          .then((r) => console.log(JSON.stringify({ name: r.accountName, errorClass: typeof PaymentError })));`,
     );
     expect(JSON.parse(await run(process.execPath, ['cjs.cjs'], project, env))).toEqual({ name: 'ADAEZE NWOSU', errorClass: 'function' });
-  });
+  }, CHILD_PROCESS_TEST_TIMEOUT_MS);
 
   it('works from ESM, and its errors are typed', async () => {
     fs.writeFileSync(
@@ -89,7 +93,7 @@ describe('the packed @paysign/sdk tarball', () => {
        console.log(JSON.stringify({ banks: banks.length, typed: error instanceof AccountEnquiryError, code: error.code }));`,
     );
     expect(JSON.parse(await run(process.execPath, ['esm.mjs'], project, env))).toEqual({ banks: expect.any(Number), typed: true, code: 'ACCOUNT_NOT_FOUND' });
-  });
+  }, CHILD_PROCESS_TEST_TIMEOUT_MS);
 
   it('works from TypeScript with its bundled types', async () => {
     fs.writeFileSync(
@@ -108,7 +112,7 @@ describe('the packed @paysign/sdk tarball', () => {
     );
     await run(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], project);
     expect(JSON.parse(await run(process.execPath, ['out/app.js'], project, env))).toEqual({ status: 'PENDING', amount: 1000.5 });
-  });
+  }, CHILD_PROCESS_TEST_TIMEOUT_MS);
 
   it('ships the paysign CLI, which reproduces the vectors', async () => {
     const vector = SIGNING_VECTORS.find((v) => v.name === 'every-payin-field');
@@ -116,7 +120,7 @@ describe('the packed @paysign/sdk tarball', () => {
     const r = vector.request;
     const out = await run(path.join(project, 'node_modules/.bin/paysign'), ['sign', '--api-key', r.apiKey, '--nonce', r.nonce, '--timestamp', String(r.timestamp), '--method', r.method, '--path', r.path, '--body', r.body ?? ''], project, { PAYSIGN_SECRET_KEY: r.secretKey });
     expect(JSON.parse(out.trim().split('\n').pop() ?? '')).toMatchObject(vector.want);
-  });
+  }, CHILD_PROCESS_TEST_TIMEOUT_MS);
 
   it('ships its README and a CLI that sends signed requests', async () => {
     expect(fs.readFileSync(path.join(project, 'node_modules/@paysign/sdk/README.md'), 'utf8')).toContain('## The `paysign` CLI');
