@@ -323,6 +323,8 @@ describe('webhook targets resolved at each attempt, with local receivers off as 
           webhookResolver: async (hostname) => {
             const n = lookups.get(hostname) ?? 0;
             lookups.set(hostname, n + 1);
+            // A bug planted in the resolver: it answers nothing at all, not even an empty list.
+            if (hostname === 'bug.test') return undefined as never;
             const answers = dns.get(hostname);
             if (!answers) throw new Error(`getaddrinfo ENOTFOUND ${hostname}`);
             return answers[Math.min(n, answers.length - 1)] as Array<{ address: string; family: number }>;
@@ -339,6 +341,14 @@ describe('webhook targets resolved at each attempt, with local receivers off as 
     const [event] = await eventuallyEvents(api, ref, (list) => list[0]?.status === 'failed');
     return event?.attempts as Array<Record<string, unknown>>;
   }
+
+  it('records a bug of the service met while attempting as a failed attempt, logs its stack, and still ends the schedule', async () => {
+    const attempts = await attemptsFor('bug.test');
+    expect(attempts.map((a) => a.error)).toEqual(['not sent: the service failed to make the attempt', 'not sent: the service failed to make the attempt']);
+    const bugs = api.logs.filter((line) => line.msg === 'webhook attempt failed inside the service');
+    expect(bugs.length).toBeGreaterThanOrEqual(2);
+    expect(bugs[0]).toMatchObject({ level: 50, err: { name: 'TypeError', stack: expect.stringContaining('webhook-target.ts') } });
+  });
 
   it.each([
     ['loopback', '127.0.0.1', 'loopback'],

@@ -79,7 +79,12 @@ export class WebhookDispatcher {
     const { settings, clock, logger, metrics } = this.options;
     const attempt = event.attemptCount;
     const startedAt = new Date(clock());
-    const result = await this.attempt(event, startedAt);
+    const result = await this.attempt(event, startedAt).catch((error: unknown): SendResult => {
+      // A bug of ours, not the receiver's: logged with its stack, and recorded as a failed attempt, so that the schedule still ends.
+      const err = error instanceof Error ? error : new Error(String(error));
+      logger.error({ eventId: event.id, err: { name: err.name, message: err.message, stack: err.stack } }, 'webhook attempt failed inside the service');
+      return { statusCode: null, error: 'not sent: the service failed to make the attempt', responseBody: null, retryAfterSeconds: undefined, durationMs: 0 };
+    });
     if (this.shutdown.signal.aborted) return;
     metrics.webhookDeliveryDuration.observe(result.durationMs / 1000);
 

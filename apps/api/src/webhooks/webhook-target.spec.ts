@@ -1,3 +1,4 @@
+import { runInNewContext } from 'node:vm';
 import { addressProblem, resolveTarget, staticTargetProblem } from './webhook-target';
 
 const PRODUCTION = { allowLocalReceivers: false };
@@ -61,5 +62,13 @@ describe('webhook targets', () => {
     expect(calls).toEqual(['mixed.test', 'mixed.test']);
     expect(await resolveTarget(new URL('https://[2001:4860:4860::8888]/h'), PRODUCTION, resolve)).toEqual({ address: '2001:4860:4860::8888', family: 6 });
     expect(calls).toHaveLength(2);
+  });
+
+  it('reports a host that does not resolve, whatever realm its error comes from', async () => {
+    // An Error made in another VM context is no instance of this one's Error.
+    const foreign = runInNewContext("new Error('getaddrinfo ENOTFOUND gone.test')") as Error;
+    expect(foreign instanceof Error).toBe(false);
+    expect(await resolveTarget(new URL('https://gone.test/h'), PRODUCTION, () => Promise.reject(foreign))).toEqual({ problem: 'gone.test does not resolve: getaddrinfo ENOTFOUND gone.test' });
+    expect(await resolveTarget(new URL('https://gone.test/h'), PRODUCTION, () => Promise.reject(new Error('getaddrinfo EAI_AGAIN gone.test')))).toEqual({ problem: 'gone.test does not resolve: getaddrinfo EAI_AGAIN gone.test' });
   });
 });

@@ -54,8 +54,10 @@ export function staticTargetProblem(rawUrl: string, policy: TargetPolicy): strin
  */
 export async function resolveTarget(url: URL, policy: TargetPolicy, resolve: Resolver): Promise<{ address: string; family: number } | { problem: string }> {
   const literal = literalHost(url);
-  const answers = literal !== undefined ? [{ address: literal, family: isIP(literal) }] : await resolve(url.hostname).catch((error: Error) => error);
-  if (answers instanceof Error) return { problem: `${url.hostname} does not resolve: ${answers.message}` };
+  // The failure is wrapped rather than told apart by instanceof: an error from another realm (a VM context) is no instance of this one's Error.
+  const resolved = literal !== undefined ? { answers: [{ address: literal, family: isIP(literal) }] } : await resolve(url.hostname).then((answers) => ({ answers }), (error: unknown) => ({ error }));
+  if ('error' in resolved) return { problem: `${url.hostname} does not resolve: ${(resolved.error as { message?: unknown })?.message ?? String(resolved.error)}` };
+  const { answers } = resolved;
   if (answers.length === 0) return { problem: `${url.hostname} has no address` };
   for (const answer of answers) {
     const problem = addressProblem(answer.address, policy);
