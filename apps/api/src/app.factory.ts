@@ -14,6 +14,7 @@ import type { AppConfig } from './config/app-config';
 import type { SqlClient } from './db/sql-client';
 import { openPglite, openPostgres } from './db/sql-clients';
 import type { Foundation } from './foundation';
+import { ArrivedHeads } from './http/client-error';
 import { httpServerOptions } from './http/http-server-options';
 import { registerRawJsonBody } from './http/json-body';
 import { registerMetricsEndpoint } from './http/metrics-endpoint';
@@ -119,9 +120,11 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     logger.warn({ accountNameProvider: 'sandbox' }, 'production mode with the sandbox account-name provider: enquiries answer from fixed test accounts, not from banks');
   }
   // One line per request is logged by the onResponse hook, with the fields we choose.
-  const adapter = new FastifyAdapter({ ...httpServerOptions(config, logger), logController: new LogController({ disableRequestLogging: true }) });
+  const heads = new ArrivedHeads();
+  const adapter = new FastifyAdapter({ ...httpServerOptions(config, logger, heads), logController: new LogController({ disableRequestLogging: true }) });
   const fastify = adapter.getInstance();
   listening.server = fastify.server;
+  heads.watch(fastify.server);
   registerRawJsonBody(fastify, config.bodyLimitBytes);
   registerCheckoutFormBody(fastify, config.checkoutFormLimitBytes);
   const refusedAddresses = new RefusedAddressLimiter(foundation.rateLimitStore, config.rateLimits.refusedPerAddressPerMinute);

@@ -125,6 +125,22 @@ describe('timeouts', () => {
     expect(exchange.response).toMatch(/^HTTP\/1\.1 408 /);
     expect(exchange.elapsedMs).toBeLessThan(4000);
   });
+});
+
+describe('timeouts of the head and of the whole request, told apart', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp({ HEADERS_TIMEOUT_MS: '1000', REQUEST_TIMEOUT_MS: '2000' });
+  });
+  afterAll(() => api.close());
+
+  it('names the head timeout when the head is late, and the request timeout when the body is', async () => {
+    const head = await rawExchange(api.baseUrl, [`GET ${BANKS} HTTP/1.1\r\nHost: 127.0.0.1\r\n`], 10_000);
+    expect(rawJsonBody(head.response)).toMatchObject({ code: 'REQUEST_TIMEOUT', message: expect.stringContaining('within 1000 ms') });
+    const body = JSON.stringify({ amount: 100, currency: 'NGN', customerEmail: 'ada@example.com', reference: `stall-${randomUUID()}` });
+    const stalled = await rawExchange(api.baseUrl, [signedHead(MERCHANT_A, body), body.slice(0, 10)], 10_000);
+    expect(rawJsonBody(stalled.response)).toMatchObject({ code: 'REQUEST_TIMEOUT', message: expect.stringContaining('within 2000 ms') });
+  });
 
   it.each<[string, string, number, string]>([
     ['malformed HTTP', 'NOT HTTP AT ALL\r\n\r\n', 400, 'MALFORMED_REQUEST'],

@@ -39,6 +39,8 @@ const payin = (reference: string, changes: Partial<NewPayin> = {}): NewPayin => 
 let storeNow = 0;
 const storeClock = () => storeNow;
 const outbox = new EventOutbox({ firstAttemptDelayMs: 0, storeClock });
+/** The retry schedule's steps, as WEBHOOK_RETRY_SCHEDULE=0,1,2 gives. */
+const SCHEDULED_ATTEMPTS = 3;
 /** These tests are about the payins; the outbox has its own. */
 const NO_EVENT = () => undefined;
 const BEFORE_EXPIRY = new Date('2026-11-22T10:10:00.000Z');
@@ -51,7 +53,7 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
   beforeAll(async () => {
     const opened = await open();
     repository = new SqlPayinRepository(opened.client, outbox, storeClock);
-    events = new SqlWebhookEventRepository(opened.client, storeClock);
+    events = new SqlWebhookEventRepository(opened.client, storeClock, SCHEDULED_ATTEMPTS);
     dispose = opened.dispose;
   });
   afterAll(() => dispose());
@@ -193,6 +195,29 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
       expect((await claimAt(new Date(now.getTime() + 30_000), lease, 100)).filter((e) => e.objectId === 'o-5')).toEqual([]);
       const retaken = (await claimAt(new Date(lease.getTime() + 1), new Date(lease.getTime() + 60_000), 100)).filter((e) => e.objectId === 'o-5');
       expect(retaken.map((e) => e.attemptCount)).toEqual([2]);
+    });
+
+    it('never claims an event past the attempts it is allowed, even when no attempt could be recorded', async () => {
+      await repository.insertIfAbsent(payin('o-6'));
+      storeNow = BEFORE_EXPIRY.getTime();
+      await repository.transition(key('o-6'), { to: 'SUCCESSFUL' }, BEFORE_EXPIRY, eventOf);
+      // Each claim's lease runs out unrecorded, as when the store refuses every record.
+      const claimedAt: number[] = [];
+      for (let minute = 1; minute <= 6; minute++) {
+        const now = new Date(BEFORE_EXPIRY.getTime() + minute * 60_000);
+        const mine = (await claimAt(now, new Date(now.getTime() + 1000), 100)).filter((e) => e.objectId === 'o-6');
+        if (mine.length > 0) claimedAt.push(minute);
+      }
+      expect(claimedAt).toEqual([1, 2, 3]);
+      const [event] = await listOfPayin('MCH-A', 'o-6');
+      expect(event).toMatchObject({ status: 'failed', attemptCount: SCHEDULED_ATTEMPTS });
+
+      // A redelivery allows exactly one more.
+      expect(await events.redeliver('MCH-A', event?.id as string)).toBe(true);
+      const later = new Date(BEFORE_EXPIRY.getTime() + 10 * 60_000);
+      expect((await claimAt(later, new Date(later.getTime() + 1000), 100)).filter((e) => e.objectId === 'o-6').map((e) => e.attemptCount)).toEqual([4]);
+      const after = new Date(later.getTime() + 60_000);
+      expect((await claimAt(after, new Date(after.getTime() + 1000), 100)).filter((e) => e.objectId === 'o-6')).toEqual([]);
     });
   });
 

@@ -101,6 +101,17 @@ function deliverySuite(start: (env: Record<string, string>) => Promise<TestApp>)
     expect((second?.at as number) - (first?.at as number)).toBeGreaterThanOrEqual(2950);
   }, 15_000);
 
+  it('records an answer with a NUL byte in it: the event is delivered, not wedged', async () => {
+    receiver.answer(() => ({ status: 200, body: 'ok\u0000then' }));
+    const ref = await createPayin(api, receiver.url);
+    await simulate(api, ref, 'successful');
+    await receiver.waitFor(ref, 1);
+    const [event] = await eventuallyEvents(api, ref, (list) => list[0]?.status === 'delivered');
+    expect(event).toMatchObject({ status: 'delivered', attempts: [{ attempt: 1, statusCode: 200, responseBody: 'ok\uFFFDthen' }] });
+    for (let claim = 0; claim < 3; claim++) await api.app.get(JobRunner).runNow('webhook-delivery');
+    expect(receiver.deliveriesOf(ref)).toHaveLength(1);
+  });
+
   it('stops retrying an event whose receiver answers 410 Gone', async () => {
     receiver.answer(() => ({ status: 410 }));
     const ref = await createPayin(api, receiver.url);
@@ -325,6 +336,8 @@ describe('webhook targets resolved at each attempt, with local receivers off as 
             lookups.set(hostname, n + 1);
             // A bug planted in the resolver: it answers nothing at all, not even an empty list.
             if (hostname === 'bug.test') return undefined as never;
+            // A resolver that never answers.
+            if (hostname === 'slow-dns.test') return new Promise<never>(() => undefined);
             const answers = dns.get(hostname);
             if (!answers) throw new Error(`getaddrinfo ENOTFOUND ${hostname}`);
             return answers[Math.min(n, answers.length - 1)] as Array<{ address: string; family: number }>;
@@ -341,6 +354,12 @@ describe('webhook targets resolved at each attempt, with local receivers off as 
     const [event] = await eventuallyEvents(api, ref, (list) => list[0]?.status === 'failed');
     return event?.attempts as Array<Record<string, unknown>>;
   }
+
+  it('counts resolving the host within the attempt’s deadline: a resolver that never answers fails the attempt in time', async () => {
+    const attempts = await attemptsFor('slow-dns.test');
+    expect(attempts.map((a) => a.error)).toEqual(['no answer within 300 ms (resolving slow-dns.test)', 'no answer within 300 ms (resolving slow-dns.test)']);
+    for (const attempt of attempts) expect(attempt.durationMs).toBeGreaterThanOrEqual(290);
+  });
 
   it('records a bug of the service met while attempting as a failed attempt, logs its stack, and still ends the schedule', async () => {
     const attempts = await attemptsFor('bug.test');

@@ -6,15 +6,41 @@ import { ApiException } from '../errors/api.exception';
 import { toErrorResponse } from '../errors/error-response';
 
 /**
+ * The connections whose current request has sent its whole head: a timeout
+ * on one of them is the whole request's (REQUEST_TIMEOUT_MS), on any other
+ * the head's (HEADERS_TIMEOUT_MS). Node reports both with one code.
+ */
+export class ArrivedHeads {
+  private readonly sockets = new WeakSet<Socket>();
+
+  watch(server: http.Server): void {
+    server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
+      this.sockets.add(request.socket);
+      response.once('close', () => this.sockets.delete(request.socket));
+    });
+  }
+
+  has(socket: Socket): boolean {
+    return this.sockets.has(socket);
+  }
+}
+
+/**
  * Answers what Node's HTTP parser refuses before Fastify sees a request (a
  * request that did not arrive in time, an oversized head, malformed HTTP) with
  * the documented error body, logs it, and closes the connection.
  */
-export function answerClientError(error: NodeJS.ErrnoException, socket: Socket, limits: { requestTimeoutMs: number; bodyLimitBytes: number }, logger: Logger): void {
+export function answerClientError(
+  error: NodeJS.ErrnoException,
+  socket: Socket,
+  limits: { requestTimeoutMs: number; headersTimeoutMs: number; bodyLimitBytes: number },
+  logger: Logger,
+  heads: ArrivedHeads,
+): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const exception =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-      ? new ApiException('REQUEST_TIMEOUT', { timeoutMs: limits.requestTimeoutMs })
+      ? new ApiException('REQUEST_TIMEOUT', { timeoutMs: heads.has(socket) ? limits.requestTimeoutMs : limits.headersTimeoutMs })
       : error.code === 'HPE_HEADER_OVERFLOW'
         ? new ApiException('HEADERS_TOO_LARGE', {})
         : new ApiException('MALFORMED_REQUEST', {});

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import type { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
-import { answerClientError } from './client-error';
+import { answerClientError, type ArrivedHeads } from './client-error';
 
 type FastifyOptions = NonNullable<ConstructorParameters<typeof FastifyAdapter>[0]>;
 
@@ -12,7 +12,7 @@ type FastifyOptions = NonNullable<ConstructorParameters<typeof FastifyAdapter>[0
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The HTTP server's limits and identity, from the config: every timeout set, no unbounded wait. */
-export function httpServerOptions(config: AppConfig, logger: Logger): Omit<FastifyOptions, 'logController'> {
+export function httpServerOptions(config: AppConfig, logger: Logger, heads: ArrivedHeads): Omit<FastifyOptions, 'logController'> {
   return {
     loggerInstance: logger,
     bodyLimit: config.bodyLimitBytes,
@@ -27,7 +27,7 @@ export function httpServerOptions(config: AppConfig, logger: Logger): Omit<Fasti
     keepAliveTimeout: config.keepAliveTimeoutMs,
     // Node checks request and head timeouts every connectionsCheckingInterval ms (30 s by default), so a stalled request would outlive its limit by up to that.
     http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
-    clientErrorHandler: (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, config, logger),
+    clientErrorHandler: (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, config, logger, heads),
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   } as Omit<FastifyOptions, 'logController'>;

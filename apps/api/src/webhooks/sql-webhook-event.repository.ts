@@ -52,6 +52,8 @@ export class SqlWebhookEventRepository {
   constructor(
     private readonly client: SqlClient,
     private readonly storeClock: StoreClock,
+    /** Attempts an event gets unless a redelivery allowed it more: the retry schedule's steps. */
+    private readonly scheduledAttempts: number,
   ) {}
 
   /**
@@ -62,7 +64,8 @@ export class SqlWebhookEventRepository {
    * Due and leased are judged by the store's clock, never an instance's.
    */
   async claimDue(leaseMs: number, limit: number): Promise<StoredWebhookEvent[]> {
-    const params: unknown[] = [limit];
+    await this.failSpent();
+    const params: unknown[] = [limit, this.scheduledAttempts];
     const now = sqlNow(this.storeClock, params);
     const leaseUntil = sqlNowPlus(this.storeClock, params, leaseMs);
     const { rows } = await this.client.query<EventRow>(
@@ -70,11 +73,27 @@ export class SqlWebhookEventRepository {
        WHERE id IN (
          SELECT id FROM outbox_events
          WHERE status = 'pending' AND next_attempt_at <= ${now} AND (locked_until IS NULL OR locked_until <= ${now})
+           AND attempt_count < COALESCE(attempts_allowed, $2)
          ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
        RETURNING ${COLUMNS}`,
       params,
     );
     return rows.map(fromEventRow);
+  }
+
+  /**
+   * Ends the events that have had every attempt they are allowed but were
+   * left pending, because the last attempt could not be recorded (its
+   * instance died, or the store refused the record): failed, not sent again.
+   */
+  private async failSpent(): Promise<void> {
+    const params: unknown[] = [this.scheduledAttempts];
+    const now = sqlNow(this.storeClock, params);
+    await this.client.query(
+      `UPDATE outbox_events SET status = 'failed', locked_until = NULL
+       WHERE status = 'pending' AND attempt_count >= COALESCE(attempts_allowed, $1) AND (locked_until IS NULL OR locked_until <= ${now})`,
+      params,
+    );
   }
 
   /**
@@ -122,7 +141,8 @@ export class SqlWebhookEventRepository {
   async redeliver(merchantId: string, id: string): Promise<boolean> {
     const params: unknown[] = [merchantId, id];
     const { rows } = await this.client.query<{ id: string }>(
-      `UPDATE outbox_events SET status = 'pending', next_attempt_at = ${sqlNow(this.storeClock, params)} WHERE merchant_id = $1 AND id = $2 RETURNING id`,
+      `UPDATE outbox_events SET status = 'pending', next_attempt_at = ${sqlNow(this.storeClock, params)}, attempts_allowed = attempt_count + 1
+       WHERE merchant_id = $1 AND id = $2 RETURNING id`,
       params,
     );
     return rows.length === 1;

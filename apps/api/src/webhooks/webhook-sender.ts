@@ -37,7 +37,11 @@ export async function sendWebhook(request: WebhookRequest, options: SendOptions)
   const started = performance.now();
   const done = (result: Omit<SendResult, 'durationMs'>): SendResult => ({ ...result, durationMs: Math.round(performance.now() - started) });
   const url = new URL(request.url);
-  const target = await resolveTarget(url, options.policy, options.resolve);
+  // One deadline for the whole attempt: resolving the host, connecting, and the answer.
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.cancel ? AbortSignal.any([timeout, options.cancel]) : timeout;
+  const target = await untilAborted(resolveTarget(url, options.policy, options.resolve), signal);
+  if (target === ABORTED) return done({ statusCode: null, error: `no answer within ${options.timeoutMs} ms (resolving ${url.hostname})`, responseBody: null, retryAfterSeconds: undefined });
   if ('problem' in target) return done({ statusCode: null, error: `refused: ${target.problem}`, responseBody: null, retryAfterSeconds: undefined });
 
   // Connect to the address just checked, whatever the resolver would say now.
@@ -46,8 +50,6 @@ export async function sendWebhook(request: WebhookRequest, options: SendOptions)
     else callback(null, target.address, target.family);
   };
   const transport = url.protocol === 'https:' ? https : http;
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.cancel ? AbortSignal.any([timeout, options.cancel]) : timeout;
   return new Promise<SendResult>((resolve) => {
     const outgoing = transport.request(url, { method: 'POST', headers: { ...request.headers, 'content-length': String(Buffer.byteLength(request.body)) }, lookup: pinned, signal, agent: false }, (response) => {
       const chunks: Buffer[] = [];
@@ -65,7 +67,7 @@ export async function sendWebhook(request: WebhookRequest, options: SendOptions)
           done({
             statusCode: response.statusCode ?? null,
             error: null,
-            responseBody: options.responseBodyLimitBytes === 0 ? null : Buffer.concat(chunks).toString('utf8'),
+            responseBody: options.responseBodyLimitBytes === 0 ? null : keptText(Buffer.concat(chunks)),
             retryAfterSeconds: parseRetryAfter(firstValue(response.headers['retry-after']), Date.now()),
           }),
         );
@@ -83,3 +85,25 @@ export async function sendWebhook(request: WebhookRequest, options: SendOptions)
 
 
 const firstValue = (header: string | string[] | undefined): string | undefined => (Array.isArray(header) ? header[0] : header);
+
+/**
+ * The kept answer as text PostgreSQL will store: invalid UTF-8 becomes U+FFFD
+ * as it decodes, and so does NUL, which a text column refuses. A receiver's
+ * answer must never be what keeps its attempt from being recorded.
+ */
+export function keptText(bytes: Buffer): string {
+  return bytes.toString('utf8').replace(/\u0000/g, '\uFFFD');
+}
+
+const ABORTED = Symbol('aborted');
+
+/** `work`'s result, or ABORTED as soon as `signal` aborts: a resolver that never answers cannot hold an attempt past its deadline. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T | typeof ABORTED> {
+  if (signal.aborted) return Promise.resolve(ABORTED);
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<typeof ABORTED>((resolve) => {
+    onAbort = () => resolve(ABORTED);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort as () => void));
+}

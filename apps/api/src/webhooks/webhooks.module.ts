@@ -39,7 +39,11 @@ class WebhookDelivery implements OnModuleInit, BeforeApplicationShutdown {
 @Module({
   controllers: [WebhookEventsController],
   providers: [
-    { provide: SqlWebhookEventRepository, useFactory: (client: SqlClient, storeClock: StoreClock) => new SqlWebhookEventRepository(client, storeClock), inject: [SqlClient, StoreClock] },
+    {
+      provide: SqlWebhookEventRepository,
+      useFactory: (client: SqlClient, storeClock: StoreClock, config: AppConfig) => new SqlWebhookEventRepository(client, storeClock, config.webhooks.retryScheduleSeconds.length),
+      inject: [SqlClient, StoreClock, AppConfigToken],
+    },
     {
       provide: WebhookDispatcher,
       useFactory: (events: SqlWebhookEventRepository, merchants: MerchantRegistry, config: AppConfig, clock: Clock, logger: Logger, metrics: ServiceMetrics, resolve: Resolver) =>
