@@ -1,5 +1,6 @@
 // A bug met while using a store is a bug, answered 500 with its stack logged;
 // only the store's own failure is a 503 that marks it down.
+import { createHash } from 'node:crypto';
 import { signedCall, send } from './support/api-client';
 import { MERCHANT_A } from './support/credentials';
 import { openPgliteFromTemplate } from './support/pglite-template';
@@ -52,19 +53,31 @@ describe('a listing cursor naming an instant no date can hold', () => {
   });
   afterAll(() => api.close());
 
-  it('gets 400 with details, never reaches the store, and leaves readiness at 200', async () => {
-    const planted = Buffer.from(JSON.stringify([8.64e15 + 1, 'order-1', 'AAAAAAAAAAA'])).toString('base64url');
-    for (let i = 0; i < 20; i += 1) {
-      const listed = await signedCall(api.baseUrl, { path: `${PAYINS}?cursor=${planted}`, credential: MERCHANT_A });
+  // The key a cursor names its filters by, for a listing with none: anyone can compute it, so it proves nothing.
+  const noFilters = createHash('sha256').update('\n\n').digest('base64url').slice(0, 11);
+  const cursor = (at: number) => Buffer.from(JSON.stringify([at, 'order-1', noFilters])).toString('base64url');
+
+  it.each([
+    ['past what a JavaScript date holds', 8.64e15 + 1],
+    ['at the last instant a JavaScript date holds', 8.64e15],
+    ['in the year 10000', Date.parse('+010000-01-01T00:00:00Z')],
+  ])('gets 400 with details for an instant %s, never reaches the store, and leaves readiness at 200', async (_name, at) => {
+    for (let i = 0; i < 10; i += 1) {
+      const listed = await signedCall(api.baseUrl, { path: `${PAYINS}?cursor=${cursor(at)}`, credential: MERCHANT_A });
       expect(listed.status).toBe(400);
       expect(listed.json).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'cursor', code: 'invalid' }] });
     }
     expect((await send(api.baseUrl, { method: 'GET', path: '/payment/health' })).status).toBe(200);
   });
 
-  it('refuses a createdFrom that is not in the calendar', async () => {
-    const listed = await signedCall(api.baseUrl, { path: `${PAYINS}?createdFrom=2026-02-30T00:00:00Z`, credential: MERCHANT_A });
+  it.each([
+    ['not in the calendar', 'createdFrom=2026-02-30T00:00:00Z', 'createdFrom'],
+    ['in the year 0000', 'createdFrom=0000-01-01T00:00:00Z', 'createdFrom'],
+    ['moved before year 1 by its offset', 'createdTo=0001-01-01T00:00:00%2B23:59', 'createdTo'],
+    ['moved past year 9999 by its offset', 'createdTo=9999-12-31T23:59:59-23:59', 'createdTo'],
+  ])('refuses a date %s with 400', async (_name, query, field) => {
+    const listed = await signedCall(api.baseUrl, { path: `${PAYINS}?${query}`, credential: MERCHANT_A });
     expect(listed.status).toBe(400);
-    expect(listed.json).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'createdFrom', code: 'format' }] });
+    expect(listed.json).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field, code: 'format' }] });
   });
 });

@@ -72,8 +72,12 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'webhooks after kill -9', () => {
     expect(delivered?.body).toBe(hung?.body);
     // The second process waited for the first one's lease (timeout + 5 s) before taking the event over.
     expect((delivered?.at as number) - (hung?.at as number)).toBeGreaterThanOrEqual(5500);
-    const events = await signedCall(second.baseUrl, { path: `/payment/api/payins/${reference}/events`, credential: MERCHANT_A });
-    const [event] = events.json.data as Array<{ status: string; attempts: Array<{ attempt: number; statusCode: number | null }> }>;
+    // The receiver has its answer before the service records the attempt: read until the record is there.
+    type Event = { status: string; attempts: Array<{ attempt: number; statusCode: number | null }> };
+    let event: Event | undefined;
+    for (const deadline = Date.now() + 10_000; event?.status !== 'delivered' && Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+      [event] = (await signedCall(second.baseUrl, { path: `/payment/api/payins/${reference}/events`, credential: MERCHANT_A })).json.data as Event[];
+    }
     // The killed attempt left no record; the one that succeeded is attempt 2.
     expect(event?.attempts.map((a) => [a.attempt, a.statusCode])).toEqual([[2, 200]]);
   }, 60_000);

@@ -70,7 +70,7 @@ export class AuthenticationError extends PaymentError {
   }
 }
 
-/** 400, 413, 415: the request is invalid; `details` lists each failing field. */
+/** 400, 413, 415, 431, and a 422 that is not an enquiry's (GATEWAY_NOT_CONFIGURED, WEBHOOK_NOT_CONFIGURED): the request is invalid; `details` lists each failing field. */
 export class ValidationError extends PaymentError {
   static override readonly kind: string = 'ValidationError';
   get details(): FieldError[] {
@@ -78,12 +78,12 @@ export class ValidationError extends PaymentError {
   }
 }
 
-/** 404: the payin (or route) does not exist for this merchant. */
+/** 404: the payin, event or route does not exist for this merchant. */
 export class NotFoundError extends PaymentError {
   static override readonly kind: string = 'NotFoundError';
 }
 
-/** 409: the reference was already used with a different body. */
+/** 409: the reference was already used with a different body, or the payin is no longer PENDING. */
 export class ConflictError extends PaymentError {
   static override readonly kind: string = 'ConflictError';
 }

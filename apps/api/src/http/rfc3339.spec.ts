@@ -21,6 +21,9 @@ describe('parseDateTime', () => {
     ['an offset of 24 hours', '2026-01-01T00:00:00+24:00'],
     ['no time zone', '2026-01-01T00:00:00'],
     ['a date alone', '2026-01-01'],
+    ['year 0000, which no store takes', '0000-01-01T00:00:00Z'],
+    ['an offset that moves it before year 1', '0001-01-01T00:00:00+23:59'],
+    ['an offset that moves it past year 9999', '9999-12-31T23:59:59-23:59'],
   ])('refuses %s (%s)', (_name, raw) => {
     expect(parseDateTime(raw)).toBeUndefined();
   });

@@ -15,12 +15,18 @@ export function parseDateTime(raw: string): Date | undefined {
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
   const instant = new Date(raw);
-  return Number.isNaN(instant.getTime()) ? undefined : instant;
+  return isStorableInstant(instant.getTime()) ? instant : undefined;
+}
+
+/** The instants a timestamptz column takes as the service writes them (ISO 8601 with a four-digit year): from year 1 to year 9999, in UTC. */
+const FIRST_STORABLE_MS = Date.parse('0001-01-01T00:00:00.000Z');
+const LAST_STORABLE_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** Whether `ms` is an instant the stores can hold: a date outside years 1 to 9999 is refused before it reaches one. */
+export function isStorableInstant(ms: number): boolean {
+  return Number.isFinite(ms) && ms >= FIRST_STORABLE_MS && ms <= LAST_STORABLE_MS;
 }
 
 function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
-
-/** The latest instant a JavaScript Date holds (±100,000,000 days around 1970); past it, a Date is invalid. */
-export const MAX_DATE_MS = 8.64e15;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { SCHEMAS, type FieldError, type PayinStatus } from '@paysign/contracts';
 import { validationFailed } from '../errors/api.exception';
-import { MAX_DATE_MS, parseDateTime } from '../http/rfc3339';
+import { isStorableInstant, parseDateTime } from '../http/rfc3339';
 import type { PayinListQuery } from './payin-repository.interface';
 import { PAYIN_STATUSES, isPayinStatus } from './payin-states';
 import { REFERENCE_PATTERN } from './create-payin.dto';
@@ -84,8 +84,8 @@ function decodeCursor(raw: string, filters: Filters): { createdAt: Date; referen
   }
   if (!Array.isArray(decoded) || decoded.length !== 3) return invalid;
   const [at, reference, key] = decoded as unknown[];
-  // Within the range a Date holds: a cursor naming an instant past it is not one of ours, and must not reach the store.
-  if (!Number.isSafeInteger(at) || (at as number) < 0 || (at as number) > MAX_DATE_MS || typeof reference !== 'string' || !REFERENCE_PATTERN.test(reference) || typeof key !== 'string') return invalid;
+  // An instant the stores can hold: a cursor naming another is not one of ours, and must not reach the store.
+  if (!Number.isSafeInteger(at) || !isStorableInstant(at as number) || typeof reference !== 'string' || !REFERENCE_PATTERN.test(reference) || typeof key !== 'string') return invalid;
   if (key !== filtersKey(filters)) return 'cursor was issued for other filters; send the same status, createdFrom and createdTo as the page it came from.';
   return { createdAt: new Date(at as number), reference };
 }
