@@ -83,11 +83,11 @@ VALUES ('MCH-BENCH', 'bench-' || :n || '-' || :client_id, 'PENDING', 150050, 'NG
 ON CONFLICT (merchant_id, reference) DO NOTHING;
 `;
 const TRANSITION = `WITH moved AS (
-  UPDATE payins SET status = 'SUCCESSFUL', paid_at = now()
+  UPDATE payins SET status = 'SUCCESSFUL', paid_at = now(), version = version + 1
   WHERE (merchant_id, reference) = (SELECT merchant_id, reference FROM payins WHERE status = 'PENDING' LIMIT 1 FOR UPDATE SKIP LOCKED) AND status = 'PENDING'
-  RETURNING merchant_id, reference, notify_url)
-INSERT INTO webhook_events (id, merchant_id, reference, type, payload, notify_url, created_at, status, next_attempt_at)
-SELECT 'evt_' || md5(random()::text), merchant_id, reference, 'payin.successful', '{}', notify_url, now(), 'pending', now() FROM moved;
+  RETURNING merchant_id, reference, notify_url, version)
+INSERT INTO outbox_events (id, merchant_id, object_type, object_id, type, version, payload, notify_url, created_at, status, next_attempt_at)
+SELECT 'evt_' || md5(random()::text), merchant_id, 'payin', reference, 'payin.successful', version, '{}', notify_url, now(), 'pending', now() FROM moved;
 `;
 
 async function main(): Promise<void> {
