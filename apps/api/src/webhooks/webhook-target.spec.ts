@@ -1,4 +1,5 @@
 import { runInNewContext } from 'node:vm';
+import { REFUSED_RANGES } from './refused-ranges';
 import { addressProblem, resolveTarget, staticTargetProblem } from './webhook-target';
 
 const PRODUCTION = { allowLocalReceivers: false };
@@ -25,8 +26,29 @@ describe('webhook targets', () => {
     ['fe80::1', 'linkLocal'],
     ['ff02::1', 'multicast'],
     ['::', 'unspecified'],
+    ['64:ff9b::a00:1', 'rfc6052'],
+    ['2002:a00:1::1', '6to4'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'teredo'],
   ])('refuses %s (%s) in production', (address, range) => {
     expect(addressProblem(address, PRODUCTION)).toContain(`is a ${range} address`);
+  });
+
+  it.each(REFUSED_RANGES.map((row) => [row.cidr, row] as const))('refuses the table row %s, in production and in sandbox', (_cidr, row) => {
+    expect(addressProblem(row.example, PRODUCTION)).toBe(`${row.example} is ${row.why}, which webhooks are never sent to`);
+    expect(addressProblem(row.example, SANDBOX)).toBe(`${row.example} is ${row.why}, which webhooks are never sent to`);
+  });
+
+  it.each([
+    ['::7f00:1', '::127.0.0.1, IPv4-compatible'],
+    ['::a9fe:a9fe', '::169.254.169.254, IPv4-compatible'],
+    ['::ffff:168.63.129.16', 'the cloud host address, IPv4-mapped'],
+  ])('refuses %s (%s), an IPv6 form of a refused IPv4 address', (address) => {
+    expect(addressProblem(address, PRODUCTION)).toContain('which webhooks are never sent to');
+  });
+
+  it('refuses a notifyUrl naming a refused address literally, as stored after URL parsing', () => {
+    expect(staticTargetProblem('https://[::127.0.0.1]/hooks', PRODUCTION)).toContain('IPv4-compatible');
+    expect(staticTargetProblem('https://168.63.129.16/hooks', PRODUCTION)).toContain("cloud platform's host address");
   });
 
   it.each(['93.184.215.14', '8.8.8.8', '2606:2800:21f:cb07:6820:80da:af6b:8b2c', '::ffff:8.8.8.8'])('accepts the public address %s', (address) => {

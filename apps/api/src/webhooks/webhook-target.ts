@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { refusedRangeOf } from './refused-ranges';
 
 /** Where webhooks may go. Production: public https receivers only. Sandbox, by default: http and loopback too. */
 export interface TargetPolicy {
@@ -18,14 +19,18 @@ export const systemResolver: Resolver = (hostname) => lookup(hostname, { all: tr
 /**
  * Whether an address may receive webhooks: public unicast only, after
  * unwrapping IPv4-mapped IPv6 (::ffff:10.0.0.1 is 10.0.0.1). Loopback,
- * private, link-local, CGNAT, multicast, reserved and the rest are refused;
- * loopback is allowed for local receivers in sandbox mode.
+ * private, link-local, CGNAT, multicast, reserved and the rest are refused,
+ * and so are the rows of REFUSED_RANGES; loopback is allowed for local
+ * receivers in sandbox mode.
  */
 export function addressProblem(address: string, policy: TargetPolicy): string | undefined {
   if (!ipaddr.isValid(address)) return `${address} is not an IP address`;
   const parsed = ipaddr.process(address);
   const range = parsed.range();
-  if (range === 'unicast') return undefined;
+  if (range === 'unicast') {
+    const refused = refusedRangeOf(parsed);
+    return refused === undefined ? undefined : `${address} is ${refused}, which webhooks are never sent to`;
+  }
   if (range === 'loopback' && policy.allowLocalReceivers) return undefined;
   return `${address} is a ${range} address, which webhooks are never sent to`;
 }
