@@ -36,13 +36,12 @@ export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHead
   if (skew > tolerance) fail('WEBHOOK_TIMESTAMP_STALE', `webhook-timestamp is ${Math.round(skew)} s from your clock, more than the ${tolerance} s tolerated: a replayed or delayed delivery, or a wrong clock.`);
 
   const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
-  const signedContent = Buffer.concat([Buffer.from(`${id}.${timestamp}.`), body]);
   const offered = signatures
     .split(' ')
     .filter((part) => part.startsWith('v1,'))
     .map((part) => Buffer.from(part.slice(3)));
   for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
-    const expected = Buffer.from(createHmac('sha256', secretKey(secret)).update(signedContent).digest('base64'));
+    const expected = Buffer.from(signatureOf(secret, id, timestamp, body));
     if (offered.some((signature) => signature.length === expected.length && timingSafeEqual(signature, expected))) return parseEvent(body);
   }
   fail('WEBHOOK_SIGNATURE_MISMATCH', 'No webhook-signature matches your secrets. Check the secret, and that the body is the raw bytes as received, not re-serialised JSON.');
@@ -54,6 +53,11 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
   const key = Object.keys(record).find((candidate) => candidate.toLowerCase() === name);
   const value = key === undefined ? undefined : record[key];
   return Array.isArray(value) ? (value.length === 1 ? (value[0] as string) : undefined) : (value as string | undefined);
+}
+
+/** Standard Webhooks' signature: base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` under the secret's key. */
+function signatureOf(secret: string, id: string, timestamp: string, body: Buffer): string {
+  return createHmac('sha256', secretKey(secret)).update(`${id}.${timestamp}.`).update(body).digest('base64');
 }
 
 function secretKey(secret: string): Buffer {
@@ -77,7 +81,7 @@ export function signTestWebhook(event: PayinEvent | string, secret: string, opti
   const body = typeof event === 'string' ? event : JSON.stringify(event);
   const id = options.id ?? `evt_test_${randomBytes(12).toString('base64url')}`;
   const timestamp = String(options.timestampSeconds ?? Math.floor(Date.now() / 1000));
-  const signature = createHmac('sha256', secretKey(secret)).update(`${id}.${timestamp}.${body}`).digest('base64');
+  const signature = signatureOf(secret, id, timestamp, Buffer.from(body, 'utf8'));
   return { body, headers: { 'content-type': 'application/json', 'webhook-id': id, 'webhook-timestamp': timestamp, 'webhook-signature': `v1,${signature}` } };
 }
 

@@ -102,25 +102,20 @@ export class SqlWebhookEventRepository {
    * of this attempt is kept.
    */
   async recordAttempt(record: AttemptRecord): Promise<void> {
-    await this.client.transaction(async (tx) => {
-      // One instant for both rows: the attempt's record of when the next is due, and the event's.
-      const nextParams: unknown[] = [];
-      const next = record.retryInMs === null ? 'NULL::timestamptz' : sqlNowPlus(this.storeClock, nextParams, record.retryInMs);
-      const { rows } = await tx.query<{ next_attempt_at: Date | string | null }>(`SELECT ${next} AS next_attempt_at`, nextParams);
-      const nextAttemptAt = rows[0]?.next_attempt_at ?? null;
-      const nextIso = nextAttemptAt === null ? null : toDate(nextAttemptAt).toISOString();
-      await tx.query(
-        `INSERT INTO webhook_attempts (event_id, attempt, started_at, duration_ms, status_code, error, response_body, next_attempt_at)
-         VALUES ($1, $2, $3::timestamptz, $4, $5, $6, $7, $8::timestamptz) ON CONFLICT (event_id, attempt) DO NOTHING`,
-        [record.eventId, record.attempt, record.startedAt.toISOString(), record.durationMs, record.statusCode, record.error, record.responseBody, nextIso],
-      );
-      // Fenced by the attempt number: an attempt that outlived its lease, and was claimed again, moves nothing.
-      await tx.query(
-        `UPDATE outbox_events SET status = $2, next_attempt_at = COALESCE($3::timestamptz, next_attempt_at), locked_until = NULL
-         WHERE id = $1 AND attempt_count = $4`,
-        [record.eventId, record.status, nextIso, record.attempt],
-      );
-    });
+    const params: unknown[] = [record.eventId, record.attempt, record.startedAt.toISOString(), record.durationMs, record.statusCode, record.error, record.responseBody, record.status];
+    const next = record.retryInMs === null ? 'NULL::timestamptz' : sqlNowPlus(this.storeClock, params, record.retryInMs);
+    // One statement, so one instant for both rows: the attempt's record of when the next is due, and the event's.
+    // The event moves only if no later attempt has claimed it (fenced by the attempt number).
+    await this.client.query(
+      `WITH next AS (SELECT ${next} AS at),
+       kept AS (
+         INSERT INTO webhook_attempts (event_id, attempt, started_at, duration_ms, status_code, error, response_body, next_attempt_at)
+         SELECT $1, $2, $3::timestamptz, $4, $5, $6, $7, next.at FROM next
+         ON CONFLICT (event_id, attempt) DO NOTHING)
+       UPDATE outbox_events SET status = $8, next_attempt_at = COALESCE((SELECT at FROM next), next_attempt_at), locked_until = NULL
+       WHERE id = $1 AND attempt_count = $2`,
+      params,
+    );
   }
 
   /** Every event of one object, oldest first, with its attempts. */

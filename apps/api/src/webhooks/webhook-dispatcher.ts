@@ -5,7 +5,6 @@ import type { Clock } from '../config/clock';
 import type { MerchantRegistry } from '../merchants/merchant-registry';
 import type { ServiceMetrics } from '../metrics/service-metrics';
 import type { AttemptRecord, SqlWebhookEventRepository } from './sql-webhook-event.repository';
-import type { JobRunOutcome } from '../jobs/job-runner';
 import type { StoredWebhookEvent } from './webhook-delivery';
 import { sendWebhook, type SendResult } from './webhook-sender';
 import { staticTargetProblem, type Resolver, type TargetPolicy } from './webhook-target';
@@ -48,21 +47,16 @@ export class WebhookDispatcher {
     this.random = options.random ?? Math.random;
   }
 
-  /**
-   * Claims what this instance has room for, and starts delivering it. Says
-   * `again` when it filled its room, so that a backlog drains at the rate
-   * receivers answer rather than one claim per poll.
-   */
-  async claim(): Promise<JobRunOutcome> {
-    if (this.shutdown.signal.aborted) return { again: false };
+  /** Claims what this instance has room for, and starts delivering it; the `webhook-delivery` job calls it every poll. */
+  async claim(): Promise<void> {
+    if (this.shutdown.signal.aborted) return;
     const room = this.options.settings.concurrency - this.inFlight.size;
-    if (room <= 0) return { again: false };
+    if (room <= 0) return;
     const claimed = await this.options.events.claimDue(this.options.settings.timeoutMs + LEASE_MARGIN_MS, room);
     for (const event of claimed) {
       const delivery = this.deliver(event).finally(() => this.inFlight.delete(delivery));
       this.inFlight.add(delivery);
     }
-    return { again: claimed.length === room && this.inFlight.size < this.options.settings.concurrency };
   }
 
   /**
