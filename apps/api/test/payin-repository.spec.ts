@@ -49,9 +49,11 @@ const AFTER_EXPIRY = new Date('2026-11-22T10:45:00.000Z');
 function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () => Promise<void> }>) {
   let repository: PayinRepository;
   let events: SqlWebhookEventRepository;
+  let client: SqlClient;
   let dispose: () => Promise<void>;
   beforeAll(async () => {
     const opened = await open();
+    client = opened.client;
     repository = new SqlPayinRepository(opened.client, outbox, storeClock);
     events = new SqlWebhookEventRepository(opened.client, storeClock, SCHEDULED_ATTEMPTS);
     dispose = opened.dispose;
@@ -61,9 +63,11 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
     storeNow = now.getTime();
     return repository.expireDue(options, eventOf);
   };
-  const claimAt = (now: Date, leaseUntil: Date, limit: number) => {
+  /** Shares wide enough that only the tests about fairness meet them. */
+  const UNFAIR = { perMerchant: 1000, perReceiver: 1000, circuitFailures: 1000 };
+  const claimAt = (now: Date, leaseUntil: Date, limit: number, fairness = UNFAIR) => {
     storeNow = now.getTime();
-    return events.claimDue(leaseUntil.getTime() - now.getTime(), limit);
+    return events.claimDue(leaseUntil.getTime() - now.getTime(), limit, fairness);
   };
 
   it('stores a new payin and reads it back', async () => {
@@ -218,6 +222,97 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
       expect((await claimAt(later, new Date(later.getTime() + 1000), 100)).filter((e) => e.objectId === 'o-6').map((e) => e.attemptCount)).toEqual([4]);
       const after = new Date(later.getTime() + 60_000);
       expect((await claimAt(after, new Date(after.getTime() + 1000), 100)).filter((e) => e.objectId === 'o-6')).toEqual([]);
+    });
+  });
+
+  describe('fair delivery', () => {
+    // Each test has its own merchants, receivers and years, and starts with no other event pending, so that nothing else shares its slots or turns.
+    beforeEach(() => client.query("UPDATE outbox_events SET status = 'failed' WHERE status = 'pending'"));
+    const writeDue = async (at: Date, merchantId: string, objectId: string, notifyUrl: string) => {
+      storeNow = at.getTime();
+      const event = outbox.event({ merchantId, objectType: 'payin', objectId, type: 'payin.successful', version: 2, occurredAt: at, data: {}, notifyUrl });
+      await outbox.write(client, event);
+      return event;
+    };
+    const ofMerchants = <E extends { merchantId: string }>(claimed: E[], ...merchants: string[]): E[] => claimed.filter((e) => merchants.includes(e.merchantId));
+    const CIRCUIT = { failures: 3, openSeconds: 60, maxOpenSeconds: 600 };
+
+    it('gives each merchant at most its share of attempts in flight, and takes merchants in turn', async () => {
+      const at = new Date('2041-01-01T00:00:00.000Z');
+      for (let i = 0; i < 10; i++) await writeDue(new Date(at.getTime() + i), 'MCH-SLOW', `s-${i}`, 'https://slow.example.com/hooks');
+      await writeDue(new Date(at.getTime() + 100), 'MCH-QUICK', 'q-1', 'https://quick.example.com/hooks');
+      const now = new Date(at.getTime() + 1000);
+      const lease = new Date(now.getTime() + 60_000);
+      const fairness = { perMerchant: 3, perReceiver: 100, circuitFailures: 100 };
+      // Room for two: the quick merchant's one event is taken in the first turn, beside the slow one's oldest.
+      expect(ofMerchants(await claimAt(now, lease, 2, fairness), 'MCH-SLOW', 'MCH-QUICK').map((e) => e.objectId).sort()).toEqual(['q-1', 's-0']);
+      expect(ofMerchants(await claimAt(now, lease, 100, fairness), 'MCH-SLOW', 'MCH-QUICK').map((e) => e.objectId).sort()).toEqual(['s-1', 's-2']);
+      // Three in flight: the slow merchant gets no more until a lease ends.
+      expect(ofMerchants(await claimAt(now, lease, 100, fairness), 'MCH-SLOW')).toEqual([]);
+      await writeDue(new Date(now.getTime() + 1), 'MCH-QUICK', 'q-2', 'https://quick.example.com/hooks');
+      expect(ofMerchants(await claimAt(new Date(now.getTime() + 2), lease, 100, fairness), 'MCH-SLOW', 'MCH-QUICK').map((e) => e.objectId)).toEqual(['q-2']);
+    });
+
+    it("gives each receiver at most its share of attempts in flight, whichever merchants' events they are", async () => {
+      const at = new Date('2042-01-01T00:00:00.000Z');
+      for (let i = 0; i < 3; i++) {
+        await writeDue(at, 'MCH-SHARE-1', `r1-${i}`, 'https://shared.example.com:8443/one');
+        await writeDue(at, 'MCH-SHARE-2', `r2-${i}`, 'https://shared.example.com:8443/two');
+      }
+      const now = new Date(at.getTime() + 1000);
+      const claimed = ofMerchants(await claimAt(now, new Date(now.getTime() + 60_000), 100, { perMerchant: 100, perReceiver: 4, circuitFailures: 100 }), 'MCH-SHARE-1', 'MCH-SHARE-2');
+      expect(claimed).toHaveLength(4);
+      expect(ofMerchants(claimed, 'MCH-SHARE-1')).toHaveLength(2);
+    });
+
+    it('opens a receiver\'s circuit after failures in a row, then lets one attempt through at a time until one is answered', async () => {
+      const at = new Date('2043-01-01T00:00:00.000Z');
+      const failing = await writeDue(at, 'MCH-CIRCUIT', 'c-0', 'https://down.example.com/hooks');
+      for (let i = 1; i <= 4; i++) await writeDue(at, 'MCH-CIRCUIT', `c-${i}`, 'https://down.example.com/hooks');
+      const fairness = { perMerchant: 100, perReceiver: 100, circuitFailures: CIRCUIT.failures };
+      storeNow = at.getTime();
+      for (let i = 0; i < CIRCUIT.failures; i++) await events.recordReceiverOutcome(failing.id, false, CIRCUIT);
+      const claimOwn = async (now: Date) => ofMerchants(await claimAt(now, new Date(now.getTime() + 1000), 100, fairness), 'MCH-CIRCUIT');
+      expect(await claimOwn(new Date(at.getTime() + 59_000))).toEqual([]);
+      // Open for 60 s; then one at a time.
+      const halfOpen = new Date(at.getTime() + 61_000);
+      const [probe, ...rest] = await claimOwn(halfOpen);
+      expect(probe).toBeDefined();
+      expect(rest).toEqual([]);
+      // It fails too: open again, for twice as long.
+      storeNow = halfOpen.getTime();
+      await events.recordReceiverOutcome(failing.id, false, CIRCUIT);
+      expect(await claimOwn(new Date(halfOpen.getTime() + 119_000))).toEqual([]);
+      const again = new Date(halfOpen.getTime() + 121_000);
+      expect(await claimOwn(again)).toHaveLength(1);
+      // Answered: closed, and every due event goes (the probes too: their leases ended unrecorded).
+      storeNow = again.getTime();
+      await events.recordReceiverOutcome(failing.id, true, CIRCUIT);
+      expect(await claimOwn(new Date(again.getTime() + 2000))).toHaveLength(5);
+    });
+
+    it('deletes ended events and their attempts once past retention, in batches, and keeps pending ones whatever their age', async () => {
+      const at = new Date('2044-01-01T00:00:00.000Z');
+      const old = [];
+      for (let i = 0; i < 3; i++) old.push(await writeDue(at, 'MCH-RETAIN', `old-${i}`, 'https://retain.example.com/hooks'));
+      const pending = await writeDue(at, 'MCH-RETAIN', 'old-pending', 'https://retain.example.com/hooks');
+      const now = new Date(at.getTime() + 1000);
+      const claimed = ofMerchants(await claimAt(now, new Date(now.getTime() + 1000), 100), 'MCH-RETAIN').filter((e) => e.objectId !== 'old-pending');
+      for (const event of claimed) {
+        await events.recordAttempt({ eventId: event.id, attempt: event.attemptCount, startedAt: now, durationMs: 5, statusCode: 200, error: null, responseBody: 'ok', status: 'delivered', retryInMs: null });
+      }
+      const recent = await writeDue(new Date(at.getTime() + 29 * 86_400_000), 'MCH-RETAIN', 'recent', 'https://retain.example.com/hooks');
+      await events.recordAttempt({ eventId: recent.id, attempt: 0, startedAt: now, durationMs: 5, statusCode: 200, error: null, responseBody: 'ok', status: 'delivered', retryInMs: null });
+
+      storeNow = at.getTime() + 30 * 86_400_000 + 1000;
+      // Ended events of the other tests, from earlier years, go too.
+      expect(await events.deleteEnded(30, 2)).toBe(2);
+      while ((await events.deleteEnded(30, 2)) > 0);
+      for (const event of old) expect(await events.find('MCH-RETAIN', event.id)).toBeUndefined();
+      expect(await events.find('MCH-RETAIN', pending.id)).toMatchObject({ status: 'pending' });
+      expect(await events.find('MCH-RETAIN', recent.id)).toMatchObject({ status: 'delivered' });
+      const { rows } = await client.query<{ n: number | string }>('SELECT count(*) AS n FROM webhook_attempts WHERE event_id = ANY($1)', [old.map((e) => e.id)]);
+      expect(Number(rows[0]?.n)).toBe(0);
     });
   });
 

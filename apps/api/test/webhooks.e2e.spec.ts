@@ -13,7 +13,8 @@ import { WebhookReceiver } from './support/webhook-receiver';
 
 const PAYINS = '/payment/api/payins';
 const reference = (label: string) => `${label}-${randomUUID().slice(0, 8)}`;
-const QUICK = { WEBHOOK_RETRY_SCHEDULE: '0,1,2', WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_TIMEOUT_MS: '1000' };
+// One receiver serves many tests that fail on purpose: its circuit must not open between them (the circuit has its own test).
+const QUICK = { WEBHOOK_RETRY_SCHEDULE: '0,1,2', WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_TIMEOUT_MS: '1000', WEBHOOK_CIRCUIT_FAILURES: '1000' };
 
 async function createPayin(api: TestApp, notifyUrl: string, credential: TestCredential = MERCHANT_A, ref = reference('wh')): Promise<string> {
   const created = await signedCall(api.baseUrl, { path: PAYINS, body: JSON.stringify({ amount: 1500.5, currency: 'NGN', customerEmail: 'ada@example.com', reference: ref, notifyUrl }), credential });

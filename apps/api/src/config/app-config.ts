@@ -84,8 +84,29 @@ export interface WebhookSettings {
   pollIntervalMs: number;
   /** Deliveries one instance makes at once. */
   concurrency: number;
+  /** Attempts in flight for one merchant, across all instances: one merchant's slow receiver cannot hold every slot. */
+  perMerchantConcurrency: number;
+  /** Attempts in flight to one receiver (a notifyUrl's origin), across all instances. */
+  perReceiverConcurrency: number;
+  circuit: ReceiverCircuitSettings;
+  /** Ended events (delivered or failed) and their attempts are deleted this many days after the event. */
+  retentionDays: number;
+  /** How often each instance deletes ended events past retention, and at most how many per statement. */
+  retentionIntervalMs: number;
+  retentionBatchSize: number;
   /** Whether notifyUrl may be http:// and a loopback address: sandbox only, since developers receive on localhost. */
   allowLocalReceivers: boolean;
+}
+
+/**
+ * A receiver that leaves `failures` attempts in a row unanswered (no answer,
+ * 5xx or 429) gets none for `openSeconds`, doubled at each further failure up
+ * to `maxOpenSeconds`; then one attempt at a time until one is answered.
+ */
+export interface ReceiverCircuitSettings {
+  failures: number;
+  openSeconds: number;
+  maxOpenSeconds: number;
 }
 
 /** Standard Webhooks' and Stripe's kind of schedule: immediately, then over about three days. */
@@ -207,12 +228,25 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
       maxRetryAfterSeconds: int('WEBHOOK_MAX_RETRY_AFTER_SECONDS', 86_400, 0, 604_800),
       responseBodyLimitBytes: int('WEBHOOK_RESPONSE_BODY_LIMIT_BYTES', 1024, 0, 65_536),
       pollIntervalMs: int('WEBHOOK_POLL_INTERVAL_MS', 1000, 20, 60_000),
-      concurrency: int('WEBHOOK_CONCURRENCY', 8, 1, 256),
+      concurrency: int('WEBHOOK_CONCURRENCY', 16, 1, 256),
+      perMerchantConcurrency: int('WEBHOOK_CONCURRENCY_PER_MERCHANT', 4, 1, 256),
+      perReceiverConcurrency: int('WEBHOOK_CONCURRENCY_PER_RECEIVER', 4, 1, 256),
+      circuit: {
+        failures: int('WEBHOOK_CIRCUIT_FAILURES', 5, 1, 1000),
+        openSeconds: int('WEBHOOK_CIRCUIT_OPEN_SECONDS', 60, 1, 86_400),
+        maxOpenSeconds: int('WEBHOOK_CIRCUIT_MAX_OPEN_SECONDS', 3600, 1, 604_800),
+      },
+      retentionDays: int('WEBHOOK_RETENTION_DAYS', 30, 1, 3650),
+      retentionIntervalMs: int('WEBHOOK_RETENTION_INTERVAL_MS', 600_000, 1000, 86_400_000),
+      retentionBatchSize: int('WEBHOOK_RETENTION_BATCH_SIZE', 1000, 1, 100_000),
       allowLocalReceivers: bool('WEBHOOK_ALLOW_LOCAL_RECEIVERS', mode === 'sandbox'),
     },
   };
   if (mode === 'production' && config.webhooks.allowLocalReceivers) {
     problems.push('WEBHOOK_ALLOW_LOCAL_RECEIVERS must not be true in production mode: a notifyUrl could then reach the service\'s own host');
+  }
+  if (config.webhooks.circuit.maxOpenSeconds < config.webhooks.circuit.openSeconds) {
+    problems.push(`WEBHOOK_CIRCUIT_MAX_OPEN_SECONDS (${config.webhooks.circuit.maxOpenSeconds}) must be at least WEBHOOK_CIRCUIT_OPEN_SECONDS (${config.webhooks.circuit.openSeconds})`);
   }
   if (config.nonceTtlSeconds < 2 * config.timestampToleranceSeconds) {
     problems.push(

@@ -57,6 +57,38 @@ describe('JobRunner', () => {
     await runner.stop();
   });
 
+  it('runs a woken job at once when idle, and once more right after the run in flight when woken during it', async () => {
+    const { runner, scheduler } = runnerWithLogs();
+    const first = gate();
+    const startedAt: number[] = [];
+    let runs = 0;
+    runner.add({
+      name: 'claim',
+      intervalMs: 1000,
+      run: async () => {
+        startedAt.push(scheduler.now());
+        runs += 1;
+        if (runs === 1) await first.opened;
+      },
+    });
+    runner.start();
+    runner.wake('claim');
+    runner.wake('claim');
+    runner.wake('claim');
+    await settle();
+    expect(runs).toBe(1);
+    first.open();
+    await settle();
+    // Three wakes during one run make one more run, not three, and both happen before any interval passes.
+    expect(startedAt).toEqual([0, 0]);
+    await scheduler.advance(1000);
+    expect(startedAt).toEqual([0, 0, 1000]);
+    await runner.stop();
+    runner.wake('claim');
+    await settle();
+    expect(runs).toBe(3);
+  });
+
   it('runs again at once while a run says there is more, then pauses', async () => {
     const { runner, scheduler } = runnerWithLogs();
     const batches = [true, true, false];

@@ -69,6 +69,17 @@ export class JobRunner {
     return job.runOnce();
   }
 
+  /**
+   * Runs a job as soon as it can: now if it is idle, or once more right after
+   * the run in flight if there is one, since that run may have started before
+   * whatever calls `wake` happened (a delivery freed a slot). Never waits.
+   */
+  wake(name: string): void {
+    const job = this.jobs.find((candidate) => candidate.name === name);
+    if (!job) throw new Error(`no job named ${name}`);
+    if (this.started) job.wake();
+  }
+
   /** Starts no new run, aborts the signal of the runs in flight, and waits for them to end. */
   async stop(): Promise<void> {
     this.shutdown.abort();
@@ -80,6 +91,8 @@ class ScheduledJob {
   private cancelTimer: (() => void) | undefined;
   private running: Promise<void> | undefined;
   private failing = false;
+  /** Set by `wake` while a run is in flight: the run's result may already be stale, so the job runs again at once. */
+  private woken = false;
   private readonly scheduler: Scheduler;
   private readonly random: () => number;
   private readonly elapsedMs: () => number;
@@ -115,6 +128,12 @@ class ScheduledJob {
     return this.running;
   }
 
+  wake(): void {
+    if (this.signal.aborted) return;
+    if (this.running) this.woken = true;
+    else void this.runOnce();
+  }
+
   async stop(): Promise<void> {
     this.cancelTimer?.();
     this.cancelTimer = undefined;
@@ -123,8 +142,9 @@ class ScheduledJob {
 
   private async runInARow(): Promise<void> {
     for (let runs = 0; runs < MAX_RUNS_IN_A_ROW && !this.signal.aborted; runs += 1) {
+      this.woken = false;
       const outcome = await this.runMeasured();
-      if (!outcome || !outcome.again) return;
+      if (!this.woken && (!outcome || !outcome.again)) return;
     }
   }
 

@@ -1,5 +1,6 @@
 import type { DeliveryAttempt, EventDeliveryLog } from '@paysign/contracts';
-import { toDate, type SqlClient } from '../db/sql-client';
+import type { ReceiverCircuitSettings } from '../config/app-config';
+import { toDate, type SqlClient, type SqlQueryable } from '../db/sql-client';
 import { sqlNow, sqlNowPlus, type StoreClock } from '../db/store-clock';
 import type { StoredWebhookEvent } from './webhook-delivery';
 
@@ -45,6 +46,19 @@ export interface AttemptRecord {
 
 export type EventWithAttempts = StoredWebhookEvent & { attempts: DeliveryAttempt[] };
 
+/** How claiming shares the slots: attempts in flight per merchant and per receiver, and the failures in a row after which a receiver gets one at a time. */
+export interface ClaimFairness {
+  perMerchant: number;
+  perReceiver: number;
+  circuitFailures: number;
+}
+
+/** Names the advisory lock that serializes claims across instances (any fixed number, unique to this use). */
+const CLAIM_LOCK = 0x5041_5957;
+
+/** A receiver is a notifyUrl's origin (scheme, host and port): what one circuit and one share of slots are kept for. */
+const receiverOf = (alias: string): string => `substring(${alias}.notify_url from '^[^:/?#]+://[^/?#]+')`;
+
 const COLUMNS = 'id, merchant_id, object_type, object_id, type, version, payload, notify_url, created_at, status, attempt_count, next_attempt_at, locked_until';
 
 /** Delivery of the outbox: claims, attempts and the delivery log, on the rows the events module writes. */
@@ -60,25 +74,91 @@ export class SqlWebhookEventRepository {
    * Takes up to `limit` due events for one attempt each, leased for
    * `leaseMs`: no other instance takes them while the lease runs, and if
    * this one dies mid-attempt, the lease runs out and another takes them
-   * again (at least once). SKIP LOCKED lets instances claim side by side.
-   * Due and leased are judged by the store's clock, never an instance's.
+   * again (at least once). Due and leased are judged by the store's clock.
+   *
+   * Claiming is fair: each merchant and each receiver has at most its share
+   * of attempts in flight, counted across instances from the leases, and the
+   * events are taken round-robin across merchants (every merchant's oldest,
+   * then every merchant's second oldest...). A receiver whose circuit is open
+   * gets none. Claims are serialized by a transaction-scoped advisory lock, so
+   * that two instances never both fill the same merchant's last free slot.
    */
-  async claimDue(leaseMs: number, limit: number): Promise<StoredWebhookEvent[]> {
-    await this.failSpent();
-    const params: unknown[] = [limit, this.scheduledAttempts];
+  async claimDue(leaseMs: number, limit: number, fairness: ClaimFairness): Promise<StoredWebhookEvent[]> {
+    return this.client.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK]);
+      await this.failSpent(tx);
+      const params: unknown[] = [limit, this.scheduledAttempts, fairness.perMerchant, fairness.perReceiver, fairness.circuitFailures];
+      const now = sqlNow(this.storeClock, params);
+      const leaseUntil = sqlNowPlus(this.storeClock, params, leaseMs);
+      const { rows } = await tx.query<EventRow>(
+        `WITH now_at AS (SELECT ${now} AS at),
+         in_flight AS (
+           SELECT e.merchant_id, ${receiverOf('e')} AS receiver FROM outbox_events e, now_at
+           WHERE e.status = 'pending' AND e.locked_until > now_at.at),
+         due AS (
+           SELECT e.id, e.merchant_id, e.next_attempt_at, ${receiverOf('e')} AS receiver FROM outbox_events e, now_at
+           WHERE e.status = 'pending' AND e.next_attempt_at <= now_at.at AND (e.locked_until IS NULL OR e.locked_until <= now_at.at)
+             AND e.attempt_count < COALESCE(e.attempts_allowed, $2)),
+         turns AS (
+           SELECT due.*, row_number() OVER (PARTITION BY due.merchant_id ORDER BY due.next_attempt_at, due.id) AS merchant_turn FROM due),
+         ranked AS (
+           SELECT turns.id, turns.next_attempt_at,
+             turns.merchant_turn + (SELECT count(*) FROM in_flight f WHERE f.merchant_id = turns.merchant_id) AS merchant_slot,
+             row_number() OVER (PARTITION BY turns.receiver ORDER BY turns.merchant_turn, turns.next_attempt_at, turns.id)
+               + (SELECT count(*) FROM in_flight f WHERE f.receiver = turns.receiver) AS receiver_slot,
+             CASE WHEN COALESCE(r.failures, 0) >= $5 THEN 1 ELSE $4 END AS receiver_room
+           FROM now_at, turns LEFT JOIN webhook_receivers r ON r.receiver = turns.receiver
+           WHERE r.open_until IS NULL OR r.open_until <= now_at.at)
+         UPDATE outbox_events SET attempt_count = attempt_count + 1, locked_until = ${leaseUntil}
+         WHERE id IN (
+           SELECT id FROM ranked WHERE merchant_slot <= $3 AND receiver_slot <= receiver_room
+           ORDER BY merchant_slot, next_attempt_at LIMIT $1)
+         RETURNING ${COLUMNS}`,
+        params,
+      );
+      return rows.map(fromEventRow);
+    });
+  }
+
+  /**
+   * Counts an attempt's outcome against its receiver's circuit: an answer
+   * (any status but 5xx and 429) closes it; no answer, or a 5xx or 429,
+   * counts one more failure in a row, and from the threshold on opens it
+   * for a period that doubles with each further failure, up to the bound.
+   */
+  async recordReceiverOutcome(eventId: string, answered: boolean, circuit: ReceiverCircuitSettings): Promise<void> {
+    if (answered) {
+      await this.client.query(`DELETE FROM webhook_receivers WHERE receiver = (SELECT ${receiverOf('e')} FROM outbox_events e WHERE e.id = $1)`, [eventId]);
+      return;
+    }
+    const params: unknown[] = [eventId, circuit.failures, circuit.openSeconds, circuit.maxOpenSeconds];
     const now = sqlNow(this.storeClock, params);
-    const leaseUntil = sqlNowPlus(this.storeClock, params, leaseMs);
-    const { rows } = await this.client.query<EventRow>(
-      `UPDATE outbox_events SET attempt_count = attempt_count + 1, locked_until = ${leaseUntil}
-       WHERE id IN (
-         SELECT id FROM outbox_events
-         WHERE status = 'pending' AND next_attempt_at <= ${now} AND (locked_until IS NULL OR locked_until <= ${now})
-           AND attempt_count < COALESCE(attempts_allowed, $2)
-         ORDER BY next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
-       RETURNING ${COLUMNS}`,
+    const openFor = (failures: string) => `${now} + least($4, $3 * power(2, least(${failures} - $2, 30))) * interval '1 second'`;
+    await this.client.query(
+      `INSERT INTO webhook_receivers (receiver, failures, open_until)
+       SELECT ${receiverOf('e')}, 1, CASE WHEN 1 >= $2 THEN ${openFor('1')} END FROM outbox_events e WHERE e.id = $1
+       ON CONFLICT (receiver) DO UPDATE SET failures = webhook_receivers.failures + 1,
+         open_until = CASE WHEN webhook_receivers.failures + 1 >= $2 THEN ${openFor('(webhook_receivers.failures + 1)')} ELSE NULL END`,
       params,
     );
-    return rows.map(fromEventRow);
+  }
+
+  /**
+   * Deletes up to `batchSize` ended events (delivered or failed) created more
+   * than `retentionDays` ago, with their attempts; resolves how many. Pending
+   * events are kept whatever their age.
+   */
+  async deleteEnded(retentionDays: number, batchSize: number): Promise<number> {
+    const params: unknown[] = [batchSize];
+    const before = sqlNowPlus(this.storeClock, params, -retentionDays * 86_400_000);
+    const { rows } = await this.client.query<{ id: string }>(
+      `WITH doomed AS (
+         SELECT id FROM outbox_events WHERE status <> 'pending' AND created_at < ${before} ORDER BY created_at LIMIT $1),
+       attempts AS (DELETE FROM webhook_attempts WHERE event_id IN (SELECT id FROM doomed))
+       DELETE FROM outbox_events WHERE id IN (SELECT id FROM doomed) RETURNING id`,
+      params,
+    );
+    return rows.length;
   }
 
   /**
@@ -86,10 +166,10 @@ export class SqlWebhookEventRepository {
    * left pending, because the last attempt could not be recorded (its
    * instance died, or the store refused the record): failed, not sent again.
    */
-  private async failSpent(): Promise<void> {
+  private async failSpent(tx: SqlQueryable): Promise<void> {
     const params: unknown[] = [this.scheduledAttempts];
     const now = sqlNow(this.storeClock, params);
-    await this.client.query(
+    await tx.query(
       `UPDATE outbox_events SET status = 'failed', locked_until = NULL
        WHERE status = 'pending' AND attempt_count >= COALESCE(attempts_allowed, $1) AND (locked_until IS NULL OR locked_until <= ${now})`,
       params,

@@ -27,6 +27,8 @@ export interface WebhookDispatcherOptions {
   metrics: ServiceMetrics;
   resolve: Resolver;
   random?: () => number;
+  /** Called when a delivery ends and frees a slot, so that the next claim need not wait for the poll. */
+  onSlotFreed?: () => void;
 }
 
 /**
@@ -41,6 +43,7 @@ export class WebhookDispatcher {
   private readonly shutdown = new AbortController();
   private readonly policy: TargetPolicy;
   private readonly random: () => number;
+  private mayHaveMoreDue = false;
 
   constructor(private readonly options: WebhookDispatcherOptions) {
     this.policy = { allowLocalReceivers: options.settings.allowLocalReceivers };
@@ -52,9 +55,16 @@ export class WebhookDispatcher {
     if (this.shutdown.signal.aborted) return;
     const room = this.options.settings.concurrency - this.inFlight.size;
     if (room <= 0) return;
-    const claimed = await this.options.events.claimDue(this.options.settings.timeoutMs + LEASE_MARGIN_MS, room);
+    const { settings } = this.options;
+    const fairness = { perMerchant: settings.perMerchantConcurrency, perReceiver: settings.perReceiverConcurrency, circuitFailures: settings.circuit.failures };
+    const claimed = await this.options.events.claimDue(settings.timeoutMs + LEASE_MARGIN_MS, room, fairness);
+    // A claim that found nothing says nothing is due: freed slots then wait for the poll instead of each claiming in vain.
+    this.mayHaveMoreDue = claimed.length > 0;
     for (const event of claimed) {
-      const delivery = this.deliver(event).finally(() => this.inFlight.delete(delivery));
+      const delivery = this.deliver(event).finally(() => {
+        this.inFlight.delete(delivery);
+        if (this.mayHaveMoreDue && !this.shutdown.signal.aborted) this.options.onSlotFreed?.();
+      });
       this.inFlight.add(delivery);
     }
   }
@@ -77,7 +87,7 @@ export class WebhookDispatcher {
       // A bug of ours, not the receiver's: logged with its stack, and recorded as a failed attempt, so that the schedule still ends.
       const err = error instanceof Error ? error : new Error(String(error));
       logger.error({ eventId: event.id, err: { name: err.name, message: err.message, stack: err.stack } }, 'webhook attempt failed inside the service');
-      return { statusCode: null, error: 'not sent: the service failed to make the attempt', responseBody: null, retryAfterSeconds: undefined, durationMs: 0 };
+      return { statusCode: null, error: 'not sent: the service failed to make the attempt', responseBody: null, retryAfterSeconds: undefined, durationMs: 0, sent: false };
     });
     if (this.shutdown.signal.aborted) return;
     metrics.webhookDeliveryDuration.observe(result.durationMs / 1000);
@@ -104,6 +114,14 @@ export class WebhookDispatcher {
       { eventId: event.id, merchantId: event.merchantId, objectId: event.objectId, attempt, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, outcome, retryInMs },
       'webhook attempt',
     );
+    // Only an attempt that reached out to the receiver says anything about it; one refused or not signed here does not.
+    // Counted before the attempt is recorded, so that whoever sees the attempt sees the circuit it left.
+    if (result.sent !== false) {
+      const answered = result.statusCode !== null && result.statusCode < 500 && result.statusCode !== 429;
+      await this.options.events.recordReceiverOutcome(event.id, answered, settings.circuit).catch((error: Error) => {
+        logger.warn({ eventId: event.id, err: error.message }, "could not count a webhook attempt against its receiver's circuit");
+      });
+    }
     try {
       await this.options.events.recordAttempt(record);
     } catch (error) {
@@ -115,9 +133,9 @@ export class WebhookDispatcher {
   private async attempt(event: StoredWebhookEvent, startedAt: Date): Promise<SendResult> {
     const { settings, merchants } = this.options;
     const problem = staticTargetProblem(event.notifyUrl, this.policy);
-    if (problem) return { statusCode: null, error: `refused: ${problem}`, responseBody: null, retryAfterSeconds: undefined, durationMs: 0 };
+    if (problem) return { statusCode: null, error: `refused: ${problem}`, responseBody: null, retryAfterSeconds: undefined, durationMs: 0, sent: false };
     const secrets = merchants.webhookSecretsOf(event.merchantId);
-    if (secrets.length === 0) return { statusCode: null, error: 'not sent: the merchant has no webhook secret to sign with', responseBody: null, retryAfterSeconds: undefined, durationMs: 0 };
+    if (secrets.length === 0) return { statusCode: null, error: 'not sent: the merchant has no webhook secret to sign with', responseBody: null, retryAfterSeconds: undefined, durationMs: 0, sent: false };
     const signature = secrets.map((secret) => new Webhook(secret).sign(event.id, startedAt, event.payload)).join(' ');
     return sendWebhook(
       {

@@ -26,6 +26,8 @@ export interface SendResult {
   responseBody: string | null;
   retryAfterSeconds: number | undefined;
   durationMs: number;
+  /** False when the attempt never reached out to the receiver: its address was refused, or it could not be signed. */
+  sent?: boolean;
 }
 
 /**
@@ -42,7 +44,7 @@ export async function sendWebhook(request: WebhookRequest, options: SendOptions)
   const signal = options.cancel ? AbortSignal.any([timeout, options.cancel]) : timeout;
   const target = await untilAborted(resolveTarget(url, options.policy, options.resolve), signal);
   if (target === ABORTED) return done({ statusCode: null, error: `no answer within ${options.timeoutMs} ms (resolving ${url.hostname})`, responseBody: null, retryAfterSeconds: undefined });
-  if ('problem' in target) return done({ statusCode: null, error: `refused: ${target.problem}`, responseBody: null, retryAfterSeconds: undefined });
+  if ('problem' in target) return done({ statusCode: null, error: `refused: ${target.problem}`, responseBody: null, retryAfterSeconds: undefined, sent: false });
 
   // Connect to the address just checked, whatever the resolver would say now.
   const pinned: LookupFunction = (_hostname, lookupOptions, callback) => {

@@ -8,3 +8,21 @@ export const ATTEMPTS_ALLOWED: Migration = {
   // an attempt that could not be recorded never turns into endless resends.
   statements: ['ALTER TABLE outbox_events ADD COLUMN attempts_allowed integer'],
 };
+
+export const RECEIVER_CIRCUITS: Migration = {
+  id: 7,
+  name: 'webhook receiver circuits, fair claiming and retention',
+  statements: [
+    // One row per receiver (a notifyUrl's origin) that has failed lately: how
+    // many attempts in a row it left unanswered, and until when it gets none.
+    `CREATE TABLE webhook_receivers (
+        receiver text PRIMARY KEY,
+        failures integer NOT NULL,
+        open_until timestamptz
+      )`,
+    // The attempts in flight, counted per merchant and receiver at each claim.
+    "CREATE INDEX outbox_events_leased ON outbox_events (locked_until) WHERE status = 'pending' AND locked_until IS NOT NULL",
+    // The ended events, oldest first, for the retention job.
+    "CREATE INDEX outbox_events_ended ON outbox_events (created_at) WHERE status <> 'pending'",
+  ],
+};

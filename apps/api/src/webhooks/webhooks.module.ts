@@ -14,7 +14,7 @@ import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookEventsController } from './webhook-events.controller';
 import { WebhookResolver, type Resolver } from './webhook-target';
 
-/** Claims due deliveries on every instance, as the `webhook-delivery` job; at shutdown, cuts the deliveries in flight, whose leases then run out. */
+/** Claims due deliveries on every instance, as the `webhook-delivery` job, and deletes ended events past retention, as `webhook-retention`; at shutdown, cuts the deliveries in flight, whose leases then run out. */
 @Injectable()
 class WebhookDelivery implements OnModuleInit, BeforeApplicationShutdown {
   constructor(
@@ -26,7 +26,13 @@ class WebhookDelivery implements OnModuleInit, BeforeApplicationShutdown {
   ) {}
 
   onModuleInit(): void {
-    this.jobs.add({ name: 'webhook-delivery', intervalMs: this.config.webhooks.pollIntervalMs, run: () => this.dispatcher.claim() });
+    const { pollIntervalMs, retentionIntervalMs, retentionDays, retentionBatchSize } = this.config.webhooks;
+    this.jobs.add({ name: 'webhook-delivery', intervalMs: pollIntervalMs, run: () => this.dispatcher.claim() });
+    this.jobs.add({
+      name: 'webhook-retention',
+      intervalMs: retentionIntervalMs,
+      run: async () => ({ again: (await this.events.deleteEnded(retentionDays, retentionBatchSize)) === retentionBatchSize }),
+    });
     this.metrics.watchWebhookQueue(() => this.events.pendingCount());
   }
 
@@ -46,9 +52,10 @@ class WebhookDelivery implements OnModuleInit, BeforeApplicationShutdown {
     },
     {
       provide: WebhookDispatcher,
-      useFactory: (events: SqlWebhookEventRepository, merchants: MerchantRegistry, config: AppConfig, clock: Clock, logger: Logger, metrics: ServiceMetrics, resolve: Resolver) =>
-        new WebhookDispatcher({ events, merchants, settings: config.webhooks, clock, logger, metrics, resolve }),
-      inject: [SqlWebhookEventRepository, MerchantRegistry, AppConfigToken, Clock, ServiceLogger, ServiceMetrics, WebhookResolver],
+      useFactory: (events: SqlWebhookEventRepository, merchants: MerchantRegistry, config: AppConfig, clock: Clock, logger: Logger, metrics: ServiceMetrics, resolve: Resolver, jobs: JobRunner) =>
+        // A delivery that ends frees a slot: claim again at once, rather than after the poll, while events wait.
+        new WebhookDispatcher({ events, merchants, settings: config.webhooks, clock, logger, metrics, resolve, onSlotFreed: () => jobs.wake('webhook-delivery') }),
+      inject: [SqlWebhookEventRepository, MerchantRegistry, AppConfigToken, Clock, ServiceLogger, ServiceMetrics, WebhookResolver, JobRunner],
     },
     WebhookDelivery,
   ],

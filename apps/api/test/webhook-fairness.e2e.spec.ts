@@ -1,0 +1,100 @@
+// Fair webhook delivery over real HTTP, on the real app: one merchant's
+// receiver that hangs cannot hold the slots another merchant's events need,
+// and a receiver that keeps failing gets its own backoff (its circuit). The
+// delivery job runs only when a test runs it (the poll is a minute), so what
+// one claim takes is what is asserted, however fast the machine is.
+import { randomUUID } from 'node:crypto';
+import { signedCall } from './support/api-client';
+import { MERCHANT_A, MERCHANT_B, type TestCredential } from './support/credentials';
+import { TestClock } from './support/test-clock';
+import { startTestApp, type TestApp } from './support/test-app';
+import { WebhookReceiver } from './support/webhook-receiver';
+import { JobRunner } from '../src/jobs/job-runner';
+
+const PAYINS = '/payment/api/payins';
+const ONLY_WHEN_RUN = { WEBHOOK_POLL_INTERVAL_MS: '60000', RATE_LIMIT_PER_KEY_PER_SECOND: '1000', RATE_LIMIT_PER_KEY_BURST: '1000' };
+
+async function paidPayin(api: TestApp, notifyUrl: string, credential: TestCredential): Promise<string> {
+  const reference = `fair-${randomUUID().slice(0, 8)}`;
+  const created = await signedCall(api.baseUrl, { path: PAYINS, body: JSON.stringify({ amount: 100, currency: 'NGN', customerEmail: 'ada@example.com', reference, notifyUrl }), credential });
+  if (created.status !== 201) throw new Error(`create answered ${created.status}: ${JSON.stringify(created.json)}`);
+  const paid = await signedCall(api.baseUrl, { path: `${PAYINS}/${reference}/simulate`, body: JSON.stringify({ outcome: 'successful' }), credential });
+  if (paid.status !== 200) throw new Error(`simulate answered ${paid.status}`);
+  return reference;
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (const deadline = Date.now() + 20_000; !condition(); await new Promise((r) => setTimeout(r, 20))) {
+    if (Date.now() > deadline) throw new Error(`still waiting for ${what}`);
+  }
+}
+
+describe('fair webhook delivery', () => {
+  it("delivers another merchant's event at the first claim while one merchant's hanging receiver has 50 events queued", async () => {
+    const hanging = await WebhookReceiver.start();
+    hanging.answer(() => 'hang');
+    const healthy = await WebhookReceiver.start();
+    const api = await startTestApp({ ...ONLY_WHEN_RUN, WEBHOOK_TIMEOUT_MS: '60000' });
+    const jobs = api.app.get(JobRunner);
+    try {
+      for (let i = 0; i < 50; i++) await paidPayin(api, hanging.url, MERCHANT_B);
+      await jobs.runNow('webhook-delivery');
+      await jobs.runNow('webhook-delivery');
+      await until(() => hanging.received.length === api.config.webhooks.perMerchantConcurrency, "merchant B's share of attempts");
+
+      const reference = await paidPayin(api, healthy.url, MERCHANT_A);
+      const paidAt = Date.now();
+      await jobs.runNow('webhook-delivery');
+      await healthy.waitFor(reference, 1);
+      // With the default poll of 1 s, the first claim after the event is due comes within a second of it.
+      console.log(`merchant A's webhook arrived ${Date.now() - paidAt} ms after the claim that took it, beside 50 of merchant B's events to a hanging receiver`);
+      // Merchant B never held more than its share, though 46 of its events were due and slots were free.
+      expect(hanging.received).toHaveLength(api.config.webhooks.perMerchantConcurrency);
+      expect(api.config.webhooks.perMerchantConcurrency).toBeLessThan(api.config.webhooks.concurrency);
+    } finally {
+      await api.close();
+      await hanging.close();
+      await healthy.close();
+    }
+  }, 60_000);
+
+  it('stops attempting a receiver that keeps failing until its circuit has been open its time, then tries one event before the rest', async () => {
+    const receiver = await WebhookReceiver.start();
+    receiver.answer(() => ({ status: 503 }));
+    const clock = new TestClock();
+    const api = await startTestApp(
+      { ...ONLY_WHEN_RUN, WEBHOOK_RETRY_SCHEDULE: '0,1,1,1,1', WEBHOOK_CIRCUIT_FAILURES: '3', WEBHOOK_CIRCUIT_OPEN_SECONDS: '600' },
+      { overrides: { clock: clock.now } },
+    );
+    const jobs = api.app.get(JobRunner);
+    const attemptsRecorded = async (reference: string) => {
+      const listed = await signedCall(api.baseUrl, { path: `${PAYINS}/${reference}/events`, credential: MERCHANT_A, timestamp: Math.floor(clock.now() / 1000) });
+      return ((listed.json.data as Array<{ attempts: unknown[] }>)[0]?.attempts ?? []).length;
+    };
+    try {
+      const references = [await paidPayin(api, receiver.url, MERCHANT_A), await paidPayin(api, receiver.url, MERCHANT_A), await paidPayin(api, receiver.url, MERCHANT_A)];
+      await jobs.runNow('webhook-delivery');
+      await until(() => receiver.received.length === 3, 'three failed attempts');
+      // Each failure is counted against the receiver once its attempt is recorded.
+      for (const reference of references) while ((await attemptsRecorded(reference)) < 1);
+
+      // Three failures in a row: open for 600 s, though each event's retry was due after 1 s.
+      clock.advance(300_000);
+      await jobs.runNow('webhook-delivery');
+      clock.advance(301_000);
+      receiver.answer(() => ({ status: 200 }));
+      await jobs.runNow('webhook-delivery');
+      await until(() => receiver.received.length === 4, 'the one attempt of the half-open circuit');
+      expect(receiver.received).toHaveLength(4);
+      const probed = receiver.received[3]?.headers['webhook-id'];
+      // Answered: closed again, and the other two go at the next claim.
+      while ((await Promise.all(references.map(attemptsRecorded))).reduce((a, b) => a + b) < 4);
+      await jobs.runNow('webhook-delivery');
+      await until(() => receiver.received.length === 6, 'the rest once the circuit closed');
+      expect(new Set(receiver.received.slice(4).map((d) => d.headers['webhook-id'])).has(probed)).toBe(false);
+    } finally {
+      await api.close();
+      await receiver.close();
+    }
+  }, 60_000);
+});
