@@ -22,6 +22,8 @@ describe('merchants file', () => {
     ['no credentials', { given: [{ ...valid, credentials: [] }], want: 'merchants[0].credentials must be a non-empty array' }],
     ['an unknown credential field', { given: [{ ...valid, credentials: [{ apiKey: 'pk_1', secretKey: 'sk_1_long_enough_secret', active: false }] }], want: 'merchants[0].credentials[0] has unknown field(s) active' }],
     ['a credential status other than active or revoked', { given: [{ ...valid, credentials: [{ apiKey: 'pk_1', secretKey: 'sk_1_long_enough_secret', status: 'paused' }] }], want: 'merchants[0].credentials[0].status must be "active" or "revoked"' }],
+    ['a right-to-left override in the name the checkout page shows', { given: [{ ...valid, name: 'Shop \u202Egnp.exe' }], want: 'merchants[0].name holds U+202E, an invisible or formatting character' }],
+    ['a name of braille blanks', { given: [{ ...valid, name: '\u2800\u2800' }], want: 'merchants[0].name must hold at least one visible character' }],
     ['a credential that is not an object', { given: [{ ...valid, credentials: ['pk_1'] }], want: 'merchants[0].credentials[0] must be an object' }],
   ])('refuses %s, naming the entry', (_name, { given, want }) => {
     expect(() => validateMerchants(given, 'merchants.json')).toThrow(want);

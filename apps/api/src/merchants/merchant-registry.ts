@@ -2,6 +2,7 @@ import { isWebhookSecret, WEBHOOK_SECRET_RULE } from '@paysign/signing';
 import * as fs from 'node:fs';
 import { HEADER_GRAMMAR } from '@paysign/signing';
 import { ConfigError, type ServiceMode } from '../config/app-config';
+import { displayTextError } from '../http/display-text';
 import type { Credential, Merchant } from './merchant';
 
 /** Minimum secret length in sandbox mode, where the demo keys are public anyway. */
@@ -142,6 +143,11 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
       if (typeof e[field] !== 'string' || !HEADER_GRAMMAR[field].pattern.test(e[field] as string)) problems.push(`${at}.${field} must be ${HEADER_GRAMMAR[field].rule}`);
     }
     if (typeof e.name !== 'string' || e.name.trim() === '') problems.push(`${at}.name must be a non-empty string`);
+    else {
+      // The checkout page shows the name to customers: it must display as it reads, like any text a merchant sends.
+      const nameError = displayTextError(`${at}.name`, e.name);
+      if (nameError) problems.push(nameError.message.replace(/\.$/, ''));
+    }
     if (typeof e.merchantId === 'string') {
       if (seenMerchants.has(e.merchantId)) problems.push(`${at}.merchantId ${e.merchantId} appears twice`);
       seenMerchants.add(e.merchantId);
