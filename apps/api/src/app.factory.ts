@@ -15,6 +15,7 @@ import type { SqlClient } from './db/sql-client';
 import { openPglite, openPostgres } from './db/sql-clients';
 import type { Foundation } from './foundation';
 import { ArrivedHeads } from './http/client-error';
+import { registerExpectContinue } from './http/expect-continue';
 import { httpServerOptions } from './http/http-server-options';
 import { registerRawJsonBody } from './http/json-body';
 import { registerMetricsEndpoint } from './http/metrics-endpoint';
@@ -135,6 +136,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     shutdownGraceMs: config.shutdownGraceMs,
   });
   registerSigningPrefilter(fastify, { config, clock: foundation.clock, merchants: foundation.merchants, refusedAddresses });
+  registerExpectContinue(fastify);
   await registerMetricsEndpoint(fastify, foundation.metrics, config, logger);
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(foundation, options.extraControllers), adapter, {

@@ -60,6 +60,18 @@ const CASES: Case[] = [
   ['33 fields, one more than the cap', { path: PAYINS, body: JSON.stringify(Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`f${i}`, i]))), status: 400, code: 'TOO_MANY_FIELDS' }],
 ];
 
+/** Characters that got into narration and customerName: invisible, formatting or blank, inside a value or as all of it. */
+const INVISIBLE_TEXT: Array<[string, { field: 'customerName' | 'narration'; value: string; want: string }]> = [
+  ['a left-to-right mark in the name', { field: 'customerName', value: 'Ada\u200EObi', want: 'invisible_characters' }],
+  ['an Arabic letter mark in the narration', { field: 'narration', value: 'Order \u061C1042', want: 'invisible_characters' }],
+  ['a tag character as the whole narration', { field: 'narration', value: '\u{E0041}', want: 'invisible_characters' }],
+  ['a soft hyphen in the name', { field: 'customerName', value: 'Ada\u00ADObi', want: 'invisible_characters' }],
+  ['an invisible separator as the whole name', { field: 'customerName', value: '\u2063', want: 'invisible_characters' }],
+  ['VS16 after a heart in the narration', { field: 'narration', value: 'Thanks \u2764\uFE0F', want: 'invisible_characters' }],
+  ['a Hangul filler as the whole name', { field: 'customerName', value: '\u3164', want: 'invisible_characters' }],
+  ['braille blanks as the whole narration', { field: 'narration', value: '\u2800\u2800', want: 'no_visible_character' }],
+];
+
 describe('bad input over real HTTP', () => {
   let api: TestApp;
   beforeAll(async () => {
@@ -74,6 +86,19 @@ describe('bad input over real HTTP', () => {
     expect(response.json).toMatchObject({ code, retryable: false, requestId: expect.any(String) });
     expect(String(response.json.message).length).toBeGreaterThan(20);
     if (field) expect(response.json.details).toContainEqual(expect.objectContaining({ field }));
+  });
+
+  it.each(INVISIBLE_TEXT)('refuses %s with 400 and the field error', async (_name, { field, value, want }) => {
+    const response = await signedCall(api.baseUrl, { path: PAYINS, body: payin({ reference: `text-${randomUUID()}`, [field]: value }), credential: MERCHANT_A });
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({ code: 'VALIDATION_FAILED', retryable: false, requestId: expect.any(String) });
+    expect(response.json.details).toEqual([{ field, code: want, message: expect.stringContaining(field) }]);
+  });
+
+  it('accepts names and narrations in any script, with combining marks and emoji', async () => {
+    const body = payin({ reference: `text-${randomUUID()}`, customerName: 'Ọ̀ṣun Adébáyọ̀', narration: 'Заказ 1042 · طلب · 注文 · Thanks ❤ 👍🏽' });
+    const response = await signedCall(api.baseUrl, { path: PAYINS, body, credential: MERCHANT_A });
+    expect(response.status).toBe(201);
   });
 
   it('reports every invalid field at once', async () => {

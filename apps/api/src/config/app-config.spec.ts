@@ -27,6 +27,7 @@ describe('loadConfig', () => {
     ['production without its public https origin', { env: { ...PRODUCTION, PUBLIC_BASE_URL: 'http://pay.example.com' }, want: 'PUBLIC_BASE_URL is required in production mode' }],
     ['production on the sandbox checkout secret', { env: { ...PRODUCTION, CHECKOUT_TOKEN_SECRET: SANDBOX_CHECKOUT_TOKEN_SECRET }, want: 'CHECKOUT_TOKEN_SECRET is required in production mode' }],
     ['production with a short checkout secret', { env: { ...PRODUCTION, CHECKOUT_TOKEN_SECRET: 'short' }, want: 'CHECKOUT_TOKEN_SECRET is required in production mode, at least 32' }],
+    ['production with a checkout secret of 32 × a', { env: { ...PRODUCTION, CHECKOUT_TOKEN_SECRET: 'a'.repeat(32) }, want: 'CHECKOUT_TOKEN_SECRET is too predictable for production mode' }],
     ['a public base URL with a path', { env: { PUBLIC_BASE_URL: 'https://example.com/pay' }, want: 'PUBLIC_BASE_URL must be an origin only' }],
     ['an account-name provider that does not exist', { env: { ACCOUNT_NAME_PROVIDER: 'nibss' }, want: 'ACCOUNT_NAME_PROVIDER must be "sandbox"' }],
     ['a head timeout longer than the request timeout', { env: { HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '15000' }, want: 'HEADERS_TIMEOUT_MS (20000) must not exceed REQUEST_TIMEOUT_MS (15000)' }],
@@ -39,6 +40,16 @@ describe('loadConfig', () => {
     ['a nonce TTL shorter than the skew window', { env: { NONCE_TTL_SECONDS: '100' }, want: 'NONCE_TTL_SECONDS (100) must be at least twice TIMESTAMP_TOLERANCE_SECONDS (300)' }],
   ])('refuses %s with a clear message', (_name, { env, want }) => {
     expect(() => loadConfig(env)).toThrow(want);
+  });
+
+  it('takes a checkout secret of 32 × a in sandbox mode, whose secrets are public anyway', () => {
+    expect(loadConfig({ CHECKOUT_TOKEN_SECRET: 'a'.repeat(32) }).checkoutTokenSecret).toBe('a'.repeat(32));
+  });
+
+  it('never quotes the refused checkout secret', () => {
+    const weak = 'weak-secret-'.repeat(3);
+    expect(() => loadConfig({ ...PRODUCTION, CHECKOUT_TOKEN_SECRET: weak })).toThrow(/CHECKOUT_TOKEN_SECRET is too predictable/);
+    expect(() => loadConfig({ ...PRODUCTION, CHECKOUT_TOKEN_SECRET: weak })).not.toThrow(weak);
   });
 
   it('accepts a complete production configuration', () => {

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import { NONCE_TTL_SECONDS, TIMESTAMP_TOLERANCE_SECONDS } from '@paysign/signing';
 import { installPaths, SOURCE_DIR, type DocsPaths, type InstallPaths } from './install-paths';
 import { MAX_MEMORY_NONCES } from './limits';
+import { isGuessableSecret, MIN_SECRET_LENGTH, SECRET_STRENGTH_RULE } from './secret-strength';
 
 export type ServiceMode = 'sandbox' | 'production';
 
@@ -114,7 +115,6 @@ export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18_000, 36
 
 /** The sandbox default of CHECKOUT_TOKEN_SECRET: public, so production refuses it. */
 export const SANDBOX_CHECKOUT_TOKEN_SECRET = 'sandbox-checkout-token-secret-public-not-secret';
-const MIN_CHECKOUT_TOKEN_SECRET_LENGTH = 32;
 
 export interface RateLimits {
   /** Verified requests per API key per second, sustained (counted over 10 s). */
@@ -169,8 +169,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
     if (!env.PUBLIC_BASE_URL?.startsWith('https://')) {
       problems.push('PUBLIC_BASE_URL is required in production mode, as the https origin customers reach the service at: checkout links are built on it');
     }
-    if (!env.CHECKOUT_TOKEN_SECRET || env.CHECKOUT_TOKEN_SECRET === SANDBOX_CHECKOUT_TOKEN_SECRET || env.CHECKOUT_TOKEN_SECRET.length < MIN_CHECKOUT_TOKEN_SECRET_LENGTH) {
-      problems.push(`CHECKOUT_TOKEN_SECRET is required in production mode, at least ${MIN_CHECKOUT_TOKEN_SECRET_LENGTH} random characters and not the sandbox default: it keys the checkout links`);
+    if (!env.CHECKOUT_TOKEN_SECRET || env.CHECKOUT_TOKEN_SECRET === SANDBOX_CHECKOUT_TOKEN_SECRET || env.CHECKOUT_TOKEN_SECRET.length < MIN_SECRET_LENGTH) {
+      problems.push(`CHECKOUT_TOKEN_SECRET is required in production mode, at least ${MIN_SECRET_LENGTH} random characters and not the sandbox default: it keys the checkout links`);
+    } else if (isGuessableSecret(env.CHECKOUT_TOKEN_SECRET)) {
+      problems.push(`CHECKOUT_TOKEN_SECRET is too predictable for production mode (repeated, or too few different characters): it keys the checkout links; use ${SECRET_STRENGTH_RULE}`);
     }
     if (!env.ACCOUNT_NAME_PROVIDER) problems.push('ACCOUNT_NAME_PROVIDER is required in production mode; only "sandbox" exists today, and it answers from fixed test accounts, so set it only knowingly');
   }

@@ -2,25 +2,25 @@ import type { FieldError } from '@paysign/contracts';
 import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { validationFailed } from '../errors/api.exception';
-
-const CONTROL_CHARACTERS = /[\u0000-\u001F\u007F-\u009F\u2028\u2029]/;
-/** Bidi controls (U+202A–U+202E, U+2066–U+2069) and zero-width characters: they make text display other than it reads. */
-const INVISIBLE_CHARACTERS = /[\u200B-\u200D\u2060\uFEFF\u202A-\u202E\u2066-\u2069]/;
+import { displayTextError } from './display-text';
 
 /**
  * Validates a parsed body against a DTO. Unknown fields are refused, as Stripe
- * does, so that a typo never silently drops data; so are control, bidi and
- * zero-width characters in any string. Every failing field is reported at once.
+ * does, so that a typo never silently drops data; so is any string that would
+ * not display as it reads (displayTextError). Every failing field is reported at once.
  */
 export function validateBody<T extends object>(dto: ClassConstructor<T>, allowedFields: readonly string[], body: Record<string, unknown>, extraErrors: FieldError[] = []): T {
   const errors: FieldError[] = [];
+  // Nothing visible is reported last, so that a field's own rule (a pattern, a type) speaks first when it fails too.
+  const blanks: FieldError[] = [];
   for (const [field, value] of Object.entries(body)) {
+    const textError = typeof value === 'string' ? displayTextError(field, value) : undefined;
     if (!allowedFields.includes(field)) {
       errors.push({ field, code: 'unknown', message: `${field} is not a field of this operation; allowed fields are ${allowedFields.join(', ')}.` });
-    } else if (typeof value === 'string' && CONTROL_CHARACTERS.test(value)) {
-      errors.push({ field, code: 'control_characters', message: `${field} must not contain control characters such as newlines or tabs.` });
-    } else if (typeof value === 'string' && INVISIBLE_CHARACTERS.test(value)) {
-      errors.push({ field, code: 'invisible_characters', message: `${field} must not contain bidirectional controls (U+202A to U+202E, U+2066 to U+2069) or zero-width characters.` });
+    } else if (textError?.code === 'no_visible_character') {
+      blanks.push(textError);
+    } else if (textError) {
+      errors.push(textError);
     }
   }
   // Only known fields reach class-transformer, so keys like __proto__ never do.
@@ -31,6 +31,7 @@ export function validateBody<T extends object>(dto: ClassConstructor<T>, allowed
     errors.push(toFieldError(error));
   }
   errors.push(...extraErrors.filter((extra) => !errors.some((e) => e.field === extra.field)));
+  errors.push(...blanks.filter((blank) => !errors.some((e) => e.field === blank.field)));
   if (errors.length > 0) throw validationFailed(errors);
   return instance;
 }

@@ -1,4 +1,9 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import pino from 'pino';
 import { validateMerchants, MerchantRegistry } from './merchant-registry';
+import { MerchantsFileWatcher } from './merchants-file-watcher';
 import { installPaths, SOURCE_DIR } from '../config/install-paths';
 
 const SANDBOX_MERCHANTS_FILE = installPaths(SOURCE_DIR).sandboxMerchantsFile;
@@ -22,19 +27,61 @@ describe('merchants file', () => {
     ['no credentials', { given: [{ ...valid, credentials: [] }], want: 'merchants[0].credentials must be a non-empty array' }],
     ['an unknown credential field', { given: [{ ...valid, credentials: [{ apiKey: 'pk_1', secretKey: 'sk_1_long_enough_secret', active: false }] }], want: 'merchants[0].credentials[0] has unknown field(s) active' }],
     ['a credential status other than active or revoked', { given: [{ ...valid, credentials: [{ apiKey: 'pk_1', secretKey: 'sk_1_long_enough_secret', status: 'paused' }] }], want: 'merchants[0].credentials[0].status must be "active" or "revoked"' }],
+    ['a right-to-left override in the name the checkout page shows', { given: [{ ...valid, name: 'Shop \u202Egnp.exe' }], want: 'merchants[0].name holds U+202E, an invisible or formatting character' }],
+    ['a name of braille blanks', { given: [{ ...valid, name: '\u2800\u2800' }], want: 'merchants[0].name must hold at least one visible character' }],
     ['a credential that is not an object', { given: [{ ...valid, credentials: ['pk_1'] }], want: 'merchants[0].credentials[0] must be an object' }],
   ])('refuses %s, naming the entry', (_name, { given, want }) => {
     expect(() => validateMerchants(given, 'merchants.json')).toThrow(want);
   });
 
-  const productionValid = { ...valid, credentials: [{ apiKey: 'pk_live_1', secretKey: 's'.repeat(32) }] };
+  /** Made by openssl rand -base64 32 and openssl rand -base64 24. */
+  const RANDOM_SECRET = 'T1ebXeOkKzXQKxpd9h+4VRw/ssrPo+OOe+DWSGB3ot0=';
+  const RANDOM_WEBHOOK_SECRET = 'whsec_/cVysmsGjdXt2QT59gjvToFGchrzgHPI';
+  const productionValid = { ...valid, credentials: [{ apiKey: 'pk_live_1', secretKey: RANDOM_SECRET }], webhookSecrets: [RANDOM_WEBHOOK_SECRET] };
+  /** Valid in form (the base64 of 24 bytes), but the bytes are 24 × "a". */
+  const REPEATED_WEBHOOK_SECRET = `whsec_${Buffer.from('a'.repeat(24)).toString('base64')}`;
 
   it.each<[string, { given: unknown; want: string }]>([
-    ['a public sandbox key', { given: [{ ...productionValid, credentials: [{ apiKey: 'pk_sandbox_demo', secretKey: 's'.repeat(32) }] }], want: 'merchants[0].credentials[0].apiKey pk_sandbox_demo is a public sandbox key, refused in production mode' }],
-    ['a secret of 31 characters', { given: [{ ...productionValid, credentials: [{ apiKey: 'pk_live_1', secretKey: 's'.repeat(31) }] }], want: 'merchants[0].credentials[0].secretKey must be a string of at least 32 characters in production mode' }],
+    ['a public sandbox key', { given: [{ ...productionValid, credentials: [{ apiKey: 'pk_sandbox_demo', secretKey: RANDOM_SECRET }] }], want: 'merchants[0].credentials[0].apiKey pk_sandbox_demo is a public sandbox key, refused in production mode' }],
+    ['a secret of 31 characters', { given: [{ ...productionValid, credentials: [{ apiKey: 'pk_live_1', secretKey: RANDOM_SECRET.slice(0, 31) }] }], want: 'merchants[0].credentials[0].secretKey must be a string of at least 32 characters in production mode' }],
+    ['a secret of 32 × a', { given: [{ ...productionValid, credentials: [{ apiKey: 'pk_live_1', secretKey: 'a'.repeat(32) }] }], want: 'merchants[0].credentials[0].secretKey is too predictable for production mode' }],
+    ['a repeated word as the second key\'s secret', { given: [{ ...productionValid, credentials: [productionValid.credentials[0], { apiKey: 'pk_live_2', secretKey: 'password-'.repeat(4) }] }], want: 'merchants[0].credentials[1].secretKey is too predictable for production mode' }],
+    ['a webhook secret of repeated bytes', { given: [{ ...productionValid, webhookSecrets: [RANDOM_WEBHOOK_SECRET, REPEATED_WEBHOOK_SECRET] }], want: 'merchants[0].webhookSecrets[1] is too predictable for production mode' }],
   ])('refuses %s in production mode', (_name, { given, want }) => {
     expect(() => validateMerchants(given, 'merchants.json', { mode: 'production' })).toThrow(want);
     expect(() => validateMerchants([productionValid], 'merchants.json', { mode: 'production' })).not.toThrow();
+  });
+
+  it('takes guessable secrets in sandbox mode, whose secrets are public anyway', () => {
+    const sandbox = { ...valid, credentials: [{ apiKey: 'pk_1', secretKey: 'a'.repeat(32) }], webhookSecrets: [REPEATED_WEBHOOK_SECRET] };
+    expect(() => validateMerchants([sandbox], 'merchants.json')).not.toThrow();
+  });
+
+  it('never quotes a refused secret', () => {
+    const weak = 'password-'.repeat(4);
+    let message = '';
+    try {
+      validateMerchants([{ ...productionValid, credentials: [{ apiKey: 'pk_live_1', secretKey: weak }], webhookSecrets: [REPEATED_WEBHOOK_SECRET] }], 'merchants.json', { mode: 'production' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('too predictable');
+    expect(message).not.toContain(weak);
+    expect(message).not.toContain(REPEATED_WEBHOOK_SECRET);
+  });
+
+  it('refuses a reload with a guessable secret in production mode, and keeps the merchants in force', () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'merchants-strength-')), 'merchants.json');
+    fs.writeFileSync(file, JSON.stringify([productionValid]));
+    const registry = MerchantRegistry.fromFile(file, { mode: 'production' });
+    const logged: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => logged.push(JSON.parse(line) as Record<string, unknown>) });
+    const watcher = new MerchantsFileWatcher(registry, { file, mode: 'production', intervalMs: 0, logger });
+
+    fs.writeFileSync(file, JSON.stringify([{ ...productionValid, credentials: [{ apiKey: 'pk_live_1', secretKey: 'a'.repeat(32) }] }]));
+    expect(watcher.reload('SIGHUP')).toBe(false);
+    expect(registry.secretFor('pk_live_1')).toBe(RANDOM_SECRET);
+    expect(logged).toContainEqual(expect.objectContaining({ msg: 'merchants file refused: the merchants already in force stay in force', err: expect.stringContaining('credentials[0].secretKey is too predictable') }));
   });
 
   it('refuses the sandbox merchants file in production mode', () => {

@@ -1,13 +1,13 @@
-import { isWebhookSecret, WEBHOOK_SECRET_RULE } from '@paysign/signing';
+import { isWebhookSecret, WEBHOOK_SECRET_PREFIX, WEBHOOK_SECRET_RULE } from '@paysign/signing';
 import * as fs from 'node:fs';
 import { HEADER_GRAMMAR } from '@paysign/signing';
 import { ConfigError, type ServiceMode } from '../config/app-config';
+import { isGuessableSecret, MIN_SECRET_LENGTH, SECRET_STRENGTH_RULE } from '../config/secret-strength';
+import { displayTextError } from '../http/display-text';
 import type { Credential, Merchant } from './merchant';
 
 /** Minimum secret length in sandbox mode, where the demo keys are public anyway. */
 const MIN_SANDBOX_SECRET_LENGTH = 16;
-/** Minimum secret length in production: 32 random base64url characters carry 192 bits. */
-const MIN_PRODUCTION_SECRET_LENGTH = 32;
 /** API keys of the public sandbox; production refuses them. */
 const SANDBOX_API_KEY_PREFIX = 'pk_sandbox_';
 
@@ -16,7 +16,7 @@ const CREDENTIAL_FIELDS = ['apiKey', 'secretKey', 'status'];
 const CREDENTIAL_STATUSES = ['active', 'revoked'];
 
 export interface MerchantFileOptions {
-  /** Production also refuses sandbox API keys and short secrets. Default: sandbox. */
+  /** Production also refuses sandbox API keys, and short or guessable secrets. Default: sandbox. */
   mode?: ServiceMode;
 }
 
@@ -123,7 +123,7 @@ export const SANDBOX_WEBHOOK_SECRET = 'whsec_c2FuZGJveC13ZWJob29rLXNlY3JldC1wdWJ
 /** Checks the file's shape; every problem names its entry and field. */
 export function validateMerchants(data: unknown, file: string, options: MerchantFileOptions = {}): MerchantEntry[] {
   const production = options.mode === 'production';
-  const minSecretLength = production ? MIN_PRODUCTION_SECRET_LENGTH : MIN_SANDBOX_SECRET_LENGTH;
+  const minSecretLength = production ? MIN_SECRET_LENGTH : MIN_SANDBOX_SECRET_LENGTH;
   const problems: string[] = [];
   if (!Array.isArray(data)) throw new ConfigError(`MERCHANTS_FILE ${file} must hold a JSON array of merchants`);
   if (data.length === 0) problems.push('the array is empty: no request could ever be admitted');
@@ -142,6 +142,11 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
       if (typeof e[field] !== 'string' || !HEADER_GRAMMAR[field].pattern.test(e[field] as string)) problems.push(`${at}.${field} must be ${HEADER_GRAMMAR[field].rule}`);
     }
     if (typeof e.name !== 'string' || e.name.trim() === '') problems.push(`${at}.name must be a non-empty string`);
+    else {
+      // The checkout page shows the name to customers: it must display as it reads, like any text a merchant sends.
+      const nameError = displayTextError(`${at}.name`, e.name);
+      if (nameError) problems.push(nameError.message.replace(/\.$/, ''));
+    }
     if (typeof e.merchantId === 'string') {
       if (seenMerchants.has(e.merchantId)) problems.push(`${at}.merchantId ${e.merchantId} appears twice`);
       seenMerchants.add(e.merchantId);
@@ -152,6 +157,10 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
         e.webhookSecrets.forEach((secret: unknown, j) => {
           if (!isWebhookSecret(secret)) problems.push(`${at}.webhookSecrets[${j}] must be ${WEBHOOK_SECRET_RULE}`);
           else if (production && secret === SANDBOX_WEBHOOK_SECRET) problems.push(`${at}.webhookSecrets[${j}] is the public sandbox webhook secret, refused in production mode`);
+          // Judged on the key's base64, without the fixed prefix every secret shares.
+          else if (production && isGuessableSecret((secret as string).slice(WEBHOOK_SECRET_PREFIX.length))) {
+            problems.push(`${at}.webhookSecrets[${j}] is too predictable for production mode (repeated, or too few different characters); use whsec_ and the base64 of random bytes, such as the output of openssl rand -base64 32`);
+          }
         });
     }
     if (!Array.isArray(e.credentials) || e.credentials.length === 0) {
@@ -176,6 +185,8 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
       }
       if (typeof c.secretKey !== 'string' || c.secretKey.length < minSecretLength) {
         problems.push(`${cat}.secretKey must be a string of at least ${minSecretLength} characters${production ? ' in production mode' : ''}`);
+      } else if (production && isGuessableSecret(c.secretKey)) {
+        problems.push(`${cat}.secretKey is too predictable for production mode (repeated, or too few different characters); use ${SECRET_STRENGTH_RULE}`);
       }
       if (c.status !== undefined && !CREDENTIAL_STATUSES.includes(c.status as string)) problems.push(`${cat}.status must be "active" or "revoked"`);
     });

@@ -9,13 +9,18 @@ export interface RawExchange {
   elapsedMs: number;
 }
 
+export interface RawExchangeOptions {
+  /** Written once the server answers `100 Continue`, as a client that sent `Expect: 100-continue` sends its body; never, if it does not. */
+  afterContinue?: string | Buffer;
+}
+
 /**
  * Writes bytes to the service over a plain socket, exactly as given, and
  * collects what it answers until it closes the connection or `waitMs` pass.
  * For what fetch cannot send: a body that stalls, a head without its body,
  * malformed HTTP.
  */
-export function rawExchange(baseUrl: string, chunks: ReadonlyArray<string | Buffer>, waitMs: number): Promise<RawExchange> {
+export function rawExchange(baseUrl: string, chunks: ReadonlyArray<string | Buffer>, waitMs: number, options: RawExchangeOptions = {}): Promise<RawExchange> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve) => {
     const socket = net.connect(Number(port), hostname);
@@ -30,7 +35,13 @@ export function rawExchange(baseUrl: string, chunks: ReadonlyArray<string | Buff
       resolve({ response: Buffer.concat(received).toString('utf8'), closed, elapsedMs: Date.now() - started });
     };
     const timer = setTimeout(() => finish(false), waitMs);
-    socket.on('data', (chunk: Buffer) => received.push(chunk));
+    let continued = false;
+    socket.on('data', (chunk: Buffer) => {
+      received.push(chunk);
+      if (options.afterContinue === undefined || continued || !/^HTTP\/1\.1 100 Continue\r\n\r\n/.test(Buffer.concat(received).toString('latin1'))) return;
+      continued = true;
+      socket.write(options.afterContinue);
+    });
     socket.on('close', () => finish(true));
     socket.on('error', () => undefined);
     socket.on('connect', () => {

@@ -443,10 +443,10 @@ export interface components {
             currency: components["schemas"]["Currency"];
             /** Format: email */
             customerEmail: string;
-            /** @description Must hold a character other than white space. Bidi controls and zero-width characters are refused, as in every text field. */
+            /** @description Must hold a visible character, as every text field must; format and default-ignorable characters (bidi controls and marks, zero-width characters, soft hyphens, variation selectors, Hangul fillers) are refused. */
             customerName?: string;
             gateway?: components["schemas"]["PayinChannel"];
-            /** @description Must hold a character other than white space. */
+            /** @description Must hold a visible character, as every text field must; format and default-ignorable characters (bidi controls and marks, zero-width characters, soft hyphens, variation selectors, Hangul fillers) are refused. */
             narration?: string;
             /**
              * Format: uri
@@ -687,7 +687,13 @@ export interface components {
         FieldError: {
             /** @description The body field, header or path parameter that failed. */
             field: string;
-            /** @description The rule that failed, for example `required`, `pattern`, `unknown`. */
+            /**
+             * @description The rule that failed, for example `required`, `pattern`, `unknown`.
+             *     Text fields add `control_characters`, `invisible_characters` (a
+             *     Unicode format or default-ignorable character, named by code point
+             *     in `message`) and `no_visible_character` (nothing but white space,
+             *     combining marks or blank characters such as U+2800).
+             */
             code: string;
             message: string;
         };

@@ -178,7 +178,7 @@ export const SCHEMAS = {
         "minLength": 1,
         "maxLength": 100,
         "pattern": "\\S",
-        "description": "Must hold a character other than white space. Bidi controls and zero-width characters are refused, as in every text field."
+        "description": "Must hold a visible character, as every text field must; format and default-ignorable characters (bidi controls and marks, zero-width characters, soft hyphens, variation selectors, Hangul fillers) are refused."
       },
       "gateway": {
         "$ref": "#/components/schemas/PayinChannel"
@@ -187,7 +187,7 @@ export const SCHEMAS = {
         "type": "string",
         "maxLength": 255,
         "pattern": "\\S",
-        "description": "Must hold a character other than white space."
+        "description": "Must hold a visible character, as every text field must; format and default-ignorable characters (bidi controls and marks, zero-width characters, soft hyphens, variation selectors, Hangul fillers) are refused."
       },
       "notifyUrl": {
         "type": "string",
@@ -900,7 +900,7 @@ export const SCHEMAS = {
       },
       "code": {
         "type": "string",
-        "description": "The rule that failed, for example `required`, `pattern`, `unknown`."
+        "description": "The rule that failed, for example `required`, `pattern`, `unknown`.\nText fields add `control_characters`, `invisible_characters` (a\nUnicode format or default-ignorable character, named by code point\nin `message`) and `no_visible_character` (nothing but white space,\ncombining marks or blank characters such as U+2800).\n"
       },
       "message": {
         "type": "string"
