@@ -2,6 +2,8 @@
 // headers, the CSRF cookie, post/redirect/get, resubmission, unknown and
 // expired links, races, and which merchant a link belongs to.
 import { randomUUID } from 'node:crypto';
+import { CheckoutLinks } from '../src/payins/checkout-links';
+import { PayinRepository } from '../src/payins/payin-repository.interface';
 import { signedCall } from './support/api-client';
 import { MERCHANT_A, MERCHANT_B, type TestCredential } from './support/credentials';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -48,12 +50,12 @@ describe('hosted checkout', () => {
   });
   afterAll(() => api.close());
 
-  async function createPayin(extra: Record<string, unknown> = {}, credential: TestCredential = MERCHANT_A): Promise<{ reference: string; checkoutUrl: string }> {
+  async function createPayin(extra: Record<string, unknown> = {}, credential: TestCredential = MERCHANT_A): Promise<{ reference: string; checkoutUrl: string; created: Record<string, unknown> }> {
     const reference = (extra.reference as string | undefined) ?? `co-${randomUUID().slice(0, 8)}`;
     const body = JSON.stringify({ amount: 1500.5, currency: 'NGN', customerEmail: 'ada@example.com', narration: 'Order <b>1042</b> & "rice"', reference, ...extra });
     const created = await signedCall(api.baseUrl, { path: PAYINS, body, credential });
     expect(created.status).toBe(201);
-    return { reference, checkoutUrl: created.json.checkoutUrl as string };
+    return { reference, checkoutUrl: created.json.checkoutUrl as string, created: created.json };
   }
   const statusOf = async (reference: string, credential: TestCredential = MERCHANT_A) => (await signedCall(api.baseUrl, { path: `${PAYINS}/${reference}`, credential })).json;
 
@@ -209,6 +211,80 @@ describe('hosted checkout', () => {
       expect(page.html).not.toContain('Pay by bank transfer');
       expect((await customer.submit(checkoutUrl, { csrf: page.csrf as string, action: 'confirm_transfer' })).status).toBe(400);
       expect((await statusOf(reference)).status).toBe('PENDING');
+    });
+  });
+
+  describe('merchant URLs', () => {
+    const UNICODE_REDIRECT = 'https://пример.example/ünï?q=й';
+    const NORMALISED_REDIRECT = 'https://xn--e1afmkfd.example/%C3%BCn%C3%AF?q=%D0%B9';
+
+    it('stores and echoes a redirectUrl normalised: host in punycode, path and query percent-encoded', async () => {
+      const { reference, created } = await createPayin({ redirectUrl: UNICODE_REDIRECT });
+      expect(created.redirectUrl).toBe(NORMALISED_REDIRECT);
+      expect((await statusOf(reference)).redirectUrl).toBe(NORMALISED_REDIRECT);
+    });
+
+    it('sends the customer on, after paying, with an ASCII Location built from the normalised redirectUrl', async () => {
+      const { checkoutUrl, reference } = await createPayin({ redirectUrl: UNICODE_REDIRECT });
+      const customer = browser();
+      const page = await customer.open(checkoutUrl);
+      const paid = await customer.submit(checkoutUrl, { csrf: page.csrf as string, action: 'pay_card', ...CARD });
+      expect(paid.status).toBe(303);
+      const location = paid.headers.get('location') as string;
+      expect(location).toMatch(/^[\x21-\x7e]+$/);
+      expect(location).toBe(`${NORMALISED_REDIRECT}&reference=${reference}&status=SUCCESSFUL`);
+      expect((await statusOf(reference)).status).toBe('SUCCESSFUL');
+    });
+
+    it('shows the outcome page with a link, not a 500, when a redirectUrl stored before normalisation cannot be sent as a Location', async () => {
+      const links = api.app.get(CheckoutLinks);
+      const checkout = links.tokens.issue();
+      const reference = `legacy-${randomUUID().slice(0, 8)}`;
+      const now = new Date();
+      await api.app.get<symbol, PayinRepository>(PayinRepository).insertIfAbsent({
+        merchantId: MERCHANT_A.merchantId,
+        reference,
+        amountMinor: 150050n,
+        currency: 'NGN',
+        customerEmail: 'ada@example.com',
+        customerName: null,
+        gateway: null,
+        narration: null,
+        notifyUrl: null,
+        redirectUrl: 'https://shop.example/заказ',
+        requestFingerprint: 'legacy',
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + 600_000),
+        checkoutSeed: checkout.seed,
+        checkoutTokenHash: checkout.tokenHash,
+      });
+      const checkoutUrl = links.urlOf(checkout.seed).replace(/^https?:\/\/[^/]+/, api.baseUrl);
+      const customer = browser();
+      const page = await customer.open(checkoutUrl);
+      const paid = await customer.submit(checkoutUrl, { csrf: page.csrf as string, action: 'pay_card', ...CARD });
+      expect(paid.status).toBe(200);
+      expect(paid.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const html = await paid.text();
+      expect(html).toContain('Payment successful');
+      expect(html).toContain(`<a href="https://shop.example/заказ?reference=${reference}&#38;status=SUCCESSFUL">Return to Merchant A</a>`);
+      expect((await statusOf(reference)).status).toBe('SUCCESSFUL');
+    });
+
+    it.each([
+      ['redirectUrl', 'a port-like user name', 'https://shop.example:443@evil.example/', 'unsafe_url'],
+      ['redirectUrl', 'a user name and password', 'https://user:pass@shop.example/done', 'unsafe_url'],
+      ['redirectUrl', 'an empty user name', 'https://@evil.example/', 'unsafe_url'],
+      ['redirectUrl', 'backslashes for slashes', 'https:\\\\evil.example', 'unsafe_url'],
+      ['redirectUrl', 'a backslash before @', 'https://shop.example\\@evil.example', 'unsafe_url'],
+      ['redirectUrl', 'a backslash in the path', 'https://shop.example/a\\b', 'unsafe_url'],
+      ['notifyUrl', 'a port-like user name', 'https://shop.example:443@evil.example/', 'unsafe_url'],
+      ['notifyUrl', 'a backslash before @', 'https://shop.example\\@evil.example', 'unsafe_url'],
+      ['redirectUrl', 'a host that has no punycode form', 'https://℀.example/', 'format'],
+    ])('refuses a %s with %s at create, with 400', async (field, _name, url, code) => {
+      const body = JSON.stringify({ amount: 5, currency: 'NGN', customerEmail: 'ada@example.com', reference: `bad-${randomUUID().slice(0, 8)}`, [field]: url });
+      const refused = await signedCall(api.baseUrl, { path: PAYINS, body, credential: MERCHANT_A });
+      expect(refused.status).toBe(400);
+      expect(refused.json.details).toEqual([{ field, code, message: expect.stringContaining(field) }]);
     });
   });
 

@@ -12,6 +12,7 @@ import type { StoredPayin } from '../payins/payin-repository.interface';
 import { isFinal, type PayinTransition } from '../payins/payin-states';
 import { PayinsService } from '../payins/payins.service';
 import { CheckoutLinks } from '../payins/checkout-links';
+import { isPlainAsciiUrl } from '../payins/merchant-url';
 import { ROUTES } from '../http/routes';
 import { CheckoutRoute } from './checkout-route';
 import { hashCheckoutToken, isCheckoutTokenShaped } from '../payins/checkout-tokens';
@@ -102,7 +103,13 @@ export class CheckoutController {
     if ('html' in transition) return this.send(reply, transition);
     const result = await this.payins.transition(payin, transition);
     if (result.moved) reply.request.log.info({ merchantId: payin.merchantId, reference: payin.reference, status: result.payin.status }, 'payin moved at checkout');
-    return this.finished(reply, token, result.payin);
+    try {
+      return this.finished(reply, token, result.payin);
+    } catch (error) {
+      // The payment is recorded: the customer sees its outcome, never an error page saying nothing was charged.
+      reply.request.log.error({ err: error instanceof Error ? { name: error.name, message: error.message } : String(error), reference: payin.reference }, 'checkout outcome shown instead of the redirect');
+      return this.send(reply, this.outcome(result.payin));
+    }
   }
 
   /**
@@ -127,11 +134,19 @@ export class CheckoutController {
     return this.payins.findByCheckoutTokenHash(hashCheckoutToken(token));
   }
 
-  /** A final payin: on to the merchant's redirectUrl with the outcome, or back to this page, which now shows it. */
+  /**
+   * A final payin: on to the merchant's redirectUrl with the outcome, or back
+   * to this page, which now shows it. The Location is the stored redirectUrl,
+   * normalised to ASCII at creation; one stored before that which is not
+   * plain ASCII gets the outcome page with a link instead, since Node refuses
+   * such a header or sends it as raw bytes.
+   */
   private finished(reply: FastifyReply, token: string, payin: StoredPayin): void {
     if (payin.status === 'ABANDONED') return this.send(reply, this.outcome(payin));
+    const location = payin.redirectUrl ? withOutcome(payin.redirectUrl, payin) : ROUTES.checkout(token);
+    if (!isPlainAsciiUrl(location)) return this.send(reply, this.outcome(payin));
     void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
-    void reply.status(303).header('location', payin.redirectUrl ? withOutcome(payin.redirectUrl, payin) : ROUTES.checkout(token)).send();
+    void reply.status(303).header('location', location).send();
   }
 
   private outcome(payin: StoredPayin): PageAnswer {
