@@ -2,10 +2,14 @@
 // headers, the CSRF cookie, post/redirect/get, resubmission, unknown and
 // expired links, races, and which merchant a link belongs to.
 import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { MerchantsFileWatcher } from '../src/merchants/merchants-file-watcher';
 import { CheckoutLinks } from '../src/payins/checkout-links';
 import { PayinRepository } from '../src/payins/payin-repository.interface';
 import { signedCall } from './support/api-client';
-import { MERCHANT_A, MERCHANT_B, type TestCredential } from './support/credentials';
+import { MERCHANT_A, MERCHANT_B, TEST_MERCHANTS_FILE, type TestCredential } from './support/credentials';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const PAYINS = '/payment/api/payins';
@@ -340,5 +344,82 @@ describe('hosted checkout', () => {
     const token = checkoutUrl.split('/').pop() as string;
     expect(JSON.stringify(api.logs)).not.toContain(token);
     expect(api.logs.some((line) => line.path === '/payment/checkout/{token}')).toBe(true);
+  });
+});
+
+describe('hosted checkout of a merchant no longer in force', () => {
+  interface MerchantEntry {
+    merchantId: string;
+    credentials: Array<{ apiKey: string; secretKey: string; status?: string }>;
+  }
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'checkout-merchants-')), 'merchants.json');
+  const original = JSON.parse(fs.readFileSync(TEST_MERCHANTS_FILE, 'utf8')) as MerchantEntry[];
+  let api: TestApp;
+  beforeAll(async () => {
+    fs.writeFileSync(file, JSON.stringify(original));
+    // No polling: each test reloads the file itself, as SIGHUP does.
+    api = await startTestApp({ MERCHANTS_FILE: file, MERCHANTS_WATCH_INTERVAL_MS: '0' });
+  });
+  afterAll(() => api.close());
+
+  const reloadMerchants = (entries: MerchantEntry[]) => {
+    fs.writeFileSync(file, JSON.stringify(entries));
+    expect(api.app.get(MerchantsFileWatcher).reload('SIGHUP')).toBe(true);
+  };
+  const storedStatus = async (reference: string) => (await api.app.get<symbol, PayinRepository>(PayinRepository).find({ merchantId: MERCHANT_B.merchantId, reference }))?.status;
+
+  it.each<[string, (entries: MerchantEntry[]) => MerchantEntry[]]>([
+    ['removed from the merchants file', (entries) => entries.filter((m) => m.merchantId !== MERCHANT_B.merchantId)],
+    ['with every key revoked', (entries) => entries.map((m) => (m.merchantId === MERCHANT_B.merchantId ? { ...m, credentials: m.credentials.map((c) => ({ ...c, status: 'revoked' })) } : m))],
+  ])('answers the link of a merchant %s with a 410 page naming no merchant ID, on GET and POST, and the payin stays PENDING', async (_name, change) => {
+    reloadMerchants(original);
+    const reference = `gone-${randomUUID().slice(0, 8)}`;
+    const body = JSON.stringify({ amount: 20, currency: 'NGN', customerEmail: 'ada@example.com', reference });
+    const created = await signedCall(api.baseUrl, { path: PAYINS, body, credential: MERCHANT_B });
+    expect(created.status).toBe(201);
+    const checkoutUrl = created.json.checkoutUrl as string;
+    const customer = browser();
+    const before = await customer.open(checkoutUrl);
+    expect(before.html).toContain('Merchant B');
+
+    reloadMerchants(change(original));
+    const page = await customer.open(checkoutUrl);
+    expect(page.status).toBe(410);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.html).toContain('This payment can no longer be completed');
+    expect(page.html).not.toContain(MERCHANT_B.merchantId);
+    expect(page.html).not.toContain('name="csrf"');
+
+    const paid = await customer.submit(checkoutUrl, { csrf: before.csrf as string, action: 'pay_card', ...CARD });
+    expect(paid.status).toBe(410);
+    const paidHtml = await paid.text();
+    expect(paidHtml).toContain('This payment can no longer be completed');
+    expect(paidHtml).not.toContain(MERCHANT_B.merchantId);
+    expect(await storedStatus(reference)).toBe('PENDING');
+
+    const simulated = await signedCall(api.baseUrl, { path: `${PAYINS}/${reference}/simulate`, body: '{"outcome":"successful"}', credential: MERCHANT_B });
+    expect(simulated.status).toBe(401);
+    expect(await storedStatus(reference)).toBe('PENDING');
+  });
+
+  it('still shows the outcome of a payin paid before its merchant was removed, naming no merchant ID', async () => {
+    reloadMerchants(original);
+    const reference = `gone-paid-${randomUUID().slice(0, 8)}`;
+    const body = JSON.stringify({ amount: 20, currency: 'NGN', customerEmail: 'ada@example.com', reference, redirectUrl: 'https://shop.example.com/done' });
+    const checkoutUrl = (await signedCall(api.baseUrl, { path: PAYINS, body, credential: MERCHANT_B })).json.checkoutUrl as string;
+    const customer = browser();
+    const before = await customer.open(checkoutUrl);
+    expect((await customer.submit(checkoutUrl, { csrf: before.csrf as string, action: 'confirm_transfer' })).status).toBe(303);
+
+    reloadMerchants(original.filter((m) => m.merchantId !== MERCHANT_B.merchantId));
+    const page = await customer.open(checkoutUrl);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Payment successful');
+    expect(page.html).not.toContain(MERCHANT_B.merchantId);
+    expect(page.html).not.toContain('shop.example.com');
+    const again = await customer.submit(checkoutUrl, { csrf: before.csrf as string, action: 'cancel' });
+    expect(again.status).toBe(200);
+    expect(await again.text()).toContain('Payment successful');
+    expect(await storedStatus(reference)).toBe('SUCCESSFUL');
   });
 });

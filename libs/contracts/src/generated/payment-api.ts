@@ -1295,7 +1295,12 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The payin expired unpaid (`ABANDONED`). A page, not JSON. */
+            /**
+             * @description The payin expired unpaid (`ABANDONED`), or it is `PENDING` and its
+             *     merchant no longer takes payments (removed from the merchants file,
+             *     or every one of its keys revoked): "This payment can no longer be
+             *     completed". A page, not JSON, naming no merchant.
+             */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -1323,9 +1328,10 @@ export interface operations {
         };
         responses: {
             /**
-             * @description The payin is final, and its `redirectUrl`, stored before URLs were
-             *     normalised, cannot be sent as a `Location` header: the page shows
-             *     the outcome, with a link to the merchant.
+             * @description The payin is final, and either its `redirectUrl`, stored before
+             *     URLs were normalised, cannot be sent as a `Location` header (the
+             *     page shows the outcome, with a link to the merchant), or its
+             *     merchant no longer takes payments (the outcome, with no link).
              */
             200: {
                 headers: {
@@ -1374,7 +1380,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The payin expired unpaid. */
+            /** @description The payin expired unpaid, or it is `PENDING` and its merchant no longer takes payments; nothing is charged. */
             410: {
                 headers: {
                     [name: string]: unknown;
