@@ -162,4 +162,15 @@ describeInProduction('bad input in production mode', () => {
     expect(response.status).toBe(400);
     expect(response.json.details).toEqual([expect.objectContaining({ field: 'notifyUrl', message: 'notifyUrl must be an https URL in production mode.' })]);
   });
+
+  it.each([
+    ['redirectUrl', 'https://shop.example:443@evil.example/'],
+    ['redirectUrl', 'https://shop.example\\@evil.example'],
+    ['notifyUrl', 'https://user:pass@merchant.example.com/hook'],
+    ['notifyUrl', 'https:\\\\evil.example/hook'],
+  ])('refuses a %s of %s, whose host is not what it seems, as in sandbox mode', async (field, url) => {
+    const response = await signedCall(api.baseUrl, { path: PAYINS, body: payin({ [field]: url }), credential: MERCHANT_A });
+    expect(response.status).toBe(400);
+    expect(response.json.details).toEqual([expect.objectContaining({ field, code: 'unsafe_url' })]);
+  });
 });

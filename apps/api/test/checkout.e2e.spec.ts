@@ -2,8 +2,14 @@
 // headers, the CSRF cookie, post/redirect/get, resubmission, unknown and
 // expired links, races, and which merchant a link belongs to.
 import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { MerchantsFileWatcher } from '../src/merchants/merchants-file-watcher';
+import { CheckoutLinks } from '../src/payins/checkout-links';
+import { PayinRepository } from '../src/payins/payin-repository.interface';
 import { signedCall } from './support/api-client';
-import { MERCHANT_A, MERCHANT_B, type TestCredential } from './support/credentials';
+import { MERCHANT_A, MERCHANT_B, TEST_MERCHANTS_FILE, type TestCredential } from './support/credentials';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const PAYINS = '/payment/api/payins';
@@ -48,12 +54,12 @@ describe('hosted checkout', () => {
   });
   afterAll(() => api.close());
 
-  async function createPayin(extra: Record<string, unknown> = {}, credential: TestCredential = MERCHANT_A): Promise<{ reference: string; checkoutUrl: string }> {
+  async function createPayin(extra: Record<string, unknown> = {}, credential: TestCredential = MERCHANT_A): Promise<{ reference: string; checkoutUrl: string; created: Record<string, unknown> }> {
     const reference = (extra.reference as string | undefined) ?? `co-${randomUUID().slice(0, 8)}`;
     const body = JSON.stringify({ amount: 1500.5, currency: 'NGN', customerEmail: 'ada@example.com', narration: 'Order <b>1042</b> & "rice"', reference, ...extra });
     const created = await signedCall(api.baseUrl, { path: PAYINS, body, credential });
     expect(created.status).toBe(201);
-    return { reference, checkoutUrl: created.json.checkoutUrl as string };
+    return { reference, checkoutUrl: created.json.checkoutUrl as string, created: created.json };
   }
   const statusOf = async (reference: string, credential: TestCredential = MERCHANT_A) => (await signedCall(api.baseUrl, { path: `${PAYINS}/${reference}`, credential })).json;
 
@@ -212,6 +218,80 @@ describe('hosted checkout', () => {
     });
   });
 
+  describe('merchant URLs', () => {
+    const UNICODE_REDIRECT = 'https://пример.example/ünï?q=й';
+    const NORMALISED_REDIRECT = 'https://xn--e1afmkfd.example/%C3%BCn%C3%AF?q=%D0%B9';
+
+    it('stores and echoes a redirectUrl normalised: host in punycode, path and query percent-encoded', async () => {
+      const { reference, created } = await createPayin({ redirectUrl: UNICODE_REDIRECT });
+      expect(created.redirectUrl).toBe(NORMALISED_REDIRECT);
+      expect((await statusOf(reference)).redirectUrl).toBe(NORMALISED_REDIRECT);
+    });
+
+    it('sends the customer on, after paying, with an ASCII Location built from the normalised redirectUrl', async () => {
+      const { checkoutUrl, reference } = await createPayin({ redirectUrl: UNICODE_REDIRECT });
+      const customer = browser();
+      const page = await customer.open(checkoutUrl);
+      const paid = await customer.submit(checkoutUrl, { csrf: page.csrf as string, action: 'pay_card', ...CARD });
+      expect(paid.status).toBe(303);
+      const location = paid.headers.get('location') as string;
+      expect(location).toMatch(/^[\x21-\x7e]+$/);
+      expect(location).toBe(`${NORMALISED_REDIRECT}&reference=${reference}&status=SUCCESSFUL`);
+      expect((await statusOf(reference)).status).toBe('SUCCESSFUL');
+    });
+
+    it('shows the outcome page with a link, not a 500, when a redirectUrl stored before normalisation cannot be sent as a Location', async () => {
+      const links = api.app.get(CheckoutLinks);
+      const checkout = links.tokens.issue();
+      const reference = `legacy-${randomUUID().slice(0, 8)}`;
+      const now = new Date();
+      await api.app.get<symbol, PayinRepository>(PayinRepository).insertIfAbsent({
+        merchantId: MERCHANT_A.merchantId,
+        reference,
+        amountMinor: 150050n,
+        currency: 'NGN',
+        customerEmail: 'ada@example.com',
+        customerName: null,
+        gateway: null,
+        narration: null,
+        notifyUrl: null,
+        redirectUrl: 'https://shop.example/заказ',
+        requestFingerprint: 'legacy',
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + 600_000),
+        checkoutSeed: checkout.seed,
+        checkoutTokenHash: checkout.tokenHash,
+      });
+      const checkoutUrl = links.urlOf(checkout.seed).replace(/^https?:\/\/[^/]+/, api.baseUrl);
+      const customer = browser();
+      const page = await customer.open(checkoutUrl);
+      const paid = await customer.submit(checkoutUrl, { csrf: page.csrf as string, action: 'pay_card', ...CARD });
+      expect(paid.status).toBe(200);
+      expect(paid.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const html = await paid.text();
+      expect(html).toContain('Payment successful');
+      expect(html).toContain(`<a href="https://shop.example/заказ?reference=${reference}&#38;status=SUCCESSFUL">Return to Merchant A</a>`);
+      expect((await statusOf(reference)).status).toBe('SUCCESSFUL');
+    });
+
+    it.each([
+      ['redirectUrl', 'a port-like user name', 'https://shop.example:443@evil.example/', 'unsafe_url'],
+      ['redirectUrl', 'a user name and password', 'https://user:pass@shop.example/done', 'unsafe_url'],
+      ['redirectUrl', 'an empty user name', 'https://@evil.example/', 'unsafe_url'],
+      ['redirectUrl', 'backslashes for slashes', 'https:\\\\evil.example', 'unsafe_url'],
+      ['redirectUrl', 'a backslash before @', 'https://shop.example\\@evil.example', 'unsafe_url'],
+      ['redirectUrl', 'a backslash in the path', 'https://shop.example/a\\b', 'unsafe_url'],
+      ['notifyUrl', 'a port-like user name', 'https://shop.example:443@evil.example/', 'unsafe_url'],
+      ['notifyUrl', 'a backslash before @', 'https://shop.example\\@evil.example', 'unsafe_url'],
+      ['redirectUrl', 'a host that has no punycode form', 'https://℀.example/', 'format'],
+    ])('refuses a %s with %s at create, with 400', async (field, _name, url, code) => {
+      const body = JSON.stringify({ amount: 5, currency: 'NGN', customerEmail: 'ada@example.com', reference: `bad-${randomUUID().slice(0, 8)}`, [field]: url });
+      const refused = await signedCall(api.baseUrl, { path: PAYINS, body, credential: MERCHANT_A });
+      expect(refused.status).toBe(400);
+      expect(refused.json.details).toEqual([{ field, code, message: expect.stringContaining(field) }]);
+    });
+  });
+
   describe('links that lead nowhere', () => {
     it('answers an unknown or malformed token with a 404 page, not JSON', async () => {
       for (const token of ['A'.repeat(43), 'short', '..%2F..%2Fetc']) {
@@ -264,5 +344,82 @@ describe('hosted checkout', () => {
     const token = checkoutUrl.split('/').pop() as string;
     expect(JSON.stringify(api.logs)).not.toContain(token);
     expect(api.logs.some((line) => line.path === '/payment/checkout/{token}')).toBe(true);
+  });
+});
+
+describe('hosted checkout of a merchant no longer in force', () => {
+  interface MerchantEntry {
+    merchantId: string;
+    credentials: Array<{ apiKey: string; secretKey: string; status?: string }>;
+  }
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'checkout-merchants-')), 'merchants.json');
+  const original = JSON.parse(fs.readFileSync(TEST_MERCHANTS_FILE, 'utf8')) as MerchantEntry[];
+  let api: TestApp;
+  beforeAll(async () => {
+    fs.writeFileSync(file, JSON.stringify(original));
+    // No polling: each test reloads the file itself, as SIGHUP does.
+    api = await startTestApp({ MERCHANTS_FILE: file, MERCHANTS_WATCH_INTERVAL_MS: '0' });
+  });
+  afterAll(() => api.close());
+
+  const reloadMerchants = (entries: MerchantEntry[]) => {
+    fs.writeFileSync(file, JSON.stringify(entries));
+    expect(api.app.get(MerchantsFileWatcher).reload('SIGHUP')).toBe(true);
+  };
+  const storedStatus = async (reference: string) => (await api.app.get<symbol, PayinRepository>(PayinRepository).find({ merchantId: MERCHANT_B.merchantId, reference }))?.status;
+
+  it.each<[string, (entries: MerchantEntry[]) => MerchantEntry[]]>([
+    ['removed from the merchants file', (entries) => entries.filter((m) => m.merchantId !== MERCHANT_B.merchantId)],
+    ['with every key revoked', (entries) => entries.map((m) => (m.merchantId === MERCHANT_B.merchantId ? { ...m, credentials: m.credentials.map((c) => ({ ...c, status: 'revoked' })) } : m))],
+  ])('answers the link of a merchant %s with a 410 page naming no merchant ID, on GET and POST, and the payin stays PENDING', async (_name, change) => {
+    reloadMerchants(original);
+    const reference = `gone-${randomUUID().slice(0, 8)}`;
+    const body = JSON.stringify({ amount: 20, currency: 'NGN', customerEmail: 'ada@example.com', reference });
+    const created = await signedCall(api.baseUrl, { path: PAYINS, body, credential: MERCHANT_B });
+    expect(created.status).toBe(201);
+    const checkoutUrl = created.json.checkoutUrl as string;
+    const customer = browser();
+    const before = await customer.open(checkoutUrl);
+    expect(before.html).toContain('Merchant B');
+
+    reloadMerchants(change(original));
+    const page = await customer.open(checkoutUrl);
+    expect(page.status).toBe(410);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.html).toContain('This payment can no longer be completed');
+    expect(page.html).not.toContain(MERCHANT_B.merchantId);
+    expect(page.html).not.toContain('name="csrf"');
+
+    const paid = await customer.submit(checkoutUrl, { csrf: before.csrf as string, action: 'pay_card', ...CARD });
+    expect(paid.status).toBe(410);
+    const paidHtml = await paid.text();
+    expect(paidHtml).toContain('This payment can no longer be completed');
+    expect(paidHtml).not.toContain(MERCHANT_B.merchantId);
+    expect(await storedStatus(reference)).toBe('PENDING');
+
+    const simulated = await signedCall(api.baseUrl, { path: `${PAYINS}/${reference}/simulate`, body: '{"outcome":"successful"}', credential: MERCHANT_B });
+    expect(simulated.status).toBe(401);
+    expect(await storedStatus(reference)).toBe('PENDING');
+  });
+
+  it('still shows the outcome of a payin paid before its merchant was removed, naming no merchant ID', async () => {
+    reloadMerchants(original);
+    const reference = `gone-paid-${randomUUID().slice(0, 8)}`;
+    const body = JSON.stringify({ amount: 20, currency: 'NGN', customerEmail: 'ada@example.com', reference, redirectUrl: 'https://shop.example.com/done' });
+    const checkoutUrl = (await signedCall(api.baseUrl, { path: PAYINS, body, credential: MERCHANT_B })).json.checkoutUrl as string;
+    const customer = browser();
+    const before = await customer.open(checkoutUrl);
+    expect((await customer.submit(checkoutUrl, { csrf: before.csrf as string, action: 'confirm_transfer' })).status).toBe(303);
+
+    reloadMerchants(original.filter((m) => m.merchantId !== MERCHANT_B.merchantId));
+    const page = await customer.open(checkoutUrl);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('Payment successful');
+    expect(page.html).not.toContain(MERCHANT_B.merchantId);
+    expect(page.html).not.toContain('shop.example.com');
+    const again = await customer.submit(checkoutUrl, { csrf: before.csrf as string, action: 'cancel' });
+    expect(again.status).toBe(200);
+    expect(await again.text()).toContain('Payment successful');
+    expect(await storedStatus(reference)).toBe('SUCCESSFUL');
   });
 });

@@ -45,13 +45,15 @@ export function checkoutCsp(formTarget = ''): string {
 }
 
 export interface PayinSummary {
-  merchantName: string;
+  /** Null once the merchant no longer takes payments: the page then names no merchant, never its ID. */
+  merchantName: string | null;
   amount: string;
   reference: string;
   narration: string | null;
 }
 
 export interface CheckoutView extends PayinSummary {
+  merchantName: string;
   action: string;
   csrf: string;
   sandbox: boolean;
@@ -160,8 +162,8 @@ export function renderOutcomePage(view: OutcomeView): string {
   const e = escapeHtml;
   const title = view.status === 'PENDING' ? 'Payment pending' : OUTCOME_TITLES[view.status];
   const detail = view.failureReason ? `<p>${e(REASON_TEXT[view.failureReason])}</p>` : view.status === 'SUCCESSFUL' ? '<p>Your payment was received.</p>' : '';
-  const next = view.continueUrl ? `<p><a href="${e(view.continueUrl)}">Return to ${e(view.merchantName)}</a></p>` : '<p>You can close this page.</p>';
-  return page(title, `${summaryCard(view, view.merchantName)}<div class="card" role="status"><p class="status">${e(title)}</p>${detail}${next}</div>`);
+  const next = view.continueUrl ? `<p><a href="${e(view.continueUrl)}">Return to ${e(view.merchantName ?? 'the merchant')}</a></p>` : '<p>You can close this page.</p>';
+  return page(title, `${summaryCard(view, view.merchantName ?? 'Payment')}<div class="card" role="status"><p class="status">${e(title)}</p>${detail}${next}</div>`);
 }
 
 /** A page for a link that leads nowhere: unknown (404) or expired (410) tokens, and refusals. */

@@ -12,6 +12,7 @@ import type { StoredPayin } from '../payins/payin-repository.interface';
 import { isFinal, type PayinTransition } from '../payins/payin-states';
 import { PayinsService } from '../payins/payins.service';
 import { CheckoutLinks } from '../payins/checkout-links';
+import { isPlainAsciiUrl } from '../payins/merchant-url';
 import { ROUTES } from '../http/routes';
 import { CheckoutRoute } from './checkout-route';
 import { hashCheckoutToken, isCheckoutTokenShaped } from '../payins/checkout-tokens';
@@ -78,6 +79,8 @@ export class CheckoutController {
     const payin = await this.payinOf(token);
     if (!payin) return this.send(reply, notFound());
     if (payin.status === 'ABANDONED') return this.send(reply, this.outcome(payin));
+    // Before anything is charged: a merchant removed or revoked takes no payment, and a final payin no longer sends anyone to it.
+    if (!this.merchants.merchantTakingPayments(payin.merchantId)) return this.send(reply, isFinal(payin.status) ? this.outcome(payin) : noLongerPayable());
     if (typeof request.body !== 'string') {
       return this.send(reply, { status: 415, html: renderMessagePage('Unsupported form', 'This page takes its own form only. Go back and submit the payment form again.') });
     }
@@ -102,7 +105,13 @@ export class CheckoutController {
     if ('html' in transition) return this.send(reply, transition);
     const result = await this.payins.transition(payin, transition);
     if (result.moved) reply.request.log.info({ merchantId: payin.merchantId, reference: payin.reference, status: result.payin.status }, 'payin moved at checkout');
-    return this.finished(reply, token, result.payin);
+    try {
+      return this.finished(reply, token, result.payin);
+    } catch (error) {
+      // The payment is recorded: the customer sees its outcome, never an error page saying nothing was charged.
+      reply.request.log.error({ err: error instanceof Error ? { name: error.name, message: error.message } : String(error), reference: payin.reference }, 'checkout outcome shown instead of the redirect');
+      return this.send(reply, this.outcome(result.payin));
+    }
   }
 
   /**
@@ -127,19 +136,31 @@ export class CheckoutController {
     return this.payins.findByCheckoutTokenHash(hashCheckoutToken(token));
   }
 
-  /** A final payin: on to the merchant's redirectUrl with the outcome, or back to this page, which now shows it. */
+  /**
+   * A final payin: on to the merchant's redirectUrl with the outcome, or back
+   * to this page, which now shows it. The Location is the stored redirectUrl,
+   * normalised to ASCII at creation; one stored before that which is not
+   * plain ASCII gets the outcome page with a link instead, since Node refuses
+   * such a header or sends it as raw bytes.
+   */
   private finished(reply: FastifyReply, token: string, payin: StoredPayin): void {
     if (payin.status === 'ABANDONED') return this.send(reply, this.outcome(payin));
+    const location = payin.redirectUrl ? withOutcome(payin.redirectUrl, payin) : ROUTES.checkout(token);
+    if (!isPlainAsciiUrl(location)) return this.send(reply, this.outcome(payin));
     void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
-    void reply.status(303).header('location', payin.redirectUrl ? withOutcome(payin.redirectUrl, payin) : ROUTES.checkout(token)).send();
+    void reply.status(303).header('location', location).send();
   }
 
+  /** The outcome, with a link on to the merchant while it still takes payments. */
   private outcome(payin: StoredPayin): PageAnswer {
-    const continueUrl = payin.redirectUrl && payin.status !== 'ABANDONED' ? withOutcome(payin.redirectUrl, payin) : null;
-    return { status: payin.status === 'ABANDONED' ? 410 : 200, html: renderOutcomePage({ ...this.summary(payin), status: payin.status, failureReason: payin.failureReason, continueUrl }) };
+    const summary = this.summary(payin);
+    const continueUrl = payin.redirectUrl && payin.status !== 'ABANDONED' && summary.merchantName !== null ? withOutcome(payin.redirectUrl, payin) : null;
+    return { status: payin.status === 'ABANDONED' ? 410 : 200, html: renderOutcomePage({ ...summary, status: payin.status, failureReason: payin.failureReason, continueUrl }) };
   }
 
   private checkoutPage(reply: FastifyReply, token: string, payin: StoredPayin, status: number, extra: CheckoutPageExtra = {}): PageAnswer {
+    const merchant = this.merchants.merchantTakingPayments(payin.merchantId);
+    if (!merchant) return noLongerPayable();
     const offered = this.gateways.channelsFor(payin.gateway);
     const methods = offered.flatMap((channel) => {
       const adapter = this.gateways.adapterFor(channel);
@@ -150,13 +171,13 @@ export class CheckoutController {
     const csrf = this.links.tokens.csrfFieldFor(cookie, hashCheckoutToken(token));
     const maxAge = Math.max(1, Math.ceil((payin.expiresAt.getTime() - this.clock()) / 1000));
     void reply.header('set-cookie', `${CSRF_COOKIE}=${cookie}; Path=/payment/checkout/${token}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${this.secureCookie ? '; Secure' : ''}`);
-    const html = renderCheckoutPage({ ...this.summary(payin), action: ROUTES.checkout(token), csrf, sandbox: this.config.mode === 'sandbox', methods, ...extra });
+    const html = renderCheckoutPage({ ...this.summary(payin), merchantName: merchant.name, action: ROUTES.checkout(token), csrf, sandbox: this.config.mode === 'sandbox', methods, ...extra });
     return { status, html, formTarget: payin.redirectUrl };
   }
 
   private summary(payin: StoredPayin): PayinSummary {
     return {
-      merchantName: this.merchants.merchantById(payin.merchantId)?.name ?? payin.merchantId,
+      merchantName: this.merchants.merchantTakingPayments(payin.merchantId)?.name ?? null,
       amount: formatAmount(payin.amountMinor, payin.currency),
       reference: payin.reference,
       narration: payin.narration,
@@ -195,6 +216,14 @@ export class CheckoutController {
 function sentFromThisPage(request: FastifyRequest): boolean {
   const site = request.headers['sec-fetch-site'];
   return site === undefined || site === 'same-origin' || site === 'none';
+}
+
+/** The link of a merchant removed from the merchants file, or with every key revoked: 410, naming no merchant. */
+function noLongerPayable(): PageAnswer {
+  return {
+    status: 410,
+    html: renderMessagePage('This payment can no longer be completed', 'The merchant no longer takes payments through this link, so nothing can be paid here and nothing was charged. Contact the merchant for another way to pay.'),
+  };
 }
 
 function notFound(): PageAnswer {

@@ -47,7 +47,6 @@ const CONSTRAINT_CODES: Record<string, string> = {
   isString: 'type',
   isNumber: 'type',
   isEmail: 'format',
-  isUrl: 'format',
   isIn: 'enum',
   isPositive: 'minimum',
   max: 'maximum',

@@ -94,4 +94,22 @@ describe('merchants file', () => {
     expect(registry.merchantFor('pk_old')).toBeUndefined();
     expect(registry.secretFor('pk_new')).toBe('sk_new_long_enough');
   });
+
+  const key = (apiKey: string, status: 'active' | 'revoked') => ({ apiKey, secretKey: `${apiKey}_long_enough_secret`, status });
+
+  it.each<[string, { given: Array<ReturnType<typeof key>>; want: boolean }]>([
+    ['one active key', { given: [key('pk_1', 'active')], want: true }],
+    ['one key revoked and one active, as during a rotation', { given: [key('pk_1', 'revoked'), key('pk_2', 'active')], want: true }],
+    ['every key revoked', { given: [key('pk_1', 'revoked'), key('pk_2', 'revoked')], want: false }],
+  ])('says whether a merchant with %s takes payments', (_name, { given, want }) => {
+    const registry = new MerchantRegistry([{ ...valid, credentials: given }]);
+    expect(registry.merchantTakingPayments('MCH-1')).toEqual(want ? { merchantId: 'MCH-1', tenantId: 'TEN-1', name: 'Shop' } : undefined);
+  });
+
+  it('takes no payment for a merchant removed from the file', () => {
+    const registry = new MerchantRegistry([valid, { ...valid, merchantId: 'MCH-2', credentials: [key('pk_2', 'active')] }]);
+    registry.replace([valid]);
+    expect(registry.merchantTakingPayments('MCH-2')).toBeUndefined();
+    expect(registry.merchantTakingPayments('MCH-1')?.name).toBe('Shop');
+  });
 });

@@ -37,7 +37,7 @@ export interface MerchantChanges {
  */
 export class MerchantRegistry {
   private byApiKey = new Map<string, { merchant: Merchant; secretKey: string }>();
-  private byMerchantId = new Map<string, { merchant: Merchant; webhookSecrets: readonly string[] }>();
+  private byMerchantId = new Map<string, { merchant: Merchant; webhookSecrets: readonly string[]; active: boolean }>();
   private entries: readonly MerchantEntry[] = [];
 
   constructor(entries: readonly MerchantEntry[]) {
@@ -47,11 +47,11 @@ export class MerchantRegistry {
   /** Puts a validated set of merchants in force at once, and says what changed. */
   replace(entries: readonly MerchantEntry[]): MerchantChanges {
     const byApiKey = new Map<string, { merchant: Merchant; secretKey: string }>();
-    const byMerchantId = new Map<string, { merchant: Merchant; webhookSecrets: readonly string[] }>();
+    const byMerchantId = new Map<string, { merchant: Merchant; webhookSecrets: readonly string[]; active: boolean }>();
     for (const { credentials, merchantId, tenantId, name, webhookSecrets = [] } of entries) {
       // The merchant a request carries: its identity only, never a secret.
       const merchant = { merchantId, tenantId, name };
-      byMerchantId.set(merchantId, { merchant, webhookSecrets });
+      byMerchantId.set(merchantId, { merchant, webhookSecrets, active: credentials.some((c) => c.status !== 'revoked') });
       for (const { apiKey, secretKey, status } of credentials) if (status !== 'revoked') byApiKey.set(apiKey, { merchant, secretKey });
     }
     const changes = diff(this.entries, entries);
@@ -79,9 +79,17 @@ export class MerchantRegistry {
     return this.byMerchantId.get(merchantId)?.webhookSecrets ?? [];
   }
 
-  /** A merchant by its ID, whatever the state of its keys: the checkout page names it. */
-  merchantById(merchantId: string): Merchant | undefined {
-    return this.byMerchantId.get(merchantId)?.merchant;
+  /**
+   * A merchant whose customers may still pay it: in the file, with at least
+   * one active key. The file has no status of its own for a merchant, only
+   * per key; a merchant with every key revoked can no longer create, read or
+   * confirm a payin, so it counts as revoked, and its checkout takes no
+   * payment the merchant could never see. A rotation adds the new key before
+   * revoking the old, so never leaves a merchant without one.
+   */
+  merchantTakingPayments(merchantId: string): Merchant | undefined {
+    const found = this.byMerchantId.get(merchantId);
+    return found?.active ? found.merchant : undefined;
   }
 }
 

@@ -1,5 +1,5 @@
 import { SCHEMAS, type CreatePayinRequest, type FieldError, type PayinChannel } from '@paysign/contracts';
-import { IsDefined, IsEmail, IsIn, IsNumber, IsOptional, IsPositive, IsString, IsUrl, Length, Matches, Max, MaxLength } from 'class-validator';
+import { IsDefined, IsEmail, IsIn, IsNumber, IsOptional, IsPositive, IsString, Length, Matches, Max, MaxLength } from 'class-validator';
 import { PAYIN_CHANNELS } from './payin-states';
 
 // Every enum, pattern and limit below is read from the contract (openapi/payment-api.yaml).
@@ -15,11 +15,11 @@ export const REFERENCE_RULE = `reference must be ${SCHEMAS.Reference.minLength} 
 /** The fields a create request may have; any other is refused. */
 export const CREATE_PAYIN_FIELDS = Object.keys(FIELDS) as ReadonlyArray<keyof CreatePayinRequest>;
 
-const URL_OPTIONS = { protocols: ['http', 'https'], require_protocol: true, require_tld: false, allow_underscores: true };
-
 /**
  * The create request as validated. Optional fields also accept null, which
  * means absent: the canonical body omits null fields, so both sign the same.
+ * notifyUrl and redirectUrl are read, and replaced by their normalised form,
+ * by normaliseMerchantUrl: one rule for what a merchant URL may be.
  */
 export class CreatePayinDto implements CreatePayinRequest {
   @Max(MAX_AMOUNT, { message: `amount must be at most ${MAX_AMOUNT}.` })
@@ -56,12 +56,12 @@ export class CreatePayinDto implements CreatePayinRequest {
   narration?: string;
 
   @MaxLength(FIELDS.notifyUrl.maxLength, { message: `notifyUrl must be at most ${FIELDS.notifyUrl.maxLength} characters.` })
-  @IsUrl(URL_OPTIONS, { message: 'notifyUrl must be an absolute URL, such as https://shop.example.com/hooks (http is accepted in sandbox mode only).' })
+  @IsString({ message: 'notifyUrl must be a string.' })
   @IsOptional()
   notifyUrl?: string;
 
   @MaxLength(FIELDS.redirectUrl.maxLength, { message: `redirectUrl must be at most ${FIELDS.redirectUrl.maxLength} characters.` })
-  @IsUrl(URL_OPTIONS, { message: 'redirectUrl must be an absolute URL, such as https://shop.example.com/done (http is accepted in sandbox mode only).' })
+  @IsString({ message: 'redirectUrl must be a string.' })
   @IsOptional()
   redirectUrl?: string;
 

@@ -9,6 +9,7 @@ import { ROUTES } from '../http/routes';
 import { validateBody } from '../http/validate-body';
 import { CREATE_PAYIN_FIELDS, CreatePayinDto, REFERENCE_PATTERN, REFERENCE_RULE, amountTextErrors } from './create-payin.dto';
 import { encodeCursor, parseListQuery } from './list-payins.query';
+import { normaliseMerchantUrl, type MerchantUrlField } from './merchant-url';
 import { PayinsService } from './payins.service';
 import { SqlWebhookEventRepository } from '../webhooks/sql-webhook-event.repository';
 import { webhookEventToContract } from '../webhooks/webhook-event-view';
@@ -25,7 +26,10 @@ export class PayinsController {
   @Post()
   async create(@VerifiedBody() body: Record<string, unknown>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Payin> {
     const amountText = typeof body.amount === 'number' ? verifiedFieldText(request, 'amount') : undefined;
-    const input = validateBody(CreatePayinDto, CREATE_PAYIN_FIELDS, body, [...amountTextErrors(amountText), ...this.urlErrors(body)]);
+    const urls = this.merchantUrls(body);
+    const input = validateBody(CreatePayinDto, CREATE_PAYIN_FIELDS, body, [...amountTextErrors(amountText), ...urls.errors]);
+    // Stored, echoed and redirected to as normalised: the customer's browser gets the URL the merchant reads back.
+    Object.assign(input, urls.normalised);
     const merchant = request.merchant as NonNullable<FastifyRequest['merchant']>;
     const { created, payin } = await this.payins.create(merchant.merchantId, input);
     void reply.header('Location', ROUTES.payin(payin.reference));
@@ -66,24 +70,33 @@ export class PayinsController {
   }
 
   /**
-   * Callback URLs that could never be used: http in production, and a
-   * notifyUrl webhooks are never sent to (credentials in it, a private or
-   * loopback literal address), refused now rather than failing every attempt.
+   * The merchant's URLs, normalised (see normaliseMerchantUrl), and those that
+   * could never be used: http in production, and a notifyUrl webhooks are
+   * never sent to (a private or loopback literal address), refused now rather
+   * than failing every attempt. The mode's rules read the normalised form.
    */
-  private urlErrors(body: Record<string, unknown>): FieldError[] {
+  private merchantUrls(body: Record<string, unknown>): { normalised: Partial<Record<MerchantUrlField, string>>; errors: FieldError[] } {
+    const normalised: Partial<Record<MerchantUrlField, string>> = {};
     const errors: FieldError[] = [];
     const production = this.config.mode === 'production';
     for (const field of ['notifyUrl', 'redirectUrl'] as const) {
-      const url = body[field];
-      if (typeof url !== 'string') continue;
-      if (production && !url.toLowerCase().startsWith('https://')) {
+      const raw = body[field];
+      if (typeof raw !== 'string') continue;
+      const result = normaliseMerchantUrl(field, raw);
+      if ('error' in result) {
+        errors.push(result.error);
+        continue;
+      }
+      const url = result.url;
+      if (production && !url.startsWith('https://')) {
         errors.push({ field, code: 'format', message: `${field} must be an https URL in production mode.` });
         continue;
       }
       const problem = field === 'notifyUrl' ? staticTargetProblem(url, { allowLocalReceivers: this.config.webhooks.allowLocalReceivers }) : undefined;
       if (problem) errors.push({ field, code: 'target', message: `${problem}.` });
+      else normalised[field] = url;
     }
-    return errors;
+    return { normalised, errors };
   }
 }
 

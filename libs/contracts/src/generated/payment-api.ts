@@ -450,12 +450,24 @@ export interface components {
             narration?: string;
             /**
              * Format: uri
-             * @description https URL notified of status changes; http is accepted in sandbox mode only.
+             * @description https URL notified of status changes; http is accepted in sandbox
+             *     mode only. Normalised as `redirectUrl` is, and refused on the same
+             *     forms (`unsafe_url`).
              */
             notifyUrl?: string;
             /**
              * Format: uri
-             * @description https URL the customer returns to; http is accepted in sandbox mode only.
+             * @description https URL the customer returns to; http is accepted in sandbox mode
+             *     only. Stored, answered and redirected to in its WHATWG URL form,
+             *     plain ASCII: the host in punycode, the path, query and fragment
+             *     percent-encoded (`https://пример.example/ü?q=й` becomes
+             *     `https://xn--e1afmkfd.example/%C3%BC?q=%D0%B9`), at most 2048
+             *     characters once normalised (`max_length`). Refused in every mode
+             *     with field code `unsafe_url`: a user name or password (anything
+             *     before `@` in the host part, as in `https://shop.example:443@evil.example/`)
+             *     and a backslash anywhere (`https:\\evil.example`), forms whose
+             *     real host is not the one they seem to name. A URL with no WHATWG
+             *     form, such as a host with no punycode form, is refused with `format`.
              */
             redirectUrl?: string;
             reference: components["schemas"]["Reference"];
@@ -637,7 +649,9 @@ export interface components {
             customerName: string | null;
             gateway: components["schemas"]["PayinChannel"] | null;
             narration: string | null;
+            /** @description As sent at creation, normalised (see `CreatePayinRequest`). */
             notifyUrl: string | null;
+            /** @description As sent at creation, normalised (see `CreatePayinRequest`). */
             redirectUrl: string | null;
             /**
              * Format: uri
@@ -1287,7 +1301,12 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The payin expired unpaid (`ABANDONED`). A page, not JSON. */
+            /**
+             * @description The payin expired unpaid (`ABANDONED`), or it is `PENDING` and its
+             *     merchant no longer takes payments (removed from the merchants file,
+             *     or every one of its keys revoked): "This payment can no longer be
+             *     completed". A page, not JSON, naming no merchant.
+             */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -1314,11 +1333,25 @@ export interface operations {
             };
         };
         responses: {
+            /**
+             * @description The payin is final, and either its `redirectUrl`, stored before
+             *     URLs were normalised, cannot be sent as a `Location` header (the
+             *     page shows the outcome, with a link to the merchant), or its
+             *     merchant no longer takes payments (the outcome, with no link).
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description The payin is final; the customer goes to the merchant's `redirectUrl`, or back to the page. */
             303: {
                 headers: {
                     /**
-                     * @description The merchant's `redirectUrl` with `reference` and `status` appended, or the checkout page.
+                     * @description The merchant's `redirectUrl` as stored (normalised, plain ASCII) with `reference` and `status` appended, or the checkout page.
                      * @example https://merchant.example.com/checkout/done?reference=order-1042&status=SUCCESSFUL
                      */
                     Location?: string;
@@ -1353,7 +1386,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The payin expired unpaid. */
+            /** @description The payin expired unpaid, or it is `PENDING` and its merchant no longer takes payments; nothing is charged. */
             410: {
                 headers: {
                     [name: string]: unknown;

@@ -193,13 +193,13 @@ export const SCHEMAS = {
         "type": "string",
         "format": "uri",
         "maxLength": 2048,
-        "description": "https URL notified of status changes; http is accepted in sandbox mode only."
+        "description": "https URL notified of status changes; http is accepted in sandbox\nmode only. Normalised as `redirectUrl` is, and refused on the same\nforms (`unsafe_url`).\n"
       },
       "redirectUrl": {
         "type": "string",
         "format": "uri",
         "maxLength": 2048,
-        "description": "https URL the customer returns to; http is accepted in sandbox mode only."
+        "description": "https URL the customer returns to; http is accepted in sandbox mode\nonly. Stored, answered and redirected to in its WHATWG URL form,\nplain ASCII: the host in punycode, the path, query and fragment\npercent-encoded (`https://пример.example/ü?q=й` becomes\n`https://xn--e1afmkfd.example/%C3%BC?q=%D0%B9`), at most 2048\ncharacters once normalised (`max_length`). Refused in every mode\nwith field code `unsafe_url`: a user name or password (anything\nbefore `@` in the host part, as in `https://shop.example:443@evil.example/`)\nand a backslash anywhere (`https:\\\\evil.example`), forms whose\nreal host is not the one they seem to name. A URL with no WHATWG\nform, such as a host with no punycode form, is refused with `format`.\n"
       },
       "reference": {
         "$ref": "#/components/schemas/Reference"
@@ -726,13 +726,15 @@ export const SCHEMAS = {
         "type": [
           "string",
           "null"
-        ]
+        ],
+        "description": "As sent at creation, normalised (see `CreatePayinRequest`)."
       },
       "redirectUrl": {
         "type": [
           "string",
           "null"
-        ]
+        ],
+        "description": "As sent at creation, normalised (see `CreatePayinRequest`)."
       },
       "checkoutUrl": {
         "type": [
