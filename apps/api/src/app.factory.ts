@@ -35,6 +35,7 @@ import { RedisNonceStore } from './nonce/redis-nonce-store';
 import { InstrumentedRateLimitStore } from './rate-limit/instrumented-rate-limit.store';
 import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit.store';
 import { RedisRateLimitStore } from './rate-limit/redis-rate-limit.store';
+import { registerPublicPagesLimit } from './rate-limit/public-pages-limit.hook';
 import { RefusedAddressLimiter } from './rate-limit/refused-address-limiter';
 import { RedisConnection } from './redis/redis-connection';
 import { SCHEMA } from './schema';
@@ -136,6 +137,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     shutdownGraceMs: config.shutdownGraceMs,
   });
   registerSigningPrefilter(fastify, { config, clock: foundation.clock, merchants: foundation.merchants, refusedAddresses });
+  registerPublicPagesLimit(fastify, { store: foundation.rateLimitStore, refusedAddresses, perAddressPerMinute: config.rateLimits.publicPerAddressPerMinute });
   registerExpectContinue(fastify);
   await registerMetricsEndpoint(fastify, foundation.metrics, config, logger);
 

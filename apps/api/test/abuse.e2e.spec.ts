@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import { sign } from '@paysign/signing';
-import { signedCall } from './support/api-client';
+import { send, signedCall } from './support/api-client';
 import { startBuiltService } from './support/built-service';
 import { MERCHANT_A, MERCHANT_A_ROTATED, MERCHANT_B, freshMerchants, type TestCredential } from './support/credentials';
 import { rawExchange, rawJsonBody } from './support/raw-http';
@@ -227,6 +227,104 @@ describe('the limit on refused requests per address', () => {
     expect(blocked.status).toBe(429);
     expect(blocked.json).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringContaining('address') });
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(1);
+  });
+});
+
+describe('every refusal before verification counts against the address', () => {
+  let api: TestApp;
+  beforeEach(async () => {
+    api = await startTestApp({ RATE_LIMIT_REFUSED_PER_ADDRESS_PER_MINUTE: '5' });
+  });
+  afterEach(() => api.close());
+  const banksAs = (credential: TestCredential) => signedCall(api.baseUrl, { path: BANKS, credential });
+
+  it('counts bodies refused before the signature is checked (400 and 413), not only 401s', async () => {
+    const wrongSignature = { ...MERCHANT_A, secretKey: 'sk_not_the_secret_0123456789abcdef01' };
+    const refused = [
+      await signedCall(api.baseUrl, { path: PAYINS, body: '{not json', signedBody: '{}', credential: wrongSignature }),
+      await signedCall(api.baseUrl, { path: PAYINS, body: JSON.stringify(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`f${i}`, i]))), signedBody: '{}', credential: wrongSignature }),
+      await signedCall(api.baseUrl, { path: PAYINS, body: '{"a":{"b":1}}', signedBody: '{}', credential: wrongSignature }),
+      await signedCall(api.baseUrl, { path: PAYINS, body: JSON.stringify({ pad: 'x'.repeat(70_000) }), signedBody: '{}', credential: wrongSignature }),
+      await send(api.baseUrl, { method: 'GET', path: '/payment/no-such-route' }),
+    ].map((r) => r.status);
+    expect(refused).toEqual([400, 400, 400, 413, 404]);
+    expect((await banksAs(MERCHANT_B)).status).toBe(200);
+    expect((await signedCall(api.baseUrl, { path: PAYINS, body: '[]', signedBody: '{}', credential: wrongSignature })).status).toBe(400);
+    expect((await banksAs(MERCHANT_B)).status).toBe(429);
+  });
+
+  it("does not count a verified request's own mistakes: an invalid field is the merchant's, not a guess", async () => {
+    for (let i = 0; i < 8; i++) expect((await signedCall(api.baseUrl, { path: PAYINS, body: '{"amount":"x"}', credential: MERCHANT_A })).status).toBe(400);
+    expect((await banksAs(MERCHANT_B)).status).toBe(200);
+  });
+
+  it('counts a checkout link that names no payin, and then refuses the address every checkout link, as a page', async () => {
+    for (let i = 0; i < 6; i++) expect((await send(api.baseUrl, { method: 'GET', path: `/payment/checkout/${randomUUID().replace(/-/g, '')}` })).status).toBe(404);
+    const blocked = await send(api.baseUrl, { method: 'GET', path: `/payment/checkout/${randomUUID().replace(/-/g, '')}` });
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get('content-type')).toContain('text/html');
+    expect(blocked.headers.get('retry-after')).toBeTruthy();
+  });
+});
+
+describe('the limit on unsigned pages per address', () => {
+  it('gives an address that floods the docs or checkout links 429, and never limits the health probes', async () => {
+    const api = await startTestApp({ RATE_LIMIT_PUBLIC_PER_ADDRESS_PER_MINUTE: '5' });
+    try {
+      const docs = [];
+      for (let i = 0; i < 6; i++) docs.push((await send(api.baseUrl, { method: 'GET', path: i % 2 ? '/payment/docs' : '/payment/openapi.yaml' })).status);
+      expect(docs).toEqual([200, 200, 200, 200, 200, 429]);
+      const limited = await send(api.baseUrl, { method: 'GET', path: '/payment/docs/protocol' });
+      expect(limited.status).toBe(429);
+      expect(limited.json).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringContaining('address') });
+      expect((await send(api.baseUrl, { method: 'GET', path: `/payment/checkout/${randomUUID().replace(/-/g, '')}` })).status).toBe(429);
+      for (let i = 0; i < 10; i++) expect((await send(api.baseUrl, { method: 'GET', path: '/payment/health/ready' })).status).toBe(200);
+      expect((await signedCall(api.baseUrl, { path: BANKS, credential: MERCHANT_A })).status).toBe(200);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('the client address behind a proxy (TRUST_PROXY=true: one hop)', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp({ RATE_LIMIT_REFUSED_PER_ADDRESS_PER_MINUTE: '5', TRUST_PROXY: 'true' });
+  });
+  afterAll(() => api.close());
+  // What an appending proxy in front sends: whatever the client wrote, then the address it saw.
+  const viaProxy = (clientWrote: string, clientAddress: string) => ({ 'x-forwarded-for': `${clientWrote}, ${clientAddress}` });
+  const guess = (headers: Record<string, string>) => signedCall(api.baseUrl, { path: BANKS, credential: { ...MERCHANT_A, apiKey: `pk_guess_${randomUUID().slice(0, 8)}` }, headers });
+
+  it('takes the address the proxy saw, not what the client wrote: a rotating X-Forwarded-For still reaches the limit', async () => {
+    for (let i = 0; i < 6; i++) expect((await guess(viaProxy(`203.0.113.${i}`, '198.51.100.7'))).status).toBe(401);
+    expect((await guess(viaProxy('203.0.113.99', '198.51.100.7'))).status).toBe(429);
+  });
+
+  it("cannot be made to block someone else's address by writing it into X-Forwarded-For", async () => {
+    for (let i = 0; i < 7; i++) await guess(viaProxy('203.0.113.50', '198.51.100.8'));
+    const merchant = await signedCall(api.baseUrl, { path: BANKS, credential: MERCHANT_B, headers: viaProxy('203.0.113.50', '198.51.100.9') });
+    expect(merchant.status).toBe(200);
+    expect(api.logs.some((line) => line.clientAddress === '198.51.100.9')).toBe(true);
+  });
+});
+
+describe('metrics behind a bearer token (METRICS_TOKEN)', () => {
+  it('answers the metrics only to a request bearing the token', async () => {
+    const token = 'metrics-token-0123456789abcdef0123456789';
+    const api = await startTestApp({ METRICS_TOKEN: token });
+    try {
+      const without = await send(api.baseUrl, { method: 'GET', path: '/payment/metrics' });
+      expect(without.status).toBe(401);
+      expect(without.json).toMatchObject({ code: 'METRICS_UNAUTHORIZED' });
+      expect(without.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+      expect((await send(api.baseUrl, { method: 'GET', path: '/payment/metrics', headers: { authorization: `Bearer ${token}x` } })).status).toBe(401);
+      const bearing = await send(api.baseUrl, { method: 'GET', path: '/payment/metrics', headers: { authorization: `Bearer ${token}` } });
+      expect(bearing.status).toBe(200);
+      expect(bearing.body).toContain('paysign_');
+    } finally {
+      await api.close();
+    }
   });
 });
 

@@ -1,3 +1,5 @@
+import * as http from 'node:http';
+import * as zlib from 'node:zlib';
 import { signedCall, send } from './support/api-client';
 import { MERCHANT_A, MERCHANT_B } from './support/credentials';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -123,6 +125,18 @@ describe('operations over real HTTP', () => {
   });
 
   describe('operations endpoints', () => {
+    /** A GET whose answer is kept as the bytes that came (fetch would decompress them). */
+    const sendRaw = (path: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http
+          .get(`${api.baseUrl}${path}`, { headers }, (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
+          })
+          .on('error', reject);
+      });
+
     it('reports health', async () => {
       expect((await send(api.baseUrl, { method: 'GET', path: '/payment/health' })).json).toEqual({ status: 'ok', checks: { nonceStore: 'up', payinStore: 'up', lifecycle: 'up' } });
     });
@@ -136,14 +150,39 @@ describe('operations over real HTTP', () => {
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toContain('text/html');
       expect(page.headers.get('content-security-policy')).toContain("script-src 'self';");
-      expect(page.body).toContain('<script src="/payment/docs/assets/redoc.standalone.js"></script>');
-      const bundle = await fetch(`${api.baseUrl}/payment/docs/assets/redoc.standalone.js`);
+      const bundlePath = /<script src="(\/payment\/docs\/assets\/redoc\.standalone\.[A-Za-z0-9_-]{16}\.js)"><\/script>/.exec(page.body as string)?.[1];
+      expect(bundlePath).toBeDefined();
+      const bundle = await fetch(`${api.baseUrl}${bundlePath}`);
       expect(bundle.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
       expect((await bundle.text()).length).toBeGreaterThan(500_000);
       const protocol = await fetch(`${api.baseUrl}/payment/docs/protocol`);
       expect(protocol.status).toBe(200);
       expect(await protocol.text()).toContain('<h2>8. Endpoints</h2>');
       expect(await (await fetch(`${api.baseUrl}/payment/docs/vectors.json`)).json()).toMatchObject({ secretsAreFake: true });
+    });
+
+    it("serves Redoc's bundle for almost nothing: immutable under its versioned name, 304 on its ETag, brotli or gzip made once", async () => {
+      const page = await send(api.baseUrl, { method: 'GET', path: '/payment/docs' });
+      const bundlePath = String(/src="(\/payment\/docs\/assets\/redoc\.standalone\.[^"]+\.js)"/.exec(page.body as string)?.[1]);
+      const plain = await sendRaw(bundlePath, {});
+      expect(plain.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(plain.headers.vary).toBe('accept-encoding');
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      const etag = plain.headers.etag as string;
+      expect(etag).toMatch(/^"[A-Za-z0-9_-]{16}"$/);
+      const revalidated = await sendRaw(bundlePath, { 'if-none-match': etag });
+      expect(revalidated.status).toBe(304);
+      expect(revalidated.body.length).toBe(0);
+      const br = await sendRaw(bundlePath, { 'accept-encoding': 'gzip, deflate, br' });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(zlib.brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+      expect(br.body.length).toBeLessThan(plain.body.length / 3);
+      const gz = await sendRaw(bundlePath, { 'accept-encoding': 'gzip, br;q=0' });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(zlib.gunzipSync(gz.body).equals(plain.body)).toBe(true);
+      // By its plain name, the same bytes, revalidated on each use rather than cached for good.
+      expect((await sendRaw('/payment/docs/assets/redoc.standalone.js', {})).headers['cache-control']).toBe('public, no-cache');
+      expect((await sendRaw('/payment/docs/assets/nothing.js', {})).status).toBe(404);
     });
 
     it('answers an unknown path with 404 ROUTE_NOT_FOUND', async () => {

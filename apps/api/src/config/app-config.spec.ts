@@ -10,6 +10,7 @@ const PRODUCTION = {
   ACCOUNT_NAME_PROVIDER: 'sandbox',
   PUBLIC_BASE_URL: 'https://pay.example.com',
   CHECKOUT_TOKEN_SECRET: 'c2VjcmV0LW9mLWF0LWxlYXN0LTMyLWNoYXJhY3RlcnM',
+  METRICS_PORT: '9100',
 };
 
 describe('loadConfig', () => {
@@ -35,7 +36,9 @@ describe('loadConfig', () => {
     ['a body limit below 1 KiB', { env: { BODY_LIMIT_BYTES: '100' }, want: 'BODY_LIMIT_BYTES must be a whole number from 1024 to 10485760' }],
     ['a field cap below the largest operation', { env: { MAX_BODY_FIELDS: '5' }, want: 'MAX_BODY_FIELDS must be a whole number from 9 to 1000' }],
     ['a per-key nonce share larger than the store', { env: { NONCE_STORE_MAX_ENTRIES: '1000', NONCE_STORE_MAX_PER_KEY: '2000' }, want: 'NONCE_STORE_MAX_PER_KEY (2000) must not exceed NONCE_STORE_MAX_ENTRIES (1000)' }],
-    ['a TRUST_PROXY that is not an address list', { env: { TRUST_PROXY: 'everyone' }, want: 'TRUST_PROXY must be true, false, or a comma-separated list' }],
+    ['a TRUST_PROXY that is not an address list', { env: { TRUST_PROXY: 'everyone' }, want: 'TRUST_PROXY must be true, false, a hop count, or a comma-separated list' }],
+    ['a TRUST_PROXY hop count of 0', { env: { TRUST_PROXY: '0' }, want: 'TRUST_PROXY as a hop count must be from 1 to 10' }],
+    ['a METRICS_TOKEN too short to be a secret', { env: { METRICS_TOKEN: 'short' }, want: 'METRICS_TOKEN must be at least 32 characters' }],
     ['a Redis URL of another scheme', { env: { REDIS_URL: 'http://127.0.0.1:6379' }, want: 'REDIS_URL must start with redis:// or rediss://' }],
     ['a nonce TTL shorter than the skew window', { env: { NONCE_TTL_SECONDS: '100' }, want: 'NONCE_TTL_SECONDS (100) must be at least twice TIMESTAMP_TOLERANCE_SECONDS (300)' }],
   ])('refuses %s with a clear message', (_name, { env, want }) => {
@@ -52,13 +55,26 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...PRODUCTION, CHECKOUT_TOKEN_SECRET: weak })).not.toThrow(weak);
   });
 
+  it('refuses production with the metrics on the service port and no token', () => {
+    const { METRICS_PORT: _port, ...onServicePort } = PRODUCTION;
+    expect(() => loadConfig(onServicePort)).toThrow('METRICS_PORT or METRICS_TOKEN must be set in production mode');
+    expect(loadConfig({ ...onServicePort, METRICS_TOKEN: 'c2VjcmV0LW1ldHJpY3MtdG9rZW4tMzItY2hhcnM' }).metricsToken).toBeDefined();
+    expect(loadConfig({ ...onServicePort, METRICS_ENABLED: 'false' }).metricsEnabled).toBe(false);
+  });
+
+  it('trusts one proxy hop for TRUST_PROXY=true, never every hop', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toBe('10.0.0.0/8, 127.0.0.1');
+  });
+
   it('accepts a complete production configuration', () => {
     expect(loadConfig(PRODUCTION)).toMatchObject({ mode: 'production', accountNameProvider: 'sandbox', bodyLimitBytes: 65_536, maxBodyFields: 32, requestTimeoutMs: 15_000 });
   });
 
   it('gives every limit a safe default', () => {
     expect(loadConfig({})).toMatchObject({
-      rateLimits: { perKeyPerSecond: 100, perKeyBurst: 200, enquiryPerKeyPerMinute: 300, refusedPerAddressPerMinute: 60 },
+      rateLimits: { perKeyPerSecond: 100, perKeyBurst: 200, enquiryPerKeyPerMinute: 300, refusedPerAddressPerMinute: 60, publicPerAddressPerMinute: 600 },
       nonceStoreMaxEntries: 6_000_000,
       nonceStoreMaxPerKey: 120_000,
       shutdownGraceMs: 10_000,

@@ -43,6 +43,8 @@ export interface AppConfig {
   metricsEnabled: boolean;
   /** Serve the metrics on this port of HOST instead of the service's own; undefined: the service's port. */
   metricsPort: number | undefined;
+  /** When set, the metrics answer only a request with `Authorization: Bearer <token>`. */
+  metricsToken: string | undefined;
   /** How often MERCHANTS_FILE is checked for changes; 0: only on SIGHUP. */
   merchantsWatchIntervalMs: number;
   /** How often each store is pinged for readiness, between the requests that use it. */
@@ -51,8 +53,13 @@ export interface AppConfig {
   /** Live nonces held at most by the in-memory store, and by one API key. */
   nonceStoreMaxEntries: number;
   nonceStoreMaxPerKey: number;
-  /** Fastify's trustProxy: whether X-Forwarded-For names the client address. */
-  trustProxy: boolean | string;
+  /**
+   * Fastify's trustProxy: which hops of X-Forwarded-For are proxies of ours. A
+   * number trusts that many hops from the socket; a list trusts those
+   * addresses. The client address is the right-most one not trusted; false
+   * trusts none, and X-Forwarded-For is ignored.
+   */
+  trustProxy: false | number | string;
   logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** The OpenAPI contract served at /payment/openapi.yaml. */
   contractPath: string;
@@ -125,6 +132,8 @@ export interface RateLimits {
   enquiryPerKeyPerMinute: number;
   /** Refused (unverified) requests per client address per minute, before the address is refused outright for the rest of the minute. */
   refusedPerAddressPerMinute: number;
+  /** Requests to the unsigned pages (checkout and docs) per client address per minute. */
+  publicPerAddressPerMinute: number;
 }
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -204,6 +213,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
     shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 300_000),
     metricsEnabled: bool('METRICS_ENABLED', true),
     metricsPort: env.METRICS_PORT ? int('METRICS_PORT', 0, 1, 65535) : undefined,
+    metricsToken: env.METRICS_TOKEN || undefined,
     merchantsWatchIntervalMs: int('MERCHANTS_WATCH_INTERVAL_MS', 2000, 0, 3_600_000),
     healthProbeIntervalMs: int('HEALTH_PROBE_INTERVAL_MS', 1000, 100, 30_000),
     rateLimits: {
@@ -211,6 +221,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
       perKeyBurst: int('RATE_LIMIT_PER_KEY_BURST', 200, 1, 100_000),
       enquiryPerKeyPerMinute: int('RATE_LIMIT_ENQUIRY_PER_KEY_PER_MINUTE', 300, 1, 1_000_000),
       refusedPerAddressPerMinute: int('RATE_LIMIT_REFUSED_PER_ADDRESS_PER_MINUTE', 60, 1, 1_000_000),
+      publicPerAddressPerMinute: int('RATE_LIMIT_PUBLIC_PER_ADDRESS_PER_MINUTE', 600, 1, 1_000_000),
     },
     nonceStoreMaxEntries: int('NONCE_STORE_MAX_ENTRIES', 6_000_000, 100, MAX_MEMORY_NONCES),
     nonceStoreMaxPerKey: int('NONCE_STORE_MAX_PER_KEY', 120_000, 10, MAX_MEMORY_NONCES),
@@ -261,6 +272,16 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
   if (config.rateLimits.perKeyBurst < config.rateLimits.perKeyPerSecond) {
     problems.push(`RATE_LIMIT_PER_KEY_BURST (${config.rateLimits.perKeyBurst}) must be at least RATE_LIMIT_PER_KEY_PER_SECOND (${config.rateLimits.perKeyPerSecond})`);
   }
+  if (mode === 'production' && config.metricsEnabled && config.metricsPort === undefined && config.metricsToken === undefined) {
+    problems.push(
+      'METRICS_PORT or METRICS_TOKEN must be set in production mode while METRICS_ENABLED is true: the metrics must not answer anyone on the service port. Serve them on a port of the monitoring network (METRICS_PORT), require a bearer token (METRICS_TOKEN), or set METRICS_ENABLED=false',
+    );
+  }
+  if (config.metricsToken !== undefined && config.metricsToken.length < MIN_SECRET_LENGTH) {
+    problems.push(`METRICS_TOKEN must be at least ${MIN_SECRET_LENGTH} characters (openssl rand -hex 32), got ${config.metricsToken.length}`);
+  } else if (mode === 'production' && config.metricsToken !== undefined && isGuessableSecret(config.metricsToken)) {
+    problems.push(`METRICS_TOKEN is too predictable for production mode (repeated, or too few different characters); use ${SECRET_STRENGTH_RULE}`);
+  }
   if (config.metricsPort !== undefined && config.metricsPort === config.port) {
     problems.push(`METRICS_PORT (${config.metricsPort}) must differ from PORT; leave it unset to serve the metrics on the service's port`);
   }
@@ -294,10 +315,19 @@ function publicBaseUrl(raw: string | undefined, problems: string[]): string | un
   }
 }
 
-/** TRUST_PROXY: unset or false trusts no proxy; true trusts every hop; else a comma-separated list of proxy addresses or CIDR ranges. */
-function trustProxy(raw: string | undefined, problems: string[]): boolean | string {
+/**
+ * TRUST_PROXY: unset or false trusts no proxy; a number trusts that many hops
+ * (true is one: the proxy in front); else a comma-separated list of proxy
+ * addresses or CIDR ranges. Never "every hop": the left-most addresses of
+ * X-Forwarded-For are whatever the client wrote.
+ */
+function trustProxy(raw: string | undefined, problems: string[]): false | number | string {
   if (raw === undefined || raw === '' || raw === 'false') return false;
-  if (raw === 'true') return true;
-  if (!/^[0-9A-Fa-f.:/,\s]+$/.test(raw)) problems.push(`TRUST_PROXY must be true, false, or a comma-separated list of addresses or CIDR ranges, got "${raw}"`);
+  if (raw === 'true') return 1;
+  if (/^[0-9]+$/.test(raw)) {
+    if (Number(raw) < 1 || Number(raw) > 10) problems.push(`TRUST_PROXY as a hop count must be from 1 to 10, got "${raw}"`);
+    return Number(raw);
+  }
+  if (!/^[0-9A-Fa-f.:/,\s]+$/.test(raw)) problems.push(`TRUST_PROXY must be true, false, a hop count, or a comma-separated list of addresses or CIDR ranges, got "${raw}"`);
   return raw;
 }

@@ -1,9 +1,13 @@
 import * as fs from 'node:fs';
-import { Controller, Get, Header, Inject } from '@nestjs/common';
+import { Controller, Get, Header, Inject, Param, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { Public } from '../http/public.decorator';
+import { ApiException } from '../errors/api.exception';
+import { sendError } from '../errors/send-error';
 import { ROUTES } from '../http/routes';
+import { StaticAsset } from './static-asset';
 import { PROTOCOL_STYLE_HASH, renderProtocolPage } from './protocol-page';
 
 /**
@@ -16,7 +20,7 @@ import { PROTOCOL_STYLE_HASH, renderProtocolPage } from './protocol-page';
 const REFERENCE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
-const REFERENCE_PAGE = `<!doctype html>
+const REFERENCE_PAGE_OF = (REDOC_VERSIONED_NAME: string) => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -25,7 +29,7 @@ const REFERENCE_PAGE = `<!doctype html>
 </head>
 <body>
 <div id="reference"><p>Loading the API reference. The contract itself is at <a href="${ROUTES.contract}">${ROUTES.contract}</a>, and the signing protocol at <a href="${ROUTES.protocol}">${ROUTES.protocol}</a>.</p></div>
-<script src="${ROUTES.docsAsset('redoc.standalone.js')}"></script>
+<script src="${ROUTES.docsAsset(REDOC_VERSIONED_NAME)}"></script>
 <script src="${ROUTES.docsAsset('reference.js')}"></script>
 </body>
 </html>
@@ -48,13 +52,15 @@ const REFERENCE_SCRIPT = `Redoc.init('${ROUTES.contract}', {
 @Controller()
 export class DocsController {
   private readonly contract: string;
-  private readonly redoc: string;
+  private readonly redoc: StaticAsset;
+  private readonly referencePage: string;
   private readonly protocolPage: string;
   private readonly vectors: string;
 
   constructor(@Inject(AppConfigToken) config: AppConfig) {
     this.contract = fs.readFileSync(config.contractPath, 'utf8');
-    this.redoc = withoutRemoteLogo(fs.readFileSync(config.docs.redocBundlePath, 'utf8'));
+    this.redoc = new StaticAsset('redoc.standalone.js', Buffer.from(withoutRemoteLogo(fs.readFileSync(config.docs.redocBundlePath, 'utf8'))), 'text/javascript; charset=utf-8');
+    this.referencePage = REFERENCE_PAGE_OF(this.redoc.versionedName);
     this.protocolPage = renderProtocolPage(fs.readFileSync(config.docs.protocolPath, 'utf8'));
     this.vectors = fs.readFileSync(config.docs.vectorsPath, 'utf8');
   }
@@ -72,24 +78,23 @@ export class DocsController {
   @Header('content-security-policy', REFERENCE_CSP)
   @Header('x-content-type-options', 'nosniff')
   reference(): string {
-    return REFERENCE_PAGE;
+    return this.referencePage;
   }
 
-  @Get('docs/assets/redoc.standalone.js')
+  /**
+   * Redoc's bundle (918 KiB): by the versioned name the page links to, cached
+   * for good (a new build is a new name); by its plain name, revalidated.
+   */
+  @Get('docs/assets/:file')
   @Public()
-  @Header('content-type', 'text/javascript; charset=utf-8')
-  @Header('cache-control', 'public, max-age=3600')
-  @Header('x-content-type-options', 'nosniff')
-  redocBundle(): string {
-    return this.redoc;
-  }
-
-  @Get('docs/assets/reference.js')
-  @Public()
-  @Header('content-type', 'text/javascript; charset=utf-8')
-  @Header('x-content-type-options', 'nosniff')
-  referenceScript(): string {
-    return REFERENCE_SCRIPT;
+  async redocBundle(@Param('file') file: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+    if (file === this.redoc.versionedName) return this.redoc.send(request, reply, 'public, max-age=31536000, immutable');
+    if (file === 'redoc.standalone.js') return this.redoc.send(request, reply, 'public, no-cache');
+    if (file === 'reference.js') {
+      void reply.headers({ 'content-type': 'text/javascript; charset=utf-8', 'x-content-type-options': 'nosniff' }).send(REFERENCE_SCRIPT);
+      return;
+    }
+    sendError(new ApiException('ROUTE_NOT_FOUND', {}), request, reply);
   }
 
   @Get('docs/protocol')

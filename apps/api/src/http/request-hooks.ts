@@ -1,7 +1,8 @@
 import { HEADER_GRAMMAR } from '@paysign/signing';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ServiceMetrics } from '../metrics/service-metrics';
-import { loggablePath, ROUTES } from './routes';
+import { PUBLIC_ROUTE } from './public.decorator';
+import { isCheckoutPath, loggablePath, ROUTES } from './routes';
 
 /** Probes answered OK are logged at debug: at info they would drown the request lines. */
 const PROBE_ROUTES = new Set(ROUTES.probes);
@@ -41,8 +42,7 @@ export function registerRequestHooks(fastify: FastifyInstance, deps: RequestHook
     deps.metrics.requestDuration.with({ method: request.method, route }).observe(reply.elapsedTime / 1000);
     if (status === 401) deps.metrics.signatureFailures.inc({ code: outcome });
     if (status === 429) deps.metrics.rateLimited.inc({ source: request.rateLimitedBy ?? 'API key' });
-    // Refusals before the signature verified count against the address; a replayed nonce of a verified key does not.
-    if (status === 401 && request.signedApiKey === undefined) {
+    if (refusedBeforeVerification(request, status)) {
       await deps.recordRefusal(request.ip).catch((error: Error) => request.log.warn({ err: error.message }, 'could not count a refused request against its address'));
     }
     const line = {
@@ -59,6 +59,21 @@ export function registerRequestHooks(fastify: FastifyInstance, deps: RequestHook
     if (PROBE_ROUTES.has(route) && status < 400) request.log.debug(line, 'request completed');
     else request.log.info(line, 'request completed');
   });
+}
+
+/**
+ * Whether an answer refused a request whose signature never verified, and so
+ * counts against its client address: any 4xx but the 429 of the limit
+ * itself, on a signed route (bad headers, keys, signatures, but also bodies
+ * refused before verification: not JSON, too large, too many fields) or no
+ * route at all; and on a checkout link, a token that names no payin, so that
+ * guessing links costs as much as guessing signatures. A replayed nonce or an
+ * invalid field of a verified request is the merchant's, and does not count.
+ */
+function refusedBeforeVerification(request: FastifyRequest, status: number): boolean {
+  if (status < 400 || status >= 500 || status === 429 || request.signedApiKey !== undefined) return false;
+  if (request.is404 || !request.routeOptions.config?.[PUBLIC_ROUTE as never]) return true;
+  return status === 404 && isCheckoutPath(request.url);
 }
 
 /**

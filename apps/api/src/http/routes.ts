@@ -24,6 +24,12 @@ export const ROUTES = {
   probes: [`${ROOT}/health`, `${ROOT}/health/live`, `${ROOT}/health/ready`, `${ROOT}/metrics`] as readonly string[],
 } as const;
 
+/** Whether a request path is a checkout link's. */
+export const isCheckoutPath = (path: string): boolean => path.startsWith(`${ROOT}/checkout/`);
+
+/** Whether a request path is one of the unsigned pages a browser reads: a checkout link, the docs or the contract. */
+export const isPublicPagePath = (path: string): boolean => isCheckoutPath(path) || path === ROUTES.docs || path.startsWith(`${ROUTES.docs}/`) || path === ROUTES.contract;
+
 /** The path with a checkout link's capability token masked, for logs. */
 export function loggablePath(path: string): string {
   return path.startsWith(`${ROOT}/checkout/`) ? path.replace(/^(\/[^/]+\/checkout\/)[^/?]+/, '$1{token}') : path;

@@ -58,6 +58,7 @@ export async function startTestApp(env: Record<string, string | undefined> = {},
 /** What production requires besides its stores, as an operator would set it. */
 export const PRODUCTION_SETTINGS = {
   ACCOUNT_NAME_PROVIDER: 'sandbox',
+  METRICS_TOKEN: 'dGVzdC1tZXRyaWNzLXRva2VuLW5vdC1hLXJlYWwtb25lLTAxMjM0NQ',
   PUBLIC_BASE_URL: 'https://pay.example.com',
   CHECKOUT_TOKEN_SECRET: 'test-checkout-token-secret-0123456789abcdef',
 };

@@ -219,6 +219,12 @@ export const ERROR_REGISTRY = {
     retryable: true,
     message: 'Too many requests from this {source}; the limit is {limit} per {period}. Retry after {retryAfterSeconds} s, with backoff.',
   },
+  METRICS_UNAUTHORIZED: {
+    status: 401,
+    type: 'authentication',
+    retryable: false,
+    message: 'The metrics answer only a request with Authorization: Bearer and the METRICS_TOKEN the service was started with.',
+  },
   STORE_UNAVAILABLE: {
     status: 503,
     type: 'unavailable',

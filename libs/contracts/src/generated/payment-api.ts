@@ -697,7 +697,7 @@ export interface components {
          *     status.
          * @enum {string}
          */
-        ErrorCode: "AUTH_HEADER_MISSING" | "AUTH_HEADER_MALFORMED" | "AUTH_UNKNOWN_API_KEY" | "AUTH_TIMESTAMP_SKEW" | "AUTH_SIGNATURE_MISMATCH" | "AUTH_NONCE_REPLAYED" | "AUTH_MERCHANT_MISMATCH" | "INVALID_JSON" | "INVALID_UTF8" | "BODY_NOT_OBJECT" | "NESTED_VALUE" | "DUPLICATE_KEY" | "TOO_MANY_FIELDS" | "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "ROUTE_NOT_FOUND" | "PAYIN_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "PAYIN_NOT_PENDING" | "GATEWAY_NOT_CONFIGURED" | "EVENT_NOT_FOUND" | "WEBHOOK_NOT_CONFIGURED" | "NUBAN_CHECK_FAILED" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_DORMANT" | "BANK_UNAVAILABLE" | "UPSTREAM_TIMEOUT" | "RATE_LIMITED" | "STORE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "AUTH_HEADER_MISSING" | "AUTH_HEADER_MALFORMED" | "AUTH_UNKNOWN_API_KEY" | "AUTH_TIMESTAMP_SKEW" | "AUTH_SIGNATURE_MISMATCH" | "AUTH_NONCE_REPLAYED" | "AUTH_MERCHANT_MISMATCH" | "INVALID_JSON" | "INVALID_UTF8" | "BODY_NOT_OBJECT" | "NESTED_VALUE" | "DUPLICATE_KEY" | "TOO_MANY_FIELDS" | "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "ROUTE_NOT_FOUND" | "PAYIN_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "PAYIN_NOT_PENDING" | "GATEWAY_NOT_CONFIGURED" | "EVENT_NOT_FOUND" | "WEBHOOK_NOT_CONFIGURED" | "NUBAN_CHECK_FAILED" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_DORMANT" | "BANK_UNAVAILABLE" | "UPSTREAM_TIMEOUT" | "RATE_LIMITED" | "METRICS_UNAUTHORIZED" | "STORE_UNAVAILABLE" | "INTERNAL_ERROR";
         FieldError: {
             /** @description The body field, header or path parameter that failed. */
             field: string;
@@ -1315,6 +1315,22 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /**
+             * @description Too many requests from this client address: more than
+             *     `RATE_LIMIT_PUBLIC_PER_ADDRESS_PER_MINUTE` to the unsigned pages, or
+             *     more refusals than `RATE_LIMIT_REFUSED_PER_ADDRESS_PER_MINUTE` (a
+             *     link that names no payin is one). A page, not JSON; wait
+             *     `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
         };
     };
     submitCheckout: {
@@ -1389,6 +1405,22 @@ export interface operations {
             /** @description The payin expired unpaid, or it is `PENDING` and its merchant no longer takes payments; nothing is charged. */
             410: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /**
+             * @description Too many requests from this client address: more than
+             *     `RATE_LIMIT_PUBLIC_PER_ADDRESS_PER_MINUTE` to the unsigned pages, or
+             *     more refusals than `RATE_LIMIT_REFUSED_PER_ADDRESS_PER_MINUTE` (a
+             *     link that names no payin is one). A page, not JSON; wait
+             *     `Retry-After` seconds.
+             */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -847,6 +847,7 @@ export const SCHEMAS = {
       "BANK_UNAVAILABLE",
       "UPSTREAM_TIMEOUT",
       "RATE_LIMITED",
+      "METRICS_UNAUTHORIZED",
       "STORE_UNAVAILABLE",
       "INTERNAL_ERROR"
     ],
@@ -883,6 +884,7 @@ export const SCHEMAS = {
       "BANK_UNAVAILABLE": "The beneficiary's bank is not answering. Retry with backoff.",
       "UPSTREAM_TIMEOUT": "The beneficiary's bank did not answer in time. Retry with backoff.",
       "RATE_LIMITED": "Too many requests from this API key, or from this address before verification. Wait `Retry-After` seconds, then retry.",
+      "METRICS_UNAUTHORIZED": "The metrics need `Authorization: Bearer` with the operator's `METRICS_TOKEN`.",
       "STORE_UNAVAILABLE": "A store the service needs is down; nothing was admitted or recorded. Retry with backoff.",
       "INTERNAL_ERROR": "An unexpected failure. Retry with backoff; quote the `requestId` if it persists."
     }
