@@ -17,10 +17,12 @@ const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5
 const SECONDS = Number(values.seconds);
 const KEY = { apiKey: 'pk_sandbox_demo', secretKey: 'sk_sandbox_demo_public_not_secret', merchantId: 'MCH-SANDBOX-0001', tenantId: 'TEN-SANDBOX' };
 const BANKS = '/payment/merchant-api/banks';
+/** The merchant's own calls stay under its key's limits, so that only the flood is measured. */
+const UNLIMITED_SIGNED = { RATE_LIMIT_PER_KEY_PER_SECOND: '100000', RATE_LIMIT_PER_KEY_BURST: '100000' };
 
 async function startService(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'apps/api/dist/main.js')], { env: { ...process.env, PAYSIGN_MODE: 'sandbox', PORT: String(port), LOG_LEVEL: 'warn', ...env }, stdio: 'ignore' });
+  const child = spawn(process.execPath, [path.join(ROOT, 'apps/api/dist/main.js')], { env: { ...process.env, PAYSIGN_MODE: 'sandbox', PORT: String(port), LOG_LEVEL: 'warn', ...UNLIMITED_SIGNED, ...env }, stdio: 'ignore' });
   const url = `http://127.0.0.1:${port}`;
   for (const deadline = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 200))) {
     if (await fetch(`${url}/payment/health/ready`).then((r) => r.ok, () => false)) return { url, child };

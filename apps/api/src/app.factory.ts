@@ -36,7 +36,7 @@ import { InstrumentedRateLimitStore } from './rate-limit/instrumented-rate-limit
 import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit.store';
 import { RedisRateLimitStore } from './rate-limit/redis-rate-limit.store';
 import { registerPublicPagesLimit } from './rate-limit/public-pages-limit.hook';
-import { RefusedAddressLimiter } from './rate-limit/refused-address-limiter';
+import { AddressLimiter } from './rate-limit/address-limiter';
 import { RedisConnection } from './redis/redis-connection';
 import { SCHEMA } from './schema';
 import { registerSigningPrefilter } from './signing/signing-prefilter.hook';
@@ -129,15 +129,16 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   heads.watch(fastify.server);
   registerRawJsonBody(fastify, config.bodyLimitBytes);
   registerCheckoutFormBody(fastify, config.checkoutFormLimitBytes);
-  const refusedAddresses = new RefusedAddressLimiter(foundation.rateLimitStore, config.rateLimits.refusedPerAddressPerMinute);
+  const refusedAddresses = new AddressLimiter(foundation.rateLimitStore, 'refused', config.rateLimits.refusedPerAddressPerMinute);
+  const publicPageAddresses = new AddressLimiter(foundation.rateLimitStore, 'public', config.rateLimits.publicPerAddressPerMinute);
   registerRequestHooks(fastify, {
     metrics: foundation.metrics,
     isKnownApiKey: (apiKey) => foundation.merchants.merchantFor(apiKey) !== undefined,
-    recordRefusal: (address) => refusedAddresses.recordRefusal(address),
+    recordRefusal: async (address) => void (await refusedAddresses.hit(address)),
     shutdownGraceMs: config.shutdownGraceMs,
   });
   registerSigningPrefilter(fastify, { config, clock: foundation.clock, merchants: foundation.merchants, refusedAddresses });
-  registerPublicPagesLimit(fastify, { store: foundation.rateLimitStore, refusedAddresses, perAddressPerMinute: config.rateLimits.publicPerAddressPerMinute });
+  registerPublicPagesLimit(fastify, { refusedAddresses, publicPageAddresses });
   registerExpectContinue(fastify);
   await registerMetricsEndpoint(fastify, foundation.metrics, config, logger);
 

@@ -2,15 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { rateLimited } from '../errors/api.exception';
 import { sendError } from '../errors/send-error';
 import { isCheckoutPath, isPublicPagePath } from '../http/routes';
-import type { RateLimitRule, RateLimitStore } from './rate-limit-store.interface';
-import type { RefusedAddressLimiter } from './refused-address-limiter';
+import type { AddressLimiter } from './address-limiter';
 
-const WINDOW_MS = 60_000;
+const MINUTE_MS = 60_000;
 
 export interface PublicPagesLimitDeps {
-  store: RateLimitStore;
-  refusedAddresses: RefusedAddressLimiter;
-  perAddressPerMinute: number;
+  /** Refusals before verification per address; a failed checkout token is one. */
+  refusedAddresses: AddressLimiter;
+  /** Requests to the unsigned pages per address. */
+  publicPageAddresses: AddressLimiter;
 }
 
 /**
@@ -22,18 +22,14 @@ export interface PublicPagesLimitDeps {
  * monitors poll them from few addresses.
  */
 export function registerPublicPagesLimit(fastify: FastifyInstance, deps: PublicPagesLimitDeps): void {
-  const rules: readonly RateLimitRule[] = [{ name: 'public-address', limit: deps.perAddressPerMinute, windowMs: WINDOW_MS }];
   fastify.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     if (!isPublicPagePath(path)) return;
-    const blockedMs = isCheckoutPath(path) ? deps.refusedAddresses.blockedForMs(request.ip) : 0;
-    if (blockedMs > 0) {
-      sendError(rateLimited(reply, { source: 'address', limit: deps.refusedAddresses.limitPerMinute, periodMs: WINDOW_MS, retryAfterSeconds: blockedMs / 1000 }), request, reply);
-      return reply;
-    }
-    const refusal = await deps.store.hit(`public:${request.ip}`, rules);
-    if (refusal === undefined) return;
-    sendError(rateLimited(reply, { source: 'address', limit: refusal.rule.limit, periodMs: refusal.rule.windowMs, retryAfterSeconds: refusal.retryAfterMs / 1000 }), request, reply);
+    const refusedMs = isCheckoutPath(path) ? deps.refusedAddresses.blockedForMs(request.ip) : 0;
+    const limiter = refusedMs > 0 ? deps.refusedAddresses : deps.publicPageAddresses;
+    const blockedMs = refusedMs || deps.publicPageAddresses.blockedForMs(request.ip) || (await deps.publicPageAddresses.hit(request.ip));
+    if (blockedMs === 0) return;
+    sendError(rateLimited(reply, { source: 'address', limit: limiter.limitPerMinute, periodMs: MINUTE_MS, retryAfterSeconds: blockedMs / 1000 }), request, reply);
     return reply;
   });
 }

@@ -5,7 +5,7 @@ import type { Clock } from '../config/clock';
 import { rateLimited } from '../errors/api.exception';
 import { sendError } from '../errors/send-error';
 import type { MerchantRegistry } from '../merchants/merchant-registry';
-import type { RefusedAddressLimiter } from '../rate-limit/refused-address-limiter';
+import type { AddressLimiter } from '../rate-limit/address-limiter';
 import { PUBLIC_ROUTE } from '../http/public.decorator';
 import { verifyFailureException } from './verify-failure';
 
@@ -13,7 +13,7 @@ export interface SigningPrefilterDeps {
   config: Pick<AppConfig, 'mode' | 'timestampToleranceSeconds'>;
   clock: Clock;
   merchants: MerchantRegistry;
-  refusedAddresses: RefusedAddressLimiter;
+  refusedAddresses: AddressLimiter;
 }
 
 /**

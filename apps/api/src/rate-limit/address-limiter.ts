@@ -5,22 +5,25 @@ const WINDOW_MS = 60_000;
 const PRUNE_ABOVE = 10_000;
 
 /**
- * Limits requests refused before verification (bad headers, unknown keys,
- * stale timestamps, wrong signatures) per client address. Refusals are counted
- * in the shared store; once an address passes the limit, every instance that
- * sees its next refusal remembers the block locally, so checking it costs no
- * round trip on the hot path.
+ * Limits what one client address may do in a minute: its refusals before
+ * verification (bad headers, unknown keys, wrong signatures), or its requests
+ * to the unsigned pages. Hits are counted in the shared store; once an
+ * address passes the limit, the instance that saw it remembers the block
+ * locally, so that while it lasts each further request of that address costs
+ * no round trip and no count: a flood is refused at the price of a map lookup.
  */
-export class RefusedAddressLimiter {
+export class AddressLimiter {
   private readonly blockedUntil = new Map<string, number>();
   private readonly rules: readonly RateLimitRule[];
 
   constructor(
     private readonly store: RateLimitStore,
+    /** Names the counters in the store, such as `refused` or `public`. */
+    private readonly name: string,
     readonly limitPerMinute: number,
     private readonly now: () => number = Date.now,
   ) {
-    this.rules = [{ name: 'refused-address', limit: limitPerMinute, windowMs: WINDOW_MS }];
+    this.rules = [{ name: `${name}-address`, limit: limitPerMinute, windowMs: WINDOW_MS }];
   }
 
   /** Milliseconds until the address may be heard again; 0 when it is not blocked. */
@@ -33,11 +36,13 @@ export class RefusedAddressLimiter {
     return 0;
   }
 
-  async recordRefusal(address: string): Promise<void> {
-    const refusal = await this.store.hit(`refused:${address}`, this.rules);
-    if (refusal === undefined) return;
+  /** Counts one hit of the address; resolves how long it is now blocked for, 0 when the hit was within the limit. */
+  async hit(address: string): Promise<number> {
+    const refusal = await this.store.hit(`${this.name}:${address}`, this.rules);
+    if (refusal === undefined) return 0;
     if (this.blockedUntil.size > PRUNE_ABOVE) this.pruneExpired();
     this.blockedUntil.set(address, this.now() + refusal.retryAfterMs);
+    return refusal.retryAfterMs;
   }
 
   private pruneExpired(): void {
