@@ -6,7 +6,7 @@ import { Pool } from 'pg';
 import { signedCall, type ApiResponse } from './support/api-client';
 import { MERCHANT_A, MERCHANT_B, type TestCredential } from './support/credentials';
 import { DATABASE_URL, describeInProduction, describeWithStore } from './support/stores';
-import { appsOnPrivateDatabases, startProductionTestApp, startTestApp, type TestApp } from './support/test-app';
+import { appsOnPrivateDatabases, startEmbeddedTestApp, startProductionTestApp, startTestApp, type TestApp } from './support/test-app';
 import { TestClock } from './support/test-clock';
 import type { CreateAppOptions } from '../src/app.factory';
 import { JobRunner } from '../src/jobs/job-runner';
@@ -273,7 +273,7 @@ function lifecycleSuite(start: (env?: Record<string, string>, options?: CreateAp
 }
 
 describe('payin lifecycle on PGlite', () => {
-  lifecycleSuite((env = {}, options = {}) => startTestApp(env, options));
+  lifecycleSuite((env = {}, options = {}) => startEmbeddedTestApp(env, options));
 });
 
 describeWithStore('PostgreSQL', DATABASE_URL, 'payin lifecycle on PostgreSQL', () => {

@@ -8,7 +8,8 @@ import { signedCall } from './support/api-client';
 import { MERCHANT_A, MERCHANT_B, type TestCredential } from './support/credentials';
 import { TestClock } from './support/test-clock';
 import { startTestApp, type TestApp } from './support/test-app';
-import { WebhookReceiver } from './support/webhook-receiver';
+import { WebhookReceiver, type ReceiverAnswer } from './support/webhook-receiver';
+import { SqlClient } from '../src/db/sql-client';
 import { JobRunner } from '../src/jobs/job-runner';
 
 const PAYINS = '/payment/api/payins';
@@ -67,6 +68,8 @@ describe('fair webhook delivery', () => {
       { overrides: { clock: clock.now } },
     );
     const jobs = api.app.get(JobRunner);
+    const database = api.app.get<SqlClient>(SqlClient);
+    const leased = async () => Number((await database.query<{ n: string }>('SELECT count(*) AS n FROM outbox_events WHERE locked_until IS NOT NULL')).rows[0]?.n);
     const attemptsRecorded = async (reference: string) => {
       const listed = await signedCall(api.baseUrl, { path: `${PAYINS}/${reference}/events`, credential: MERCHANT_A, timestamp: Math.floor(clock.now() / 1000) });
       return ((listed.json.data as Array<{ attempts: unknown[] }>)[0]?.attempts ?? []).length;
@@ -81,15 +84,22 @@ describe('fair webhook delivery', () => {
       // Three failures in a row: open for 600 s, though each event's retry was due after 1 s.
       clock.advance(300_000);
       await jobs.runNow('webhook-delivery');
+      expect(await leased()).toBe(0);
+
+      // Open its time: one attempt goes through, held in flight by the receiver, and no claim adds another meanwhile.
       clock.advance(301_000);
-      receiver.answer(() => ({ status: 200 }));
+      let answerProbe!: (answer: ReceiverAnswer) => void;
+      receiver.answer(() => new Promise<ReceiverAnswer>((resolve) => (answerProbe = resolve)));
       await jobs.runNow('webhook-delivery');
+      expect(await leased()).toBe(1);
+      await jobs.runNow('webhook-delivery');
+      expect(await leased()).toBe(1);
       await until(() => receiver.received.length === 4, 'the one attempt of the half-open circuit');
-      expect(receiver.received).toHaveLength(4);
       const probed = receiver.received[3]?.headers['webhook-id'];
-      // Answered: closed again, and the other two go at the next claim.
-      while ((await Promise.all(references.map(attemptsRecorded))).reduce((a, b) => a + b) < 4);
-      await jobs.runNow('webhook-delivery');
+
+      // Answered: closed again, and the other two go at once (the probe's end makes room for a claim).
+      receiver.answer(() => ({ status: 200 }));
+      answerProbe({ status: 200 });
       await until(() => receiver.received.length === 6, 'the rest once the circuit closed');
       expect(new Set(receiver.received.slice(4).map((d) => d.headers['webhook-id'])).has(probed)).toBe(false);
     } finally {

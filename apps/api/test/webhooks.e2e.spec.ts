@@ -8,7 +8,7 @@ import { signedCall } from './support/api-client';
 import { MERCHANT_A, MERCHANT_B, WEBHOOK_SECRETS_A, WEBHOOK_SECRET_B, freshMerchants, type TestCredential } from './support/credentials';
 import { DATABASE_URL, describeInProduction, describeWithStore } from './support/stores';
 import { JobRunner } from '../src/jobs/job-runner';
-import { appsOnPrivateDatabases, startProductionTestApp, startTestApp, type TestApp } from './support/test-app';
+import { appsOnPrivateDatabases, startEmbeddedTestApp, startProductionTestApp, startTestApp, type TestApp } from './support/test-app';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 const PAYINS = '/payment/api/payins';
@@ -198,7 +198,7 @@ function deliverySuite(start: (env: Record<string, string>) => Promise<TestApp>)
 }
 
 describe('webhooks on PGlite', () => {
-  deliverySuite((env) => startTestApp(env));
+  deliverySuite((env) => startEmbeddedTestApp(env));
 });
 
 describeWithStore('PostgreSQL', DATABASE_URL, 'webhooks on PostgreSQL', () => {

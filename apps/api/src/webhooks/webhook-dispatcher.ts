@@ -43,7 +43,6 @@ export class WebhookDispatcher {
   private readonly shutdown = new AbortController();
   private readonly policy: TargetPolicy;
   private readonly random: () => number;
-  private mayHaveMoreDue = false;
 
   constructor(private readonly options: WebhookDispatcherOptions) {
     this.policy = { allowLocalReceivers: options.settings.allowLocalReceivers };
@@ -58,12 +57,11 @@ export class WebhookDispatcher {
     const { settings } = this.options;
     const fairness = { perMerchant: settings.perMerchantConcurrency, perReceiver: settings.perReceiverConcurrency, circuitFailures: settings.circuit.failures };
     const claimed = await this.options.events.claimDue(settings.timeoutMs + LEASE_MARGIN_MS, room, fairness);
-    // A claim that found nothing says nothing is due: freed slots then wait for the poll instead of each claiming in vain.
-    this.mayHaveMoreDue = claimed.length > 0;
     for (const event of claimed) {
       const delivery = this.deliver(event).finally(() => {
         this.inFlight.delete(delivery);
-        if (this.mayHaveMoreDue && !this.shutdown.signal.aborted) this.options.onSlotFreed?.();
+        // Even after a claim that took nothing: events held back by a merchant's, a receiver's or a circuit's share may go now.
+        if (!this.shutdown.signal.aborted) this.options.onSlotFreed?.();
       });
       this.inFlight.add(delivery);
     }

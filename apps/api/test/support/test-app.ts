@@ -6,7 +6,7 @@ import pino from 'pino';
 import { createApp, type CreateAppOptions } from '../../src/app.factory';
 import { loadConfig, type AppConfig } from '../../src/config/app-config';
 import { TEST_MERCHANTS_FILE } from './credentials';
-import { REDIS_URL, createPrivateDatabase } from './stores';
+import { DATABASE_URL, REDIS_URL, createPrivateDatabase, reachable } from './stores';
 import { openPgliteFromTemplate } from './pglite-template';
 
 export interface TestApp {
@@ -19,15 +19,25 @@ export interface TestApp {
 }
 
 /**
- * Starts the real app on a free loopback port, on its embedded stores unless
- * the env says otherwise. Without DATABASE_URL or DATA_DIR, payins live in a
- * private in-memory PGlite copied from a migrated template, which opens in a
- * fraction of the time a new database takes; a suite about the embedded
- * store's durability passes DATA_DIR to get the real on-disk one.
+ * Starts the real app on a free loopback port. Unless the env or the
+ * overrides name its payin store, payins live in a PostgreSQL database of its
+ * own on the shared server, created for it and dropped when it closes: a
+ * database is created in about a tenth of the time PGlite takes to open, even
+ * from a template. The suites about the embedded store use
+ * `startEmbeddedTestApp`; a suite about its durability passes DATA_DIR to get
+ * the real on-disk one. Where PostgreSQL is unreachable, a developer's
+ * machine falls back to the embedded store, and CI fails.
  */
 export async function startTestApp(env: Record<string, string | undefined> = {}, options: CreateAppOptions = {}): Promise<TestApp> {
+  const storeChosen = Boolean(env.DATABASE_URL || env.DATA_DIR || options.overrides?.payinStore);
+  if (!storeChosen && !postgresForTestApps()) return startEmbeddedTestApp(env, options);
+  const database = storeChosen ? undefined : await createPrivateDatabase('paysign_app');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payment-api-'));
-  const config = loadConfig({
+  const dropStores = async () => {
+    await database?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  const config = configFor({
     MERCHANTS_FILE: TEST_MERCHANTS_FILE,
     DATA_DIR: dataDir,
     LOG_LEVEL: 'info',
@@ -35,12 +45,14 @@ export async function startTestApp(env: Record<string, string | undefined> = {},
     // Every suite calls from 127.0.0.1, and its refusals are counted in Redis across suites: only the suite about this limit sets it low.
     RATE_LIMIT_REFUSED_PER_ADDRESS_PER_MINUTE: '1000000',
     ...env,
-  });
+    ...(database ? { DATABASE_URL: database.url } : {}),
+  }, dropStores);
   const logs: Array<Record<string, unknown>> = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(JSON.parse(line) as Record<string, unknown>) });
-  const inMemoryPayins = !env.DATABASE_URL && !env.DATA_DIR && !options.overrides?.payinStore;
-  const overrides = inMemoryPayins ? { ...options.overrides, payinStore: await openPgliteFromTemplate() } : options.overrides;
-  const app = await createApp(config, { logger, ...options, overrides });
+  const app = await createApp(config, { logger, ...options }).catch(async (error: unknown) => {
+    await dropStores();
+    throw error;
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.getHttpServer().address() as { port: number };
   return {
@@ -50,9 +62,34 @@ export async function startTestApp(env: Record<string, string | undefined> = {},
     logs,
     close: async () => {
       await app.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await dropStores();
     },
   };
+}
+
+/** Starts the real app on a private in-memory PGlite, copied from a migrated template: for the suites about the embedded store. */
+export async function startEmbeddedTestApp(env: Record<string, string | undefined> = {}, options: CreateAppOptions = {}): Promise<TestApp> {
+  return startTestApp(env, { ...options, overrides: { ...options.overrides, payinStore: await openPgliteFromTemplate() } });
+}
+
+/** The config of `env`; when it is invalid, the stores made for the app are dropped before the error goes on (synchronously thrown, as a test expects). */
+function configFor(env: Record<string, string | undefined>, dropStores: () => Promise<void>): AppConfig {
+  try {
+    return loadConfig(env);
+  } catch (error) {
+    void dropStores();
+    throw error;
+  }
+}
+
+let postgresReachable: boolean | undefined;
+
+/** Whether test apps get PostgreSQL databases: when it is reachable. Under CI=true it must be, since a store test never skips there. */
+function postgresForTestApps(): boolean {
+  postgresReachable ??= reachable(DATABASE_URL);
+  if (!postgresReachable && process.env.CI === 'true') throw new Error(`PostgreSQL is unreachable at ${DATABASE_URL}; under CI=true test apps need it. Start PostgreSQL or set DATABASE_URL.`);
+  if (!postgresReachable) console.warn(`PostgreSQL is unreachable at ${DATABASE_URL}: test apps run on the embedded store, which is slower to open.`);
+  return postgresReachable;
 }
 
 /** What production requires besides its stores, as an operator would set it. */

@@ -18,7 +18,7 @@ export type ReceiverAnswer = { status: number; headers?: Record<string, string>;
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   private readonly server: Server;
-  private script: (delivery: ReceivedWebhook, nthOfItsId: number) => ReceiverAnswer = () => ({ status: 200, body: 'ok' });
+  private script: (delivery: ReceivedWebhook, nthOfItsId: number) => ReceiverAnswer | Promise<ReceiverAnswer> = () => ({ status: 200, body: 'ok' });
 
   private constructor() {
     this.server = createServer((request, response) => {
@@ -28,9 +28,10 @@ export class WebhookReceiver {
         const delivery = { at: Date.now(), headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
         this.received.push(delivery);
         const nth = this.received.filter((d) => d.headers['webhook-id'] === delivery.headers['webhook-id']).length;
-        const answer = this.script(delivery, nth);
-        if (answer === 'hang') return;
-        response.writeHead(answer.status, answer.headers).end(answer.body ?? '');
+        void Promise.resolve(this.script(delivery, nth)).then((answer) => {
+          if (answer === 'hang') return;
+          response.writeHead(answer.status, answer.headers).end(answer.body ?? '');
+        });
       });
     });
   }
@@ -45,7 +46,8 @@ export class WebhookReceiver {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
   }
 
-  answer(script: (delivery: ReceivedWebhook, nthOfItsId: number) => ReceiverAnswer): void {
+  /** Scripts the answers; a promise answers when it settles, so that a test can hold a delivery in flight. */
+  answer(script: (delivery: ReceivedWebhook, nthOfItsId: number) => ReceiverAnswer | Promise<ReceiverAnswer>): void {
     this.script = script;
   }
 
