@@ -26,7 +26,8 @@ export function httpServerOptions(config: AppConfig, logger: Logger, heads: Arri
     connectionTimeout: config.connectionTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
     // Node checks request and head timeouts every connectionsCheckingInterval ms (30 s by default), so a stalled request would outlive its limit by up to that.
-    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
+    // requireHostHeader: Node would answer a request without Host with a bare 400; request-hooks.ts refuses it with the error body instead.
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000, requireHostHeader: false },
     clientErrorHandler: (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, config, logger, heads),
     forceCloseConnections: 'idle',
     return503OnClosing: true,
