@@ -15,6 +15,7 @@ import type { SqlClient } from './db/sql-client';
 import { openPglite, openPostgres } from './db/sql-clients';
 import type { Foundation } from './foundation';
 import { ArrivedHeads } from './http/client-error';
+import { ignoreUnknownExpectations } from './http/expect-header';
 import { httpServerOptions } from './http/http-server-options';
 import { registerRawJsonBody } from './http/json-body';
 import { registerMetricsEndpoint } from './http/metrics-endpoint';
@@ -125,6 +126,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const fastify = adapter.getInstance();
   listening.server = fastify.server;
   heads.watch(fastify.server);
+  ignoreUnknownExpectations(fastify.server);
   registerRawJsonBody(fastify, config.bodyLimitBytes);
   registerCheckoutFormBody(fastify, config.checkoutFormLimitBytes);
   const refusedAddresses = new RefusedAddressLimiter(foundation.rateLimitStore, config.rateLimits.refusedPerAddressPerMinute);

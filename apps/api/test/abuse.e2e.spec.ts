@@ -167,6 +167,12 @@ describe('heads that Node would answer with a bare status', () => {
     expect(exchange.response).toMatch(/^HTTP\/1\.1 400 /);
     expect(rawJsonBody(exchange.response)).toMatchObject({ code: 'MALFORMED_REQUEST', retryable: false });
   });
+
+  it('serves a request whose Expect names an expectation other than 100-continue as if the header were not there', async () => {
+    const exchange = await rawExchange(api.baseUrl, [`GET /payment/health HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: something-else\r\nConnection: close\r\n\r\n`], 5000);
+    expect(exchange.response).toMatch(/^HTTP\/1\.1 200 /);
+    expect(rawJsonBody(exchange.response)).toMatchObject({ status: 'ok' });
+  });
 });
 
 /** Sends `count` signed banks requests for `credential`, alternating across `apps`, all at once; returns the statuses. */
