@@ -119,6 +119,16 @@ describe('bad input over real HTTP', () => {
     expect(response.json).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'reference', code: 'pattern' }] });
   });
 
+  it.each([
+    ['a broken percent-encoding', `${PAYINS}/order%`],
+    ['an encoded NUL then a broken percent-encoding', `${PAYINS}/order%00%`],
+    ['a path parameter longer than the router reads', `${PAYINS}/${'r'.repeat(101)}`],
+  ])('refuses a path with %s with 400 MALFORMED_REQUEST and the error body', async (_name, path) => {
+    const response = await signedCall(api.baseUrl, { path, credential: MERCHANT_A });
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({ code: 'MALFORMED_REQUEST', retryable: false, requestId: response.headers.get('x-request-id') });
+  });
+
   it('checks the signature before the body, so unsigned callers learn nothing about it', async () => {
     const response = await send(api.baseUrl, { method: 'POST', path: ENQUIRY, headers: { 'content-type': 'application/json' }, body: '{"a":{}}' });
     expect(response.status).toBe(401);
