@@ -22,7 +22,8 @@ export function registerRequestHooks(fastify: FastifyInstance, deps: RequestHook
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
     // HTTP/1.1 requires Host. Node's own refusal of a request without one is a bare 400 (http-server-options.ts turns it off), so it is refused here, with the error body.
-    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+    // A request target never holds a fragment; the router would drop it, and serve /a#/b as /a, another operation than the one named.
+    if ((request.raw.httpVersion === '1.1' && request.headers.host === undefined) || request.raw.url?.includes('#')) {
       void reply.header('connection', 'close');
       sendError(new ApiException('MALFORMED_REQUEST', {}), request, reply);
       return reply;
