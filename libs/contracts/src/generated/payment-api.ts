@@ -1272,6 +1272,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description The request is not valid HTTP/1.1, such as one without a Host header or with a fragment (`#`) in its path. A page, not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description No payin has this token. A page, not JSON. */
             404: {
                 headers: {
@@ -1308,6 +1317,19 @@ export interface operations {
             };
         };
         responses: {
+            /**
+             * @description The payin is already final and the form did not come from its page
+             *     (no matching CSRF pair, or another site): the outcome page, with
+             *     nothing changed.
+             */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description The payin is final; the customer goes to the merchant's `redirectUrl`, or back to the page. */
             303: {
                 headers: {
@@ -1349,6 +1371,24 @@ export interface operations {
             };
             /** @description The payin expired unpaid. */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form is larger than the service reads (`CHECKOUT_FORM_LIMIT_BYTES`, 4096 bytes by default). A page, not JSON. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The body is not a form (`application/x-www-form-urlencoded`). A page, not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
