@@ -16,6 +16,7 @@ import { openPglite, openPostgres } from './db/sql-clients';
 import type { Foundation } from './foundation';
 import { ArrivedHeads } from './http/client-error';
 import { registerExpectContinue } from './http/expect-continue';
+import { ignoreUnknownExpectations } from './http/expect-header';
 import { httpServerOptions } from './http/http-server-options';
 import { registerRawJsonBody } from './http/json-body';
 import { registerMetricsEndpoint } from './http/metrics-endpoint';
@@ -127,6 +128,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const fastify = adapter.getInstance();
   listening.server = fastify.server;
   heads.watch(fastify.server);
+  ignoreUnknownExpectations(fastify.server);
   registerRawJsonBody(fastify, config.bodyLimitBytes);
   registerCheckoutFormBody(fastify, config.checkoutFormLimitBytes);
   const refusedAddresses = new AddressLimiter(foundation.rateLimitStore, 'refused', config.rateLimits.refusedPerAddressPerMinute);

@@ -155,6 +155,26 @@ describe('timeouts of the head and of the whole request, told apart', () => {
   });
 });
 
+describe('heads that Node would answer with a bare status', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp();
+  });
+  afterAll(() => api.close());
+
+  it('answers an HTTP/1.1 request without a Host header with 400 and the error body', async () => {
+    const exchange = await rawExchange(api.baseUrl, [`GET ${BANKS} HTTP/1.1\r\n\r\n`], 5000);
+    expect(exchange.response).toMatch(/^HTTP\/1\.1 400 /);
+    expect(rawJsonBody(exchange.response)).toMatchObject({ code: 'MALFORMED_REQUEST', retryable: false });
+  });
+
+  it('serves a request whose Expect names an expectation other than 100-continue as if the header were not there', async () => {
+    const exchange = await rawExchange(api.baseUrl, [`GET /payment/health HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: something-else\r\nConnection: close\r\n\r\n`], 5000);
+    expect(exchange.response).toMatch(/^HTTP\/1\.1 200 /);
+    expect(rawJsonBody(exchange.response)).toMatchObject({ status: 'ok' });
+  });
+});
+
 /** Sends `count` signed banks requests for `credential`, alternating across `apps`, all at once; returns the statuses. */
 async function flood(apps: TestApp[], credential: TestCredential, count: number, path = BANKS, body?: string): Promise<number[]> {
   const responses = await Promise.all(Array.from({ length: count }, (_, i) => signedCall((apps[i % apps.length] as TestApp).baseUrl, { path, body, credential })));

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sign } from '@paysign/signing';
 import { signedCall, send } from './support/api-client';
+import { rawExchange, rawJsonBody } from './support/raw-http';
 import { MERCHANT_A } from './support/credentials';
 import { describeInProduction } from './support/stores';
 import { startProductionTestApp, startTestApp, type TestApp } from './support/test-app';
@@ -142,6 +143,25 @@ describe('bad input over real HTTP', () => {
     const response = await signedCall(api.baseUrl, { path: `${PAYINS}/${'r'.repeat(65)}`, credential: MERCHANT_A });
     expect(response.status).toBe(400);
     expect(response.json).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'reference', code: 'pattern' }] });
+  });
+
+  it.each([
+    ['a broken percent-encoding', `${PAYINS}/order%`],
+    ['an encoded NUL then a broken percent-encoding', `${PAYINS}/order%00%`],
+    ['a path parameter longer than the router reads', `${PAYINS}/${'r'.repeat(101)}`],
+  ])('refuses a path with %s with 400 MALFORMED_REQUEST and the error body', async (_name, path) => {
+    const response = await signedCall(api.baseUrl, { path, credential: MERCHANT_A });
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({ code: 'MALFORMED_REQUEST', retryable: false, requestId: response.headers.get('x-request-id') });
+  });
+
+  it('refuses a request target with a fragment, which the router would drop and so serve another operation, with 400 MALFORMED_REQUEST', async () => {
+    const path = `${PAYINS}/bad-input-fragment#/events`;
+    const { headers } = sign({ ...MERCHANT_A, nonce: randomUUID(), timestamp: Math.floor(Date.now() / 1000), method: 'GET', path });
+    const head = [`GET ${path} HTTP/1.1`, 'Host: 127.0.0.1', ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`), 'Connection: close', '', ''].join('\r\n');
+    const exchange = await rawExchange(api.baseUrl, [head], 5000);
+    expect(exchange.response).toMatch(/^HTTP\/1\.1 400 /);
+    expect(rawJsonBody(exchange.response)).toMatchObject({ code: 'MALFORMED_REQUEST', retryable: false });
   });
 
   it('checks the signature before the body, so unsigned callers learn nothing about it', async () => {

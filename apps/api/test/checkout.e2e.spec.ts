@@ -5,11 +5,13 @@ import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { ContractValidator } from '@paysign/contracts/testing';
 import { MerchantsFileWatcher } from '../src/merchants/merchants-file-watcher';
 import { CheckoutLinks } from '../src/payins/checkout-links';
 import { PayinRepository } from '../src/payins/payin-repository.interface';
-import { signedCall } from './support/api-client';
+import { send, signedCall } from './support/api-client';
 import { MERCHANT_A, MERCHANT_B, TEST_MERCHANTS_FILE, type TestCredential } from './support/credentials';
+import { rawExchange } from './support/raw-http';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const PAYINS = '/payment/api/payins';
@@ -323,6 +325,27 @@ describe('hosted checkout', () => {
       expect(form.status).toBe(415);
       expect(form.json.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     });
+  });
+
+  it('answers forms it does not act on with the pages the contract documents: the outcome of a final payin (200), too large (413), not a form (415)', async () => {
+    const { checkoutUrl, reference } = await createPayin();
+    await signedCall(api.baseUrl, { path: `${PAYINS}/${reference}/simulate`, body: '{"outcome":"successful"}', credential: MERCHANT_A });
+    const path = new URL(checkoutUrl).pathname;
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    // send() checks each answer against the contract.
+    const withoutItsPage = await send(api.baseUrl, { method: 'POST', path, headers: form, body: 'action=cancel' });
+    const tooLarge = await send(api.baseUrl, { method: 'POST', path, headers: form, body: `action=cancel&cardNumber=${'4'.repeat(5000)}` });
+    const notAForm = await send(api.baseUrl, { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: '{"action":"cancel"}' });
+    expect([withoutItsPage.status, tooLarge.status, notAForm.status]).toEqual([200, 413, 415]);
+    expect((await statusOf(reference)).status).toBe('SUCCESSFUL');
+  });
+
+  it('answers a link requested with a fragment in its path with a 400 page, as the contract documents, not JSON', async () => {
+    const path = new URL((await createPayin()).checkoutUrl).pathname;
+    const exchange = await rawExchange(api.baseUrl, [`GET ${path}#pay HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`], 5000);
+    const [head = '', body = ''] = exchange.response.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 [^]*\r\ncontent-type: text\/html; charset=utf-8\r\n/i);
+    expect(new ContractValidator().validateResponse({ method: 'GET', path, status: 400, body })).toEqual([]);
   });
 
   it("opens only its own merchant's payin, even when two merchants use the same reference", async () => {

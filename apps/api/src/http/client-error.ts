@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import * as http from 'node:http';
 import type { Socket } from 'node:net';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ApiException } from '../errors/api.exception';
 import { toErrorResponse } from '../errors/error-response';
+import { sendError } from '../errors/send-error';
 
 /**
  * The connections whose current request has sent its whole head: a timeout
@@ -54,4 +56,18 @@ export function answerClientError(
     );
   }
   socket.destroy();
+}
+
+/** What Fastify's router refuses as a path it cannot read: a percent-encoding that does not decode, a path parameter longer than it reads. */
+const UNREADABLE_PATH = new Set(['FST_ERR_BAD_URL', 'FST_ERR_MAX_PARAM_LENGTH']);
+
+/**
+ * Answers what Fastify's router refuses before any route or hook runs, which
+ * it would otherwise answer with a body of its own: an unreadable path is
+ * 400 MALFORMED_REQUEST with the documented error body, logged.
+ */
+export function answerRouterError(error: Error & { code?: string }, request: FastifyRequest, reply: FastifyReply): void {
+  request.log.info({ requestId: request.id, reason: error.code, clientAddress: request.ip }, 'request refused by the router');
+  void reply.header('X-Request-Id', request.id);
+  sendError(UNREADABLE_PATH.has(error.code ?? '') ? new ApiException('MALFORMED_REQUEST', {}) : error, request, reply);
 }

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import type { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
-import { answerClientError, type ArrivedHeads } from './client-error';
+import { answerClientError, answerRouterError, type ArrivedHeads } from './client-error';
 
 type FastifyOptions = NonNullable<ConstructorParameters<typeof FastifyAdapter>[0]>;
 
@@ -26,8 +26,10 @@ export function httpServerOptions(config: AppConfig, logger: Logger, heads: Arri
     connectionTimeout: config.connectionTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
     // Node checks request and head timeouts every connectionsCheckingInterval ms (30 s by default), so a stalled request would outlive its limit by up to that.
-    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000 },
+    // requireHostHeader: Node would answer a request without Host with a bare 400; request-hooks.ts refuses it with the error body instead.
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: 1000, requireHostHeader: false },
     clientErrorHandler: (error: NodeJS.ErrnoException, socket: Socket) => answerClientError(error, socket, config, logger, heads),
+    frameworkErrors: answerRouterError,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   } as Omit<FastifyOptions, 'logController'>;

@@ -1,5 +1,7 @@
 import { HEADER_GRAMMAR } from '@paysign/signing';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiException } from '../errors/api.exception';
+import { sendError } from '../errors/send-error';
 import type { ServiceMetrics } from '../metrics/service-metrics';
 import { PUBLIC_ROUTE } from './public.decorator';
 import { isCheckoutPath, loggablePath, ROUTES } from './routes';
@@ -20,6 +22,14 @@ export interface RequestHooksDeps {
 export function registerRequestHooks(fastify: FastifyInstance, deps: RequestHooksDeps): void {
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('X-Request-Id', request.id);
+    // HTTP/1.1 requires Host. Node's own refusal of a request without one is a bare 400 (http-server-options.ts turns it off), so it is refused here, with the error body.
+    // A request target never holds a fragment; the router would drop it, and serve /a#/b as /a, another operation than the one named.
+    if ((request.raw.httpVersion === '1.1' && request.headers.host === undefined) || request.raw.url?.includes('#')) {
+      void reply.header('connection', 'close');
+      sendError(new ApiException('MALFORMED_REQUEST', {}), request, reply);
+      return reply;
+    }
+    return undefined;
   });
 
   // Responses that finish after shutdown began close their connection, so that a

@@ -1292,6 +1292,15 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            /** @description The request is not valid HTTP/1.1, such as one without a Host header or with a fragment (`#`) in its path. A page, not JSON. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
             /** @description No payin has this token. A page, not JSON. */
             404: {
                 headers: {
@@ -1350,10 +1359,12 @@ export interface operations {
         };
         responses: {
             /**
-             * @description The payin is final, and either its `redirectUrl`, stored before
-             *     URLs were normalised, cannot be sent as a `Location` header (the
-             *     page shows the outcome, with a link to the merchant), or its
-             *     merchant no longer takes payments (the outcome, with no link).
+             * @description The payin is final, and the page shows its outcome with nothing
+             *     changed: the form did not come from its page (no matching CSRF
+             *     pair, or another site); or its `redirectUrl`, stored before URLs
+             *     were normalised, cannot be sent as a `Location` header (with a
+             *     link to the merchant); or its merchant no longer takes payments
+             *     (with no link).
              */
             200: {
                 headers: {
@@ -1404,6 +1415,24 @@ export interface operations {
             };
             /** @description The payin expired unpaid, or it is `PENDING` and its merchant no longer takes payments; nothing is charged. */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form is larger than the service reads (`CHECKOUT_FORM_LIMIT_BYTES`, 4096 bytes by default). A page, not JSON. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The body is not a form (`application/x-www-form-urlencoded`). A page, not JSON. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
