@@ -29,6 +29,8 @@ export function registerPublicPagesLimit(fastify: FastifyInstance, deps: PublicP
     const limiter = refusedMs > 0 ? deps.refusedAddresses : deps.publicPageAddresses;
     const blockedMs = refusedMs || deps.publicPageAddresses.blockedForMs(request.ip) || (await deps.publicPageAddresses.hit(request.ip));
     if (blockedMs === 0) return;
+    // The connection closes with the refusal: a flood must connect again for each request it sends while blocked.
+    void reply.header('connection', 'close');
     sendError(rateLimited(reply, { source: 'address', limit: limiter.limitPerMinute, periodMs: MINUTE_MS, retryAfterSeconds: blockedMs / 1000 }), request, reply);
     return reply;
   });
