@@ -57,6 +57,30 @@ describe('JobRunner', () => {
     await runner.stop();
   });
 
+  it('answers runNow during a run in flight with one more run after it, so that the run it waits for starts after the call', async () => {
+    const { runner } = runnerWithLogs();
+    const first = gate();
+    let value = 'old';
+    const seen: string[] = [];
+    runner.add({
+      name: 'claim',
+      intervalMs: 1000,
+      run: async () => {
+        const read = value;
+        if (seen.length === 0) await first.opened;
+        seen.push(read);
+      },
+    });
+    const inFlight = runner.runNow('claim');
+    await settle();
+    value = 'new';
+    const after = runner.runNow('claim');
+    first.open();
+    await Promise.all([inFlight, after]);
+    expect(seen).toEqual(['old', 'new']);
+    await runner.stop();
+  });
+
   it('runs a woken job at once when idle, and once more right after the run in flight when woken during it', async () => {
     const { runner, scheduler } = runnerWithLogs();
     const first = gate();

@@ -62,11 +62,16 @@ export class JobRunner {
     for (const job of this.jobs) job.schedule();
   }
 
-  /** Runs a job now, out of turn (tests, and a first sweep at boot); joins the run in flight if there is one. */
+  /**
+   * Runs a job now, out of turn (tests, and a first sweep at boot), and
+   * resolves when that run ends. A run in flight may have started before
+   * the caller's reason to run (a test moved the clock): the job then runs
+   * once more right after it, never twice at once.
+   */
   runNow(name: string): Promise<void> {
     const job = this.jobs.find((candidate) => candidate.name === name);
     if (!job) throw new Error(`no job named ${name}`);
-    return job.runOnce();
+    return job.runAfterAnyInFlight();
   }
 
   /**
@@ -130,8 +135,14 @@ class ScheduledJob {
 
   wake(): void {
     if (this.signal.aborted) return;
-    if (this.running) this.woken = true;
-    else void this.runOnce();
+    void this.runAfterAnyInFlight();
+  }
+
+  /** A run that starts after this call: now when idle, else right after the run in flight, in the same single flight. */
+  runAfterAnyInFlight(): Promise<void> {
+    if (!this.running) return this.runOnce();
+    this.woken = true;
+    return this.running;
   }
 
   async stop(): Promise<void> {

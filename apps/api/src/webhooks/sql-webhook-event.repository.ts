@@ -200,16 +200,11 @@ export class SqlWebhookEventRepository {
 
   /** Every event of one object, oldest first, with its attempts. */
   async listOfObject(merchantId: string, objectType: string, objectId: string): Promise<EventWithAttempts[]> {
-    const { rows } = await this.client.query<EventRow>(
-      `SELECT ${COLUMNS} FROM outbox_events WHERE merchant_id = $1 AND object_type = $2 AND object_id = $3 ORDER BY created_at, id`,
-      [merchantId, objectType, objectId],
-    );
-    return this.withAttempts(rows.map(fromEventRow));
+    return this.withAttempts('e.merchant_id = $1 AND e.object_type = $2 AND e.object_id = $3', [merchantId, objectType, objectId]);
   }
 
   async find(merchantId: string, id: string): Promise<EventWithAttempts | undefined> {
-    const { rows } = await this.client.query<EventRow>(`SELECT ${COLUMNS} FROM outbox_events WHERE merchant_id = $1 AND id = $2`, [merchantId, id]);
-    return (await this.withAttempts(rows.map(fromEventRow)))[0];
+    return (await this.withAttempts('e.merchant_id = $1 AND e.id = $2', [merchantId, id]))[0];
   }
 
   /** One more attempt, now, whatever the event's state; resolves false when the merchant has no such event. */
@@ -228,26 +223,36 @@ export class SqlWebhookEventRepository {
     return Number(rows[0]?.n ?? 0);
   }
 
-  private async withAttempts(events: StoredWebhookEvent[]): Promise<EventWithAttempts[]> {
-    if (events.length === 0) return [];
-    const { rows } = await this.client.query<AttemptRow>(
-      'SELECT event_id, attempt, started_at, duration_ms, status_code, error, response_body, next_attempt_at FROM webhook_attempts WHERE event_id = ANY($1) ORDER BY attempt',
-      [events.map((event) => event.id)],
+  /**
+   * The events `where` selects, oldest first, each with its attempts, read in
+   * one statement: one snapshot, so that an event is never shown in an older
+   * state than the attempts listed under it.
+   */
+  private async withAttempts(where: string, params: unknown[]): Promise<EventWithAttempts[]> {
+    const { rows } = await this.client.query<EventRow & Partial<Record<`a_${keyof AttemptRow}`, unknown>>>(
+      `SELECT ${COLUMNS.split(', ').map((column) => `e.${column}`).join(', ')},
+              a.attempt AS a_attempt, a.started_at AS a_started_at, a.duration_ms AS a_duration_ms, a.status_code AS a_status_code,
+              a.error AS a_error, a.response_body AS a_response_body, a.next_attempt_at AS a_next_attempt_at
+       FROM outbox_events e LEFT JOIN webhook_attempts a ON a.event_id = e.id
+       WHERE ${where} ORDER BY e.created_at, e.id, a.attempt`,
+      params,
     );
-    return events.map((event) => ({
-      ...event,
-      attempts: rows
-        .filter((row) => row.event_id === event.id)
-        .map((row) => ({
-          attempt: Number(row.attempt),
-          startedAt: toDate(row.started_at).toISOString(),
-          durationMs: Number(row.duration_ms),
-          statusCode: row.status_code === null ? null : Number(row.status_code),
-          error: row.error,
-          responseBody: row.response_body,
-          nextAttemptAt: row.next_attempt_at === null ? null : toDate(row.next_attempt_at).toISOString(),
-        })),
-    }));
+    const events = new Map<string, EventWithAttempts>();
+    for (const row of rows) {
+      const event = events.get(row.id) ?? { ...fromEventRow(row), attempts: [] };
+      events.set(row.id, event);
+      if (row.a_attempt === null || row.a_attempt === undefined) continue;
+      event.attempts.push({
+        attempt: Number(row.a_attempt),
+        startedAt: toDate(row.a_started_at as Date | string).toISOString(),
+        durationMs: Number(row.a_duration_ms),
+        statusCode: row.a_status_code === null ? null : Number(row.a_status_code),
+        error: row.a_error as string | null,
+        responseBody: row.a_response_body as string | null,
+        nextAttemptAt: row.a_next_attempt_at === null ? null : toDate(row.a_next_attempt_at as Date | string).toISOString(),
+      });
+    }
+    return [...events.values()];
   }
 }
 

@@ -60,7 +60,7 @@ export class WebhookDispatcher {
     for (const event of claimed) {
       const delivery = this.deliver(event).finally(() => {
         this.inFlight.delete(delivery);
-        // Even after a claim that took nothing: events held back by a merchant's, a receiver's or a circuit's share may go now.
+        // Whatever the last claim took: events it held back for a merchant's or a receiver's share may go now.
         if (!this.shutdown.signal.aborted) this.options.onSlotFreed?.();
       });
       this.inFlight.add(delivery);
