@@ -133,6 +133,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   registerCheckoutFormBody(fastify, config.checkoutFormLimitBytes);
   const refusedAddresses = new AddressLimiter(foundation.rateLimitStore, 'refused', config.rateLimits.refusedPerAddressPerMinute);
   const publicPageAddresses = new AddressLimiter(foundation.rateLimitStore, 'public', config.rateLimits.publicPerAddressPerMinute);
+  const docsAssetAddresses = new AddressLimiter(foundation.rateLimitStore, 'docs-assets', config.rateLimits.docsAssetsPerAddressPerMinute);
   registerRequestHooks(fastify, {
     metrics: foundation.metrics,
     isKnownApiKey: (apiKey) => foundation.merchants.merchantFor(apiKey) !== undefined,
@@ -140,7 +141,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     shutdownGraceMs: config.shutdownGraceMs,
   });
   registerSigningPrefilter(fastify, { config, clock: foundation.clock, merchants: foundation.merchants, refusedAddresses });
-  registerPublicPagesLimit(fastify, { refusedAddresses, publicPageAddresses });
+  registerPublicPagesLimit(fastify, { refusedAddresses, publicPageAddresses, docsAssetAddresses });
   registerExpectContinue(fastify);
   await registerMetricsEndpoint(fastify, foundation.metrics, config, logger);
 

@@ -306,6 +306,21 @@ describe('the limit on unsigned pages per address', () => {
   });
 });
 
+describe("the limit on the docs' scripts per address", () => {
+  it("refuses an address more of Redoc's bundle than a browser needs, and still serves it the pages", async () => {
+    const api = await startTestApp({ RATE_LIMIT_DOCS_ASSETS_PER_ADDRESS_PER_MINUTE: '2' });
+    try {
+      const bundle = String(/src="([^"]*redoc\.standalone[^"]*)"/.exec((await send(api.baseUrl, { method: 'GET', path: '/payment/docs' })).body as string)?.[1]);
+      const statuses = [];
+      for (let i = 0; i < 3; i++) statuses.push((await fetch(`${api.baseUrl}${bundle}`)).status);
+      expect(statuses).toEqual([200, 200, 429]);
+      expect((await send(api.baseUrl, { method: 'GET', path: '/payment/docs' })).status).toBe(200);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
 describe('the client address behind a proxy (TRUST_PROXY=true: one hop)', () => {
   let api: TestApp;
   beforeAll(async () => {

@@ -134,6 +134,8 @@ export interface RateLimits {
   refusedPerAddressPerMinute: number;
   /** Requests to the unsigned pages (checkout and docs) per client address per minute. */
   publicPerAddressPerMinute: number;
+  /** Of those, requests for the docs' scripts (Redoc's bundle is 918 KiB), which a browser fetches once and caches. */
+  docsAssetsPerAddressPerMinute: number;
 }
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -222,6 +224,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
       enquiryPerKeyPerMinute: int('RATE_LIMIT_ENQUIRY_PER_KEY_PER_MINUTE', 300, 1, 1_000_000),
       refusedPerAddressPerMinute: int('RATE_LIMIT_REFUSED_PER_ADDRESS_PER_MINUTE', 60, 1, 1_000_000),
       publicPerAddressPerMinute: int('RATE_LIMIT_PUBLIC_PER_ADDRESS_PER_MINUTE', 600, 1, 1_000_000),
+      docsAssetsPerAddressPerMinute: int('RATE_LIMIT_DOCS_ASSETS_PER_ADDRESS_PER_MINUTE', 30, 1, 1_000_000),
     },
     nonceStoreMaxEntries: int('NONCE_STORE_MAX_ENTRIES', 6_000_000, 100, MAX_MEMORY_NONCES),
     nonceStoreMaxPerKey: int('NONCE_STORE_MAX_PER_KEY', 120_000, 10, MAX_MEMORY_NONCES),

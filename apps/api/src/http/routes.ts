@@ -30,6 +30,9 @@ export const isCheckoutPath = (path: string): boolean => path.startsWith(`${ROOT
 /** Whether a request path is one of the unsigned pages a browser reads: a checkout link, the docs or the contract. */
 export const isPublicPagePath = (path: string): boolean => isCheckoutPath(path) || path === ROUTES.docs || path.startsWith(`${ROUTES.docs}/`) || path === ROUTES.contract;
 
+/** Whether a request path is one of the docs' assets (the scripts the reference page loads). */
+export const isDocsAssetPath = (path: string): boolean => path.startsWith(ROUTES.docsAsset(''));
+
 /** The path with a checkout link's capability token masked, for logs. */
 export function loggablePath(path: string): string {
   return path.startsWith(`${ROOT}/checkout/`) ? path.replace(/^(\/[^/]+\/checkout\/)[^/?]+/, '$1{token}') : path;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { rateLimited } from '../errors/api.exception';
 import { sendError } from '../errors/send-error';
-import { isCheckoutPath, isPublicPagePath } from '../http/routes';
+import { isCheckoutPath, isDocsAssetPath, isPublicPagePath } from '../http/routes';
 import type { AddressLimiter } from './address-limiter';
 
 const MINUTE_MS = 60_000;
@@ -11,6 +11,8 @@ export interface PublicPagesLimitDeps {
   refusedAddresses: AddressLimiter;
   /** Requests to the unsigned pages per address. */
   publicPageAddresses: AddressLimiter;
+  /** Requests for the docs' assets per address: heavy, and cached by a browser after the first. */
+  docsAssetAddresses: AddressLimiter;
 }
 
 /**
@@ -25,13 +27,26 @@ export function registerPublicPagesLimit(fastify: FastifyInstance, deps: PublicP
   fastify.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
     if (!isPublicPagePath(path)) return;
-    const refusedMs = isCheckoutPath(path) ? deps.refusedAddresses.blockedForMs(request.ip) : 0;
-    const limiter = refusedMs > 0 ? deps.refusedAddresses : deps.publicPageAddresses;
-    const blockedMs = refusedMs || deps.publicPageAddresses.blockedForMs(request.ip) || (await deps.publicPageAddresses.hit(request.ip));
-    if (blockedMs === 0) return;
+    const limiters = [...(isCheckoutPath(path) ? [deps.refusedAddresses] : []), deps.publicPageAddresses, ...(isDocsAssetPath(path) ? [deps.docsAssetAddresses] : [])];
+    const blocked = await firstBlocking(limiters, request.ip, deps.refusedAddresses);
+    if (blocked === undefined) return;
+    const { limiter, blockedMs } = blocked;
     // The connection closes with the refusal: a flood must connect again for each request it sends while blocked.
     void reply.header('connection', 'close');
     sendError(rateLimited(reply, { source: 'address', limit: limiter.limitPerMinute, periodMs: MINUTE_MS, retryAfterSeconds: blockedMs / 1000 }), request, reply);
     return reply;
   });
+}
+
+/**
+ * The first limiter that refuses the address, and for how long. Each counts
+ * the request in turn, unless one before it refused; the refusals limiter
+ * only says whether the address is blocked, since a request is not a refusal.
+ */
+async function firstBlocking(limiters: AddressLimiter[], address: string, refusals: AddressLimiter): Promise<{ limiter: AddressLimiter; blockedMs: number } | undefined> {
+  for (const limiter of limiters) {
+    const blockedMs = limiter.blockedForMs(address) || (limiter === refusals ? 0 : await limiter.hit(address));
+    if (blockedMs > 0) return { limiter, blockedMs };
+  }
+  return undefined;
 }
