@@ -73,7 +73,7 @@ fs.writeFileSync(
     '',
     '```sh',
     'npm ci --omit=dev',
-    'PAYSIGN_MODE=production MERCHANTS_FILE=/etc/paysign/merchants.json REDIS_URL=redis://... DATABASE_URL=postgres://... ACCOUNT_NAME_PROVIDER=sandbox PUBLIC_BASE_URL=https://pay.example.com CHECKOUT_TOKEN_SECRET=... node main.js',
+    'PAYSIGN_MODE=production MERCHANTS_FILE=/etc/paysign/merchants.json REDIS_URL=redis://... DATABASE_URL=postgres://... ACCOUNT_NAME_PROVIDER=sandbox PUBLIC_BASE_URL=https://pay.example.com CHECKOUT_TOKEN_SECRET=... METRICS_PORT=9100 node main.js',
     '```',
     '',
     'Run `node main.js` directly (not through npm), so that SIGTERM reaches the service and it drains before it exits.',
