@@ -38,6 +38,10 @@ async function healthWithin(api: TestApp, ms: number, done: (answer: Awaited<Ret
     const refused = await signedCall(api.baseUrl, { path: BANKS, credential: MERCHANT_A });
     expect(refused.status).toBe(503);
     expect(refused.json).toMatchObject({ code: 'STORE_UNAVAILABLE', retryable: true });
+    // The unsigned pages are limited per address in the same store: they fail closed too, with the error body.
+    const docs = await send(api.baseUrl, { method: 'GET', path: '/payment/docs' });
+    expect(docs.status).toBe(503);
+    expect(docs.json).toMatchObject({ code: 'STORE_UNAVAILABLE' });
     // The request met the rate-limit store first; readiness knows the nonce store is down by its next ping.
     const health = await healthWithin(api, 3000, (answer) => answer.status === 503);
     expect(health.status).toBe(503);
