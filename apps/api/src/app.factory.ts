@@ -141,7 +141,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     shutdownGraceMs: config.shutdownGraceMs,
   });
   registerSigningPrefilter(fastify, { config, clock: foundation.clock, merchants: foundation.merchants, refusedAddresses });
-  registerPublicPagesLimit(fastify, { refusedAddresses, publicPageAddresses, docsAssetAddresses });
+  registerPublicPagesLimit(fastify, { refusedAddresses, publicPageAddresses, docsAssetAddresses, blockedAnswerDelayMs: config.rateLimits.blockedAnswerDelayMs });
   registerExpectContinue(fastify);
   await registerMetricsEndpoint(fastify, foundation.metrics, config, logger);
 

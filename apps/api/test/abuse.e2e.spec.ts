@@ -253,7 +253,7 @@ describe('the limit on refused requests per address', () => {
 describe('every refusal before verification counts against the address', () => {
   let api: TestApp;
   beforeEach(async () => {
-    api = await startTestApp({ RATE_LIMIT_REFUSED_PER_ADDRESS_PER_MINUTE: '5' });
+    api = await startTestApp({ RATE_LIMIT_REFUSED_PER_ADDRESS_PER_MINUTE: '5', RATE_LIMIT_BLOCKED_ANSWER_DELAY_MS: '0' });
   });
   afterEach(() => api.close());
   const banksAs = (credential: TestCredential) => signedCall(api.baseUrl, { path: BANKS, credential });
@@ -289,7 +289,7 @@ describe('every refusal before verification counts against the address', () => {
 
 describe('the limit on unsigned pages per address', () => {
   it('gives an address that floods the docs or checkout links 429, and never limits the health probes', async () => {
-    const api = await startTestApp({ RATE_LIMIT_PUBLIC_PER_ADDRESS_PER_MINUTE: '5' });
+    const api = await startTestApp({ RATE_LIMIT_PUBLIC_PER_ADDRESS_PER_MINUTE: '5', RATE_LIMIT_BLOCKED_ANSWER_DELAY_MS: '0' });
     try {
       const docs = [];
       for (let i = 0; i < 6; i++) docs.push((await send(api.baseUrl, { method: 'GET', path: i % 2 ? '/payment/docs' : '/payment/openapi.yaml' })).status);
@@ -306,9 +306,28 @@ describe('the limit on unsigned pages per address', () => {
   });
 });
 
+describe('the answer to an address already blocked from the unsigned pages', () => {
+  it('waits RATE_LIMIT_BLOCKED_ANSWER_DELAY_MS, so that a flood is answered once per wait per connection it holds', async () => {
+    const api = await startTestApp({ RATE_LIMIT_PUBLIC_PER_ADDRESS_PER_MINUTE: '1', RATE_LIMIT_BLOCKED_ANSWER_DELAY_MS: '400' });
+    try {
+      expect((await send(api.baseUrl, { method: 'GET', path: '/payment/docs' })).status).toBe(200);
+      expect((await send(api.baseUrl, { method: 'GET', path: '/payment/docs' })).status).toBe(429);
+      const started = performance.now();
+      const blocked = await send(api.baseUrl, { method: 'GET', path: '/payment/docs' });
+      expect(performance.now() - started).toBeGreaterThanOrEqual(400);
+      expect(blocked.status).toBe(429);
+      expect(blocked.json).toMatchObject({ code: 'RATE_LIMITED' });
+      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(blocked.headers.get('connection')).toBe('close');
+    } finally {
+      await api.close();
+    }
+  });
+});
+
 describe("the limit on the docs' scripts per address", () => {
   it("refuses an address more of Redoc's bundle than a browser needs, and still serves it the pages", async () => {
-    const api = await startTestApp({ RATE_LIMIT_DOCS_ASSETS_PER_ADDRESS_PER_MINUTE: '2' });
+    const api = await startTestApp({ RATE_LIMIT_DOCS_ASSETS_PER_ADDRESS_PER_MINUTE: '2', RATE_LIMIT_BLOCKED_ANSWER_DELAY_MS: '0' });
     try {
       const bundle = String(/src="([^"]*redoc\.standalone[^"]*)"/.exec((await send(api.baseUrl, { method: 'GET', path: '/payment/docs' })).body as string)?.[1]);
       const statuses = [];

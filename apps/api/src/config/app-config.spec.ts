@@ -74,7 +74,7 @@ describe('loadConfig', () => {
 
   it('gives every limit a safe default', () => {
     expect(loadConfig({})).toMatchObject({
-      rateLimits: { perKeyPerSecond: 100, perKeyBurst: 200, enquiryPerKeyPerMinute: 300, refusedPerAddressPerMinute: 60, publicPerAddressPerMinute: 600, docsAssetsPerAddressPerMinute: 30 },
+      rateLimits: { perKeyPerSecond: 100, perKeyBurst: 200, enquiryPerKeyPerMinute: 300, refusedPerAddressPerMinute: 60, publicPerAddressPerMinute: 600, docsAssetsPerAddressPerMinute: 30, blockedAnswerDelayMs: 1000 },
       nonceStoreMaxEntries: 6_000_000,
       nonceStoreMaxPerKey: 120_000,
       shutdownGraceMs: 10_000,

@@ -136,6 +136,8 @@ export interface RateLimits {
   publicPerAddressPerMinute: number;
   /** Of those, requests for the docs' scripts (Redoc's bundle is 918 KiB), which a browser fetches once and caches. */
   docsAssetsPerAddressPerMinute: number;
+  /** How long an address already blocked from the unsigned pages waits for each further 429: a flood then costs the service per connection it holds, not per request it can send. */
+  blockedAnswerDelayMs: number;
 }
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
@@ -225,6 +227,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
       refusedPerAddressPerMinute: int('RATE_LIMIT_REFUSED_PER_ADDRESS_PER_MINUTE', 60, 1, 1_000_000),
       publicPerAddressPerMinute: int('RATE_LIMIT_PUBLIC_PER_ADDRESS_PER_MINUTE', 600, 1, 1_000_000),
       docsAssetsPerAddressPerMinute: int('RATE_LIMIT_DOCS_ASSETS_PER_ADDRESS_PER_MINUTE', 30, 1, 1_000_000),
+      blockedAnswerDelayMs: int('RATE_LIMIT_BLOCKED_ANSWER_DELAY_MS', 1000, 0, 5000),
     },
     nonceStoreMaxEntries: int('NONCE_STORE_MAX_ENTRIES', 6_000_000, 100, MAX_MEMORY_NONCES),
     nonceStoreMaxPerKey: int('NONCE_STORE_MAX_PER_KEY', 120_000, 10, MAX_MEMORY_NONCES),

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { rateLimited } from '../errors/api.exception';
 import { sendError } from '../errors/send-error';
@@ -13,6 +14,8 @@ export interface PublicPagesLimitDeps {
   publicPageAddresses: AddressLimiter;
   /** Requests for the docs' assets per address: heavy, and cached by a browser after the first. */
   docsAssetAddresses: AddressLimiter;
+  /** How long an address that was already blocked waits for its 429. */
+  blockedAnswerDelayMs: number;
 }
 
 /**
@@ -22,6 +25,12 @@ export interface PublicPagesLimitDeps {
  * failed checkout token is a refusal: guessing links stops where guessing
  * signatures does. Probes and metrics are not limited: load balancers and
  * monitors poll them from few addresses.
+ *
+ * An address that was already blocked before this request waits
+ * `blockedAnswerDelayMs` for its 429, on a timer. Answering at once let 16
+ * connections draw 2,500 refusals a second from the service's core, each a
+ * new connection and a pass through the pipeline; delayed, a flood is
+ * answered at most once a second per connection it holds open.
  */
 export function registerPublicPagesLimit(fastify: FastifyInstance, deps: PublicPagesLimitDeps): void {
   fastify.addHook('onRequest', async (request, reply) => {
@@ -30,7 +39,10 @@ export function registerPublicPagesLimit(fastify: FastifyInstance, deps: PublicP
     const limiters = [...(isCheckoutPath(path) ? [deps.refusedAddresses] : []), deps.publicPageAddresses, ...(isDocsAssetPath(path) ? [deps.docsAssetAddresses] : [])];
     const blocked = await firstBlocking(limiters, request.ip, deps.refusedAddresses);
     if (blocked === undefined) return;
-    const { limiter, blockedMs } = blocked;
+    const { limiter, alreadyBlocked } = blocked;
+    if (alreadyBlocked && deps.blockedAnswerDelayMs > 0) await delay(deps.blockedAnswerDelayMs);
+    // Counted after the wait, and never under a second: the block may have run out while the answer waited.
+    const blockedMs = Math.max(limiter.blockedForMs(request.ip), 1000);
     // The connection closes with the refusal: a flood must connect again for each request it sends while blocked.
     void reply.header('connection', 'close');
     sendError(rateLimited(reply, { source: 'address', limit: limiter.limitPerMinute, periodMs: MINUTE_MS, retryAfterSeconds: blockedMs / 1000 }), request, reply);
@@ -39,14 +51,14 @@ export function registerPublicPagesLimit(fastify: FastifyInstance, deps: PublicP
 }
 
 /**
- * The first limiter that refuses the address, and for how long. Each counts
+ * The first limiter that refuses the address, and whether it had already. Each counts
  * the request in turn, unless one before it refused; the refusals limiter
  * only says whether the address is blocked, since a request is not a refusal.
  */
-async function firstBlocking(limiters: AddressLimiter[], address: string, refusals: AddressLimiter): Promise<{ limiter: AddressLimiter; blockedMs: number } | undefined> {
+async function firstBlocking(limiters: AddressLimiter[], address: string, refusals: AddressLimiter): Promise<{ limiter: AddressLimiter; alreadyBlocked: boolean } | undefined> {
   for (const limiter of limiters) {
-    const blockedMs = limiter.blockedForMs(address) || (limiter === refusals ? 0 : await limiter.hit(address));
-    if (blockedMs > 0) return { limiter, blockedMs };
+    if (limiter.blockedForMs(address) > 0) return { limiter, alreadyBlocked: true };
+    if (limiter !== refusals && (await limiter.hit(address)) > 0) return { limiter, alreadyBlocked: false };
   }
   return undefined;
 }
