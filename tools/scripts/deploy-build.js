@@ -54,7 +54,7 @@ const deployPackage = {
   private: true,
   description: 'The Paysign payment service, built for deployment: run `npm ci --omit=dev`, then `node main.js`.',
   engines: rootPackage.engines,
-  scripts: { start: 'node main.js' },
+  scripts: { start: 'node main.js', 'ledger:check': 'node main.js ledger-check' },
   dependencies,
   overrides: Object.fromEntries(Object.entries(rootPackage.overrides ?? {}).filter(([name]) => name in dependencies)),
 };
@@ -77,6 +77,7 @@ fs.writeFileSync(
     '```',
     '',
     'Run `node main.js` directly (not through npm), so that SIGTERM reaches the service and it drains before it exits.',
+    '`npm run ledger:check`, with the same environment, checks every invariant of the ledger and exits non-zero with what is wrong (docs/ledger.md in the monorepo).',
     'Every setting is an environment variable; the monorepo README lists them, and docs/operations.md explains deployment.',
     '',
   ].join('\n'),

@@ -9,6 +9,7 @@ import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { EventsModule } from './events/events.module';
 import { FoundationModule, type Foundation } from './foundation';
 import { HealthModule } from './health/health.module';
+import { LedgerModule } from './ledger/ledger.module';
 import { MerchantsModule } from './merchants/merchants.module';
 import { NonceModule } from './nonce/nonce.module';
 import { PayinsModule } from './payins/payins.module';
@@ -34,6 +35,7 @@ export class AppModule {
         AccountsModule.forRoot({ provider: foundation.accountNameProvider, cache: foundation.enquiryCache }),
         EventsModule,
         WebhooksModule,
+        LedgerModule,
         PayinsModule,
         // Test helpers exist in sandbox mode only: in production their paths are unknown (404).
         ...(foundation.config.mode === 'sandbox' ? [SandboxSimulationModule] : []),

@@ -100,4 +100,13 @@ describeInProduction('the deployable folder', () => {
     expect(await exited).toBe(0);
     expect(output).toContain('shutdown: complete');
   });
+
+  it("checks the ledger of the service's database with npm run ledger:check, as an operator would", () => {
+    const url = new URL(DATABASE_URL);
+    url.pathname = `/${database}`;
+    const printed = execFileSync('npm', ['run', '-s', 'ledger:check'], { cwd: out, encoding: 'utf8', env: { PATH: process.env.PATH, PAYSIGN_MODE: 'production', REDIS_URL, DATABASE_URL: url.toString(), ...PRODUCTION_SETTINGS } });
+    expect(printed).toMatch(/^ledger check: \d+ journals, \d+ entries, \d+ accounts$/m);
+    expect(printed).toContain('holds   each journal sums to zero');
+    expect(printed).not.toContain('BROKEN');
+  });
 });

@@ -11,7 +11,11 @@ import type { NewOutboxEvent } from '../src/events/outbox-event';
 import { SCHEMA } from '../src/schema';
 import { openPostgres } from '../src/db/sql-clients';
 import { SqlPayinRepository } from '../src/payins/sql-payin.repository';
-import { DATABASE_URL, describeWithStore } from './support/stores';
+import { Ledger } from '../src/ledger/ledger';
+import { checkLedger } from '../src/ledger/ledger-check';
+import { PayinCredits } from '../src/ledger/payin-credits';
+import { DEFAULT_FEES } from '../src/money/fees';
+import { DATABASE_URL, describeWithStore, openPrivateSchema } from './support/stores';
 import { signedCall } from './support/api-client';
 import { MERCHANT_A } from './support/credentials';
 import { openPgliteFromTemplate } from './support/pglite-template';
@@ -50,11 +54,14 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
   let repository: PayinRepository;
   let events: SqlWebhookEventRepository;
   let client: SqlClient;
+  let ledger: Ledger;
   let dispose: () => Promise<void>;
   beforeAll(async () => {
     const opened = await open();
     client = opened.client;
-    repository = new SqlPayinRepository(opened.client, outbox, storeClock);
+    ledger = new Ledger(opened.client, storeClock);
+    // Settled in the payin's own transaction, as sandbox does by default.
+    repository = new SqlPayinRepository(opened.client, outbox, storeClock, new PayinCredits(ledger, () => DEFAULT_FEES, 0));
     events = new SqlWebhookEventRepository(opened.client, storeClock, SCHEDULED_ATTEMPTS);
     dispose = opened.dispose;
   });
@@ -140,6 +147,26 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
       expect((await repository.find(key('t-race')))?.status).toBe(winners[0]?.status);
     });
 
+    it("credits a successful payin's amount less its fee to the merchant, in the transaction that moves it, and nothing for any other outcome", async () => {
+      const of = (reference: string) => ({ merchantId: 'MCH-LEDGER', reference });
+      for (const reference of ['l-paid', 'l-declined', 'l-cancelled']) await repository.insertIfAbsent(payin(reference, { merchantId: 'MCH-LEDGER' }));
+      const paid = await repository.transition(of('l-paid'), { to: 'SUCCESSFUL' }, BEFORE_EXPIRY, NO_EVENT);
+      await repository.transition(of('l-declined'), { to: 'FAILED', reason: 'card_declined' }, BEFORE_EXPIRY, NO_EVENT);
+      await repository.transition(of('l-cancelled'), { to: 'CANCELLED' }, BEFORE_EXPIRY, NO_EVENT);
+      // 1.5 % of ₦1,000.50, rounded half up to the kobo.
+      expect(paid?.feeMinor).toBe(1_501n);
+      expect((await repository.find(of('l-paid')))?.feeMinor).toBe(1_501n);
+      expect((await repository.find(of('l-declined')))?.feeMinor).toBeNull();
+      expect(await ledger.balanceOf('MCH-LEDGER', 'NGN')).toEqual({ currency: 'NGN', availableMinor: 98_549n, pendingMinor: 0n, heldMinor: 0n });
+      expect((await ledger.entriesOf({ merchantId: 'MCH-LEDGER', currency: 'NGN', limit: 10 })).map((entry) => [entry.type, entry.balance, entry.amountMinor, entry.reference])).toEqual([
+        ['settlement', 'available', 98_549n, 'l-paid'],
+        ['settlement', 'pending', -98_549n, 'l-paid'],
+        ['payin_fee', 'pending', -1_501n, 'l-paid'],
+        ['payin_credit', 'pending', 100_050n, 'l-paid'],
+      ]);
+      expect(await checkLedger(client)).toEqual([]);
+    });
+
     it('refuses payment at or after expiresAt, but abandons, recording the expiry as the time', async () => {
       await repository.insertIfAbsent(payin('t-late'));
       expect(await repository.transition(key('t-late'), { to: 'SUCCESSFUL' }, AFTER_EXPIRY, NO_EVENT)).toBeUndefined();
@@ -176,6 +203,8 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
       await expect(repository.transition(key('o-2'), { to: 'SUCCESSFUL' }, BEFORE_EXPIRY, (moved) => ({ ...eventOf(moved), id: duplicateId }))).rejects.toThrow();
       expect((await repository.find(key('o-2')))?.status).toBe('PENDING');
       expect(await listOfPayin('MCH-A', 'o-2')).toEqual([]);
+      const credits = await client.query("SELECT id FROM ledger_journals WHERE merchant_id = 'MCH-A' AND object_id = 'o-2'");
+      expect(credits.rows).toEqual([]);
     });
 
     it('writes the events of expired payins in the sweep that abandons them', async () => {
@@ -411,20 +440,7 @@ describe('PayinRepository on PGlite', () => {
 });
 
 describeWithStore('PostgreSQL', DATABASE_URL, 'PayinRepository on PostgreSQL', () => {
-  repositorySuite(async () => {
-    const schema = `payins_test_${process.pid}_${Date.now()}`;
-    const admin = new Pool({ connectionString: DATABASE_URL });
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    const client = await openPostgres(DATABASE_URL, { schema, migrations: SCHEMA });
-    return {
-      client,
-      dispose: async () => {
-        await client.close();
-        await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-        await admin.end();
-      },
-    };
-  });
+  repositorySuite(() => openPrivateSchema('payins_test', SCHEMA));
 
   it('survives its connection dying in the middle of a transaction: the transaction fails, the process does not', async () => {
     const schema = `payins_kill_${process.pid}_${Date.now()}`;

@@ -101,6 +101,28 @@ describe('PaymentClient against the real service', () => {
       expect(second.data.map((p) => p.reference)).toEqual([references[2], references[1]]);
     });
 
+    it("balance.get and balance.entries: a successful payin's money, less its fee, entry by entry", async () => {
+      const before = await client().balance.get();
+      const reference = `sdk-balance-${Date.now()}`;
+      await client().payins.create({ amount: 200, currency: 'NGN', customerEmail: 'ada@example.com', reference });
+      expect(await client().payins.simulate(reference, { outcome: 'successful' })).toMatchObject({ fee: 3 });
+      // Sandbox settles at once: 1.5 % of ₦200 is ₦3, and ₦197 is available.
+      expect(await client().balance.get('NGN')).toEqual({ ...before, available: before.available + 197 });
+      const newest: Array<[string, string, number]> = [];
+      for await (const entry of client().balance.entries({ limit: 3 })) {
+        newest.push([entry.type, entry.balance, entry.amount]);
+        if (newest.length === 4) break;
+      }
+      expect(newest).toEqual([
+        ['settlement', 'available', 197],
+        ['settlement', 'pending', -197],
+        ['payin_fee', 'pending', -3],
+        ['payin_credit', 'pending', 200],
+      ]);
+      expect((await client().balance.entries({ limit: 1 })).hasMore).toBe(true);
+      expect(await client().balance.get('USD')).toEqual({ currency: 'USD', available: 0, pending: 0, held: 0 });
+    });
+
     it('payins.list refuses a bad filter with a ValidationError naming it', async () => {
       const error = (await client().payins.list({ limit: 500 }).catch((e: unknown) => e)) as ValidationError;
       expect(error).toBeInstanceOf(ValidationError);

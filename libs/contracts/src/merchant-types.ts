@@ -24,4 +24,8 @@ export type {
   FieldError,
   ErrorCode,
   Currency,
+  Balance,
+  BalanceEntry,
+  BalanceEntryType,
+  BalanceEntryList,
 } from './schemas';

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AccountEnquiryResult, Bank, CreatePayinRequest, EventDeliveryLog, Payin, SimulatePayinRequest, paths } from '@paysign/contracts';
+import type { AccountEnquiryResult, Balance, BalanceEntry, Bank, CreatePayinRequest, EventDeliveryLog, Payin, SimulatePayinRequest, paths } from '@paysign/contracts';
 import createClient, { type Client } from 'openapi-fetch';
 import { DEFAULTS, type PaymentClientOptions } from './client-options';
 import { ApiError } from './errors';
@@ -9,6 +9,7 @@ import { SDK_VERSION } from './version';
 
 /** The filters of a payin listing: `status`, `createdFrom`, `createdTo` (RFC 3339), `limit` (1 to 100), and the `cursor` of the page to start from. */
 export type ListPayinsParams = NonNullable<paths['/payment/api/payins']['get']['parameters']['query']>;
+export type ListBalanceEntriesParams = NonNullable<paths['/payment/api/balance/entries']['get']['parameters']['query']>;
 
 /**
  * The merchant client of the payment service, one namespace per resource
@@ -129,6 +130,21 @@ export class PaymentClient {
      */
     events: async (reference: string): Promise<EventDeliveryLog[]> =>
       expectData(await this.http.GET('/payment/api/payins/{reference}/events', { params: { path: { reference } } })).data,
+  };
+
+  /** The merchant's money, from its ledger: what successful payins credited, net of fees, and what settled. */
+  readonly balance = {
+    /** The balance in one currency (NGN when none is given): `available`, `pending` and `held`, in naira. */
+    get: async (currency?: Balance['currency']): Promise<Balance> => expectData(await this.http.GET('/payment/api/balance', { params: { query: currency ? { currency } : {} } })),
+
+    /** The ledger's entries, newest first: `await` it for a page, or `for await` every entry across pages. */
+    entries: (filters: ListBalanceEntriesParams = {}): AutoPaginatingList<BalanceEntry> => {
+      const { cursor: first, ...rest } = filters;
+      return new AutoPaginatingList<BalanceEntry>(async (cursor) => {
+        const from = cursor ?? first;
+        return expectData(await this.http.GET('/payment/api/balance/entries', { params: { query: { ...rest, ...(from ? { cursor: from } : {}) } } }));
+      });
+    },
   };
 
   /** The events the service sends your webhook endpoint. */

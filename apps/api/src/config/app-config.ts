@@ -72,6 +72,10 @@ export interface AppConfig {
   /** How often each instance abandons the payins that expired, and at most how many per statement. */
   payinSweepIntervalMs: number;
   payinSweepBatchSize: number;
+  /** How long a successful payin's money stays `pending` before settlement makes it `available`: a day in production, none in sandbox. */
+  settlementDelaySeconds: number;
+  settlementIntervalMs: number;
+  settlementBatchSize: number;
   /** Keys the checkout tokens (see CheckoutTokens); changing it breaks the links of open payins. */
   checkoutTokenSecret: string;
   /** Largest checkout form body accepted, in bytes. */
@@ -239,6 +243,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
     payinExpirySeconds: int('PAYIN_EXPIRY_SECONDS', 1800, 1, 604_800),
     payinSweepIntervalMs: int('PAYIN_SWEEP_INTERVAL_MS', 10_000, 50, 3_600_000),
     payinSweepBatchSize: int('PAYIN_SWEEP_BATCH_SIZE', 500, 1, 100_000),
+    settlementDelaySeconds: int('SETTLEMENT_DELAY_SECONDS', mode === 'production' ? 86_400 : 0, 0, 2_592_000),
+    settlementIntervalMs: int('SETTLEMENT_INTERVAL_MS', 60_000, 50, 3_600_000),
+    settlementBatchSize: int('SETTLEMENT_BATCH_SIZE', 500, 1, 100_000),
     checkoutTokenSecret: env.CHECKOUT_TOKEN_SECRET || SANDBOX_CHECKOUT_TOKEN_SECRET,
     checkoutFormLimitBytes: int('CHECKOUT_FORM_LIMIT_BYTES', 4096, 512, 65_536),
     webhooks: {

@@ -4,6 +4,7 @@ import { HEADER_GRAMMAR } from '@paysign/signing';
 import { ConfigError, type ServiceMode } from '../config/app-config';
 import { isGuessableSecret, MIN_SECRET_LENGTH, SECRET_STRENGTH_RULE } from '../config/secret-strength';
 import { displayTextError } from '../http/display-text';
+import { DEFAULT_FEES, parseFeeSchedule, type FeeSchedule } from '../money/fees';
 import type { Credential, Merchant } from './merchant';
 
 /** Minimum secret length in sandbox mode, where the demo keys are public anyway. */
@@ -11,7 +12,7 @@ const MIN_SANDBOX_SECRET_LENGTH = 16;
 /** API keys of the public sandbox; production refuses them. */
 const SANDBOX_API_KEY_PREFIX = 'pk_sandbox_';
 
-const MERCHANT_FIELDS = ['merchantId', 'tenantId', 'name', 'credentials', 'webhookSecrets'];
+const MERCHANT_FIELDS = ['merchantId', 'tenantId', 'name', 'credentials', 'webhookSecrets', 'fees'];
 const CREDENTIAL_FIELDS = ['apiKey', 'secretKey', 'status'];
 const CREDENTIAL_STATUSES = ['active', 'revoked'];
 
@@ -20,7 +21,8 @@ export interface MerchantFileOptions {
   mode?: ServiceMode;
 }
 
-export type MerchantEntry = Merchant & { credentials: readonly Credential[]; webhookSecrets?: readonly string[] };
+/** A merchant as MERCHANTS_FILE gives it; `fees` left out are the defaults (DEFAULT_FEES). */
+export type MerchantEntry = Merchant & { credentials: readonly Credential[]; webhookSecrets?: readonly string[]; fees?: FeeSchedule };
 
 /** What a reload changed: IDs only, never a secret. */
 export interface MerchantChanges {
@@ -37,7 +39,7 @@ export interface MerchantChanges {
  */
 export class MerchantRegistry {
   private byApiKey = new Map<string, { merchant: Merchant; secretKey: string }>();
-  private byMerchantId = new Map<string, { merchant: Merchant; webhookSecrets: readonly string[]; active: boolean }>();
+  private byMerchantId = new Map<string, { merchant: Merchant; webhookSecrets: readonly string[]; fees: FeeSchedule; active: boolean }>();
   private entries: readonly MerchantEntry[] = [];
 
   constructor(entries: readonly MerchantEntry[]) {
@@ -47,11 +49,11 @@ export class MerchantRegistry {
   /** Puts a validated set of merchants in force at once, and says what changed. */
   replace(entries: readonly MerchantEntry[]): MerchantChanges {
     const byApiKey = new Map<string, { merchant: Merchant; secretKey: string }>();
-    const byMerchantId = new Map<string, { merchant: Merchant; webhookSecrets: readonly string[]; active: boolean }>();
-    for (const { credentials, merchantId, tenantId, name, webhookSecrets = [] } of entries) {
+    const byMerchantId = new Map<string, { merchant: Merchant; webhookSecrets: readonly string[]; fees: FeeSchedule; active: boolean }>();
+    for (const { credentials, merchantId, tenantId, name, webhookSecrets = [], fees = DEFAULT_FEES } of entries) {
       // The merchant a request carries: its identity only, never a secret.
       const merchant = { merchantId, tenantId, name };
-      byMerchantId.set(merchantId, { merchant, webhookSecrets, active: credentials.some((c) => c.status !== 'revoked') });
+      byMerchantId.set(merchantId, { merchant, webhookSecrets, fees, active: credentials.some((c) => c.status !== 'revoked') });
       for (const { apiKey, secretKey, status } of credentials) if (status !== 'revoked') byApiKey.set(apiKey, { merchant, secretKey });
     }
     const changes = diff(this.entries, entries);
@@ -77,6 +79,11 @@ export class MerchantRegistry {
   /** The merchant's webhook secrets, each of which signs every delivery; empty when it has none. */
   webhookSecretsOf(merchantId: string): readonly string[] {
     return this.byMerchantId.get(merchantId)?.webhookSecrets ?? [];
+  }
+
+  /** What the merchant pays: its `fees` in the file, or the defaults; the defaults too for a merchant no longer in the file. */
+  feesOf(merchantId: string): FeeSchedule {
+    return this.byMerchantId.get(merchantId)?.fees ?? DEFAULT_FEES;
   }
 
   /**
@@ -137,6 +144,7 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
   if (data.length === 0) problems.push('the array is empty: no request could ever be admitted');
   const seenMerchants = new Set<string>();
   const seenKeys = new Set<string>();
+  const fees: FeeSchedule[] = [];
   data.forEach((entry: unknown, i) => {
     const at = `merchants[${i}]`;
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
@@ -159,6 +167,7 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
       if (seenMerchants.has(e.merchantId)) problems.push(`${at}.merchantId ${e.merchantId} appears twice`);
       seenMerchants.add(e.merchantId);
     }
+    fees[i] = parseFeeSchedule(e.fees, `${at}.fees`, problems);
     if (e.webhookSecrets !== undefined) {
       if (!Array.isArray(e.webhookSecrets)) problems.push(`${at}.webhookSecrets must be an array of whsec_ secrets`);
       else
@@ -200,5 +209,5 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
     });
   });
   if (problems.length) throw new ConfigError(`MERCHANTS_FILE ${file} is invalid:\n- ${problems.join('\n- ')}`);
-  return data as MerchantEntry[];
+  return (data as MerchantEntry[]).map((entry, i) => ({ ...entry, fees: fees[i] ?? DEFAULT_FEES }));
 }

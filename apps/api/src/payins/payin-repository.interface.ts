@@ -34,6 +34,8 @@ export interface StoredPayin extends Omit<NewPayin, 'checkoutSeed' | 'checkoutTo
   failureReason: FailureReason | null;
   /** Null only for payins created before checkout existed. */
   checkoutSeed: string | null;
+  /** The merchant's fee, set when the payin succeeds and its credit is posted; null before. */
+  feeMinor: bigint | null;
   /** 1 when created, one more with each change; the version its events carry. */
   version: number;
 }

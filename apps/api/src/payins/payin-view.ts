@@ -10,6 +10,7 @@ export function payinToContract(payin: StoredPayin, links: CheckoutLinks): Payin
     merchantId: payin.merchantId,
     status: payin.status,
     amount: amountOf({ minor: payin.amountMinor, currency: payin.currency }),
+    fee: payin.feeMinor === null ? null : amountOf({ minor: payin.feeMinor, currency: payin.currency }),
     currency: payin.currency,
     customerEmail: payin.customerEmail,
     customerName: payin.customerName,

@@ -7,6 +7,8 @@ import { WatchedPayinStore } from '../db/db.module';
 import { EventOutbox } from '../events/event-outbox';
 import { EventsModule } from '../events/events.module';
 import { GatewaysModule } from '../gateways/gateways.module';
+import { LedgerModule } from '../ledger/ledger.module';
+import { PayinCredits } from '../ledger/payin-credits';
 import { PublicOrigin } from '../http/routes';
 import type { WatchedStore } from '../stores/store-probe';
 import { WebhooksModule } from '../webhooks/webhooks.module';
@@ -22,14 +24,14 @@ import { SqlPayinRepository } from './sql-payin.repository';
 
 /** Payins: creation, reads and listing, their checkout links, their events, and the sweep that abandons expired ones. */
 @Module({
-  imports: [EventsModule, GatewaysModule, WebhooksModule],
+  imports: [EventsModule, GatewaysModule, LedgerModule, WebhooksModule],
   controllers: [PayinsController],
   providers: [
     {
       provide: PayinRepository,
-      useFactory: (client: SqlClient, outbox: EventOutbox, storeClock: StoreClock, watched: WatchedStore) =>
-        new InstrumentedPayinRepository(new SqlPayinRepository(client, outbox, storeClock), watched.probe),
-      inject: [SqlClient, EventOutbox, StoreClock, WatchedPayinStore],
+      useFactory: (client: SqlClient, outbox: EventOutbox, storeClock: StoreClock, credits: PayinCredits, watched: WatchedStore) =>
+        new InstrumentedPayinRepository(new SqlPayinRepository(client, outbox, storeClock, credits), watched.probe),
+      inject: [SqlClient, EventOutbox, StoreClock, PayinCredits, WatchedPayinStore],
     },
     {
       provide: CheckoutLinks,

@@ -3,6 +3,7 @@ import type { NewPayin, PayinKey, PayinListQuery, PayinRepository, StoredPayin }
 import { failureReasonOf, type PayinTransition } from './payin-states';
 import { sqlNow, type StoreClock } from '../db/store-clock';
 import type { EventOutbox } from '../events/event-outbox';
+import type { PayinCredits } from '../ledger/payin-credits';
 import type { PayinEventOf } from './payin-events';
 import { toDate, type SqlClient, type SqlQueryable } from '../db/sql-client';
 
@@ -25,11 +26,12 @@ interface PayinRow {
   failed_at: Date | string | null;
   failure_reason: FailureReason | null;
   checkout_seed: string | null;
+  fee_minor: string | number | bigint | null;
   version: number;
 }
 
 const COLUMNS =
-  'merchant_id, reference, status, amount_minor::text AS amount_minor, currency, customer_email, customer_name, gateway, narration, notify_url, redirect_url, request_fingerprint, created_at, expires_at, paid_at, failed_at, failure_reason, checkout_seed, version';
+  'merchant_id, reference, status, amount_minor::text AS amount_minor, currency, customer_email, customer_name, gateway, narration, notify_url, redirect_url, request_fingerprint, created_at, expires_at, paid_at, failed_at, failure_reason, checkout_seed, fee_minor::text AS fee_minor, version';
 
 /**
  * Payins in SQL: PGlite on disk by default, PostgreSQL with DATABASE_URL.
@@ -41,6 +43,7 @@ export class SqlPayinRepository implements PayinRepository {
     private readonly client: SqlClient,
     private readonly outbox: EventOutbox,
     private readonly storeClock: StoreClock,
+    private readonly credits: PayinCredits,
   ) {}
 
   async insertIfAbsent(payin: NewPayin): Promise<{ created: boolean; payin: StoredPayin }> {
@@ -104,7 +107,13 @@ export class SqlPayinRepository implements PayinRepository {
                RETURNING ${COLUMNS}`,
               [key.merchantId, key.reference, transition.to, transition.to === 'SUCCESSFUL' ? at : null, transition.to === 'SUCCESSFUL' ? null : at, reason, at],
             );
-      const moved = rows[0] ? fromRow(rows[0]) : undefined;
+      let moved = rows[0] ? fromRow(rows[0]) : undefined;
+      if (moved?.status === 'SUCCESSFUL') {
+        // The money in the same transaction as the move and its event: the merchant is credited exactly when the payin succeeded.
+        const feeMinor = await this.credits.credit(tx, moved, now);
+        await tx.query('UPDATE payins SET fee_minor = $3 WHERE merchant_id = $1 AND reference = $2', [key.merchantId, key.reference, feeMinor.toString()]);
+        moved = { ...moved, feeMinor };
+      }
       if (moved) await this.writeEvents(tx, [moved], eventOf);
       return moved;
     });
@@ -194,6 +203,7 @@ function fromRow(row: PayinRow): StoredPayin {
     failedAt: toDateOrNull(row.failed_at),
     failureReason: row.failure_reason,
     checkoutSeed: row.checkout_seed,
+    feeMinor: row.fee_minor === null ? null : BigInt(row.fee_minor),
     version: Number(row.version),
   };
 }

@@ -55,3 +55,25 @@ export async function createPrivateDatabase(prefix = 'paysign_test'): Promise<{ 
     },
   };
 }
+
+/**
+ * A client on a schema of its own in the shared PostgreSQL database, migrated
+ * with `migrations`, and how to drop it: for suites about the SQL layer,
+ * which need no database of their own.
+ */
+export async function openPrivateSchema(prefix: string, migrations: readonly import('../../src/db/migrations').Migration[]): Promise<{ client: import('../../src/db/sql-client').SqlClient; dispose: () => Promise<void> }> {
+  const { Pool } = await import('pg');
+  const { openPostgres } = await import('../../src/db/sql-clients');
+  const schema = `${prefix}_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = new Pool({ connectionString: DATABASE_URL });
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const client = await openPostgres(DATABASE_URL, { schema, migrations });
+  return {
+    client,
+    dispose: async () => {
+      await client.close();
+      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.end();
+    },
+  };
+}

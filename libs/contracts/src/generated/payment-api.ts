@@ -150,6 +150,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payment/api/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve the balance
+         * @description The calling merchant's balance in one currency, from its ledger. A
+         *     successful payin credits `pending`, net of its fee; settlement moves
+         *     it to `available` after the deployment's settlement delay. Each amount
+         *     is the sum of the merchant's entries in it (`GET /payment/api/balance/entries`).
+         */
+        get: operations["getBalance"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/api/balance/entries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List balance entries
+         * @description The entries of the calling merchant's ledger, newest first, one page
+         *     at a time, as payins are listed: pass `nextCursor` as `cursor` for the
+         *     next page. Entries are immutable; a correction is a new entry. Each
+         *     moves money into or out of one of the merchant's balances (`available`,
+         *     `pending`, `held`) and names the object it is for.
+         */
+        get: operations["listBalanceEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payment/api/events/{eventId}/redeliver": {
         parameters: {
             query?: never;
@@ -512,6 +559,53 @@ export interface components {
             /** @description Pass as `cursor`, with the same filters, for the next page; `null` on the last page. */
             nextCursor: components["schemas"]["Cursor"] | null;
         };
+        Balance: {
+            currency: components["schemas"]["Currency"];
+            /** @description In major units. Settled money, free to pay out. Never below zero. */
+            available: number;
+            /** @description In major units. Successful payins, net of their fees, not yet settled. */
+            pending: number;
+            /** @description In major units. Money set aside for payouts under way, fees included. */
+            held: number;
+        };
+        /**
+         * @description What moved the money: `payin_credit`, a successful payin's amount into
+         *     `pending`; `payin_fee`, its fee out of `pending`; `settlement`, a
+         *     payin's net amount from `pending` to `available` (two entries, one
+         *     out of each). New types may be added; treat an unknown type by its
+         *     `amount` and `balance`.
+         * @enum {string}
+         */
+        BalanceEntryType: "payin_credit" | "payin_fee" | "settlement";
+        BalanceEntry: {
+            /** @description The entry's id; later entries have larger ids. */
+            id: string;
+            type: components["schemas"]["BalanceEntryType"];
+            /**
+             * @description The balance the entry moves money into (a positive `amount`) or out of (a negative one).
+             * @enum {string}
+             */
+            balance: "available" | "pending" | "held";
+            /** @description In major units, signed. Never zero. */
+            amount: number;
+            currency: components["schemas"]["Currency"];
+            /**
+             * @description The kind of object the entry is for.
+             * @enum {string}
+             */
+            objectType: "payin";
+            reference: components["schemas"]["Reference"];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        BalanceEntryList: {
+            /** @description Newest first. */
+            data: components["schemas"]["BalanceEntry"][];
+            /** @description Whether another page follows. */
+            hasMore: boolean;
+            /** @description Pass as `cursor`, with the same currency, for the next page; `null` on the last page. */
+            nextCursor: components["schemas"]["Cursor"] | null;
+        };
         SimulatePayinRequest: {
             /**
              * @description The final state to drive the payin to.
@@ -644,6 +738,12 @@ export interface components {
             status: components["schemas"]["PayinStatus"];
             /** @description In major units. */
             amount: number;
+            /**
+             * @description In major units: the merchant's fee on this payin, taken from the
+             *     amount credited to its balance when the payin succeeded; `null`
+             *     until then. A percentage of the amount with a cap, per merchant.
+             */
+            fee: number | null;
             currency: components["schemas"]["Currency"];
             customerEmail: string;
             customerName: string | null;
@@ -1221,6 +1321,68 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBalance: {
+        parameters: {
+            query?: {
+                /** @description The currency of the balance; `NGN` when absent. */
+                currency?: components["schemas"]["Currency"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The balance. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Balance"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listBalanceEntries: {
+        parameters: {
+            query?: {
+                /** @description Only entries in this currency; `NGN` when absent. */
+                currency?: components["schemas"]["Currency"];
+                /** @description Entries per page. */
+                limit?: components["schemas"]["PageLimit"];
+                /** @description The `nextCursor` of the previous page. Opaque; valid only with the currency it was issued for. */
+                cursor?: components["schemas"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of entries. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BalanceEntryList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

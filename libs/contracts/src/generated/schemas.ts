@@ -309,6 +309,132 @@ export const SCHEMAS = {
       }
     }
   },
+  "Balance": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "currency",
+      "available",
+      "pending",
+      "held"
+    ],
+    "properties": {
+      "currency": {
+        "$ref": "#/components/schemas/Currency"
+      },
+      "available": {
+        "type": "number",
+        "minimum": 0,
+        "description": "In major units. Settled money, free to pay out. Never below zero."
+      },
+      "pending": {
+        "type": "number",
+        "minimum": 0,
+        "description": "In major units. Successful payins, net of their fees, not yet settled."
+      },
+      "held": {
+        "type": "number",
+        "minimum": 0,
+        "description": "In major units. Money set aside for payouts under way, fees included."
+      }
+    }
+  },
+  "BalanceEntryType": {
+    "type": "string",
+    "enum": [
+      "payin_credit",
+      "payin_fee",
+      "settlement"
+    ],
+    "description": "What moved the money: `payin_credit`, a successful payin's amount into\n`pending`; `payin_fee`, its fee out of `pending`; `settlement`, a\npayin's net amount from `pending` to `available` (two entries, one\nout of each). New types may be added; treat an unknown type by its\n`amount` and `balance`.\n"
+  },
+  "BalanceEntry": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "id",
+      "type",
+      "balance",
+      "amount",
+      "currency",
+      "objectType",
+      "reference",
+      "createdAt"
+    ],
+    "properties": {
+      "id": {
+        "type": "string",
+        "pattern": "^[0-9]{1,19}$",
+        "description": "The entry's id; later entries have larger ids."
+      },
+      "type": {
+        "$ref": "#/components/schemas/BalanceEntryType"
+      },
+      "balance": {
+        "type": "string",
+        "enum": [
+          "available",
+          "pending",
+          "held"
+        ],
+        "description": "The balance the entry moves money into (a positive `amount`) or out of (a negative one)."
+      },
+      "amount": {
+        "type": "number",
+        "description": "In major units, signed. Never zero."
+      },
+      "currency": {
+        "$ref": "#/components/schemas/Currency"
+      },
+      "objectType": {
+        "type": "string",
+        "enum": [
+          "payin"
+        ],
+        "description": "The kind of object the entry is for."
+      },
+      "reference": {
+        "$ref": "#/components/schemas/Reference"
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      }
+    }
+  },
+  "BalanceEntryList": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "data",
+      "hasMore",
+      "nextCursor"
+    ],
+    "properties": {
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/BalanceEntry"
+        },
+        "description": "Newest first."
+      },
+      "hasMore": {
+        "type": "boolean",
+        "description": "Whether another page follows."
+      },
+      "nextCursor": {
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/Cursor"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Pass as `cursor`, with the same currency, for the next page; `null` on the last page."
+      }
+    }
+  },
   "SimulatePayinRequest": {
     "type": "object",
     "additionalProperties": false,
@@ -666,6 +792,7 @@ export const SCHEMAS = {
       "merchantId",
       "status",
       "amount",
+      "fee",
       "currency",
       "customerEmail",
       "customerName",
@@ -693,6 +820,14 @@ export const SCHEMAS = {
       "amount": {
         "type": "number",
         "description": "In major units."
+      },
+      "fee": {
+        "type": [
+          "number",
+          "null"
+        ],
+        "minimum": 0,
+        "description": "In major units: the merchant's fee on this payin, taken from the\namount credited to its balance when the payin succeeded; `null`\nuntil then. A percentage of the amount with a cap, per merchant.\n"
       },
       "currency": {
         "$ref": "#/components/schemas/Currency"

@@ -1,0 +1,260 @@
+import type { SqlClient, SqlQueryable } from '../db/sql-client';
+import { toDate } from '../db/sql-client';
+import { sqlNow, sqlNowPlus, type StoreClock } from '../db/store-clock';
+import type { StoreProbe } from '../stores/store-probe';
+
+/** The balances a merchant has in each currency. */
+export type MerchantBalanceKind = 'available' | 'pending' | 'held';
+/** The platform's own accounts: money the provider holds for us, and what fees earned. */
+export type PlatformAccountKind = 'provider_settlement' | 'fee_revenue';
+
+export type LedgerAccount = { merchantId: string; currency: string; kind: MerchantBalanceKind } | { merchantId: null; currency: string; kind: PlatformAccountKind };
+
+/** What moved the money; the contract's BalanceEntryType, plus what only the platform's accounts see. */
+export type EntryType = 'payin_credit' | 'payin_fee' | 'settlement';
+export type JournalType = 'payin_credit' | 'settlement';
+
+export interface JournalLine {
+  account: LedgerAccount;
+  type: EntryType;
+  /** Signed: positive into the account, negative out of it. */
+  amountMinor: bigint;
+}
+
+/** One balanced movement of money, for one object: its lines sum to zero. */
+export interface Journal {
+  type: JournalType;
+  merchantId: string;
+  currency: string;
+  objectType: 'payin';
+  objectId: string;
+  lines: JournalLine[];
+}
+
+export interface BalanceEntry {
+  id: string;
+  type: EntryType;
+  balance: MerchantBalanceKind;
+  amountMinor: bigint;
+  currency: string;
+  objectType: 'payin';
+  reference: string;
+  createdAt: Date;
+}
+
+export interface Balance {
+  currency: string;
+  availableMinor: bigint;
+  pendingMinor: bigint;
+  heldMinor: bigint;
+}
+
+/** A journal whose lines do not sum to zero, or that moves nothing: a bug in the caller, never posted. */
+export class UnbalancedJournalError extends Error {
+  override readonly name = 'UnbalancedJournalError';
+}
+
+/** A debit that would take a merchant's balance below zero; the transaction it was in rolls back. */
+export class InsufficientBalanceError extends Error {
+  override readonly name = 'InsufficientBalanceError';
+  constructor(readonly account: LedgerAccount, readonly shortMinor: bigint) {
+    super(`${account.kind} balance of ${account.merchantId} in ${account.currency} is ${shortMinor} minor units short`);
+  }
+}
+
+export const accountId = (account: LedgerAccount): string =>
+  account.merchantId === null ? `platform:${account.currency}:${account.kind}` : `merchant:${account.merchantId}:${account.currency}:${account.kind}`;
+
+const merchantAccount = (merchantId: string, currency: string, kind: MerchantBalanceKind): LedgerAccount => ({ merchantId, currency, kind });
+const platformAccount = (currency: string, kind: PlatformAccountKind): LedgerAccount => ({ merchantId: null, currency, kind });
+
+/**
+ * The double-entry ledger, in the payin database. Every movement of money is
+ * a journal posted on the transaction of the change it records (a payin made
+ * successful, a settlement), so the change, its entries and its event commit
+ * together or not at all. A merchant's balances are rows updated by the same
+ * transaction, never below zero; the platform's accounts are the sum of
+ * their entries. `ledger:check` proves the invariants from the rows.
+ */
+export class Ledger {
+  constructor(
+    private readonly client: SqlClient,
+    private readonly storeClock: StoreClock,
+    /** Watches the calls the ledger makes on its own; a posting is watched as part of its caller's transaction. */
+    private readonly probe?: StoreProbe,
+  ) {}
+
+  /**
+   * Posts `journal` on `tx`, once: resolves false, posting nothing, when a
+   * journal of this type was already posted for the object. A line that would
+   * take a merchant's balance below zero throws InsufficientBalanceError,
+   * and the caller's transaction must roll back.
+   */
+  async post(tx: SqlQueryable, journal: Journal, at: Date): Promise<boolean> {
+    const lines = journal.lines.filter((line) => line.amountMinor !== 0n);
+    const sum = lines.reduce((total, line) => total + line.amountMinor, 0n);
+    if (lines.length < 2 || sum !== 0n) throw new UnbalancedJournalError(`journal ${journal.type} of ${journal.objectType} ${journal.objectId} must move money and sum to zero; it sums to ${sum} over ${lines.length} line(s)`);
+    const created = await tx.query<{ id: string }>(
+      `INSERT INTO ledger_journals (type, merchant_id, currency, object_type, object_id, created_at) VALUES ($1, $2, $3, $4, $5, $6::timestamptz)
+       ON CONFLICT ON CONSTRAINT ledger_journal_once_per_object DO NOTHING RETURNING id::text AS id`,
+      [journal.type, journal.merchantId, journal.currency, journal.objectType, journal.objectId, at.toISOString()],
+    );
+    const journalId = created.rows[0]?.id;
+    if (journalId === undefined) return false;
+    // Each account changes once per journal, in one order, so that two journals over the same accounts lock them alike and never deadlock.
+    const changes = new Map<string, { account: LedgerAccount; amountMinor: bigint }>();
+    for (const line of lines) {
+      const change = changes.get(accountId(line.account)) ?? { account: line.account, amountMinor: 0n };
+      changes.set(accountId(line.account), { account: line.account, amountMinor: change.amountMinor + line.amountMinor });
+    }
+    for (const [id, change] of [...changes].sort(([a], [b]) => (a < b ? -1 : 1))) await this.apply(tx, id, change.account, change.amountMinor);
+    const params: unknown[] = [journalId, journal.objectType, journal.objectId, at.toISOString()];
+    const rows = lines.map((line) => {
+      const values = [accountId(line.account), line.account.merchantId, line.account.kind, line.account.currency, line.type, line.amountMinor.toString()].map((value) => `$${params.push(value)}`);
+      return `($1, ${values.join(', ')}, $2, $3, $4::timestamptz)`;
+    });
+    await tx.query(`INSERT INTO ledger_entries (journal_id, account_id, merchant_id, kind, currency, type, amount_minor, object_type, object_id, created_at) VALUES ${rows.join(', ')}`, params);
+    return true;
+  }
+
+  /**
+   * Credits a successful payin on `tx`: its amount into the merchant's
+   * `pending` and its fee out of it to fee revenue, against the money the
+   * provider now holds for us. Settlement is due `settlementDelayMs` later
+   * by the store's clock; with no delay it settles in the same transaction.
+   */
+  async creditPayin(tx: SqlQueryable, payin: { merchantId: string; reference: string; currency: string; amountMinor: bigint; feeMinor: bigint }, at: Date, settlementDelayMs: number): Promise<void> {
+    const { merchantId, currency, amountMinor, feeMinor } = payin;
+    const pending = merchantAccount(merchantId, currency, 'pending');
+    const credited = await this.post(
+      tx,
+      {
+        type: 'payin_credit',
+        merchantId,
+        currency,
+        objectType: 'payin',
+        objectId: payin.reference,
+        lines: [
+          { account: platformAccount(currency, 'provider_settlement'), type: 'payin_credit', amountMinor: -amountMinor },
+          { account: pending, type: 'payin_credit', amountMinor },
+          { account: pending, type: 'payin_fee', amountMinor: -feeMinor },
+          { account: platformAccount(currency, 'fee_revenue'), type: 'payin_fee', amountMinor: feeMinor },
+        ],
+      },
+      at,
+    );
+    const netMinor = amountMinor - feeMinor;
+    if (!credited || netMinor === 0n) return;
+    if (settlementDelayMs === 0) {
+      await this.settle(tx, { merchantId, objectType: 'payin', objectId: payin.reference, currency, amountMinor: netMinor }, at);
+      return;
+    }
+    const params: unknown[] = [merchantId, payin.reference, currency, netMinor.toString()];
+    const due = sqlNowPlus(this.storeClock, params, settlementDelayMs);
+    await tx.query(`INSERT INTO ledger_settlements_due (merchant_id, object_type, object_id, currency, amount_minor, due_at) VALUES ($1, 'payin', $2, $3, $4, ${due})`, params);
+  }
+
+  /**
+   * Settles up to `limit` credits whose settlement is due by the store's
+   * clock, in one transaction: each leaves ledger_settlements_due as its
+   * journal is posted. Safe with N instances: rows are taken with SKIP
+   * LOCKED, and a journal is posted once per payin. Resolves with how many it settled.
+   */
+  async settleDue(limit: number, at: Date): Promise<number> {
+    return this.observed('settle', () => this.client.transaction(async (tx) => {
+      const params: unknown[] = [limit];
+      const now = sqlNow(this.storeClock, params);
+      const { rows } = await tx.query<{ merchant_id: string; object_type: 'payin'; object_id: string; currency: string; amount_minor: string }>(
+        `DELETE FROM ledger_settlements_due WHERE (merchant_id, object_type, object_id) IN (
+           SELECT merchant_id, object_type, object_id FROM ledger_settlements_due WHERE due_at <= ${now} ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+         RETURNING merchant_id, object_type, object_id, currency, amount_minor::text AS amount_minor`,
+        params,
+      );
+      for (const row of rows) {
+        await this.settle(tx, { merchantId: row.merchant_id, objectType: row.object_type, objectId: row.object_id, currency: row.currency, amountMinor: BigInt(row.amount_minor) }, at);
+      }
+      return rows.length;
+    }));
+  }
+
+  async balanceOf(merchantId: string, currency: string): Promise<Balance> {
+    const { rows } = await this.observed('balance', () =>
+      this.client.query<{ kind: MerchantBalanceKind; balance_minor: string }>('SELECT kind, balance_minor::text AS balance_minor FROM ledger_accounts WHERE merchant_id = $1 AND currency = $2', [merchantId, currency]),
+    );
+    const of = (kind: MerchantBalanceKind) => BigInt(rows.find((row) => row.kind === kind)?.balance_minor ?? 0);
+    return { currency, availableMinor: of('available'), pendingMinor: of('pending'), heldMinor: of('held') };
+  }
+
+  /** The merchant's entries in `currency`, newest first, after the entry `afterId` when given. */
+  async entriesOf(query: { merchantId: string; currency: string; afterId?: bigint; limit: number }): Promise<BalanceEntry[]> {
+    const params: unknown[] = [query.merchantId, query.currency, query.limit];
+    const after = query.afterId === undefined ? '' : `AND id < $${params.push(query.afterId.toString())}`;
+    // Ordered by the table's bigint id, named in full: a bare `id` would be the text column of the select list, where '99' sorts after '100'.
+    const { rows } = await this.observed('entries', () =>
+      this.client.query<{ id: string; type: EntryType; kind: MerchantBalanceKind; amount_minor: string; currency: string; object_type: 'payin'; object_id: string; created_at: Date | string }>(
+        `SELECT id::text AS id, type, kind, amount_minor::text AS amount_minor, currency, object_type, object_id, created_at FROM ledger_entries
+         WHERE merchant_id = $1 AND currency = $2 ${after} ORDER BY ledger_entries.id DESC LIMIT $3`,
+        params,
+      ),
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      type: row.type,
+      balance: row.kind,
+      amountMinor: BigInt(row.amount_minor),
+      currency: row.currency,
+      objectType: row.object_type,
+      reference: row.object_id,
+      createdAt: toDate(row.created_at),
+    }));
+  }
+
+  private observed<T>(operation: string, work: () => Promise<T>): Promise<T> {
+    return this.probe ? this.probe.observe(operation, work) : work();
+  }
+
+  private async settle(tx: SqlQueryable, credit: { merchantId: string; objectType: 'payin'; objectId: string; currency: string; amountMinor: bigint }, at: Date): Promise<void> {
+    const { merchantId, currency, amountMinor } = credit;
+    await this.post(
+      tx,
+      {
+        type: 'settlement',
+        merchantId,
+        currency,
+        objectType: credit.objectType,
+        objectId: credit.objectId,
+        lines: [
+          { account: merchantAccount(merchantId, currency, 'pending'), type: 'settlement', amountMinor: -amountMinor },
+          { account: merchantAccount(merchantId, currency, 'available'), type: 'settlement', amountMinor },
+        ],
+      },
+      at,
+    );
+  }
+
+  /**
+   * An account's share of a journal: its row created the first time, a
+   * merchant's balance moved by `amountMinor` and refused below zero. The
+   * platform's rows keep no balance.
+   */
+  private async apply(tx: SqlQueryable, id: string, account: LedgerAccount, amountMinor: bigint): Promise<void> {
+    if (account.merchantId === null) {
+      await tx.query('INSERT INTO ledger_accounts (id, merchant_id, currency, kind, balance_minor) VALUES ($1, NULL, $2, $3, NULL) ON CONFLICT (id) DO NOTHING', [id, account.currency, account.kind]);
+      return;
+    }
+    if (amountMinor >= 0n) {
+      await tx.query(
+        `INSERT INTO ledger_accounts (id, merchant_id, currency, kind, balance_minor) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (id) DO UPDATE SET balance_minor = ledger_accounts.balance_minor + EXCLUDED.balance_minor`,
+        [id, account.merchantId, account.currency, account.kind, amountMinor.toString()],
+      );
+      return;
+    }
+    // Guarded: the row's lock orders concurrent debits, and one that would go below zero changes nothing.
+    const { rows } = await tx.query<{ id: string }>('UPDATE ledger_accounts SET balance_minor = balance_minor + $2 WHERE id = $1 AND balance_minor + $2 >= 0 RETURNING id', [id, amountMinor.toString()]);
+    if (rows.length === 0) {
+      const current = await tx.query<{ balance_minor: string }>('SELECT balance_minor::text AS balance_minor FROM ledger_accounts WHERE id = $1', [id]);
+      throw new InsufficientBalanceError(account, -(BigInt(current.rows[0]?.balance_minor ?? 0) + amountMinor));
+    }
+  }
+}

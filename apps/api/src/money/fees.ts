@@ -1,0 +1,60 @@
+import { moneyFromAmount } from './money';
+
+/**
+ * What a merchant pays us, in exact units: a payin fee of a percentage of the
+ * amount (in basis points, 150 = 1.5 %) up to a cap, and a flat fee per
+ * payout. Kept per merchant in MERCHANTS_FILE as `fees`, in the contract's
+ * units: `{"payinPercent": 1.5, "payinCap": 2000, "payout": 25}`.
+ */
+export interface FeeSchedule {
+  payinBasisPoints: bigint;
+  payinCapMinor: bigint;
+  payoutMinor: bigint;
+}
+
+/** The fees of a merchant whose entry names none: 1.5 % of a payin up to ₦2,000, and ₦25 a payout. */
+export const DEFAULT_FEES: FeeSchedule = { payinBasisPoints: 150n, payinCapMinor: 200_000n, payoutMinor: 2_500n };
+
+const BASIS_POINTS_PER_WHOLE = 10_000n;
+
+/**
+ * The fee on a payin of `amountMinor`: its percentage rounded half up to
+ * the kobo, never above the cap. Never more than the amount, since the
+ * percentage is below 100.
+ */
+export function payinFeeMinor(amountMinor: bigint, fees: FeeSchedule): bigint {
+  const fee = (amountMinor * fees.payinBasisPoints + BASIS_POINTS_PER_WHOLE / 2n) / BASIS_POINTS_PER_WHOLE;
+  return fee < fees.payinCapMinor ? fee : fees.payinCapMinor;
+}
+
+const FEE_FIELDS = ['payinPercent', 'payinCap', 'payout'] as const;
+
+/** Reads a merchant entry's `fees`; each problem is pushed onto `problems`, naming the field. Fields left out take the defaults. */
+export function parseFeeSchedule(value: unknown, at: string, problems: string[]): FeeSchedule {
+  if (value === undefined) return DEFAULT_FEES;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    problems.push(`${at} must be an object {payinPercent?, payinCap?, payout?}`);
+    return DEFAULT_FEES;
+  }
+  const fields = value as Record<string, unknown>;
+  const unknown = Object.keys(fields).filter((key) => !(FEE_FIELDS as readonly string[]).includes(key));
+  if (unknown.length) problems.push(`${at} has unknown field(s) ${unknown.join(', ')}; fees have ${FEE_FIELDS.join(', ')}`);
+  // A percentage with 2 decimals is a whole number of basis points: read as an amount, its minor units are those.
+  const payinBasisPoints = minorOf(fields.payinPercent, `${at}.payinPercent`, 'a percentage from 0 to 99.99 with at most 2 decimals, such as 1.5', 9_999n, problems) ?? DEFAULT_FEES.payinBasisPoints;
+  const payinCapMinor = minorOf(fields.payinCap, `${at}.payinCap`, 'an amount in naira from 0 with at most 2 decimals, such as 2000', 100_000_000_000n, problems) ?? DEFAULT_FEES.payinCapMinor;
+  const payoutMinor = minorOf(fields.payout, `${at}.payout`, 'an amount in naira from 0 with at most 2 decimals, such as 25', 100_000_000_000n, problems) ?? DEFAULT_FEES.payoutMinor;
+  return { payinBasisPoints, payinCapMinor, payoutMinor };
+}
+
+function minorOf(value: unknown, field: string, rule: string, maxMinor: bigint, problems: string[]): bigint | undefined {
+  if (value === undefined) return undefined;
+  try {
+    if (typeof value !== 'number') throw new RangeError('not a number');
+    const { minor } = moneyFromAmount(value, 'NGN');
+    if (minor < 0n || minor > maxMinor) throw new RangeError('out of range');
+    return minor;
+  } catch {
+    problems.push(`${field} must be ${rule}`);
+    return undefined;
+  }
+}
