@@ -34,6 +34,7 @@ const API_LAYERS = {
   ledger: [...BELOW_FEATURES, 'merchants'],
   webhooks: [...BELOW_FEATURES, 'merchants'],
   payins: [...BELOW_FEATURES, 'gateways', 'ledger', 'merchants', 'webhooks'],
+  payouts: [...BELOW_FEATURES, 'accounts', 'ledger', 'merchants', 'webhooks'],
   checkout: [...BELOW_FEATURES, 'gateways', 'merchants', 'payins'],
   health: [...BELOW_FEATURES, 'nonce'],
   docs: BELOW_FEATURES,

@@ -58,6 +58,8 @@ export interface CreateAppOptions {
   logger?: Logger;
   /** Controllers mounted beside the service's own, under the same prefix, guards and hooks. */
   extraControllers?: Type[];
+  /** False: the periodic jobs neither run on their own nor on a wake; a test runs each with `JobRunner.runNow`, so that what happened when is its choice. */
+  startJobs?: boolean;
 }
 
 /**
@@ -154,7 +156,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.setGlobalPrefix(API_PREFIX);
   await app.init();
   foundation.merchantsWatcher?.start();
-  foundation.jobs.start();
+  if (options.startJobs !== false) foundation.jobs.start();
   return app;
 }
 

@@ -13,6 +13,8 @@ import { LedgerModule } from './ledger/ledger.module';
 import { MerchantsModule } from './merchants/merchants.module';
 import { NonceModule } from './nonce/nonce.module';
 import { PayinsModule } from './payins/payins.module';
+import { PayoutSimulationModule } from './payouts/payout-simulation.module';
+import { PayoutsModule } from './payouts/payouts.module';
 import { SandboxSimulationModule } from './payins/sandbox-simulation.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { SigningModule } from './signing/signing.module';
@@ -37,8 +39,9 @@ export class AppModule {
         WebhooksModule,
         LedgerModule,
         PayinsModule,
+        PayoutsModule,
         // Test helpers exist in sandbox mode only: in production their paths are unknown (404).
-        ...(foundation.config.mode === 'sandbox' ? [SandboxSimulationModule] : []),
+        ...(foundation.config.mode === 'sandbox' ? [SandboxSimulationModule, PayoutSimulationModule] : []),
         CheckoutModule,
         HealthModule,
         DocsModule,

@@ -36,7 +36,7 @@ describe('operations over real HTTP', () => {
     it.each(SANDBOX_ACCOUNTS.filter((a) => a.behaviour.outcome === 'found').map((a) => [`${a.bankCode}/${a.accountNumber}`, a] as const))('resolves sandbox account %s', async (_name, a) => {
       const response = await signedCall(api.baseUrl, { path: ENQUIRY, body: JSON.stringify({ bankCode: a.bankCode, accountNumber: a.accountNumber }), credential: MERCHANT_A });
       expect(response.status).toBe(200);
-      expect(response.json).toEqual({ success: true, code: '00000000', accountName: (a.behaviour as { accountName: string }).accountName, message: 'Success' });
+      expect(response.json).toEqual({ success: true, code: '00000000', accountName: (a.behaviour as { accountName: string }).accountName, message: 'Success', enquiryId: expect.stringMatching(/^enq_[A-Za-z0-9_-]{22}$/), expiresAt: expect.any(String) });
     });
 
     it('resolves the request example of the contract', async () => {

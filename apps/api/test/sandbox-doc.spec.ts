@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SANDBOX_ACCOUNTS } from '../src/accounts/sandbox-accounts';
+import { SANDBOX_PAYOUT_ACCOUNTS } from '../src/accounts/sandbox-payout-accounts';
 
 const root = path.resolve(__dirname, '../../..');
 const sandboxDoc = fs.readFileSync(path.join(root, 'docs/sandbox.md'), 'utf8');
@@ -10,6 +11,12 @@ describe('docs/sandbox.md', () => {
   it.each(SANDBOX_ACCOUNTS.map((a) => [`${a.bankCode}/${a.accountNumber}`, a] as const))('lists sandbox account %s', (_name, account) => {
     expect(sandboxDoc).toContain(`| \`${account.bankCode}\` | \`${account.accountNumber}\` |`);
     if (account.behaviour.outcome === 'found') expect(sandboxDoc).toContain(account.behaviour.accountName);
+  });
+
+  it.each(SANDBOX_PAYOUT_ACCOUNTS.map((a) => [a.accountNumber, a] as const))('says what a payout to sandbox account %s does', (_number, account) => {
+    const row = sandboxDoc.split('\n').find((line) => line.startsWith(`| \`${account.bankCode}\` | \`${account.accountNumber}\` | 200, \`${account.accountName}\` |`));
+    expect(row).toBeDefined();
+    if ('reason' in account.behaviour) expect(row).toContain(`\`${account.behaviour.reason}\``);
   });
 
   it('gives the demo merchant of the default merchants file', () => {

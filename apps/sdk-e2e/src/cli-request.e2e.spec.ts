@@ -45,7 +45,7 @@ describe('paysign request against the real service', () => {
     const { statusLine, headers, body } = parts(run.stdout);
     expect(statusLine).toBe('HTTP 200 OK');
     expect(headers).toEqual(expect.arrayContaining([expect.stringMatching(/^x-request-id: [0-9a-f-]{36}$/), 'content-type: application/json; charset=utf-8']));
-    expect(JSON.parse(body)).toEqual({ success: true, code: '00000000', accountName: 'ADAEZE NWOSU', message: 'Success' });
+    expect(JSON.parse(body)).toEqual({ success: true, code: '00000000', accountName: 'ADAEZE NWOSU', message: 'Success', enquiryId: expect.stringMatching(/^enq_/), expiresAt: expect.any(String) });
   });
 
   it('signs each run afresh, so the same command works twice', async () => {

@@ -1,4 +1,4 @@
-import { MERCHANT_A, startTestApp, type TestApp } from '@paysign/api/testing';
+import { JobRunner, MERCHANT_A, SANDBOX_PAYOUT_ACCOUNTS, startTestApp, type TestApp } from '@paysign/api/testing';
 import {
   AccountEnquiryError,
   AuthenticationError,
@@ -52,7 +52,7 @@ describe('PaymentClient against the real service', () => {
     });
 
     it('accounts.enquire', async () => {
-      expect(await client().accounts.enquire({ bankCode: '058', accountNumber: '0123456785' })).toEqual({ success: true, code: '00000000', accountName: 'ADAEZE NWOSU', message: 'Success' });
+      expect(await client().accounts.enquire({ bankCode: '058', accountNumber: '0123456785' })).toEqual({ success: true, code: '00000000', accountName: 'ADAEZE NWOSU', message: 'Success', enquiryId: expect.stringMatching(/^enq_/), expiresAt: expect.any(String) });
     });
 
     it('payins.create, replayed safely, and payins.get', async () => {
@@ -237,6 +237,53 @@ describe('PaymentClient against the real service', () => {
       await client.accounts.enquire({ bankCode: '058', accountNumber: '0123456785' });
       expect(attempts).toHaveLength(3);
     });
+  });
+});
+
+describe('PaymentClient payouts against the real service', () => {
+  let api: TestApp;
+  let client: PaymentClient;
+  // Jobs run when the test runs them, so that a payout is QUEUED until the test sends it.
+  beforeAll(async () => {
+    api = await startTestApp({ SANDBOX_PAYOUT_DELAY_MS: '0' }, { startJobs: false });
+    client = new PaymentClient({ baseUrl: api.baseUrl, ...MERCHANT_A, retryDelayMs: 10 });
+    const reference = `sdk-fund-${Date.now()}`;
+    await client.payins.create({ amount: 100_000, currency: 'NGN', customerEmail: 'ada@example.com', reference });
+    await client.payins.simulate(reference, { outcome: 'successful' });
+  });
+  afterAll(() => api.close());
+  const stalled = SANDBOX_PAYOUT_ACCOUNTS.find((account) => account.behaviour.kind === 'stays-pending') as (typeof SANDBOX_PAYOUT_ACCOUNTS)[number];
+
+  it('payouts.create holds the money, is replayed safely, and is sent, read, listed and requeried', async () => {
+    const before = await client.balance.get();
+    const { enquiryId } = await client.accounts.enquire({ bankCode: stalled.bankCode, accountNumber: stalled.accountNumber });
+    const input = { reference: `sdk-po-${Date.now()}`, amount: 2000, currency: 'NGN' as const, enquiryId, narration: 'Invoice 1', expectedAccountName: stalled.accountName };
+    const created = await client.payouts.create(input);
+    expect(created).toMatchObject({ status: 'QUEUED', fee: 25, nameMatch: 'exact', idempotentReplayed: false });
+    expect(await client.payouts.create(input)).toMatchObject({ reference: input.reference, idempotentReplayed: true });
+    expect(await client.balance.get()).toMatchObject({ available: before.available - 2025, held: before.held + 2025 });
+    await api.app.get(JobRunner).runNow('payout-dispatch');
+    expect(await client.payouts.get(input.reference)).toMatchObject({ status: 'PROCESSING', providerReference: expect.stringMatching(/^PSX-/) });
+    expect(await client.payouts.requery(input.reference)).toMatchObject({ status: 'PROCESSING' });
+    expect(await client.payouts.requery(input.reference).catch((e: unknown) => e)).toBeInstanceOf(RateLimitError);
+    const cancel = await client.payouts.cancel(input.reference).catch((e: unknown) => e);
+    expect(cancel).toBeInstanceOf(ConflictError);
+    expect(cancel).toMatchObject({ code: 'PAYOUT_NOT_CANCELLABLE' });
+    const listed = await client.payouts.list({ status: 'PROCESSING' }).toArray();
+    expect(listed.map((payout) => payout.reference)).toContain(input.reference);
+    expect(await client.payouts.simulate(input.reference, { outcome: 'successful' })).toMatchObject({ status: 'SUCCESSFUL', version: 3 });
+    expect(await client.payouts.simulate(input.reference, { outcome: 'reversed' })).toMatchObject({ status: 'REVERSED', version: 4 });
+    expect(await client.payouts.events(input.reference)).toEqual([]);
+  });
+
+  it('payouts.cancel releases a queued payout; a refused payout is a ValidationError with its code', async () => {
+    const { enquiryId } = await client.accounts.enquire({ bankCode: stalled.bankCode, accountNumber: stalled.accountNumber });
+    const reference = `sdk-cancel-${Date.now()}`;
+    await client.payouts.create({ reference, amount: 1000, currency: 'NGN', enquiryId, narration: 'Refund' });
+    expect(await client.payouts.cancel(reference)).toMatchObject({ status: 'CANCELLED' });
+    const refused = await client.payouts.create({ reference: `${reference}-big`, amount: 4_000_000, currency: 'NGN', enquiryId, narration: 'Too much' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ValidationError);
+    expect(refused).toMatchObject({ code: 'INSUFFICIENT_BALANCE', status: 422 });
   });
 });
 

@@ -1,6 +1,6 @@
 export { PaymentClient } from './payment-client';
 export type { PaymentClientOptions } from './client-options';
-export type { ListBalanceEntriesParams, ListPayinsParams } from './payment-client';
+export type { ListBalanceEntriesParams, ListPayinsParams, ListPayoutsParams } from './payment-client';
 export { AutoPaginatingList, type Page } from './pagination';
 export {
   PaymentError,

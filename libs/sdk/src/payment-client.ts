@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AccountEnquiryResult, Balance, BalanceEntry, Bank, CreatePayinRequest, EventDeliveryLog, Payin, SimulatePayinRequest, paths } from '@paysign/contracts';
+import type { AccountEnquiryResult, Balance, BalanceEntry, Bank, CreatePayinRequest, CreatePayoutRequest, EventDeliveryLog, Payin, Payout, SimulatePayinRequest, SimulatePayoutRequest, paths } from '@paysign/contracts';
 import createClient, { type Client } from 'openapi-fetch';
 import { DEFAULTS, type PaymentClientOptions } from './client-options';
 import { ApiError } from './errors';
@@ -9,6 +9,7 @@ import { SDK_VERSION } from './version';
 
 /** The filters of a payin listing: `status`, `createdFrom`, `createdTo` (RFC 3339), `limit` (1 to 100), and the `cursor` of the page to start from. */
 export type ListPayinsParams = NonNullable<paths['/payment/api/payins']['get']['parameters']['query']>;
+export type ListPayoutsParams = NonNullable<paths['/payment/api/payouts']['get']['parameters']['query']>;
 export type ListBalanceEntriesParams = NonNullable<paths['/payment/api/balance/entries']['get']['parameters']['query']>;
 
 /**
@@ -130,6 +131,46 @@ export class PaymentClient {
      */
     events: async (reference: string): Promise<EventDeliveryLog[]> =>
       expectData(await this.http.GET('/payment/api/payins/{reference}/events', { params: { path: { reference } } })).data,
+  };
+
+  /** Money out to bank accounts, each bound to an account enquiry (docs/payouts.md). */
+  readonly payouts = {
+    /**
+     * Creates a payout, or returns the one with this reference as it is now
+     * (`idempotentReplayed: true`). Never create a second payout because the
+     * first is slow: a PROCESSING payout may already be paid.
+     * @throws {ValidationError} with code INSUFFICIENT_BALANCE, ENQUIRY_EXPIRED, ENQUIRY_NOT_FOUND, PAYOUT_LIMIT_EXCEEDED or ACCOUNT_NAME_MISMATCH; nothing was held.
+     */
+    create: async (input: CreatePayoutRequest): Promise<Payout & { idempotentReplayed: boolean }> => {
+      const result = await this.http.POST('/payment/api/payouts', { body: input });
+      const payout = expectData(result);
+      return { ...payout, idempotentReplayed: result.response.headers.get('idempotent-replayed') === 'true' };
+    },
+
+    get: async (reference: string): Promise<Payout> => expectData(await this.http.GET('/payment/api/payouts/{reference}', { params: { path: { reference } } })),
+
+    /** Your payouts, newest first: `await` it for a page, or `for await` every payout across pages. */
+    list: (filters: ListPayoutsParams = {}): AutoPaginatingList<Payout> => {
+      const { cursor: first, ...rest } = filters;
+      return new AutoPaginatingList<Payout>(async (cursor) => {
+        const from = cursor ?? first;
+        return expectData(await this.http.GET('/payment/api/payouts', { params: { query: { ...rest, ...(from ? { cursor: from } : {}) } } }));
+      });
+    },
+
+    /** Cancels a QUEUED payout, releasing its hold. @throws {ConflictError} PAYOUT_NOT_CANCELLABLE once it is being sent. */
+    cancel: async (reference: string): Promise<Payout> => expectData(await this.http.POST('/payment/api/payouts/{reference}/cancel', { params: { path: { reference } }, body: {} })),
+
+    /** Asks the provider for a PROCESSING payout's status now. @throws {RateLimitError} when asked again within a minute. */
+    requery: async (reference: string): Promise<Payout> => expectData(await this.http.POST('/payment/api/payouts/{reference}/requery', { params: { path: { reference } }, body: {} })),
+
+    /** Sandbox only: answers for the provider, as its answers would move the payout. */
+    simulate: async (reference: string, input: SimulatePayoutRequest): Promise<Payout> =>
+      expectData(await this.http.POST('/payment/api/payouts/{reference}/simulate', { params: { path: { reference } }, body: input })),
+
+    /** The payout's webhook events, oldest first, each with every delivery attempt. */
+    events: async (reference: string): Promise<EventDeliveryLog[]> =>
+      expectData(await this.http.GET('/payment/api/payouts/{reference}/events', { params: { path: { reference } } })).data,
   };
 
   /** The merchant's money, from its ledger: what successful payins credited, net of fees, and what settled. */

@@ -1,6 +1,6 @@
 import { isWebhookSecret, WEBHOOK_SECRET_PREFIX, WEBHOOK_SECRET_RULE } from '@paysign/signing';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { PayinEvent } from '@paysign/contracts';
+import type { WebhookEvent } from '@paysign/contracts';
 import { WebhookVerificationError, type WebhookVerificationErrorCode } from './errors';
 
 /** Node's IncomingHttpHeaders, a fetch Headers, or a plain record of header names to values. */
@@ -17,13 +17,13 @@ export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300;
 
 /**
  * Verifies a webhook from the service, as Standard Webhooks defines it, and
- * returns its event. Pass the body exactly as it arrived, before any JSON
+ * returns its event: a payin's or a payout's, told apart by `type`. Pass the body exactly as it arrived, before any JSON
  * parsing: a framework that parses and re-serialises the body breaks the
  * signature. `secrets` are your `whsec_` secrets; during a rotation pass them
  * all, and any one matching is enough.
  * @throws {WebhookVerificationError} for a missing or malformed header, a stale timestamp, or no matching signature.
  */
-export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHeaders, secrets: string | readonly string[], options: VerifyWebhookOptions = {}): PayinEvent {
+export function verifyWebhook(rawBody: string | Uint8Array, headers: WebhookHeaders, secrets: string | readonly string[], options: VerifyWebhookOptions = {}): WebhookEvent {
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
@@ -77,7 +77,7 @@ export interface TestWebhook {
  * stripe-node's generateTestHeaderString). The body is `event` as JSON, or
  * the exact string given.
  */
-export function signTestWebhook(event: PayinEvent | string, secret: string, options: { id?: string; timestampSeconds?: number } = {}): TestWebhook {
+export function signTestWebhook(event: WebhookEvent | string, secret: string, options: { id?: string; timestampSeconds?: number } = {}): TestWebhook {
   const body = typeof event === 'string' ? event : JSON.stringify(event);
   const id = options.id ?? `evt_test_${randomBytes(12).toString('base64url')}`;
   const timestamp = String(options.timestampSeconds ?? Math.floor(Date.now() / 1000));
@@ -86,7 +86,7 @@ export function signTestWebhook(event: PayinEvent | string, secret: string, opti
 }
 
 /** The verified body as an event. An event type newer than this SDK is returned as it is, for your default branch. */
-function parseEvent(body: Buffer): PayinEvent {
+function parseEvent(body: Buffer): WebhookEvent {
   let event: unknown;
   try {
     event = JSON.parse(body.toString('utf8'));
@@ -94,7 +94,7 @@ function parseEvent(body: Buffer): PayinEvent {
     fail('WEBHOOK_PAYLOAD_INVALID', 'The signed body is not JSON.');
   }
   if (typeof event !== 'object' || event === null || typeof (event as { type?: unknown }).type !== 'string') fail('WEBHOOK_PAYLOAD_INVALID', 'The signed body is not an event: it has no type.');
-  return event as PayinEvent;
+  return event as WebhookEvent;
 }
 
 function fail(code: WebhookVerificationErrorCode, message: string): never {

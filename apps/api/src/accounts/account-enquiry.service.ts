@@ -5,6 +5,7 @@ import { AppConfigToken } from '../config/app-config.token';
 import { ApiException } from '../errors/api.exception';
 import { AccountNameProvider } from './account-name-provider.interface';
 import { EnquiryCache } from './enquiry-cache';
+import { EnquiryRecords } from './enquiry-records';
 import { checkNuban } from './nuban';
 
 export const ENQUIRY_SUCCESS_CODE = '00000000';
@@ -17,14 +18,26 @@ export class AccountEnquiryService {
     @Inject(AccountNameProvider) private readonly provider: AccountNameProvider,
     @Inject(EnquiryCache) private readonly cache: EnquiryCache,
     @Inject(AppConfigToken) private readonly config: AppConfig,
+    private readonly records: EnquiryRecords,
   ) {}
 
-  /** Resolves the account holder's name; every failure is an ApiException with `success: false`. */
-  async enquire(bankCode: string, accountNumber: string): Promise<AccountEnquiryResult> {
+  /**
+   * Resolves the account holder's name, and keeps the enquiry for the
+   * merchant: its `enquiryId` is what a payout to the account names. Every
+   * failure is an ApiException with `success: false`.
+   */
+  async enquire(merchantId: string, bankCode: string, accountNumber: string): Promise<AccountEnquiryResult> {
+    const accountName = await this.accountName(bankCode, accountNumber);
+    const { enquiryId, expiresAt } = await this.records.record({ merchantId, bankCode, accountNumber, accountName });
+    return { success: true, code: ENQUIRY_SUCCESS_CODE, accountName, message: 'Success', enquiryId, expiresAt: expiresAt.toISOString() };
+  }
+
+  /** The name behind the account, from the cache or the provider. */
+  private async accountName(bankCode: string, accountNumber: string): Promise<string> {
     if (checkNuban(bankCode, accountNumber) === 'invalid') throw failure('NUBAN_CHECK_FAILED', { bankCode, accountNumber });
     const cacheKey = `${bankCode}:${accountNumber}`;
     const cached = await this.cache.get(cacheKey).catch(() => undefined);
-    if (cached !== undefined) return success(cached);
+    if (cached !== undefined) return cached;
 
     const lookup = await this.lookup(bankCode, accountNumber);
     switch (lookup.outcome) {
@@ -34,7 +47,7 @@ export class AccountEnquiryService {
             this.logger.warn(`enquiry cache write failed: ${error.message}`);
           });
         }
-        return success(lookup.accountName);
+        return lookup.accountName;
       case 'not-found':
         throw failure('ACCOUNT_NOT_FOUND', { bankCode, accountNumber });
       case 'dormant':
@@ -54,10 +67,6 @@ export class AccountEnquiryService {
       throw failure('BANK_UNAVAILABLE', { bankCode });
     }
   }
-}
-
-function success(accountName: string): AccountEnquiryResult {
-  return { success: true, code: ENQUIRY_SUCCESS_CODE, accountName, message: 'Success' };
 }
 
 /** The enquiry failures the contract answers with `success: false`. */

@@ -1,4 +1,5 @@
 import { makeNuban } from './nuban';
+import { SANDBOX_PAYOUT_ACCOUNTS } from './sandbox-payout-accounts';
 
 export type SandboxBehaviour = { outcome: 'found'; accountName: string } | { outcome: 'not-found' } | { outcome: 'dormant' } | { outcome: 'bank-unavailable' } | { outcome: 'timeout' };
 
@@ -25,6 +26,8 @@ export const SANDBOX_ACCOUNTS: readonly SandboxAccount[] = [
   { bankCode: '058', accountNumber: makeNuban('058', '000000002'), behaviour: { outcome: 'dormant' } },
   { bankCode: '058', accountNumber: makeNuban('058', '000000003'), behaviour: { outcome: 'bank-unavailable' } },
   { bankCode: '058', accountNumber: makeNuban('058', '000000004'), behaviour: { outcome: 'timeout' } },
+  // Found by an enquiry like any account; what a payout to each does is the sandbox payout provider's.
+  ...SANDBOX_PAYOUT_ACCOUNTS.map(({ bankCode, accountNumber, accountName }) => found(bankCode, accountNumber, accountName)),
 ];
 
 function found(bankCode: string, accountNumber: string, accountName: string): SandboxAccount {

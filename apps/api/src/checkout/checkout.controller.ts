@@ -12,7 +12,7 @@ import type { StoredPayin } from '../payins/payin-repository.interface';
 import { isFinal, type PayinTransition } from '../payins/payin-states';
 import { PayinsService } from '../payins/payins.service';
 import { CheckoutLinks } from '../payins/checkout-links';
-import { isPlainAsciiUrl } from '../payins/merchant-url';
+import { isPlainAsciiUrl } from '../http/merchant-url';
 import { ROUTES } from '../http/routes';
 import { CheckoutRoute } from './checkout-route';
 import { hashCheckoutToken, isCheckoutTokenShaped } from '../payins/checkout-tokens';

@@ -20,6 +20,10 @@ export interface AppConfig {
   timestampToleranceSeconds: number;
   nonceTtlSeconds: number;
   enquiryCacheTtlSeconds: number;
+  /** How long a successful enquiry's `enquiryId` may be named by a payout. */
+  enquiryValiditySeconds: number;
+  /** How often each instance deletes enquiries a day past their expiry. */
+  enquiryRetentionIntervalMs: number;
   enquiryTimeoutMs: number;
   /** Where enquiries resolve account names; only `sandbox` exists today. */
   accountNameProvider: 'sandbox';
@@ -76,6 +80,7 @@ export interface AppConfig {
   settlementDelaySeconds: number;
   settlementIntervalMs: number;
   settlementBatchSize: number;
+  payouts: PayoutSettings;
   /** Keys the checkout tokens (see CheckoutTokens); changing it breaks the links of open payins. */
   checkoutTokenSecret: string;
   /** Largest checkout form body accepted, in bytes. */
@@ -126,6 +131,29 @@ export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18_000, 36
 
 /** The sandbox default of CHECKOUT_TOKEN_SECRET: public, so production refuses it. */
 export const SANDBOX_CHECKOUT_TOKEN_SECRET = 'sandbox-checkout-token-secret-public-not-secret';
+
+export interface PayoutSettings {
+  /** Where payouts are sent: the sandbox provider in sandbox mode; none in production yet, so creates answer PAYOUT_PROVIDER_NOT_CONFIGURED. */
+  provider: 'sandbox' | 'none';
+  minAmountMinor: bigint;
+  maxAmountMinor: bigint;
+  /** The most a merchant's payouts of the last 24 hours may add up to, failed and cancelled ones aside. */
+  dailyLimitMinor: bigint;
+  dispatchIntervalMs: number;
+  dispatchBatchSize: number;
+  /** The longest the service waits for the provider's answer to a send or a status check; past it, the outcome is unknown and a status check settles it. */
+  providerTimeoutMs: number;
+  /** Seconds after a payout became PROCESSING at which its first status checks run; then hourly to 72 h, then daily. */
+  statusCheckScheduleSeconds: number[];
+  statusCheckIntervalMs: number;
+  statusCheckBatchSize: number;
+  /** How long after it was first sent a transfer the provider has no record of is sent again, under the same reference. */
+  resendGraceSeconds: number;
+  /** The least time between two requeries of one payout. */
+  requeryIntervalSeconds: number;
+  /** How long the sandbox provider takes to pay an account of no documented behaviour. */
+  sandboxDelayMs: number;
+}
 
 export interface RateLimits {
   /** Verified requests per API key per second, sustained (counted over 10 s). */
@@ -210,6 +238,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
     nonceTtlSeconds: int('NONCE_TTL_SECONDS', NONCE_TTL_SECONDS, 1, 86400),
     enquiryCacheTtlSeconds: int('ENQUIRY_CACHE_TTL_SECONDS', 300, 0, 86400),
     enquiryTimeoutMs: int('ENQUIRY_TIMEOUT_MS', 5000, 1, 60000),
+    enquiryValiditySeconds: int('ENQUIRY_VALIDITY_SECONDS', 1800, 60, 86_400),
+    enquiryRetentionIntervalMs: int('ENQUIRY_RETENTION_INTERVAL_MS', 3_600_000, 1000, 86_400_000),
     accountNameProvider: 'sandbox',
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 65_536, 1024, 10_485_760),
     maxBodyFields: int('MAX_BODY_FIELDS', 32, 9, 1000),
@@ -246,6 +276,21 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
     settlementDelaySeconds: int('SETTLEMENT_DELAY_SECONDS', mode === 'production' ? 86_400 : 0, 0, 2_592_000),
     settlementIntervalMs: int('SETTLEMENT_INTERVAL_MS', 60_000, 50, 3_600_000),
     settlementBatchSize: int('SETTLEMENT_BATCH_SIZE', 500, 1, 100_000),
+    payouts: {
+      provider: mode === 'sandbox' ? 'sandbox' : 'none',
+      minAmountMinor: BigInt(int('PAYOUT_MIN_AMOUNT', 100, 1, 1_000_000)) * 100n,
+      maxAmountMinor: BigInt(int('PAYOUT_MAX_AMOUNT', 5_000_000, 1, 1_000_000_000)) * 100n,
+      dailyLimitMinor: BigInt(int('PAYOUT_DAILY_LIMIT', 50_000_000, 1, 100_000_000_000)) * 100n,
+      dispatchIntervalMs: int('PAYOUT_DISPATCH_INTERVAL_MS', 1000, 20, 60_000),
+      dispatchBatchSize: int('PAYOUT_DISPATCH_BATCH_SIZE', 20, 1, 1000),
+      providerTimeoutMs: int('PAYOUT_PROVIDER_TIMEOUT_MS', 30_000, 100, 120_000),
+      statusCheckScheduleSeconds: secondsList('PAYOUT_STATUS_CHECK_SCHEDULE', env.PAYOUT_STATUS_CHECK_SCHEDULE, [60, 300, 1800], problems),
+      statusCheckIntervalMs: int('PAYOUT_STATUS_CHECK_INTERVAL_MS', 5000, 20, 600_000),
+      statusCheckBatchSize: int('PAYOUT_STATUS_CHECK_BATCH_SIZE', 50, 1, 1000),
+      resendGraceSeconds: int('PAYOUT_RESEND_GRACE_SECONDS', 300, 10, 86_400),
+      requeryIntervalSeconds: int('PAYOUT_REQUERY_INTERVAL_SECONDS', 60, 1, 3600),
+      sandboxDelayMs: int('SANDBOX_PAYOUT_DELAY_MS', 2000, 0, 60_000),
+    },
     checkoutTokenSecret: env.CHECKOUT_TOKEN_SECRET || SANDBOX_CHECKOUT_TOKEN_SECRET,
     checkoutFormLimitBytes: int('CHECKOUT_FORM_LIMIT_BYTES', 4096, 512, 65_536),
     webhooks: {
@@ -314,6 +359,19 @@ function retrySchedule(raw: string | undefined, problems: string[]): number[] {
     return DEFAULT_WEBHOOK_RETRY_SCHEDULE;
   }
   return parts.map(Number);
+}
+
+/** Status check times: 1 to 20 rising offsets in seconds, within the 72 hours after which checks are daily. */
+function secondsList(name: string, raw: string | undefined, fallback: number[], problems: string[]): number[] {
+  if (raw === undefined || raw === '') return fallback;
+  const parts = raw.split(',').map((part) => part.trim());
+  const values = parts.map(Number);
+  const valid = parts.length <= 20 && parts.every((part) => /^[1-9][0-9]{0,5}$/.test(part)) && values.every((value, i) => value <= 259_200 && (i === 0 || value > (values[i - 1] as number)));
+  if (!valid) {
+    problems.push(`${name} must be 1 to 20 rising comma-separated offsets in seconds, each from 1 to 259200 (72 hours), such as 60,300,1800; got "${raw}"`);
+    return fallback;
+  }
+  return values;
 }
 
 /** An origin only: checkout links append their own path, so a path, query or fragment here would be dropped or doubled. */

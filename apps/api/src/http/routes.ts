@@ -13,6 +13,7 @@ const ROOT = `/${API_PREFIX}`;
 
 export const ROUTES = {
   payin: (reference: string) => `${ROOT}/api/payins/${encodeURIComponent(reference)}`,
+  payout: (reference: string) => `${ROOT}/api/payouts/${encodeURIComponent(reference)}`,
   checkout: (token: string) => `${ROOT}/checkout/${token}`,
   metrics: `${ROOT}/metrics`,
   contract: `${ROOT}/openapi.yaml`,

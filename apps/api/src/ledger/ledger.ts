@@ -1,7 +1,7 @@
 import type { SqlClient, SqlQueryable } from '../db/sql-client';
 import { toDate } from '../db/sql-client';
 import { sqlNow, sqlNowPlus, type StoreClock } from '../db/store-clock';
-import type { StoreProbe } from '../stores/store-probe';
+import { observeThrough, type StoreProbe } from '../stores/store-probe';
 
 /** The balances a merchant has in each currency. */
 export type MerchantBalanceKind = 'available' | 'pending' | 'held';
@@ -11,8 +11,9 @@ export type PlatformAccountKind = 'provider_settlement' | 'fee_revenue';
 export type LedgerAccount = { merchantId: string; currency: string; kind: MerchantBalanceKind } | { merchantId: null; currency: string; kind: PlatformAccountKind };
 
 /** What moved the money; the contract's BalanceEntryType, plus what only the platform's accounts see. */
-export type EntryType = 'payin_credit' | 'payin_fee' | 'settlement';
-export type JournalType = 'payin_credit' | 'settlement';
+export type EntryType = 'payin_credit' | 'payin_fee' | 'settlement' | 'payout_hold' | 'payout_release' | 'payout_debit' | 'payout_fee' | 'payout_reversal' | 'payout_fee_refund';
+export type JournalType = 'payin_credit' | 'settlement' | 'payout_hold' | 'payout_release' | 'payout_debit' | 'payout_reversal';
+export type LedgerObjectType = 'payin' | 'payout';
 
 export interface JournalLine {
   account: LedgerAccount;
@@ -26,9 +27,18 @@ export interface Journal {
   type: JournalType;
   merchantId: string;
   currency: string;
-  objectType: 'payin';
+  objectType: LedgerObjectType;
   objectId: string;
   lines: JournalLine[];
+}
+
+/** A payout as its journals need it: amounts in minor units. */
+export interface PayoutMoney {
+  merchantId: string;
+  reference: string;
+  currency: string;
+  amountMinor: bigint;
+  feeMinor: bigint;
 }
 
 export interface BalanceEntry {
@@ -37,7 +47,7 @@ export interface BalanceEntry {
   balance: MerchantBalanceKind;
   amountMinor: bigint;
   currency: string;
-  objectType: 'payin';
+  objectType: LedgerObjectType;
   reference: string;
   createdAt: Date;
 }
@@ -81,8 +91,12 @@ export class Ledger {
     private readonly client: SqlClient,
     private readonly storeClock: StoreClock,
     /** Watches the calls the ledger makes on its own; a posting is watched as part of its caller's transaction. */
-    private readonly probe?: StoreProbe,
-  ) {}
+    probe?: StoreProbe,
+  ) {
+    this.observed = observeThrough(probe);
+  }
+
+  private readonly observed: ReturnType<typeof observeThrough>;
 
   /**
    * Posts `journal` on `tx`, once: resolves false, posting nothing, when a
@@ -164,7 +178,7 @@ export class Ledger {
     return this.observed('settle', () => this.client.transaction(async (tx) => {
       const params: unknown[] = [limit];
       const now = sqlNow(this.storeClock, params);
-      const { rows } = await tx.query<{ merchant_id: string; object_type: 'payin'; object_id: string; currency: string; amount_minor: string }>(
+      const { rows } = await tx.query<{ merchant_id: string; object_type: LedgerObjectType; object_id: string; currency: string; amount_minor: string }>(
         `DELETE FROM ledger_settlements_due WHERE (merchant_id, object_type, object_id) IN (
            SELECT merchant_id, object_type, object_id FROM ledger_settlements_due WHERE due_at <= ${now} ORDER BY due_at LIMIT $1 FOR UPDATE SKIP LOCKED)
          RETURNING merchant_id, object_type, object_id, currency, amount_minor::text AS amount_minor`,
@@ -175,6 +189,54 @@ export class Ledger {
       }
       return rows.length;
     }));
+  }
+
+  /**
+   * Holds a payout's amount and fee: out of `available`, into `held`. Throws
+   * InsufficientBalanceError when `available` is short; the caller's
+   * transaction, which creates the payout, then rolls back whole.
+   */
+  async holdPayout(tx: SqlQueryable, payout: PayoutMoney, at: Date): Promise<void> {
+    const total = payout.amountMinor + payout.feeMinor;
+    await this.postPayout(tx, payout, 'payout_hold', [
+      { account: merchantAccount(payout.merchantId, payout.currency, 'available'), type: 'payout_hold', amountMinor: -total },
+      { account: merchantAccount(payout.merchantId, payout.currency, 'held'), type: 'payout_hold', amountMinor: total },
+    ], at);
+  }
+
+  /** Gives a failed or cancelled payout's hold back to `available`. */
+  async releasePayout(tx: SqlQueryable, payout: PayoutMoney, at: Date): Promise<void> {
+    const total = payout.amountMinor + payout.feeMinor;
+    await this.postPayout(tx, payout, 'payout_release', [
+      { account: merchantAccount(payout.merchantId, payout.currency, 'held'), type: 'payout_release', amountMinor: -total },
+      { account: merchantAccount(payout.merchantId, payout.currency, 'available'), type: 'payout_release', amountMinor: total },
+    ], at);
+  }
+
+  /** A successful payout leaves: its amount out of `held` to the provider, which paid it, and its fee to fee revenue. */
+  async debitPayout(tx: SqlQueryable, payout: PayoutMoney, at: Date): Promise<void> {
+    await this.postPayout(tx, payout, 'payout_debit', [
+      { account: merchantAccount(payout.merchantId, payout.currency, 'held'), type: 'payout_debit', amountMinor: -payout.amountMinor },
+      { account: platformAccount(payout.currency, 'provider_settlement'), type: 'payout_debit', amountMinor: payout.amountMinor },
+      { account: merchantAccount(payout.merchantId, payout.currency, 'held'), type: 'payout_fee', amountMinor: -payout.feeMinor },
+      { account: platformAccount(payout.currency, 'fee_revenue'), type: 'payout_fee', amountMinor: payout.feeMinor },
+    ], at);
+  }
+
+  /** A reversed payout's money comes back to `available`, its fee with it: the transfer did not reach the beneficiary. */
+  async reversePayout(tx: SqlQueryable, payout: PayoutMoney, at: Date): Promise<void> {
+    await this.postPayout(tx, payout, 'payout_reversal', [
+      { account: platformAccount(payout.currency, 'provider_settlement'), type: 'payout_reversal', amountMinor: -payout.amountMinor },
+      { account: merchantAccount(payout.merchantId, payout.currency, 'available'), type: 'payout_reversal', amountMinor: payout.amountMinor },
+      { account: platformAccount(payout.currency, 'fee_revenue'), type: 'payout_fee_refund', amountMinor: -payout.feeMinor },
+      { account: merchantAccount(payout.merchantId, payout.currency, 'available'), type: 'payout_fee_refund', amountMinor: payout.feeMinor },
+    ], at);
+  }
+
+  /** A payout's journal; posting one twice is a bug in the payout's state machine, never a retry, so it throws. */
+  private async postPayout(tx: SqlQueryable, payout: PayoutMoney, type: JournalType, lines: JournalLine[], at: Date): Promise<void> {
+    const posted = await this.post(tx, { type, merchantId: payout.merchantId, currency: payout.currency, objectType: 'payout', objectId: payout.reference, lines }, at);
+    if (!posted) throw new Error(`journal ${type} of payout ${payout.reference} was already posted`);
   }
 
   async balanceOf(merchantId: string, currency: string): Promise<Balance> {
@@ -191,7 +253,7 @@ export class Ledger {
     const after = query.afterId === undefined ? '' : `AND id < $${params.push(query.afterId.toString())}`;
     // Ordered by the table's bigint id, named in full: a bare `id` would be the text column of the select list, where '99' sorts after '100'.
     const { rows } = await this.observed('entries', () =>
-      this.client.query<{ id: string; type: EntryType; kind: MerchantBalanceKind; amount_minor: string; currency: string; object_type: 'payin'; object_id: string; created_at: Date | string }>(
+      this.client.query<{ id: string; type: EntryType; kind: MerchantBalanceKind; amount_minor: string; currency: string; object_type: LedgerObjectType; object_id: string; created_at: Date | string }>(
         `SELECT id::text AS id, type, kind, amount_minor::text AS amount_minor, currency, object_type, object_id, created_at FROM ledger_entries
          WHERE merchant_id = $1 AND currency = $2 ${after} ORDER BY ledger_entries.id DESC LIMIT $3`,
         params,
@@ -209,11 +271,8 @@ export class Ledger {
     }));
   }
 
-  private observed<T>(operation: string, work: () => Promise<T>): Promise<T> {
-    return this.probe ? this.probe.observe(operation, work) : work();
-  }
 
-  private async settle(tx: SqlQueryable, credit: { merchantId: string; objectType: 'payin'; objectId: string; currency: string; amountMinor: bigint }, at: Date): Promise<void> {
+  private async settle(tx: SqlQueryable, credit: { merchantId: string; objectType: LedgerObjectType; objectId: string; currency: string; amountMinor: bigint }, at: Date): Promise<void> {
     const { merchantId, currency, amountMinor } = credit;
     await this.post(
       tx,

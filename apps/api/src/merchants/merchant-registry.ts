@@ -4,6 +4,7 @@ import { HEADER_GRAMMAR } from '@paysign/signing';
 import { ConfigError, type ServiceMode } from '../config/app-config';
 import { isGuessableSecret, MIN_SECRET_LENGTH, SECRET_STRENGTH_RULE } from '../config/secret-strength';
 import { displayTextError } from '../http/display-text';
+import { normaliseMerchantUrl } from '../http/merchant-url';
 import { DEFAULT_FEES, parseFeeSchedule, type FeeSchedule } from '../money/fees';
 import type { Credential, Merchant } from './merchant';
 
@@ -12,7 +13,7 @@ const MIN_SANDBOX_SECRET_LENGTH = 16;
 /** API keys of the public sandbox; production refuses them. */
 const SANDBOX_API_KEY_PREFIX = 'pk_sandbox_';
 
-const MERCHANT_FIELDS = ['merchantId', 'tenantId', 'name', 'credentials', 'webhookSecrets', 'fees'];
+const MERCHANT_FIELDS = ['merchantId', 'tenantId', 'name', 'credentials', 'webhookSecrets', 'webhookUrl', 'fees'];
 const CREDENTIAL_FIELDS = ['apiKey', 'secretKey', 'status'];
 const CREDENTIAL_STATUSES = ['active', 'revoked'];
 
@@ -22,7 +23,7 @@ export interface MerchantFileOptions {
 }
 
 /** A merchant as MERCHANTS_FILE gives it; `fees` left out are the defaults (DEFAULT_FEES). */
-export type MerchantEntry = Merchant & { credentials: readonly Credential[]; webhookSecrets?: readonly string[]; fees?: FeeSchedule };
+export type MerchantEntry = Merchant & { credentials: readonly Credential[]; webhookSecrets?: readonly string[]; webhookUrl?: string; fees?: FeeSchedule };
 
 /** What a reload changed: IDs only, never a secret. */
 export interface MerchantChanges {
@@ -39,7 +40,7 @@ export interface MerchantChanges {
  */
 export class MerchantRegistry {
   private byApiKey = new Map<string, { merchant: Merchant; secretKey: string }>();
-  private byMerchantId = new Map<string, { merchant: Merchant; webhookSecrets: readonly string[]; fees: FeeSchedule; active: boolean }>();
+  private byMerchantId = new Map<string, { merchant: Merchant; webhookSecrets: readonly string[]; fees: FeeSchedule; webhookUrl: string | undefined; active: boolean }>();
   private entries: readonly MerchantEntry[] = [];
 
   constructor(entries: readonly MerchantEntry[]) {
@@ -49,11 +50,11 @@ export class MerchantRegistry {
   /** Puts a validated set of merchants in force at once, and says what changed. */
   replace(entries: readonly MerchantEntry[]): MerchantChanges {
     const byApiKey = new Map<string, { merchant: Merchant; secretKey: string }>();
-    const byMerchantId = new Map<string, { merchant: Merchant; webhookSecrets: readonly string[]; fees: FeeSchedule; active: boolean }>();
-    for (const { credentials, merchantId, tenantId, name, webhookSecrets = [], fees = DEFAULT_FEES } of entries) {
+    const byMerchantId = new Map<string, { merchant: Merchant; webhookSecrets: readonly string[]; fees: FeeSchedule; webhookUrl: string | undefined; active: boolean }>();
+    for (const { credentials, merchantId, tenantId, name, webhookSecrets = [], webhookUrl, fees = DEFAULT_FEES } of entries) {
       // The merchant a request carries: its identity only, never a secret.
       const merchant = { merchantId, tenantId, name };
-      byMerchantId.set(merchantId, { merchant, webhookSecrets, fees, active: credentials.some((c) => c.status !== 'revoked') });
+      byMerchantId.set(merchantId, { merchant, webhookSecrets, fees, webhookUrl, active: credentials.some((c) => c.status !== 'revoked') });
       for (const { apiKey, secretKey, status } of credentials) if (status !== 'revoked') byApiKey.set(apiKey, { merchant, secretKey });
     }
     const changes = diff(this.entries, entries);
@@ -79,6 +80,11 @@ export class MerchantRegistry {
   /** The merchant's webhook secrets, each of which signs every delivery; empty when it has none. */
   webhookSecretsOf(merchantId: string): readonly string[] {
     return this.byMerchantId.get(merchantId)?.webhookSecrets ?? [];
+  }
+
+  /** Where the merchant's events go when the payin or payout names no notifyUrl; undefined when it set none. */
+  webhookUrlOf(merchantId: string): string | undefined {
+    return this.byMerchantId.get(merchantId)?.webhookUrl;
   }
 
   /** What the merchant pays: its `fees` in the file, or the defaults; the defaults too for a merchant no longer in the file. */
@@ -145,6 +151,7 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
   const seenMerchants = new Set<string>();
   const seenKeys = new Set<string>();
   const fees: FeeSchedule[] = [];
+  const webhookUrls: Array<string | undefined> = [];
   data.forEach((entry: unknown, i) => {
     const at = `merchants[${i}]`;
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
@@ -168,6 +175,13 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
       seenMerchants.add(e.merchantId);
     }
     fees[i] = parseFeeSchedule(e.fees, `${at}.fees`, problems);
+    if (e.webhookUrl !== undefined) {
+      const url = typeof e.webhookUrl === 'string' ? normaliseMerchantUrl('webhookUrl', e.webhookUrl) : undefined;
+      if (!url || 'error' in url) problems.push(`${at}.webhookUrl ${url && 'error' in url ? url.error.message.replace(/^webhookUrl /, '').replace(/\.$/, '') : 'must be a string'}`);
+      else if (production && !url.url.startsWith('https:')) problems.push(`${at}.webhookUrl must be an https URL in production mode`);
+      else if (!Array.isArray(e.webhookSecrets) || e.webhookSecrets.length === 0) problems.push(`${at}.webhookUrl needs webhookSecrets to sign the events sent to it`);
+      else webhookUrls[i] = url.url;
+    }
     if (e.webhookSecrets !== undefined) {
       if (!Array.isArray(e.webhookSecrets)) problems.push(`${at}.webhookSecrets must be an array of whsec_ secrets`);
       else
@@ -209,5 +223,5 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
     });
   });
   if (problems.length) throw new ConfigError(`MERCHANTS_FILE ${file} is invalid:\n- ${problems.join('\n- ')}`);
-  return (data as MerchantEntry[]).map((entry, i) => ({ ...entry, fees: fees[i] ?? DEFAULT_FEES }));
+  return (data as MerchantEntry[]).map((entry, i) => ({ ...entry, fees: fees[i] ?? DEFAULT_FEES, ...(webhookUrls[i] ? { webhookUrl: webhookUrls[i] } : {}) }));
 }

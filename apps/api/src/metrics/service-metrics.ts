@@ -70,6 +70,19 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly payoutsNeedingAttention = new Counter({
+    name: 'paysign_payouts_needing_attention_total',
+    help: 'Payouts still PROCESSING 72 hours after they were sent, with no definitive answer from the provider: each needs an operator.',
+    registers: [this.registry],
+  });
+
+  readonly payoutProviderCalls = new Counter({
+    name: 'paysign_payout_provider_calls_total',
+    help: 'Calls to the payout provider, by call (send, status, account_name) and outcome: the answer it gave, or unknown when it failed or timed out.',
+    labelNames: ['call', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   readonly jobRuns = new Counter({
     name: 'paysign_job_runs_total',
     help: 'Runs of each periodic job of this instance (payin-expiry, webhook-delivery, store-health, nonce-sweep), by outcome: ok or failed.',

@@ -1,5 +1,6 @@
-import { SCHEMAS, type CreatePayinRequest, type FieldError, type PayinChannel } from '@paysign/contracts';
+import { SCHEMAS, type CreatePayinRequest, type PayinChannel } from '@paysign/contracts';
 import { IsDefined, IsEmail, IsIn, IsNumber, IsOptional, IsPositive, IsString, Length, Matches, Max, MaxLength } from 'class-validator';
+import { AMOUNT_RULE, REFERENCE_PATTERN, REFERENCE_RULE } from '../http/request-rules';
 import { PAYIN_CHANNELS } from './payin-states';
 
 // Every enum, pattern and limit below is read from the contract (openapi/payment-api.yaml).
@@ -7,11 +8,6 @@ const FIELDS = SCHEMAS.CreatePayinRequest.properties;
 
 export const CURRENCIES = SCHEMAS.Currency.enum;
 export const MAX_AMOUNT = FIELDS.amount.maximum;
-export const REFERENCE_PATTERN = new RegExp(SCHEMAS.Reference.pattern);
-/** The amount as written: plain decimal notation, at most 2 decimal places (checked on the bytes sent; see amountTextErrors). */
-export const AMOUNT_TEXT_PATTERN = /^-?(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/;
-const AMOUNT_RULE = 'amount must be a number in major units, in plain decimal notation with at most 2 decimal places, such as 1000.50.';
-export const REFERENCE_RULE = `reference must be ${SCHEMAS.Reference.minLength} to ${SCHEMAS.Reference.maxLength} characters from [A-Za-z0-9._-], not only dots.`;
 /** The fields a create request may have; any other is refused. */
 export const CREATE_PAYIN_FIELDS = Object.keys(FIELDS) as ReadonlyArray<keyof CreatePayinRequest>;
 
@@ -69,14 +65,4 @@ export class CreatePayinDto implements CreatePayinRequest {
   @IsString({ message: 'reference must be a string.' })
   @IsDefined({ message: 'reference is required.' })
   reference!: string;
-}
-
-/**
- * The amount's decimal places, counted on the text the client sent rather
- * than on the parsed number: `1.005`, `1e-7` and `1E-2` are refused as
- * written, whatever double they parse to.
- */
-export function amountTextErrors(amountText: string | undefined): FieldError[] {
-  if (amountText === undefined || AMOUNT_TEXT_PATTERN.test(amountText)) return [];
-  return [{ field: 'amount', code: 'format', message: AMOUNT_RULE }];
 }

@@ -3,17 +3,17 @@ import type { FieldError, Payin, PayinList, EventDeliveryLogList } from '@paysig
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
-import { validationFailed } from '../errors/api.exception';
 import { VerifiedBody, verifiedFieldText } from '../http/verified-body.decorator';
 import { ROUTES } from '../http/routes';
 import { validateBody } from '../http/validate-body';
-import { CREATE_PAYIN_FIELDS, CreatePayinDto, REFERENCE_PATTERN, REFERENCE_RULE, amountTextErrors } from './create-payin.dto';
+import { amountTextErrors, checkedReference } from '../http/request-rules';
+import { CREATE_PAYIN_FIELDS, CreatePayinDto } from './create-payin.dto';
 import { encodeCursor, parseListQuery } from './list-payins.query';
-import { normaliseMerchantUrl, type MerchantUrlField } from './merchant-url';
+import type { MerchantUrlField } from '../http/merchant-url';
 import { PayinsService } from './payins.service';
 import { SqlWebhookEventRepository } from '../webhooks/sql-webhook-event.repository';
 import { webhookEventToContract } from '../webhooks/webhook-event-view';
-import { staticTargetProblem } from '../webhooks/webhook-target';
+import { checkedMerchantUrl } from '../webhooks/webhook-target';
 
 @Controller('api/payins')
 export class PayinsController {
@@ -78,30 +78,14 @@ export class PayinsController {
   private merchantUrls(body: Record<string, unknown>): { normalised: Partial<Record<MerchantUrlField, string>>; errors: FieldError[] } {
     const normalised: Partial<Record<MerchantUrlField, string>> = {};
     const errors: FieldError[] = [];
-    const production = this.config.mode === 'production';
+    const options = { production: this.config.mode === 'production', allowLocalReceivers: this.config.webhooks.allowLocalReceivers };
     for (const field of ['notifyUrl', 'redirectUrl'] as const) {
       const raw = body[field];
       if (typeof raw !== 'string') continue;
-      const result = normaliseMerchantUrl(field, raw);
-      if ('error' in result) {
-        errors.push(result.error);
-        continue;
-      }
-      const url = result.url;
-      if (production && !url.startsWith('https://')) {
-        errors.push({ field, code: 'format', message: `${field} must be an https URL in production mode.` });
-        continue;
-      }
-      const problem = field === 'notifyUrl' ? staticTargetProblem(url, { allowLocalReceivers: this.config.webhooks.allowLocalReceivers }) : undefined;
-      if (problem) errors.push({ field, code: 'target', message: `${problem}.` });
-      else normalised[field] = url;
+      const result = checkedMerchantUrl(field, raw, options);
+      if ('error' in result) errors.push(result.error);
+      else normalised[field] = result.url;
     }
     return { normalised, errors };
   }
-}
-
-/** A path reference outside the grammar is a 400 naming it, not a lookup that cannot match. */
-export function checkedReference(reference: string): string {
-  if (!REFERENCE_PATTERN.test(reference)) throw validationFailed([{ field: 'reference', code: 'pattern', message: REFERENCE_RULE }]);
-  return reference;
 }

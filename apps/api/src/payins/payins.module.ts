@@ -8,6 +8,7 @@ import { EventOutbox } from '../events/event-outbox';
 import { EventsModule } from '../events/events.module';
 import { GatewaysModule } from '../gateways/gateways.module';
 import { LedgerModule } from '../ledger/ledger.module';
+import { MerchantRegistry } from '../merchants/merchant-registry';
 import { PayinCredits } from '../ledger/payin-credits';
 import { PublicOrigin } from '../http/routes';
 import type { WatchedStore } from '../stores/store-probe';
@@ -38,7 +39,11 @@ import { SqlPayinRepository } from './sql-payin.repository';
       useFactory: (config: AppConfig, origin: PublicOrigin) => new CheckoutLinks(new CheckoutTokens(config.checkoutTokenSecret), origin),
       inject: [AppConfigToken, PublicOrigin],
     },
-    { provide: PayinEvents, useFactory: (outbox: EventOutbox, links: CheckoutLinks) => new PayinEvents(outbox, links), inject: [EventOutbox, CheckoutLinks] },
+    {
+      provide: PayinEvents,
+      useFactory: (outbox: EventOutbox, links: CheckoutLinks, merchants: MerchantRegistry) => new PayinEvents(outbox, links, (merchantId) => merchants.webhookUrlOf(merchantId)),
+      inject: [EventOutbox, CheckoutLinks, MerchantRegistry],
+    },
     PayinsService,
     PayinExpirySweeper,
   ],

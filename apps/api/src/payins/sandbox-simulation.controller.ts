@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { ApiException } from '../errors/api.exception';
 import { VerifiedBody } from '../http/verified-body.decorator';
 import { validateBody } from '../http/validate-body';
-import { checkedReference } from './payins.controller';
+import { checkedReference } from '../http/request-rules';
 import { PayinsService } from './payins.service';
 import { SIMULATE_PAYIN_FIELDS, SimulatePayinDto, simulateFieldErrors, transitionOf } from './simulate-payin.dto';
 

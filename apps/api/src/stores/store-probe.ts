@@ -86,3 +86,8 @@ export class StoreProbe {
     this.options.logger.info({ store: this.options.store }, `${this.options.store} answers again: requests are admitted`);
   }
 }
+
+/** Runs store work through `probe` when there is one (the service), or as it is (a unit test of the SQL). */
+export function observeThrough(probe: StoreProbe | undefined): <T>(operation: string, work: () => Promise<T>) => Promise<T> {
+  return (operation, work) => (probe ? probe.observe(operation, work) : work());
+}

@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { normaliseMerchantUrl, type MerchantUrl, type MerchantUrlField } from '../http/merchant-url';
 import { refusedRangeOf } from './refused-ranges';
 
 /** Where webhooks may go. Production: public https receivers only. Sandbox, by default: http and loopback too. */
@@ -74,4 +75,18 @@ export async function resolveTarget(url: URL, policy: TargetPolicy, resolve: Res
 function literalHost(url: URL): string | undefined {
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   return isIP(host) ? host : undefined;
+}
+
+/**
+ * A merchant's URL as a create request gives it: normalised (see
+ * normaliseMerchantUrl), https only in production, and, for a notifyUrl,
+ * refused now when webhooks could never be sent to it (a private or
+ * loopback literal address) rather than failing every attempt.
+ */
+export function checkedMerchantUrl(field: MerchantUrlField, raw: string, options: { production: boolean; allowLocalReceivers: boolean }): MerchantUrl {
+  const result = normaliseMerchantUrl(field, raw);
+  if ('error' in result) return result;
+  if (options.production && !result.url.startsWith('https://')) return { error: { field, code: 'format', message: `${field} must be an https URL in production mode.` } };
+  const problem = field === 'notifyUrl' ? staticTargetProblem(result.url, { allowLocalReceivers: options.allowLocalReceivers }) : undefined;
+  return problem ? { error: { field, code: 'target', message: `${problem}.` } } : result;
 }

@@ -4,4 +4,6 @@ export type { TestApp } from './test-app';
 export { MERCHANT_A, MERCHANT_A_ROTATED, MERCHANT_B, TEST_MERCHANTS_FILE } from './credentials';
 export type { TestCredential } from './credentials';
 export { SANDBOX_ACCOUNTS } from '../../src/accounts/sandbox-accounts';
+export { SANDBOX_PAYOUT_ACCOUNTS } from '../../src/accounts/sandbox-payout-accounts';
+export { JobRunner } from '../../src/jobs/job-runner';
 export { freePort } from './private-redis';

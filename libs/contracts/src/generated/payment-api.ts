@@ -197,6 +197,151 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payment/api/payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List payouts
+         * @description Lists the calling merchant's payouts, newest first, one page at a time,
+         *     as payins are listed: pass `nextCursor` as `cursor`, with the same
+         *     filters, for the next page.
+         */
+        get: operations["listPayouts"];
+        put?: never;
+        /**
+         * Create a payout
+         * @description Pays `amount` out of the merchant's `available` balance to the account
+         *     of a successful enquiry (`enquiryId`), which is bound to the merchant
+         *     and valid until its `expiresAt`. In one transaction it holds the
+         *     amount and the merchant's payout fee from `available`, and creates the
+         *     payout `QUEUED`; the service sends it to the provider shortly after,
+         *     checking the account's name again first. The `reference` is the
+         *     idempotency key, per merchant: the same reference with the same body
+         *     returns the payout as it is now with `200` (and
+         *     `Idempotent-Replayed: true`), a different body `409
+         *     IDEMPOTENCY_CONFLICT`. Never create a second payout because the first
+         *     is slow: read it, or `requery` it. The lifecycle is in `docs/payouts.md`.
+         */
+        post: operations["createPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/api/payouts/{reference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a payout
+         * @description Returns one of the calling merchant's payouts by its reference.
+         */
+        get: operations["getPayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/api/payouts/{reference}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a queued payout
+         * @description Cancels a payout that is still `QUEUED`, and releases its hold to
+         *     `available`. Once the service has started sending it (`PROCESSING`)
+         *     it cannot be cancelled: `409 PAYOUT_NOT_CANCELLABLE`.
+         */
+        post: operations["cancelPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/api/payouts/{reference}/requery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask the provider for a payout's status now
+         * @description Runs the status check of a `PROCESSING` payout now, rather than at its
+         *     `nextStatusCheckAt`, and returns the payout as it is after it. At most
+         *     once a minute per payout (`429`, with `Retry-After`). A payout in any
+         *     other state is returned as it is.
+         */
+        post: operations["requeryPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/api/payouts/{reference}/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate the provider's answer for a payout (sandbox only)
+         * @description Drives the payout through the same transitions as the provider's
+         *     answers do: `successful` or `failed` for a `QUEUED` or `PROCESSING`
+         *     payout (a `QUEUED` one is taken to `PROCESSING` first), `reversed`
+         *     for a `SUCCESSFUL` one. Any other move is `409
+         *     PAYOUT_TRANSITION_NOT_ALLOWED`. In production the path answers `404`.
+         */
+        post: operations["simulatePayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/api/payouts/{reference}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a payout's webhook events and their delivery attempts
+         * @description Every event of the payout, oldest first, with every delivery attempt, as for payins.
+         */
+        get: operations["listPayoutEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payment/api/events/{eventId}/redeliver": {
         parameters: {
             query?: never;
@@ -422,6 +567,98 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payout.successful": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout reached the beneficiary
+         * @description Sent to the payout's `notifyUrl`, or the merchant's `webhookUrl`, when
+         *     it becomes `SUCCESSFUL`, signed and retried exactly as payin events are.
+         *     `version` is the payout's version after the change: a receiver that
+         *     has a higher version of the payout ignores this event.
+         */
+        post: operations["payoutsuccessfulWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout failed, and its hold was released
+         * @description Sent to the payout's `notifyUrl`, or the merchant's `webhookUrl`, when
+         *     it becomes `FAILED`, signed and retried exactly as payin events are.
+         *     `version` is the payout's version after the change: a receiver that
+         *     has a higher version of the payout ignores this event.
+         */
+        post: operations["payoutfailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.reversed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A successful payout was returned by the beneficiary's bank
+         * @description Sent to the payout's `notifyUrl`, or the merchant's `webhookUrl`, when
+         *     it becomes `REVERSED`, signed and retried exactly as payin events are.
+         *     `version` is the payout's version after the change: a receiver that
+         *     has a higher version of the payout ignores this event.
+         */
+        post: operations["payoutreversedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A queued payout was cancelled by the merchant
+         * @description Sent to the payout's `notifyUrl`, or the merchant's `webhookUrl`, when
+         *     it becomes `CANCELLED`, signed and retried exactly as payin events are.
+         *     `version` is the payout's version after the change: a receiver that
+         *     has a higher version of the payout ignores this event.
+         */
+        post: operations["payoutcancelledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -459,6 +696,13 @@ export interface components {
             accountName: string;
             /** @constant */
             message: "Success";
+            /** @description This enquiry, kept for the calling merchant; a payout to the account names it. */
+            enquiryId: components["schemas"]["EnquiryId"];
+            /**
+             * Format: date-time
+             * @description Until when a payout may name `enquiryId` (`ENQUIRY_VALIDITY_SECONDS` after the enquiry, 30 minutes by default).
+             */
+            expiresAt: string;
         };
         AccountEnquiryFailure: {
             /** @constant */
@@ -572,11 +816,15 @@ export interface components {
          * @description What moved the money: `payin_credit`, a successful payin's amount into
          *     `pending`; `payin_fee`, its fee out of `pending`; `settlement`, a
          *     payin's net amount from `pending` to `available` (two entries, one
-         *     out of each). New types may be added; treat an unknown type by its
+         *     out of each); `payout_hold`, a payout's amount and fee from
+         *     `available` to `held`; `payout_release`, the same back when it fails
+         *     or is cancelled; `payout_debit` and `payout_fee`, its amount and fee
+         *     out of `held` when it succeeds; `payout_reversal` and
+         *     `payout_fee_refund`, both back into `available` when it is reversed. New types may be added; treat an unknown type by its
          *     `amount` and `balance`.
          * @enum {string}
          */
-        BalanceEntryType: "payin_credit" | "payin_fee" | "settlement";
+        BalanceEntryType: "payin_credit" | "payin_fee" | "settlement" | "payout_hold" | "payout_release" | "payout_debit" | "payout_fee" | "payout_reversal" | "payout_fee_refund";
         BalanceEntry: {
             /** @description The entry's id; later entries have larger ids. */
             id: string;
@@ -593,7 +841,7 @@ export interface components {
              * @description The kind of object the entry is for.
              * @enum {string}
              */
-            objectType: "payin";
+            objectType: "payin" | "payout";
             reference: components["schemas"]["Reference"];
             /** Format: date-time */
             createdAt: string;
@@ -606,6 +854,130 @@ export interface components {
             /** @description Pass as `cursor`, with the same currency, for the next page; `null` on the last page. */
             nextCursor: components["schemas"]["Cursor"] | null;
         };
+        /** @description `{}`: the operation takes no fields, and a body keeps every signed POST alike. */
+        EmptyRequest: Record<string, never>;
+        /** @description A successful account enquiry, as `enquiryId` names it; a payout is bound to one. */
+        EnquiryId: string;
+        /**
+         * @description A payout is created `QUEUED`, with its amount and fee held. It becomes
+         *     `PROCESSING` when the service starts sending it, before the provider
+         *     is asked, and leaves `PROCESSING` only on the provider's definitive
+         *     answer: `SUCCESSFUL` or `FAILED`. A `QUEUED` payout can be
+         *     `CANCELLED`. A `SUCCESSFUL` one can later be `REVERSED` by the
+         *     beneficiary's bank, and its money returns to `available`.
+         * @enum {string}
+         */
+        PayoutStatus: "QUEUED" | "PROCESSING" | "SUCCESSFUL" | "FAILED" | "CANCELLED" | "REVERSED";
+        /**
+         * @description Why a payout is `FAILED` or `REVERSED`. `account_name_changed`: the
+         *     account's name at dispatch was not the enquired one, and nothing was
+         *     sent. `transfer_limit_exceeded`: the beneficiary's account cannot
+         *     receive this much (a Tier-1 account takes at most ₦50,000).
+         *     `reversed_by_beneficiary_bank`: the bank returned a payout it had
+         *     accepted. New reasons may be added.
+         * @enum {string}
+         */
+        PayoutFailureReason: "account_not_found" | "account_dormant" | "account_name_changed" | "transfer_limit_exceeded" | "beneficiary_bank_unavailable" | "do_not_honor" | "suspected_fraud" | "provider_error" | "reversed_by_beneficiary_bank";
+        /**
+         * @description How `expectedAccountName` compared with the enquired name, after
+         *     normalisation (case, spaces, punctuation, accents and the order of
+         *     the names): `exact`, `partial` (every name of the shorter is in the
+         *     longer, or two names are shared), or `not_checked` when none was given.
+         * @enum {string}
+         */
+        NameMatch: "exact" | "partial" | "not_checked";
+        CreatePayoutRequest: {
+            reference: components["schemas"]["Reference"];
+            /**
+             * @description In naira, with at most 2 decimal places, such as `5000.50`; at
+             *     least `PAYOUT_MIN_AMOUNT` (₦100) and at most `PAYOUT_MAX_AMOUNT`.
+             *     The merchant's payout fee is held with it.
+             */
+            amount: number;
+            /** @enum {string} */
+            currency: "NGN";
+            enquiryId: components["schemas"]["EnquiryId"];
+            /** @description What the beneficiary's statement shows; at most 100 characters, as NIP allows. */
+            narration: string;
+            /** @description The name you expect on the account; a payout whose enquired name does not match it is refused (`ACCOUNT_NAME_MISMATCH`). */
+            expectedAccountName?: string;
+            /**
+             * Format: uri
+             * @description https URL notified of the payout's outcome, as for payins; without it, the merchant's `webhookUrl`.
+             */
+            notifyUrl?: string;
+        };
+        Payout: {
+            reference: components["schemas"]["Reference"];
+            merchantId: string;
+            status: components["schemas"]["PayoutStatus"];
+            /** @description In naira, as sent. */
+            amount: number;
+            /** @description In naira, the merchant's payout fee, held with the amount and taken when the payout succeeds. */
+            fee: number;
+            /** @enum {string} */
+            currency: "NGN";
+            bankCode: string;
+            accountNumber: string;
+            /** @description The name the enquiry returned. */
+            accountName: string;
+            nameMatch: components["schemas"]["NameMatch"];
+            narration: string;
+            enquiryId: components["schemas"]["EnquiryId"];
+            notifyUrl: string | null;
+            /** @description The reference the provider knows the transfer by, set when the payout became `PROCESSING`; every resend uses the same. */
+            providerReference: string | null;
+            failureReason: components["schemas"]["PayoutFailureReason"] | null;
+            /** @description The provider has given no definitive answer for 72 hours; an operator is looking into it. Never create a second payout for it. */
+            needsAttention: boolean;
+            /**
+             * Format: date-time
+             * @description When the service next asks the provider about a `PROCESSING` payout.
+             */
+            nextStatusCheckAt: string | null;
+            version: components["schemas"]["ObjectVersion"];
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When it became `SUCCESSFUL`, `FAILED` or `CANCELLED`.
+             */
+            completedAt: string | null;
+            /** Format: date-time */
+            reversedAt: string | null;
+        };
+        PayoutList: {
+            /** @description Newest first. */
+            data: components["schemas"]["Payout"][];
+            hasMore: boolean;
+            nextCursor: components["schemas"]["Cursor"] | null;
+        };
+        SimulatePayoutRequest: {
+            /** @enum {string} */
+            outcome: "successful" | "failed" | "reversed";
+            /** @description With `failed` (`provider_error` when absent) or `reversed` (`reversed_by_beneficiary_bank` when absent). */
+            reason?: components["schemas"]["PayoutFailureReason"];
+        };
+        /** @enum {string} */
+        PayoutEventType: "payout.successful" | "payout.failed" | "payout.reversed" | "payout.cancelled";
+        /** @description A payout's webhook event body; `type` says what happened, `version` which version of the payout `data` is. */
+        PayoutEvent: {
+            type: components["schemas"]["PayoutEventType"];
+            version: components["schemas"]["ObjectVersion"];
+            /**
+             * Format: date-time
+             * @description When the payout changed; every attempt of the event carries the same.
+             */
+            timestamp: string;
+            data: components["schemas"]["Payout"];
+        };
+        /**
+         * @description The type of any webhook event, a payin's or a payout's (`PayoutEventType`).
+         * @enum {string}
+         */
+        WebhookEventType: "payin.successful" | "payin.failed" | "payin.abandoned" | "payin.cancelled" | "payout.successful" | "payout.failed" | "payout.reversed" | "payout.cancelled";
+        /** @description Any webhook event body, of a payin or of a payout; `type` says which. */
+        WebhookEvent: components["schemas"]["PayinEvent"] | components["schemas"]["PayoutEvent"];
         SimulatePayinRequest: {
             /**
              * @description The final state to drive the payin to.
@@ -617,8 +989,6 @@ export interface components {
         };
         /** @description An event's id, sent as its `webhook-id`. */
         EventId: string;
-        /** @enum {string} */
-        PayinEventType: "payin.successful" | "payin.failed" | "payin.abandoned" | "payin.cancelled";
         PayinSuccessfulEvent: {
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -697,7 +1067,7 @@ export interface components {
          */
         EventDeliveryLog: {
             id: components["schemas"]["EventId"];
-            type: components["schemas"]["PayinEventType"];
+            type: components["schemas"]["WebhookEventType"];
             reference: components["schemas"]["Reference"];
             notifyUrl: string;
             /** Format: date-time */
@@ -712,7 +1082,7 @@ export interface components {
             nextAttemptAt: string | null;
             attempts: components["schemas"]["DeliveryAttempt"][];
             /** @description The body every attempt sends, byte for byte as this JSON. */
-            payload: components["schemas"]["PayinEvent"];
+            payload: components["schemas"]["WebhookEvent"];
         };
         EventDeliveryLogList: {
             /** @description Oldest first. */
@@ -797,7 +1167,7 @@ export interface components {
          *     status.
          * @enum {string}
          */
-        ErrorCode: "AUTH_HEADER_MISSING" | "AUTH_HEADER_MALFORMED" | "AUTH_UNKNOWN_API_KEY" | "AUTH_TIMESTAMP_SKEW" | "AUTH_SIGNATURE_MISMATCH" | "AUTH_NONCE_REPLAYED" | "AUTH_MERCHANT_MISMATCH" | "INVALID_JSON" | "INVALID_UTF8" | "BODY_NOT_OBJECT" | "NESTED_VALUE" | "DUPLICATE_KEY" | "TOO_MANY_FIELDS" | "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "ROUTE_NOT_FOUND" | "PAYIN_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "PAYIN_NOT_PENDING" | "GATEWAY_NOT_CONFIGURED" | "EVENT_NOT_FOUND" | "WEBHOOK_NOT_CONFIGURED" | "NUBAN_CHECK_FAILED" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_DORMANT" | "BANK_UNAVAILABLE" | "UPSTREAM_TIMEOUT" | "RATE_LIMITED" | "METRICS_UNAUTHORIZED" | "STORE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "AUTH_HEADER_MISSING" | "AUTH_HEADER_MALFORMED" | "AUTH_UNKNOWN_API_KEY" | "AUTH_TIMESTAMP_SKEW" | "AUTH_SIGNATURE_MISMATCH" | "AUTH_NONCE_REPLAYED" | "AUTH_MERCHANT_MISMATCH" | "INVALID_JSON" | "INVALID_UTF8" | "BODY_NOT_OBJECT" | "NESTED_VALUE" | "DUPLICATE_KEY" | "TOO_MANY_FIELDS" | "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "ROUTE_NOT_FOUND" | "PAYIN_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "PAYIN_NOT_PENDING" | "GATEWAY_NOT_CONFIGURED" | "EVENT_NOT_FOUND" | "PAYOUT_NOT_FOUND" | "PAYOUT_NOT_CANCELLABLE" | "PAYOUT_TRANSITION_NOT_ALLOWED" | "INSUFFICIENT_BALANCE" | "ENQUIRY_NOT_FOUND" | "ENQUIRY_EXPIRED" | "PAYOUT_LIMIT_EXCEEDED" | "ACCOUNT_NAME_MISMATCH" | "PAYOUT_PROVIDER_NOT_CONFIGURED" | "WEBHOOK_NOT_CONFIGURED" | "NUBAN_CHECK_FAILED" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_DORMANT" | "BANK_UNAVAILABLE" | "UPSTREAM_TIMEOUT" | "RATE_LIMITED" | "METRICS_UNAUTHORIZED" | "STORE_UNAVAILABLE" | "INTERNAL_ERROR";
         FieldError: {
             /** @description The body field, header or path parameter that failed. */
             field: string;
@@ -1388,6 +1758,366 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listPayouts: {
+        parameters: {
+            query?: {
+                /** @description Only payouts in this status. */
+                status?: components["schemas"]["PayoutStatus"];
+                /** @description Only payouts created at or after this instant (RFC 3339, with a time zone). */
+                createdFrom?: string;
+                /** @description Only payouts created before this instant (RFC 3339, with a time zone). */
+                createdTo?: string;
+                /** @description Payouts per page. */
+                limit?: components["schemas"]["PageLimit"];
+                /** @description The `nextCursor` of the previous page. Opaque; valid only with the filters it was issued for. */
+                cursor?: components["schemas"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of payouts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePayoutRequest"];
+            };
+        };
+        responses: {
+            /** @description The same reference and body again: the payout as it is now, with `Idempotent-Replayed: true`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true`: nothing new was created. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            /** @description The payout, `QUEUED`, with the amount and its fee held. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description The payout's URL. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The reference was used with a different body (`IDEMPOTENCY_CONFLICT`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /**
+             * @description The payout cannot be made, and nothing was held:
+             *     `INSUFFICIENT_BALANCE` (the amount and its fee exceed `available`),
+             *     `ENQUIRY_NOT_FOUND` (no enquiry of this merchant has this id),
+             *     `ENQUIRY_EXPIRED`, `PAYOUT_LIMIT_EXCEEDED` (below the minimum,
+             *     above the per-payout maximum, or past the daily total),
+             *     `ACCOUNT_NAME_MISMATCH` (`expectedAccountName` is not the enquired
+             *     name), or `PAYOUT_PROVIDER_NOT_CONFIGURED` (this deployment has no
+             *     payout provider).
+             */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The merchant's reference given at creation.
+                 * @example payout-88
+                 */
+                reference: components["schemas"]["Reference"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The calling merchant has no payout with this reference (`PAYOUT_NOT_FOUND`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The merchant's reference given at creation.
+                 * @example payout-88
+                 */
+                reference: components["schemas"]["Reference"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmptyRequest"];
+            };
+        };
+        responses: {
+            /** @description The payout, `CANCELLED`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The calling merchant has no payout with this reference (`PAYOUT_NOT_FOUND`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The payout is no longer `QUEUED` (`PAYOUT_NOT_CANCELLABLE`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    requeryPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The merchant's reference given at creation.
+                 * @example payout-88
+                 */
+                reference: components["schemas"]["Reference"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmptyRequest"];
+            };
+        };
+        responses: {
+            /** @description The payout after the check. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The calling merchant has no payout with this reference (`PAYOUT_NOT_FOUND`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    simulatePayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The merchant's reference given at creation.
+                 * @example payout-88
+                 */
+                reference: components["schemas"]["Reference"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulatePayoutRequest"];
+            };
+        };
+        responses: {
+            /** @description The payout after the move. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The calling merchant has no payout with this reference (`PAYOUT_NOT_FOUND`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The payout's status does not allow this outcome (`PAYOUT_TRANSITION_NOT_ALLOWED`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPayoutEvents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The merchant's reference given at creation.
+                 * @example payout-88
+                 */
+                reference: components["schemas"]["Reference"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout's events. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventDeliveryLogList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The calling merchant has no payout with this reference (`PAYOUT_NOT_FOUND`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     redeliverEvent: {
         parameters: {
             query?: never;
@@ -1847,6 +2577,174 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayinCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. No more attempts of this event are made. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutsuccessfulWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every attempt. Deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Unix seconds when this attempt was signed. Refuse it when far from your clock (300 s by default).
+                 * @example 1795860192
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per active webhook secret; one matching is enough.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. No more attempts of this event are made. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutfailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every attempt. Deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Unix seconds when this attempt was signed. Refuse it when far from your clock (300 s by default).
+                 * @example 1795860192
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per active webhook secret; one matching is enough.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. No more attempts of this event are made. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutreversedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every attempt. Deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Unix seconds when this attempt was signed. Refuse it when far from your clock (300 s by default).
+                 * @example 1795860192
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per active webhook secret; one matching is enough.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. No more attempts of this event are made. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutcancelledWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every attempt. Deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Unix seconds when this attempt was signed. Refuse it when far from your clock (300 s by default).
+                 * @example 1795860192
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per active webhook secret; one matching is enough.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutEvent"];
             };
         };
         responses: {

@@ -72,7 +72,9 @@ export const SCHEMAS = {
       "success",
       "code",
       "accountName",
-      "message"
+      "message",
+      "enquiryId",
+      "expiresAt"
     ],
     "properties": {
       "success": {
@@ -90,6 +92,15 @@ export const SCHEMAS = {
       "message": {
         "type": "string",
         "const": "Success"
+      },
+      "enquiryId": {
+        "$ref": "#/components/schemas/EnquiryId",
+        "description": "This enquiry, kept for the calling merchant; a payout to the account names it."
+      },
+      "expiresAt": {
+        "type": "string",
+        "format": "date-time",
+        "description": "Until when a payout may name `enquiryId` (`ENQUIRY_VALIDITY_SECONDS` after the enquiry, 30 minutes by default)."
       }
     }
   },
@@ -344,9 +355,15 @@ export const SCHEMAS = {
     "enum": [
       "payin_credit",
       "payin_fee",
-      "settlement"
+      "settlement",
+      "payout_hold",
+      "payout_release",
+      "payout_debit",
+      "payout_fee",
+      "payout_reversal",
+      "payout_fee_refund"
     ],
-    "description": "What moved the money: `payin_credit`, a successful payin's amount into\n`pending`; `payin_fee`, its fee out of `pending`; `settlement`, a\npayin's net amount from `pending` to `available` (two entries, one\nout of each). New types may be added; treat an unknown type by its\n`amount` and `balance`.\n"
+    "description": "What moved the money: `payin_credit`, a successful payin's amount into\n`pending`; `payin_fee`, its fee out of `pending`; `settlement`, a\npayin's net amount from `pending` to `available` (two entries, one\nout of each); `payout_hold`, a payout's amount and fee from\n`available` to `held`; `payout_release`, the same back when it fails\nor is cancelled; `payout_debit` and `payout_fee`, its amount and fee\nout of `held` when it succeeds; `payout_reversal` and\n`payout_fee_refund`, both back into `available` when it is reversed. New types may be added; treat an unknown type by its\n`amount` and `balance`.\n"
   },
   "BalanceEntry": {
     "type": "object",
@@ -389,7 +406,8 @@ export const SCHEMAS = {
       "objectType": {
         "type": "string",
         "enum": [
-          "payin"
+          "payin",
+          "payout"
         ],
         "description": "The kind of object the entry is for."
       },
@@ -435,6 +453,362 @@ export const SCHEMAS = {
       }
     }
   },
+  "EmptyRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "maxProperties": 0,
+    "description": "`{}`: the operation takes no fields, and a body keeps every signed POST alike."
+  },
+  "EnquiryId": {
+    "type": "string",
+    "pattern": "^enq_[A-Za-z0-9_-]{22}$",
+    "description": "A successful account enquiry, as `enquiryId` names it; a payout is bound to one."
+  },
+  "PayoutStatus": {
+    "type": "string",
+    "enum": [
+      "QUEUED",
+      "PROCESSING",
+      "SUCCESSFUL",
+      "FAILED",
+      "CANCELLED",
+      "REVERSED"
+    ],
+    "description": "A payout is created `QUEUED`, with its amount and fee held. It becomes\n`PROCESSING` when the service starts sending it, before the provider\nis asked, and leaves `PROCESSING` only on the provider's definitive\nanswer: `SUCCESSFUL` or `FAILED`. A `QUEUED` payout can be\n`CANCELLED`. A `SUCCESSFUL` one can later be `REVERSED` by the\nbeneficiary's bank, and its money returns to `available`.\n",
+    "x-transitions": {
+      "QUEUED": [
+        "PROCESSING",
+        "CANCELLED"
+      ],
+      "PROCESSING": [
+        "SUCCESSFUL",
+        "FAILED"
+      ],
+      "SUCCESSFUL": [
+        "REVERSED"
+      ],
+      "FAILED": [],
+      "CANCELLED": [],
+      "REVERSED": []
+    }
+  },
+  "PayoutFailureReason": {
+    "type": "string",
+    "enum": [
+      "account_not_found",
+      "account_dormant",
+      "account_name_changed",
+      "transfer_limit_exceeded",
+      "beneficiary_bank_unavailable",
+      "do_not_honor",
+      "suspected_fraud",
+      "provider_error",
+      "reversed_by_beneficiary_bank"
+    ],
+    "description": "Why a payout is `FAILED` or `REVERSED`. `account_name_changed`: the\naccount's name at dispatch was not the enquired one, and nothing was\nsent. `transfer_limit_exceeded`: the beneficiary's account cannot\nreceive this much (a Tier-1 account takes at most ₦50,000).\n`reversed_by_beneficiary_bank`: the bank returned a payout it had\naccepted. New reasons may be added.\n"
+  },
+  "NameMatch": {
+    "type": "string",
+    "enum": [
+      "exact",
+      "partial",
+      "not_checked"
+    ],
+    "description": "How `expectedAccountName` compared with the enquired name, after\nnormalisation (case, spaces, punctuation, accents and the order of\nthe names): `exact`, `partial` (every name of the shorter is in the\nlonger, or two names are shared), or `not_checked` when none was given.\n"
+  },
+  "CreatePayoutRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "reference",
+      "amount",
+      "currency",
+      "enquiryId",
+      "narration"
+    ],
+    "properties": {
+      "reference": {
+        "$ref": "#/components/schemas/Reference"
+      },
+      "amount": {
+        "type": "number",
+        "exclusiveMinimum": 0,
+        "maximum": 1000000000,
+        "description": "In naira, with at most 2 decimal places, such as `5000.50`; at\nleast `PAYOUT_MIN_AMOUNT` (₦100) and at most `PAYOUT_MAX_AMOUNT`.\nThe merchant's payout fee is held with it.\n"
+      },
+      "currency": {
+        "type": "string",
+        "enum": [
+          "NGN"
+        ]
+      },
+      "enquiryId": {
+        "$ref": "#/components/schemas/EnquiryId"
+      },
+      "narration": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 100,
+        "pattern": "\\S",
+        "description": "What the beneficiary's statement shows; at most 100 characters, as NIP allows."
+      },
+      "expectedAccountName": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 100,
+        "pattern": "\\S",
+        "description": "The name you expect on the account; a payout whose enquired name does not match it is refused (`ACCOUNT_NAME_MISMATCH`)."
+      },
+      "notifyUrl": {
+        "type": "string",
+        "format": "uri",
+        "maxLength": 2048,
+        "description": "https URL notified of the payout's outcome, as for payins; without it, the merchant's `webhookUrl`."
+      }
+    }
+  },
+  "Payout": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "reference",
+      "merchantId",
+      "status",
+      "amount",
+      "fee",
+      "currency",
+      "bankCode",
+      "accountNumber",
+      "accountName",
+      "nameMatch",
+      "narration",
+      "enquiryId",
+      "notifyUrl",
+      "providerReference",
+      "failureReason",
+      "needsAttention",
+      "nextStatusCheckAt",
+      "version",
+      "createdAt",
+      "completedAt",
+      "reversedAt"
+    ],
+    "properties": {
+      "reference": {
+        "$ref": "#/components/schemas/Reference"
+      },
+      "merchantId": {
+        "type": "string"
+      },
+      "status": {
+        "$ref": "#/components/schemas/PayoutStatus"
+      },
+      "amount": {
+        "type": "number",
+        "description": "In naira, as sent."
+      },
+      "fee": {
+        "type": "number",
+        "minimum": 0,
+        "description": "In naira, the merchant's payout fee, held with the amount and taken when the payout succeeds."
+      },
+      "currency": {
+        "type": "string",
+        "enum": [
+          "NGN"
+        ]
+      },
+      "bankCode": {
+        "type": "string"
+      },
+      "accountNumber": {
+        "type": "string"
+      },
+      "accountName": {
+        "type": "string",
+        "description": "The name the enquiry returned."
+      },
+      "nameMatch": {
+        "$ref": "#/components/schemas/NameMatch"
+      },
+      "narration": {
+        "type": "string"
+      },
+      "enquiryId": {
+        "$ref": "#/components/schemas/EnquiryId"
+      },
+      "notifyUrl": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "providerReference": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "The reference the provider knows the transfer by, set when the payout became `PROCESSING`; every resend uses the same."
+      },
+      "failureReason": {
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/PayoutFailureReason"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "needsAttention": {
+        "type": "boolean",
+        "description": "The provider has given no definitive answer for 72 hours; an operator is looking into it. Never create a second payout for it."
+      },
+      "nextStatusCheckAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time",
+        "description": "When the service next asks the provider about a `PROCESSING` payout."
+      },
+      "version": {
+        "$ref": "#/components/schemas/ObjectVersion"
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "completedAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time",
+        "description": "When it became `SUCCESSFUL`, `FAILED` or `CANCELLED`."
+      },
+      "reversedAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time"
+      }
+    }
+  },
+  "PayoutList": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "data",
+      "hasMore",
+      "nextCursor"
+    ],
+    "properties": {
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/Payout"
+        },
+        "description": "Newest first."
+      },
+      "hasMore": {
+        "type": "boolean"
+      },
+      "nextCursor": {
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/Cursor"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      }
+    }
+  },
+  "SimulatePayoutRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "outcome"
+    ],
+    "properties": {
+      "outcome": {
+        "type": "string",
+        "enum": [
+          "successful",
+          "failed",
+          "reversed"
+        ]
+      },
+      "reason": {
+        "$ref": "#/components/schemas/PayoutFailureReason",
+        "description": "With `failed` (`provider_error` when absent) or `reversed` (`reversed_by_beneficiary_bank` when absent)."
+      }
+    }
+  },
+  "PayoutEventType": {
+    "type": "string",
+    "enum": [
+      "payout.successful",
+      "payout.failed",
+      "payout.reversed",
+      "payout.cancelled"
+    ]
+  },
+  "PayoutEvent": {
+    "description": "A payout's webhook event body; `type` says what happened, `version` which version of the payout `data` is.",
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "type",
+      "version",
+      "timestamp",
+      "data"
+    ],
+    "properties": {
+      "type": {
+        "$ref": "#/components/schemas/PayoutEventType"
+      },
+      "version": {
+        "$ref": "#/components/schemas/ObjectVersion"
+      },
+      "timestamp": {
+        "type": "string",
+        "format": "date-time",
+        "description": "When the payout changed; every attempt of the event carries the same."
+      },
+      "data": {
+        "$ref": "#/components/schemas/Payout"
+      }
+    }
+  },
+  "WebhookEventType": {
+    "type": "string",
+    "enum": [
+      "payin.successful",
+      "payin.failed",
+      "payin.abandoned",
+      "payin.cancelled",
+      "payout.successful",
+      "payout.failed",
+      "payout.reversed",
+      "payout.cancelled"
+    ],
+    "description": "The type of any webhook event, a payin's or a payout's (`PayoutEventType`)."
+  },
+  "WebhookEvent": {
+    "description": "Any webhook event body, of a payin or of a payout; `type` says which.",
+    "oneOf": [
+      {
+        "$ref": "#/components/schemas/PayinEvent"
+      },
+      {
+        "$ref": "#/components/schemas/PayoutEvent"
+      }
+    ]
+  },
   "SimulatePayinRequest": {
     "type": "object",
     "additionalProperties": false,
@@ -462,15 +836,6 @@ export const SCHEMAS = {
     "type": "string",
     "pattern": "^evt_[A-Za-z0-9_-]{22}$",
     "description": "An event's id, sent as its `webhook-id`."
-  },
-  "PayinEventType": {
-    "type": "string",
-    "enum": [
-      "payin.successful",
-      "payin.failed",
-      "payin.abandoned",
-      "payin.cancelled"
-    ]
   },
   "PayinSuccessfulEvent": {
     "type": "object",
@@ -684,7 +1049,7 @@ export const SCHEMAS = {
         "$ref": "#/components/schemas/EventId"
       },
       "type": {
-        "$ref": "#/components/schemas/PayinEventType"
+        "$ref": "#/components/schemas/WebhookEventType"
       },
       "reference": {
         "$ref": "#/components/schemas/Reference"
@@ -719,7 +1084,7 @@ export const SCHEMAS = {
         }
       },
       "payload": {
-        "$ref": "#/components/schemas/PayinEvent",
+        "$ref": "#/components/schemas/WebhookEvent",
         "description": "The body every attempt sends, byte for byte as this JSON."
       }
     }
@@ -975,6 +1340,15 @@ export const SCHEMAS = {
       "PAYIN_NOT_PENDING",
       "GATEWAY_NOT_CONFIGURED",
       "EVENT_NOT_FOUND",
+      "PAYOUT_NOT_FOUND",
+      "PAYOUT_NOT_CANCELLABLE",
+      "PAYOUT_TRANSITION_NOT_ALLOWED",
+      "INSUFFICIENT_BALANCE",
+      "ENQUIRY_NOT_FOUND",
+      "ENQUIRY_EXPIRED",
+      "PAYOUT_LIMIT_EXCEEDED",
+      "ACCOUNT_NAME_MISMATCH",
+      "PAYOUT_PROVIDER_NOT_CONFIGURED",
       "WEBHOOK_NOT_CONFIGURED",
       "NUBAN_CHECK_FAILED",
       "ACCOUNT_NOT_FOUND",
@@ -1012,6 +1386,15 @@ export const SCHEMAS = {
       "PAYIN_NOT_PENDING": "The payin is already in a final state, which never changes. Read the payin for its outcome.",
       "GATEWAY_NOT_CONFIGURED": "No payment gateway adapter serves the payin's channel in this deployment, so the customer could not pay.",
       "EVENT_NOT_FOUND": "The merchant has no webhook event with this id.",
+      "PAYOUT_NOT_FOUND": "The merchant has no payout with this reference.",
+      "PAYOUT_NOT_CANCELLABLE": "Only a `QUEUED` payout can be cancelled; this one is being sent or is final. Read it for its outcome.",
+      "PAYOUT_TRANSITION_NOT_ALLOWED": "The payout's status does not allow the simulated outcome.",
+      "INSUFFICIENT_BALANCE": "The payout and its fee exceed the `available` balance; nothing was held. Wait for settlement, or pay out less.",
+      "ENQUIRY_NOT_FOUND": "No account enquiry of this merchant has this `enquiryId`. Enquire the account, then use the `enquiryId` it returns.",
+      "ENQUIRY_EXPIRED": "The enquiry is past its `expiresAt`. Enquire the account again, and use the new `enquiryId`.",
+      "PAYOUT_LIMIT_EXCEEDED": "The amount is below the minimum or above the maximum payout, or the merchant's payouts of the last 24 hours would pass the daily total.",
+      "ACCOUNT_NAME_MISMATCH": "`expectedAccountName` does not match the enquired account name. Check the beneficiary before paying.",
+      "PAYOUT_PROVIDER_NOT_CONFIGURED": "This deployment has no payout provider, so no payout can be sent.",
       "WEBHOOK_NOT_CONFIGURED": "A `notifyUrl` was given, but the merchant has no webhook secret to sign notifications with.",
       "NUBAN_CHECK_FAILED": "The account number's NUBAN check digit is wrong for this bank; the bank was not asked.",
       "ACCOUNT_NOT_FOUND": "The bank has no such account.",

@@ -1,7 +1,7 @@
 import { SCHEMAS, type FieldError } from '@paysign/contracts';
 
 /** The create request's fields that hold a merchant's URL. */
-export type MerchantUrlField = 'notifyUrl' | 'redirectUrl';
+export type MerchantUrlField = 'notifyUrl' | 'redirectUrl' | 'webhookUrl';
 
 /** A merchant URL as stored: its normalised form, or why it is refused. */
 export type MerchantUrl = { url: string } | { error: FieldError };
@@ -9,7 +9,7 @@ export type MerchantUrl = { url: string } | { error: FieldError };
 const SCHEME = /^https?:\/\//i;
 /** What a Location header carries byte for byte in every browser: visible ASCII, no space. */
 const PLAIN_ASCII = /^[\x21-\x7e]+$/;
-const EXAMPLES: Record<MerchantUrlField, string> = { notifyUrl: 'https://shop.example.com/hooks', redirectUrl: 'https://shop.example.com/done' };
+const EXAMPLES: Record<MerchantUrlField, string> = { notifyUrl: 'https://shop.example.com/hooks', redirectUrl: 'https://shop.example.com/done', webhookUrl: 'https://shop.example.com/hooks' };
 
 /**
  * A redirectUrl or notifyUrl in the one form the service stores, echoes and
@@ -41,7 +41,8 @@ export function normaliseMerchantUrl(field: MerchantUrlField, raw: string): Merc
   }
   const normalised = url.href;
   if (!isPlainAsciiUrl(normalised)) return refuse('format', `${field} cannot be written in plain ASCII; percent-encode it yourself and send it again.`);
-  const maxLength = SCHEMAS.CreatePayinRequest.properties[field].maxLength;
+  // Every merchant URL field of the contract has the same bound.
+  const maxLength = SCHEMAS.CreatePayinRequest.properties.notifyUrl.maxLength;
   if (normalised.length > maxLength) {
     return refuse('max_length', `${field} is ${normalised.length} characters once normalised (host in punycode, the rest percent-encoded); it must be at most ${maxLength}.`);
   }

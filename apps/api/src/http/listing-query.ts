@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import { isStorableInstant, parseDateTime } from './rfc3339';
+import { REFERENCE_PATTERN } from './request-rules';
+import { encodeCursor, FOREIGN_CURSOR, StrictQuery } from './strict-query';
+
+/** What a listing of objects by status and creation time filters on. */
+export interface ListingFilters<S extends string> {
+  status?: S;
+  createdFrom?: Date;
+  createdTo?: Date;
+}
+
+/** A page request of such a listing: its filters, its size, and the position after which it starts. */
+export type ListingQuery<S extends string> = ListingFilters<S> & { limit: number; after?: { createdAt: Date; reference: string } };
+
+const PARAMETERS = ['status', 'createdFrom', 'createdTo', 'limit', 'cursor'] as const;
+
+/**
+ * Reads the query string of a listing of objects newest first (payins,
+ * payouts): `status`, `createdFrom` (inclusive), `createdTo` (exclusive),
+ * `limit` and `cursor`, strictly, every problem at once. `scope` names the
+ * listing, so that a cursor of one is refused by another.
+ */
+export function parseListingQuery<S extends string>(query: Record<string, unknown>, statuses: readonly S[], scope: string): ListingQuery<S> {
+  const reader = new StrictQuery(query, PARAMETERS);
+  const filters: ListingFilters<S> = {};
+  const status = reader.oneOf('status', statuses);
+  if (status !== undefined) filters.status = status;
+  for (const name of ['createdFrom', 'createdTo'] as const) {
+    const raw = reader.single(name);
+    if (raw === undefined) continue;
+    const instant = parseDateTime(raw);
+    if (instant) filters[name] = instant;
+    else reader.refuse(name, 'format', `${name} must be an RFC 3339 date-time with a time zone that exists in the calendar, such as 2026-11-01T00:00:00Z; encode + as %2B.`);
+  }
+  if (filters.createdFrom && filters.createdTo && filters.createdFrom >= filters.createdTo) reader.refuse('createdTo', 'range', 'createdTo must be later than createdFrom.');
+  const limit = reader.limit();
+  const after = reader.cursor((fields) => positionAfter(fields, filtersKey(filters, scope)));
+  reader.done();
+  return { ...filters, limit, ...(after ? { after } : {}) };
+}
+
+/**
+ * The position after a page's last object. Opaque to merchants; it names the
+ * listing and the filters it was issued for, so that it is never applied to another.
+ */
+export function encodeListingCursor<S extends string>(last: { createdAt: Date; reference: string }, filters: ListingFilters<S>, scope: string): string {
+  return encodeCursor([last.createdAt.getTime(), last.reference, filtersKey(filters, scope)]);
+}
+
+function positionAfter(fields: unknown[], key: string): { createdAt: Date; reference: string } | string {
+  if (fields.length !== 3) return FOREIGN_CURSOR;
+  const [at, reference, issuedFor] = fields;
+  // An instant the stores can hold: a cursor naming another is not one of ours, and must not reach the store.
+  if (!Number.isSafeInteger(at) || !isStorableInstant(at as number) || typeof reference !== 'string' || !REFERENCE_PATTERN.test(reference) || typeof issuedFor !== 'string') return FOREIGN_CURSOR;
+  if (issuedFor !== key) return 'cursor was issued for other filters; send the same status, createdFrom and createdTo as the page it came from.';
+  return { createdAt: new Date(at as number), reference };
+}
+
+function filtersKey<S extends string>(filters: ListingFilters<S>, scope: string): string {
+  // Payin cursors were issued before listings had a scope; theirs stays the empty one, so that cursors already given out keep working.
+  const parts = [...(scope === 'payins' ? [] : [scope]), filters.status ?? '', filters.createdFrom?.toISOString() ?? '', filters.createdTo?.toISOString() ?? ''];
+  return createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 11);
+}

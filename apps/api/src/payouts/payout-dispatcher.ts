@@ -1,0 +1,199 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config/app-config';
+import { AppConfigToken } from '../config/app-config.token';
+import { Clock } from '../config/clock';
+import { StoreClock } from '../db/store-clock';
+import { JobRunner, type JobRunOutcome } from '../jobs/job-runner';
+import { ServiceLogger } from '../logging/logger';
+import { ServiceMetrics } from '../metrics/service-metrics';
+import { sameName } from './name-match';
+import { PayoutEvents } from './payout-events';
+import { PayoutProvider, type SendAnswer, type TransferStatus } from './payout-provider';
+import type { PayoutTransition } from './payout-states';
+import { PayoutStore, type StoredPayout } from './payout-store';
+import { ATTENTION_AFTER_S, REVERSAL_WATCH_SECONDS, statusCheckOffsetSeconds } from './status-check-schedule';
+
+export const PAYOUT_DISPATCH_JOB = 'payout-dispatch';
+export const PAYOUT_STATUS_CHECK_JOB = 'payout-status-check';
+
+/**
+ * Sends payouts and settles their outcome, as two jobs of every instance.
+ *
+ * `payout-dispatch` takes QUEUED payouts, moves each to PROCESSING with its
+ * provider reference (committed before the provider hears of it), checks
+ * the account's name again with the provider, and sends the transfer. Only
+ * the provider's definitive answer moves a payout on; a timeout, an error
+ * or "pending" leave it PROCESSING for its status checks.
+ *
+ * `payout-status-check` asks the provider about every payout whose check is
+ * due: PROCESSING ones on PAYOUT_STATUS_CHECK_SCHEDULE, then hourly, then
+ * daily, with `needsAttention` past 72 hours; successful ones a few times
+ * more, in case their bank reverses them. A transfer the provider has no
+ * record of, past PAYOUT_RESEND_GRACE_SECONDS, is sent again under the same
+ * provider reference, which the provider treats as the same transfer: no
+ * outcome is ever guessed, and nothing is sent blind under a new reference.
+ */
+@Injectable()
+export class PayoutDispatcher implements OnModuleInit {
+  constructor(
+    private readonly store: PayoutStore,
+    private readonly events: PayoutEvents,
+    private readonly jobs: JobRunner,
+    @Inject(PayoutProvider) private readonly provider: PayoutProvider | null,
+    private readonly metrics: ServiceMetrics,
+    @Inject(ServiceLogger) private readonly logger: Logger,
+    @Inject(AppConfigToken) private readonly config: AppConfig,
+    @Inject(Clock) private readonly clock: Clock,
+    @Inject(StoreClock) private readonly storeClock: StoreClock,
+  ) {}
+
+  onModuleInit(): void {
+    if (!this.provider) return;
+    const { dispatchIntervalMs, statusCheckIntervalMs } = this.config.payouts;
+    this.jobs.add({ name: PAYOUT_DISPATCH_JOB, intervalMs: dispatchIntervalMs, run: (signal) => this.dispatchBatch(signal) });
+    this.jobs.add({ name: PAYOUT_STATUS_CHECK_JOB, intervalMs: statusCheckIntervalMs, run: (signal) => this.checkBatch(signal) });
+  }
+
+  /** One batch of QUEUED payouts, sent together; a full batch asks for another at once. */
+  async dispatchBatch(shutdown: AbortSignal): Promise<JobRunOutcome> {
+    const { dispatchBatchSize, statusCheckScheduleSeconds } = this.config.payouts;
+    const claimed = await this.store.claimQueued(dispatchBatchSize, this.now(), (statusCheckScheduleSeconds[0] as number) * 1000);
+    await Promise.all(claimed.map((payout) => this.send(payout, shutdown)));
+    return { again: claimed.length === dispatchBatchSize };
+  }
+
+  /** One batch of due status checks. */
+  async checkBatch(shutdown: AbortSignal): Promise<JobRunOutcome> {
+    const { statusCheckBatchSize, providerTimeoutMs } = this.config.payouts;
+    // The lease outlasts a check (its status call, and a resend's name check and send) with room to spare.
+    const claimed = await this.store.claimDueChecks(statusCheckBatchSize, 3 * providerTimeoutMs + 60_000);
+    await Promise.all(claimed.map((payout) => this.check(payout, shutdown)));
+    return { again: claimed.length === statusCheckBatchSize };
+  }
+
+  /** A status check now, out of schedule: the merchant's requery. */
+  async checkNow(payout: StoredPayout): Promise<void> {
+    if (payout.status === 'PROCESSING' || (payout.status === 'SUCCESSFUL' && payout.nextStatusCheckAt !== null)) await this.check(payout, new AbortController().signal);
+  }
+
+  /** Moves the payout as the provider's answer (or the sandbox's simulation) says; resolves the payout as it is after. */
+  async apply(payout: StoredPayout, transition: PayoutTransition): Promise<StoredPayout | undefined> {
+    const moved = await this.store.move(payout, transition, this.now(), this.events.eventOf, {
+      firstCheckMs: (this.config.payouts.statusCheckScheduleSeconds[0] as number) * 1000,
+      reversalWatchMs: (REVERSAL_WATCH_SECONDS[0] as number) * 1000,
+    });
+    if (moved) this.logger.info({ merchantId: moved.merchantId, reference: moved.reference, providerReference: moved.providerReference, status: moved.status, failureReason: moved.failureReason }, `payout ${moved.status}`);
+    return moved;
+  }
+
+  /** Checks the name, then sends; never throws: an unknown outcome is left to the status checks. */
+  private async send(payout: StoredPayout, shutdown: AbortSignal): Promise<void> {
+    const provider = this.provider as PayoutProvider;
+    try {
+      const lookup = await this.call('account_name', shutdown, (signal) => provider.accountName(payout, signal), (answer) => answer.outcome);
+      if (lookup === undefined || lookup.outcome === 'bank-unavailable') return;
+      if (lookup.outcome === 'not-found' || lookup.outcome === 'dormant') {
+        await this.apply(payout, { to: 'FAILED', reason: lookup.outcome === 'not-found' ? 'account_not_found' : 'account_dormant' });
+        return;
+      }
+      if (!sameName(lookup.accountName, payout.accountName)) {
+        this.logger.warn({ merchantId: payout.merchantId, reference: payout.reference }, 'payout not sent: the account was renamed since it was enquired');
+        await this.apply(payout, { to: 'FAILED', reason: 'account_name_changed' });
+        return;
+      }
+      const transfer = { providerReference: payout.providerReference as string, bankCode: payout.bankCode, accountNumber: payout.accountNumber, accountName: payout.accountName, amountMinor: payout.amountMinor, narration: payout.narration };
+      const answer = await this.call('send', shutdown, (signal) => provider.send(transfer, signal), (a) => a.outcome);
+      if (answer) await this.settle(payout, answer);
+    } catch (error) {
+      this.logger.error({ err: error, merchantId: payout.merchantId, reference: payout.reference }, 'payout dispatch failed; its status checks will settle it');
+    }
+  }
+
+  private async check(payout: StoredPayout, shutdown: AbortSignal): Promise<void> {
+    const provider = this.provider as PayoutProvider;
+    const status = await this.call('status', shutdown, (signal) => provider.status(payout.providerReference as string, signal), (a) => a.outcome);
+    if (payout.status === 'SUCCESSFUL') {
+      if (status?.outcome === 'reversed') await this.apply(payout, { to: 'REVERSED', reason: status.reason });
+      else await this.watchForReversal(payout);
+      return;
+    }
+    if (status === undefined || status.outcome === 'pending') return this.reschedule(payout);
+    if (status.outcome === 'not_found') {
+      const sinceSentMs = this.nowMs() - (payout.processingAt as Date).getTime();
+      await this.reschedule(payout);
+      if (sinceSentMs >= this.config.payouts.resendGraceSeconds * 1000) {
+        this.logger.warn({ merchantId: payout.merchantId, reference: payout.reference, providerReference: payout.providerReference }, 'the provider has no record of the payout: sending it again under the same provider reference');
+        await this.send(payout, shutdown);
+      }
+      return;
+    }
+    await this.settle(payout, status);
+  }
+
+  /** Moves a PROCESSING payout on a definitive answer; anything else leaves it for its next check. */
+  private async settle(payout: StoredPayout, answer: SendAnswer | TransferStatus): Promise<void> {
+    switch (answer.outcome) {
+      case 'successful':
+        await this.apply(payout, { to: 'SUCCESSFUL' });
+        return;
+      case 'failed':
+        await this.apply(payout, { to: 'FAILED', reason: answer.reason });
+        return;
+      case 'reversed': {
+        // Paid, then returned, before we heard of either: both moves, in order, each with its event.
+        const paid = await this.apply(payout, { to: 'SUCCESSFUL' });
+        if (paid) await this.apply(paid, { to: 'REVERSED', reason: answer.reason });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** The next check of a PROCESSING payout on its schedule, and `needsAttention` once it has been sent for 72 hours. */
+  private async reschedule(payout: StoredPayout): Promise<void> {
+    const processingAt = (payout.processingAt as Date).getTime();
+    const elapsedS = (this.nowMs() - processingAt) / 1000;
+    // The next step of the schedule still ahead: a check that ran late (an instance was down) does not leave the rest behind.
+    let checks = payout.statusChecks + 1;
+    while (statusCheckOffsetSeconds(checks, this.config.payouts.statusCheckScheduleSeconds) <= elapsedS) checks++;
+    const nextAt = new Date(processingAt + statusCheckOffsetSeconds(checks, this.config.payouts.statusCheckScheduleSeconds) * 1000);
+    const overdue = elapsedS >= ATTENTION_AFTER_S;
+    const rescheduled = await this.store.rescheduleCheck(payout, 'PROCESSING', checks, nextAt, overdue);
+    if (overdue && rescheduled && !payout.needsAttention) {
+      this.metrics.payoutsNeedingAttention.inc();
+      this.logger.warn({ merchantId: payout.merchantId, reference: payout.reference, providerReference: payout.providerReference, processingAt: payout.processingAt }, 'payout needs attention: no definitive answer from the provider in 72 hours');
+    }
+  }
+
+  private async watchForReversal(payout: StoredPayout): Promise<void> {
+    const checks = payout.statusChecks + 1;
+    const offset = REVERSAL_WATCH_SECONDS[checks];
+    const nextAt = offset === undefined ? null : new Date((payout.completedAt as Date).getTime() + offset * 1000);
+    await this.store.rescheduleCheck(payout, 'SUCCESSFUL', checks, nextAt, false);
+  }
+
+  /** A provider call under PAYOUT_PROVIDER_TIMEOUT_MS and the shutdown; undefined when it failed or timed out: the outcome is unknown. */
+  private async call<T>(name: 'send' | 'status' | 'account_name', shutdown: AbortSignal, work: (signal: AbortSignal) => Promise<T>, outcomeOf: (answer: T) => string): Promise<T | undefined> {
+    const signal = AbortSignal.any([shutdown, AbortSignal.timeout(this.config.payouts.providerTimeoutMs)]);
+    try {
+      const answer = await work(signal);
+      this.metrics.payoutProviderCalls.inc({ call: name, outcome: outcomeOf(answer) });
+      return answer;
+    } catch (error) {
+      this.metrics.payoutProviderCalls.inc({ call: name, outcome: 'unknown' });
+      this.logger.warn({ call: name, err: { name: (error as Error).name, message: (error as Error).message } }, 'payout provider call failed or timed out; the outcome is unknown');
+      return undefined;
+    }
+  }
+
+  /** The instant the stored times of a payout are compared with: the store's clock when a test gives one, else the service's, which keeps to the database's. */
+  private nowMs(): number {
+    return typeof this.storeClock === 'function' ? this.storeClock() : this.clock();
+  }
+
+  private now(): Date {
+    return new Date(this.nowMs());
+  }
+}

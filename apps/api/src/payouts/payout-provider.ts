@@ -1,0 +1,35 @@
+import type { PayoutFailureReason } from '@paysign/contracts';
+import type { AccountNameLookup } from '../accounts/account-name-provider.interface';
+
+/** Injection token of the PayoutProvider; absent (null) where none is configured. */
+export const PayoutProvider = Symbol('PayoutProvider');
+
+/** A transfer as sent: the provider knows it by `providerReference`, the same on every send. */
+export interface Transfer {
+  providerReference: string;
+  bankCode: string;
+  accountNumber: string;
+  accountName: string;
+  amountMinor: bigint;
+  narration: string;
+}
+
+/** What the provider said of a transfer it was sent: only `successful` and `failed` are definitive. */
+export type SendAnswer = { outcome: 'successful' } | { outcome: 'failed'; reason: PayoutFailureReason } | { outcome: 'pending' };
+
+/** What the provider says of a transfer asked about: also `reversed` after success, and `not_found` when it never received it. */
+export type TransferStatus = SendAnswer | { outcome: 'reversed'; reason: PayoutFailureReason } | { outcome: 'not_found' };
+
+/**
+ * Where payouts are sent: a bank transfer provider. Every call may time out
+ * or fail; the caller treats that as "unknown" and asks again later, never as
+ * a refusal, and never sends a second transfer under a new reference.
+ */
+export interface PayoutProvider {
+  /** The account's name at its bank now, by the provider's own name enquiry: checked at dispatch against the enquired name. */
+  accountName(account: { bankCode: string; accountNumber: string }, signal: AbortSignal): Promise<AccountNameLookup>;
+  /** Sends the transfer. Idempotent by `providerReference`: a resend of a transfer the provider has is answered with its state, and moves no money again. */
+  send(transfer: Transfer, signal: AbortSignal): Promise<SendAnswer>;
+  /** The transfer's state at the provider. */
+  status(providerReference: string, signal: AbortSignal): Promise<TransferStatus>;
+}

@@ -1,0 +1,80 @@
+import { SCHEMAS, type CreatePayoutRequest, type PayoutFailureReason, type PayoutStatus, type SimulatePayoutRequest } from '@paysign/contracts';
+import { IsDefined, IsIn, IsNumber, IsOptional, IsPositive, IsString, Length, Matches, Max, MaxLength } from 'class-validator';
+import { encodeListingCursor, parseListingQuery, type ListingFilters } from '../http/listing-query';
+import { AMOUNT_RULE, REFERENCE_PATTERN, REFERENCE_RULE } from '../http/request-rules';
+import type { PayoutListQuery } from './payout-store';
+import { PAYOUT_FAILURE_REASONS, PAYOUT_STATUSES } from './payout-states';
+
+// Every enum, pattern and limit below is read from the contract (openapi/payment-api.yaml).
+const FIELDS = SCHEMAS.CreatePayoutRequest.properties;
+const ENQUIRY_ID_PATTERN = new RegExp(SCHEMAS.EnquiryId.pattern);
+export const CREATE_PAYOUT_FIELDS = Object.keys(FIELDS) as ReadonlyArray<keyof CreatePayoutRequest>;
+export const SIMULATE_PAYOUT_FIELDS = Object.keys(SCHEMAS.SimulatePayoutRequest.properties) as ReadonlyArray<keyof SimulatePayoutRequest>;
+const OUTCOMES = SCHEMAS.SimulatePayoutRequest.properties.outcome.enum;
+
+/** The create request as validated; optional fields also accept null, which means absent, as for payins. */
+export class CreatePayoutDto implements CreatePayoutRequest {
+  @Matches(REFERENCE_PATTERN, { message: REFERENCE_RULE })
+  @IsString({ message: 'reference must be a string.' })
+  @IsDefined({ message: 'reference is required.' })
+  reference!: string;
+
+  @Max(FIELDS.amount.maximum, { message: `amount must be at most ${FIELDS.amount.maximum}.` })
+  @IsPositive({ message: 'amount must be greater than 0.' })
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: AMOUNT_RULE })
+  @IsDefined({ message: 'amount is required.' })
+  amount!: number;
+
+  @IsIn(FIELDS.currency.enum, { message: `currency must be ${FIELDS.currency.enum.join(', ')}: payouts are in naira.` })
+  @IsDefined({ message: 'currency is required.' })
+  currency!: CreatePayoutRequest['currency'];
+
+  @Matches(ENQUIRY_ID_PATTERN, { message: 'enquiryId must be the enquiryId of a successful account enquiry, such as enq_3q2w7RkY8x0cQm5nVbLz1s.' })
+  @IsString({ message: 'enquiryId must be a string.' })
+  @IsDefined({ message: 'enquiryId is required: enquire the account first.' })
+  enquiryId!: string;
+
+  @Matches(new RegExp(FIELDS.narration.pattern), { message: 'narration must hold a character other than white space.' })
+  @Length(FIELDS.narration.minLength, FIELDS.narration.maxLength, { message: `narration must be ${FIELDS.narration.minLength} to ${FIELDS.narration.maxLength} characters, as NIP allows.` })
+  @IsString({ message: 'narration must be a string.' })
+  @IsDefined({ message: 'narration is required.' })
+  narration!: string;
+
+  @Matches(new RegExp(FIELDS.expectedAccountName.pattern), { message: 'expectedAccountName must hold a character other than white space.' })
+  @Length(FIELDS.expectedAccountName.minLength, FIELDS.expectedAccountName.maxLength, {
+    message: `expectedAccountName must be ${FIELDS.expectedAccountName.minLength} to ${FIELDS.expectedAccountName.maxLength} characters.`,
+  })
+  @IsString({ message: 'expectedAccountName must be a string.' })
+  @IsOptional()
+  expectedAccountName?: string;
+
+  @MaxLength(FIELDS.notifyUrl.maxLength, { message: `notifyUrl must be at most ${FIELDS.notifyUrl.maxLength} characters.` })
+  @IsString({ message: 'notifyUrl must be a string.' })
+  @IsOptional()
+  notifyUrl?: string;
+}
+
+export class SimulatePayoutDto implements SimulatePayoutRequest {
+  @IsIn(OUTCOMES, { message: `outcome must be one of ${OUTCOMES.join(', ')}.` })
+  @IsDefined({ message: 'outcome is required.' })
+  outcome!: SimulatePayoutRequest['outcome'];
+
+  @IsIn(PAYOUT_FAILURE_REASONS, { message: `reason must be one of ${PAYOUT_FAILURE_REASONS.join(', ')}.` })
+  @IsOptional()
+  reason?: PayoutFailureReason;
+}
+
+/** A reason only means something for a failed or reversed outcome; with `successful` it is refused rather than ignored. */
+export function simulatePayoutErrors(body: Record<string, unknown>) {
+  if (body.reason === undefined || body.reason === null || body.outcome !== 'successful') return [];
+  return [{ field: 'reason', code: 'not_allowed', message: 'reason is allowed only with outcome failed or reversed.' }];
+}
+
+/** The payout listing's query string, read as the payin listing's is. */
+export function parsePayoutListQuery(merchantId: string, query: Record<string, unknown>): PayoutListQuery {
+  return { merchantId, ...parseListingQuery(query, PAYOUT_STATUSES, 'payouts') };
+}
+
+export function encodePayoutCursor(last: { createdAt: Date; reference: string }, query: ListingFilters<PayoutStatus>): string {
+  return encodeListingCursor(last, query, 'payouts');
+}

@@ -1,0 +1,105 @@
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { EventDeliveryLogList, FieldError, Payout, PayoutList } from '@paysign/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Inject } from '@nestjs/common';
+import type { AppConfig } from '../config/app-config';
+import { AppConfigToken } from '../config/app-config.token';
+import { rateLimited, validationFailed } from '../errors/api.exception';
+import { amountTextErrors, checkedReference } from '../http/request-rules';
+import { ROUTES } from '../http/routes';
+import { VerifiedBody, verifiedFieldText } from '../http/verified-body.decorator';
+import { validateBody } from '../http/validate-body';
+import { SqlWebhookEventRepository } from '../webhooks/sql-webhook-event.repository';
+import { webhookEventToContract } from '../webhooks/webhook-event-view';
+import { checkedMerchantUrl } from '../webhooks/webhook-target';
+import { PayoutDispatcher } from './payout-dispatcher';
+import { CREATE_PAYOUT_FIELDS, CreatePayoutDto, encodePayoutCursor, parsePayoutListQuery } from './payout-requests';
+import { PayoutStore } from './payout-store';
+import { payoutToContract } from './payout-view';
+import { PayoutsService } from './payouts.service';
+
+
+@Controller('api/payouts')
+export class PayoutsController {
+  constructor(
+    private readonly payouts: PayoutsService,
+    private readonly store: PayoutStore,
+    private readonly dispatcher: PayoutDispatcher,
+    private readonly webhookEvents: SqlWebhookEventRepository,
+    @Inject(AppConfigToken) private readonly config: AppConfig,
+  ) {}
+
+  @Post()
+  async create(@VerifiedBody() body: Record<string, unknown>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Payout> {
+    const amountText = typeof body.amount === 'number' ? verifiedFieldText(request, 'amount') : undefined;
+    const notifyUrl = this.notifyUrl(body.notifyUrl);
+    const input = validateBody(CreatePayoutDto, CREATE_PAYOUT_FIELDS, body, [...amountTextErrors(amountText), ...notifyUrl.errors]);
+    if (notifyUrl.url !== undefined) input.notifyUrl = notifyUrl.url;
+    const { created, payout } = await this.payouts.create(merchantOf(request), input);
+    void reply.header('Location', ROUTES.payout(payout.reference));
+    if (created) void reply.status(201);
+    else void reply.status(200).header('Idempotent-Replayed', 'true');
+    return payout;
+  }
+
+  @Get()
+  async list(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest): Promise<PayoutList> {
+    const listing = parsePayoutListQuery(merchantOf(request), query);
+    // One more than the page: whether it exists is hasMore, without a count query.
+    const rows = await this.payouts.list({ ...listing, limit: listing.limit + 1 });
+    const page = rows.slice(0, listing.limit);
+    const last = page[page.length - 1];
+    const hasMore = rows.length > listing.limit;
+    return { data: page.map(payoutToContract), hasMore, nextCursor: hasMore && last ? encodePayoutCursor(last, listing) : null };
+  }
+
+  @Get(':reference')
+  async get(@Param('reference') reference: string, @Req() request: FastifyRequest): Promise<Payout> {
+    return payoutToContract(await this.payouts.get({ merchantId: merchantOf(request), reference: checkedReference(reference) }));
+  }
+
+  @Post(':reference/cancel')
+  @HttpCode(200)
+  async cancel(@Param('reference') reference: string, @VerifiedBody() body: Record<string, unknown>, @Req() request: FastifyRequest): Promise<Payout> {
+    refuseFields(body);
+    return payoutToContract(await this.payouts.cancel({ merchantId: merchantOf(request), reference: checkedReference(reference) }));
+  }
+
+  /** A status check now, at most once per PAYOUT_REQUERY_INTERVAL_SECONDS per payout. */
+  @Post(':reference/requery')
+  @HttpCode(200)
+  async requery(@Param('reference') reference: string, @VerifiedBody() body: Record<string, unknown>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Payout> {
+    refuseFields(body);
+    const key = { merchantId: merchantOf(request), reference: checkedReference(reference) };
+    const payout = await this.payouts.get(key);
+    const intervalMs = this.config.payouts.requeryIntervalSeconds * 1000;
+    const marked = await this.store.markRequery(key, intervalMs);
+    if (!marked.allowed) throw rateLimited(reply, { source: 'API key', limit: 1, periodMs: intervalMs, retryAfterSeconds: marked.retryAfterMs / 1000 });
+    await this.dispatcher.checkNow(payout);
+    return payoutToContract(await this.payouts.get(key));
+  }
+
+  /** Every event of the payout with every delivery attempt. */
+  @Get(':reference/events')
+  async events(@Param('reference') reference: string, @Req() request: FastifyRequest): Promise<EventDeliveryLogList> {
+    // Reading the payout first answers 404 for another merchant's.
+    const payout = await this.payouts.get({ merchantId: merchantOf(request), reference: checkedReference(reference) });
+    const events = await this.webhookEvents.listOfObject(payout.merchantId, 'payout', payout.reference);
+    return { data: events.map(webhookEventToContract) };
+  }
+
+  /** The notifyUrl checked as a payin's is. */
+  private notifyUrl(raw: unknown): { url?: string; errors: FieldError[] } {
+    if (typeof raw !== 'string') return { errors: [] };
+    const result = checkedMerchantUrl('notifyUrl', raw, { production: this.config.mode === 'production', allowLocalReceivers: this.config.webhooks.allowLocalReceivers });
+    return 'error' in result ? { errors: [result.error] } : { url: result.url, errors: [] };
+  }
+}
+
+/** The body of an operation that takes no fields (`{}`): any field is refused, as an unknown field of any body is. */
+function refuseFields(body: Record<string, unknown>): void {
+  const fields = Object.keys(body);
+  if (fields.length > 0) throw validationFailed(fields.map((field) => ({ field, code: 'unknown', message: `${field} is not a field of this operation, which takes none; send {}.` })));
+}
+
+export const merchantOf = (request: FastifyRequest): string => (request.merchant as NonNullable<FastifyRequest['merchant']>).merchantId;

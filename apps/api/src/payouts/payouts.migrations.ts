@@ -1,0 +1,63 @@
+import type { Migration } from '../db/migrations';
+
+export const PAYOUTS: Migration = {
+  id: 10,
+  name: 'payouts',
+  // A payout and its state. `provider_reference` is set, once, when the
+  // payout becomes PROCESSING, before the provider is asked: every send and
+  // resend uses it. `next_status_check_at` is when an instance next asks the
+  // provider; taking a payout to check moves it on, as a lease.
+  statements: [
+    `CREATE TABLE payouts (
+        merchant_id text NOT NULL,
+        reference text NOT NULL,
+        status text NOT NULL,
+        amount_minor bigint NOT NULL CHECK (amount_minor > 0),
+        fee_minor bigint NOT NULL CHECK (fee_minor >= 0),
+        currency text NOT NULL,
+        bank_code text NOT NULL,
+        account_number text NOT NULL,
+        account_name text NOT NULL,
+        name_match text NOT NULL,
+        narration text NOT NULL,
+        enquiry_id text NOT NULL,
+        notify_url text,
+        request_fingerprint text NOT NULL,
+        provider_reference text UNIQUE,
+        failure_reason text,
+        needs_attention boolean NOT NULL DEFAULT false,
+        status_checks integer NOT NULL DEFAULT 0,
+        next_status_check_at timestamptz,
+        processing_at timestamptz,
+        last_requery_at timestamptz,
+        version integer NOT NULL DEFAULT 1,
+        created_at timestamptz NOT NULL,
+        completed_at timestamptz,
+        reversed_at timestamptz,
+        PRIMARY KEY (merchant_id, reference)
+      )`,
+    'CREATE INDEX payouts_listing ON payouts (merchant_id, created_at DESC, reference DESC)',
+    "CREATE INDEX payouts_queued ON payouts (created_at) WHERE status = 'QUEUED'",
+    'CREATE INDEX payouts_status_checks_due ON payouts (next_status_check_at) WHERE next_status_check_at IS NOT NULL',
+  ],
+};
+
+export const SANDBOX_PAYOUT_TRANSFERS: Migration = {
+  id: 11,
+  name: 'sandbox payout provider transfers',
+  // What the sandbox payout provider was asked to do, durable like a real
+  // provider's books: one row per provider reference, however often it was sent.
+  statements: [
+    `CREATE TABLE sandbox_payout_transfers (
+        provider_reference text PRIMARY KEY,
+        bank_code text NOT NULL,
+        account_number text NOT NULL,
+        amount_minor bigint NOT NULL,
+        outcome text NOT NULL,
+        failure_reason text,
+        received_at timestamptz NOT NULL,
+        sends integer NOT NULL DEFAULT 1,
+        status_checks integer NOT NULL DEFAULT 0
+      )`,
+  ],
+};

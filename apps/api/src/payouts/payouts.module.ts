@@ -1,0 +1,49 @@
+import { Module } from '@nestjs/common';
+import { AccountNameProvider } from '../accounts/account-name-provider.interface';
+import type { AppConfig } from '../config/app-config';
+import { AppConfigToken } from '../config/app-config.token';
+import { WatchedPayinStore } from '../db/db.module';
+import { SqlClient } from '../db/sql-client';
+import { StoreClock } from '../db/store-clock';
+import { EventOutbox } from '../events/event-outbox';
+import { EventsModule } from '../events/events.module';
+import { Ledger } from '../ledger/ledger';
+import { LedgerModule } from '../ledger/ledger.module';
+import { MerchantRegistry } from '../merchants/merchant-registry';
+import type { WatchedStore } from '../stores/store-probe';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+import { PayoutDispatcher } from './payout-dispatcher';
+import { PayoutEvents } from './payout-events';
+import { PayoutProvider } from './payout-provider';
+import { PayoutStore } from './payout-store';
+import { PayoutsController } from './payouts.controller';
+import { PayoutsService } from './payouts.service';
+import { SandboxPayoutProvider } from './sandbox-payout.provider';
+
+/**
+ * Payouts: creation bound to an enquiry, the hold in the ledger, sending
+ * and status checks, and their events. The provider is the sandbox's in
+ * sandbox mode; production has none yet (null), and creates are refused.
+ */
+@Module({
+  imports: [EventsModule, LedgerModule, WebhooksModule],
+  controllers: [PayoutsController],
+  providers: [
+    {
+      provide: PayoutStore,
+      useFactory: (client: SqlClient, ledger: Ledger, outbox: EventOutbox, storeClock: StoreClock, watched: WatchedStore) => new PayoutStore(client, ledger, outbox, storeClock, watched.probe),
+      inject: [SqlClient, Ledger, EventOutbox, StoreClock, WatchedPayinStore],
+    },
+    {
+      provide: PayoutProvider,
+      useFactory: (config: AppConfig, client: SqlClient, storeClock: StoreClock, names: AccountNameProvider) =>
+        config.payouts.provider === 'sandbox' ? new SandboxPayoutProvider(client, storeClock, names, config.payouts.sandboxDelayMs) : null,
+      inject: [AppConfigToken, SqlClient, StoreClock, AccountNameProvider],
+    },
+    { provide: PayoutEvents, useFactory: (outbox: EventOutbox, merchants: MerchantRegistry) => new PayoutEvents(outbox, merchants), inject: [EventOutbox, MerchantRegistry] },
+    PayoutsService,
+    PayoutDispatcher,
+  ],
+  exports: [PayoutsService, PayoutDispatcher],
+})
+export class PayoutsModule {}
