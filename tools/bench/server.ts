@@ -258,6 +258,20 @@ async function main(): Promise<void> {
   const banksPath = '/payment/merchant-api/banks';
   const enquiry = signed('POST', '/payment/merchant-api/account/inquiry', '{"bankCode":"058","accountNumber":"0123456785"}');
   const create = signed('POST', '/payment/api/payins', '{"amount":1500.50,"currency":"NGN","customerEmail":"ada@example.com","reference":"bench-{unique}"}');
+  // Payouts of ₦100 to the enquired account of the service under test, from a balance funded for all of them.
+  let enquiryId = '';
+  const payoutCreate: RequestOf = () => signed('POST', '/payment/api/payouts', `{"amount":100,"currency":"NGN","enquiryId":"${enquiryId}","narration":"Bench","reference":"bench-{unique}"}`)();
+  const fundAndEnquire = async (url: string) => {
+    const send = async (requestPath: string, body: string) => {
+      const request = signed('POST', requestPath, body)();
+      const response = await fetch(`${url}${request.path}`, { method: 'POST', headers: request.headers, body: request.body });
+      if (!response.ok) throw new Error(`POST ${requestPath} answered ${response.status}: ${await response.text()}`);
+      return (await response.json()) as Record<string, unknown>;
+    };
+    await send('/payment/api/payins', '{"amount":1000000000,"currency":"NGN","customerEmail":"ada@example.com","reference":"bench-funds"}');
+    await send('/payment/api/payins/bench-funds/simulate', '{"outcome":"successful"}');
+    enquiryId = (await send('/payment/merchant-api/account/inquiry', '{"bankCode":"058","accountNumber":"0123456785"}')).enquiryId as string;
+  };
 
   // The bank list the service serves is what the bare Fastify route serves, so it is read from the service first.
   let banksJson = '';
@@ -269,8 +283,10 @@ async function main(): Promise<void> {
       guarded: signed('GET', banksPath),
       enquiry,
       payinCreate: create,
+      payoutCreate,
     },
     async (url) => {
+      await fundAndEnquire(url);
       banksJson = await (await fetch(`${url}${banksPath}`, { headers: signed('GET', banksPath)().headers })).text();
       const unguardedJson = await (await fetch(`${url}/payment/bench/unguarded-banks`)).text();
       if (unguardedJson !== banksJson) throw new Error('the unguarded route does not serve the bank list the signed route serves');
@@ -292,10 +308,10 @@ fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });`;
   }
   const redis = await measureService({ REDIS_URL }, { guarded: signed('GET', banksPath) });
 
-  const postgres = await withPrivateDatabase((databaseUrl) => measureService({ DATABASE_URL: databaseUrl }, { enquiry, payinCreate: create }));
+  const postgres = await withPrivateDatabase((databaseUrl) => measureService({ DATABASE_URL: databaseUrl }, { enquiry, payinCreate: create, payoutCreate }, fundAndEnquire));
 
   const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
-  const m = memory as Record<'unguarded' | 'healthLive' | 'guarded' | 'enquiry' | 'payinCreate', Figures>;
+  const m = memory as Record<'unguarded' | 'healthLive' | 'guarded' | 'enquiry' | 'payinCreate' | 'payoutCreate', Figures>;
   const result = {
     node: process.version,
     mode: values.short ? 'short' : 'full',
@@ -313,6 +329,7 @@ fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });`;
     guardedRedisP99Ms: (redis.guarded as Figures).p99Ms,
     enquiry: { pgliteRps: m.enquiry.rps, postgresRps: (postgres.enquiry as Figures).rps },
     payinCreate: { pgliteRps: m.payinCreate.rps, postgresRps: (postgres.payinCreate as Figures).rps },
+    payoutCreate: { pgliteRps: m.payoutCreate.rps, postgresRps: (postgres.payoutCreate as Figures).rps },
     non2xx: bareFigures.non2xx + Object.values(memory).reduce((n, f) => n + f.non2xx, 0) + (redis.guarded as Figures).non2xx + Object.values(postgres).reduce((n, f) => n + f.non2xx, 0),
     ratios: {
       guardedToUnguarded: ratio(m.guarded.rps, m.unguarded.rps),
@@ -332,6 +349,8 @@ fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });`;
       ['account enquiry, PostgreSQL', result.enquiry.postgresRps, (postgres.enquiry as Figures).p99Ms],
       ['payin create, PGlite', result.payinCreate.pgliteRps, m.payinCreate.p99Ms],
       ['payin create, PostgreSQL', result.payinCreate.postgresRps, (postgres.payinCreate as Figures).p99Ms],
+      ['payout create, PGlite', result.payoutCreate.pgliteRps, m.payoutCreate.p99Ms],
+      ['payout create, PostgreSQL', result.payoutCreate.postgresRps, (postgres.payoutCreate as Figures).p99Ms],
     ];
     console.log(`${'contender'.padEnd(36)}${'req/s'.padStart(10)}${'p99 ms'.padStart(10)}`);
     for (const [name, rps, p99] of rows) console.log(`${name.padEnd(36)}${String(rps).padStart(10)}${String(p99).padStart(10)}`);

@@ -1,13 +1,12 @@
 // Payouts over HTTP, on the real app: bound to an enquiry, held in the ledger, sent to the sandbox provider and settled by its answers.
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { SANDBOX_PAYOUT_ACCOUNTS, type SandboxPayoutBehaviour } from '../src/accounts/sandbox-payout-accounts';
 import { SqlClient } from '../src/db/sql-client';
 import { JobRunner } from '../src/jobs/job-runner';
 import { checkLedger } from '../src/ledger/ledger-check';
+import { PayoutDispatcher } from '../src/payouts/payout-dispatcher';
 import { signedCall, type ApiResponse } from './support/api-client';
-import { MERCHANT_A, MERCHANT_B, WEBHOOK_SECRETS_A, WEBHOOK_SECRET_B, type TestCredential } from './support/credentials';
+import { MERCHANT_A, MERCHANT_B, type TestCredential } from './support/credentials';
+import { payoutMerchantsFile } from './support/payout-merchants';
 import { TestClock } from './support/test-clock';
 import { startEmbeddedTestApp, startProductionTestApp, startTestApp, type TestApp } from './support/test-app';
 
@@ -15,22 +14,6 @@ const PAYOUTS = '/payment/api/payouts';
 const DEFAULT_ACCOUNT = { bankCode: '058', accountNumber: '0123456785', accountName: 'ADAEZE NWOSU' };
 const accountWith = (kind: SandboxPayoutBehaviour['kind'], reason?: string) =>
   SANDBOX_PAYOUT_ACCOUNTS.find((account) => account.behaviour.kind === kind && (reason === undefined || ('reason' in account.behaviour && account.behaviour.reason === reason))) as (typeof SANDBOX_PAYOUT_ACCOUNTS)[number];
-
-/** Merchants A and B of the test credentials, with no payin fee so that funding is exact, and ₦25 a payout. */
-function merchantsFile(): string {
-  const entry = (c: TestCredential, name: string, webhookSecrets: readonly string[]) => ({
-    merchantId: c.merchantId,
-    tenantId: c.tenantId,
-    name,
-    webhookSecrets,
-    webhookUrl: 'http://127.0.0.1:9/hooks',
-    fees: { payinPercent: 0, payout: 25 },
-    credentials: [{ apiKey: c.apiKey, secretKey: c.secretKey }],
-  });
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'payout-merchants-')), 'merchants.json');
-  fs.writeFileSync(file, JSON.stringify([entry(MERCHANT_A, 'Merchant A', WEBHOOK_SECRETS_A), entry(MERCHANT_B, 'Merchant B', [WEBHOOK_SECRET_B])]));
-  return file;
-}
 
 let sequence = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now()}-${sequence++}`;
@@ -66,7 +49,11 @@ function merchantOf(api: TestApp, credential: TestCredential = MERCHANT_A) {
 }
 
 /** The app's runs of each payout job, as the jobs would run them on their own. */
-const runJob = (api: TestApp, job: 'payout-dispatch' | 'payout-status-check') => api.app.get(JobRunner).runNow(job);
+async function runJob(api: TestApp, job: 'payout-dispatch' | 'payout-status-check'): Promise<void> {
+  await api.app.get(JobRunner).runNow(job);
+  // The dispatch starts sends and returns; what the test asserts is after they end.
+  await api.app.get(PayoutDispatcher).idle();
+}
 const transfersOf = async (api: TestApp, providerReference: string) =>
   (await api.app.get<SqlClient>(SqlClient).query<{ sends: number }>('SELECT sends FROM sandbox_payout_transfers WHERE provider_reference = $1', [providerReference])).rows;
 
@@ -80,7 +67,7 @@ function payoutSuite(name: string, start: (env: Record<string, string>, options:
     beforeAll(async () => {
       api = await start(
         {
-          MERCHANTS_FILE: merchantsFile(),
+          MERCHANTS_FILE: payoutMerchantsFile(),
           SANDBOX_PAYOUT_DELAY_MS: '0',
           PAYOUT_PROVIDER_TIMEOUT_MS: '300',
           PAYOUT_DAILY_LIMIT: '1000000',

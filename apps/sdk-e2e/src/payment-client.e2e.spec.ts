@@ -1,4 +1,4 @@
-import { JobRunner, MERCHANT_A, SANDBOX_PAYOUT_ACCOUNTS, startTestApp, type TestApp } from '@paysign/api/testing';
+import { JobRunner, MERCHANT_A, PayoutDispatcher, SANDBOX_PAYOUT_ACCOUNTS, startTestApp, type TestApp } from '@paysign/api/testing';
 import {
   AccountEnquiryError,
   AuthenticationError,
@@ -263,6 +263,7 @@ describe('PaymentClient payouts against the real service', () => {
     expect(await client.payouts.create(input)).toMatchObject({ reference: input.reference, idempotentReplayed: true });
     expect(await client.balance.get()).toMatchObject({ available: before.available - 2025, held: before.held + 2025 });
     await api.app.get(JobRunner).runNow('payout-dispatch');
+    await api.app.get(PayoutDispatcher).idle();
     expect(await client.payouts.get(input.reference)).toMatchObject({ status: 'PROCESSING', providerReference: expect.stringMatching(/^PSX-/) });
     expect(await client.payouts.requery(input.reference)).toMatchObject({ status: 'PROCESSING' });
     expect(await client.payouts.requery(input.reference).catch((e: unknown) => e)).toBeInstanceOf(RateLimitError);

@@ -140,7 +140,8 @@ export interface PayoutSettings {
   /** The most a merchant's payouts of the last 24 hours may add up to, failed and cancelled ones aside. */
   dailyLimitMinor: bigint;
   dispatchIntervalMs: number;
-  dispatchBatchSize: number;
+  /** Payouts an instance sends at once: each holds its slot until the provider answers or times out. */
+  dispatchConcurrency: number;
   /** The longest the service waits for the provider's answer to a send or a status check; past it, the outcome is unknown and a status check settles it. */
   providerTimeoutMs: number;
   /** Seconds after a payout became PROCESSING at which its first status checks run; then hourly to 72 h, then daily. */
@@ -282,7 +283,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
       maxAmountMinor: BigInt(int('PAYOUT_MAX_AMOUNT', 5_000_000, 1, 1_000_000_000)) * 100n,
       dailyLimitMinor: BigInt(int('PAYOUT_DAILY_LIMIT', 50_000_000, 1, 100_000_000_000)) * 100n,
       dispatchIntervalMs: int('PAYOUT_DISPATCH_INTERVAL_MS', 1000, 20, 60_000),
-      dispatchBatchSize: int('PAYOUT_DISPATCH_BATCH_SIZE', 20, 1, 1000),
+      dispatchConcurrency: int('PAYOUT_DISPATCH_CONCURRENCY', 20, 1, 1000),
       providerTimeoutMs: int('PAYOUT_PROVIDER_TIMEOUT_MS', 30_000, 100, 120_000),
       statusCheckScheduleSeconds: secondsList('PAYOUT_STATUS_CHECK_SCHEDULE', env.PAYOUT_STATUS_CHECK_SCHEDULE, [60, 300, 1800], problems),
       statusCheckIntervalMs: int('PAYOUT_STATUS_CHECK_INTERVAL_MS', 5000, 20, 600_000),

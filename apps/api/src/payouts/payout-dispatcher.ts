@@ -1,4 +1,4 @@
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, type BeforeApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
@@ -35,7 +35,11 @@ export const PAYOUT_STATUS_CHECK_JOB = 'payout-status-check';
  * outcome is ever guessed, and nothing is sent blind under a new reference.
  */
 @Injectable()
-export class PayoutDispatcher implements OnModuleInit {
+export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown {
+  /** Sends under way, each ended by the provider's answer, its timeout or shutdown. */
+  private readonly sending = new Set<Promise<void>>();
+  private readonly shutdown = new AbortController();
+
   constructor(
     private readonly store: PayoutStore,
     private readonly events: PayoutEvents,
@@ -51,16 +55,40 @@ export class PayoutDispatcher implements OnModuleInit {
   onModuleInit(): void {
     if (!this.provider) return;
     const { dispatchIntervalMs, statusCheckIntervalMs } = this.config.payouts;
-    this.jobs.add({ name: PAYOUT_DISPATCH_JOB, intervalMs: dispatchIntervalMs, run: (signal) => this.dispatchBatch(signal) });
+    this.jobs.add({ name: PAYOUT_DISPATCH_JOB, intervalMs: dispatchIntervalMs, run: () => this.dispatchBatch() });
     this.jobs.add({ name: PAYOUT_STATUS_CHECK_JOB, intervalMs: statusCheckIntervalMs, run: (signal) => this.checkBatch(signal) });
   }
 
-  /** One batch of QUEUED payouts, sent together; a full batch asks for another at once. */
-  async dispatchBatch(shutdown: AbortSignal): Promise<JobRunOutcome> {
-    const { dispatchBatchSize, statusCheckScheduleSeconds } = this.config.payouts;
-    const claimed = await this.store.claimQueued(dispatchBatchSize, this.now(), (statusCheckScheduleSeconds[0] as number) * 1000);
-    await Promise.all(claimed.map((payout) => this.send(payout, shutdown)));
-    return { again: claimed.length === dispatchBatchSize };
+  /**
+   * Takes as many QUEUED payouts as there are free sending slots
+   * (PAYOUT_DISPATCH_CONCURRENCY), and starts sending them without waiting:
+   * a provider slow to answer holds its slot, never the whole dispatch. A
+   * send that ends frees its slot and wakes the job.
+   */
+  async dispatchBatch(): Promise<JobRunOutcome> {
+    const { dispatchConcurrency, statusCheckScheduleSeconds } = this.config.payouts;
+    const free = dispatchConcurrency - this.sending.size;
+    if (free <= 0) return { again: false };
+    const claimed = await this.store.claimQueued(free, this.now(), (statusCheckScheduleSeconds[0] as number) * 1000);
+    for (const payout of claimed) {
+      const sent = this.send(payout, this.shutdown.signal).finally(() => {
+        this.sending.delete(sent);
+        this.jobs.wake(PAYOUT_DISPATCH_JOB);
+      });
+      this.sending.add(sent);
+    }
+    return { again: false };
+  }
+
+  /** Resolves when every send under way has ended: tests wait on it after running the dispatch. */
+  async idle(): Promise<void> {
+    while (this.sending.size > 0) await Promise.all([...this.sending]);
+  }
+
+  /** At shutdown the sends under way stop waiting for the provider; their payouts stay PROCESSING, and a status check settles them. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.shutdown.abort();
+    await this.idle();
   }
 
   /** One batch of due status checks. */

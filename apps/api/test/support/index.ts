@@ -6,4 +6,5 @@ export type { TestCredential } from './credentials';
 export { SANDBOX_ACCOUNTS } from '../../src/accounts/sandbox-accounts';
 export { SANDBOX_PAYOUT_ACCOUNTS } from '../../src/accounts/sandbox-payout-accounts';
 export { JobRunner } from '../../src/jobs/job-runner';
+export { PayoutDispatcher } from '../../src/payouts/payout-dispatcher';
 export { freePort } from './private-redis';

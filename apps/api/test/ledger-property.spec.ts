@@ -1,0 +1,128 @@
+// Random interleavings of everything that moves money, on the embedded store: after each step the
+// ledger's invariants hold, and each balance equals a model of the money kept apart from the ledger.
+import fc from 'fast-check';
+import type { SqlClient } from '../src/db/sql-client';
+import { EventOutbox } from '../src/events/event-outbox';
+import { checkLedger } from '../src/ledger/ledger-check';
+import { InsufficientBalanceError, Ledger } from '../src/ledger/ledger';
+import { PayinCredits } from '../src/ledger/payin-credits';
+import { DEFAULT_FEES, payinFeeMinor } from '../src/money/fees';
+import { SqlPayinRepository } from '../src/payins/sql-payin.repository';
+import type { PayoutTransition } from '../src/payouts/payout-states';
+import { PayoutStore, type StoredPayout } from '../src/payouts/payout-store';
+import { openPgliteFromTemplate } from './support/pglite-template';
+
+const SETTLEMENT_DELAY_MS = 3_600_000;
+const PAYOUT_FEE = DEFAULT_FEES.payoutMinor;
+const NO_EVENT = () => undefined;
+
+type Step =
+  | { kind: 'payin'; amountMinor: bigint }
+  | { kind: 'settle' }
+  | { kind: 'payout'; amountMinor: bigint }
+  | { kind: 'succeed' | 'fail' | 'cancel' | 'reverse'; pick: number };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ kind: fc.constant('payin' as const), amountMinor: fc.bigInt({ min: 100n, max: 5_000_000n }) }),
+  fc.constant({ kind: 'settle' as const }),
+  fc.record({ kind: fc.constant('payout' as const), amountMinor: fc.bigInt({ min: 10_000n, max: 3_000_000n }) }),
+  fc.record({ kind: fc.constantFrom('succeed' as const, 'fail' as const, 'cancel' as const, 'reverse' as const), pick: fc.nat() }),
+);
+
+/** The merchant's money as the steps should leave it, kept by plain arithmetic, apart from the ledger. */
+interface Model {
+  available: bigint;
+  pending: bigint;
+  held: bigint;
+  /** Credits not yet settled. */
+  unsettled: bigint[];
+  payouts: Array<{ reference: string; status: StoredPayout['status']; totalMinor: bigint }>;
+}
+
+describe('the ledger under random interleavings of payins, settlements, payouts and their outcomes', () => {
+  let client: SqlClient;
+  let storeNow = Date.parse('2026-11-24T09:00:00.000Z');
+  const storeClock = () => storeNow;
+  beforeAll(async () => {
+    client = await openPgliteFromTemplate();
+  });
+  afterAll(() => client.close());
+
+  it('keeps every invariant, and balances equal to the model, after every step', async () => {
+    const ledger = new Ledger(client, storeClock);
+    const payins = new SqlPayinRepository(client, new EventOutbox({ firstAttemptDelayMs: 0, storeClock }), storeClock, new PayinCredits(ledger, () => DEFAULT_FEES, SETTLEMENT_DELAY_MS));
+    const payouts = new PayoutStore(client, ledger, new EventOutbox({ firstAttemptDelayMs: 0, storeClock }), storeClock);
+    let run = 0;
+
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 5, maxLength: 30 }), async (steps) => {
+        const merchantId = `MCH-PROP-${run++}`;
+        const model: Model = { available: 0n, pending: 0n, held: 0n, unsettled: [], payouts: [] };
+        for (const [i, current] of steps.entries()) {
+          const now = new Date(storeNow);
+          const reference = `${current.kind}-${i}`;
+          switch (current.kind) {
+            case 'payin': {
+              await payins.insertIfAbsent({
+                merchantId, reference, amountMinor: current.amountMinor, currency: 'NGN', customerEmail: 'ada@example.com', customerName: null, gateway: null, narration: null, notifyUrl: null, redirectUrl: null,
+                requestFingerprint: 'f', createdAt: now, expiresAt: new Date(storeNow + 1_800_000), checkoutSeed: `seed-${merchantId}-${i}`, checkoutTokenHash: `hash-${merchantId}-${i}`,
+              });
+              await payins.transition({ merchantId, reference }, { to: 'SUCCESSFUL' }, now, NO_EVENT);
+              const net = current.amountMinor - payinFeeMinor(current.amountMinor, DEFAULT_FEES);
+              model.pending += net;
+              model.unsettled.push(net);
+              break;
+            }
+            case 'settle':
+              storeNow += SETTLEMENT_DELAY_MS;
+              while ((await ledger.settleDue(100, new Date(storeNow))) > 0);
+              for (const net of model.unsettled.splice(0)) {
+                model.pending -= net;
+                model.available += net;
+              }
+              break;
+            case 'payout': {
+              const total = current.amountMinor + PAYOUT_FEE;
+              const payout = { merchantId, reference, amountMinor: current.amountMinor, feeMinor: PAYOUT_FEE, currency: 'NGN' as const, bankCode: '058', accountNumber: '0123456785', accountName: 'ADAEZE NWOSU', nameMatch: 'not_checked' as const, narration: 'x', enquiryId: 'enq_AAAAAAAAAAAAAAAAAAAAAA', notifyUrl: null, requestFingerprint: 'f' };
+              const created = await payouts.create(payout, 10n ** 15n, now).catch((error: unknown) => {
+                if (error instanceof InsufficientBalanceError) return 'refused' as const;
+                throw error;
+              });
+              expect(created === 'refused').toBe(model.available < total);
+              if (created !== 'refused') {
+                model.available -= total;
+                model.held += total;
+                model.payouts.push({ reference, status: 'QUEUED', totalMinor: total });
+              }
+              break;
+            }
+            default: {
+              const wanted = { succeed: ['QUEUED', 'PROCESSING'], fail: ['QUEUED', 'PROCESSING'], cancel: ['QUEUED'], reverse: ['SUCCESSFUL'] }[current.kind];
+              const candidates = model.payouts.filter((payout) => wanted.includes(payout.status));
+              const target = candidates[current.pick % Math.max(1, candidates.length)];
+              if (!target) break;
+              const key = { merchantId, reference: target.reference };
+              if (current.kind !== 'cancel' && current.kind !== 'reverse' && target.status === 'QUEUED') {
+                await payouts.move(key, { to: 'PROCESSING' }, now, NO_EVENT);
+                target.status = 'PROCESSING';
+              }
+              const transition: PayoutTransition =
+                current.kind === 'succeed' ? { to: 'SUCCESSFUL' } : current.kind === 'fail' ? { to: 'FAILED', reason: 'do_not_honor' } : current.kind === 'cancel' ? { to: 'CANCELLED' } : { to: 'REVERSED', reason: 'reversed_by_beneficiary_bank' };
+              expect(await payouts.move(key, transition, now, NO_EVENT)).toMatchObject({ status: transition.to });
+              target.status = transition.to;
+              if (transition.to === 'SUCCESSFUL') model.held -= target.totalMinor;
+              if (transition.to === 'FAILED' || transition.to === 'CANCELLED') {
+                model.held -= target.totalMinor;
+                model.available += target.totalMinor;
+              }
+              if (transition.to === 'REVERSED') model.available += target.totalMinor;
+            }
+          }
+          expect(await checkLedger(client)).toEqual([]);
+          expect(await ledger.balanceOf(merchantId, 'NGN')).toEqual({ currency: 'NGN', availableMinor: model.available, pendingMinor: model.pending, heldMinor: model.held });
+        }
+      }),
+      { numRuns: 25 },
+    );
+  }, 120_000);
+});
