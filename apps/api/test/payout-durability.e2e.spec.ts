@@ -12,9 +12,9 @@ const PAYOUTS = 20;
 /** Five payouts sent at once: the rest wait QUEUED behind them when the process dies. */
 const QUICK_RECOVERY = { PAYOUT_STATUS_CHECK_SCHEDULE: '1,2', PAYOUT_STATUS_CHECK_INTERVAL_MS: '200', PAYOUT_RESEND_GRACE_SECONDS: '10', PAYOUT_DISPATCH_CONCURRENCY: '5' };
 
-/** Polls `read` until `done` holds of its answer or `ms` pass; a process of its own is being watched, so there is no clock to move instead. */
+/** Waits for `done` to hold of what `read` answers, looking every 20 ms, for at most `ms`: the event is in another process, whose clock a test cannot move. */
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms: number): Promise<T> {
-  for (const deadline = Date.now() + ms; ; await new Promise((resolve) => setTimeout(resolve, 100))) {
+  for (const deadline = Date.now() + ms; ; await new Promise((resolve) => setTimeout(resolve, 20))) {
     const value = await read();
     if (done(value) || Date.now() > deadline) return value;
   }
