@@ -102,7 +102,7 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
 
   /** A status check now, out of schedule: the merchant's requery. */
   async checkNow(payout: StoredPayout): Promise<void> {
-    if (payout.status === 'PROCESSING' || (payout.status === 'SUCCESSFUL' && payout.nextStatusCheckAt !== null)) await this.check(payout, new AbortController().signal);
+    if (payout.status === 'PROCESSING' || (payout.status === 'SUCCESSFUL' && payout.nextStatusCheckAt !== null)) await this.check(payout, this.shutdown.signal);
   }
 
   /** Moves the payout as the provider's answer (or the sandbox's simulation) says; resolves the payout as it is after. */
