@@ -2,7 +2,7 @@ import { ACCOUNT_ENQUIRIES } from './accounts/accounts.migrations';
 import type { Migration } from './db/migrations';
 import { CREATE_OUTBOX, OUTBOX_OF_ANY_OBJECT } from './events/events.migrations';
 import { LEDGER } from './ledger/ledger.migrations';
-import { PAYOUTS, SANDBOX_PAYOUT_TRANSFERS } from './payouts/payouts.migrations';
+import { PAYOUT_APPROVALS_AND_BATCHES, PAYOUTS, SANDBOX_PAYOUT_TRANSFERS } from './payouts/payouts.migrations';
 import { CREATE_PAYINS, PAYIN_LIFECYCLE, PAYIN_VERSION } from './payins/payins.migrations';
 import { ATTEMPTS_ALLOWED, RECEIVER_CIRCUITS } from './webhooks/webhooks.migrations';
 
@@ -10,4 +10,4 @@ import { ATTEMPTS_ALLOWED, RECEIVER_CIRCUITS } from './webhooks/webhooks.migrati
  * The database's schema: one ordered list of every feature's migrations,
  * each owned by its feature's folder. Append; never edit a shipped one.
  */
-export const SCHEMA: readonly Migration[] = [CREATE_PAYINS, PAYIN_LIFECYCLE, CREATE_OUTBOX, OUTBOX_OF_ANY_OBJECT, PAYIN_VERSION, ATTEMPTS_ALLOWED, RECEIVER_CIRCUITS, LEDGER, ACCOUNT_ENQUIRIES, PAYOUTS, SANDBOX_PAYOUT_TRANSFERS];
+export const SCHEMA: readonly Migration[] = [CREATE_PAYINS, PAYIN_LIFECYCLE, CREATE_OUTBOX, OUTBOX_OF_ANY_OBJECT, PAYIN_VERSION, ATTEMPTS_ALLOWED, RECEIVER_CIRCUITS, LEDGER, ACCOUNT_ENQUIRIES, PAYOUTS, SANDBOX_PAYOUT_TRANSFERS, PAYOUT_APPROVALS_AND_BATCHES];

@@ -9,6 +9,7 @@ import { PayinCredits } from '../src/ledger/payin-credits';
 import { DEFAULT_FEES, payinFeeMinor } from '../src/money/fees';
 import { SqlPayinRepository } from '../src/payins/sql-payin.repository';
 import type { PayoutTransition } from '../src/payouts/payout-states';
+import { PayoutBatchStore } from '../src/payouts/payout-batch-store';
 import { PayoutStore, type StoredPayout } from '../src/payouts/payout-store';
 import { openPgliteFromTemplate } from './support/pglite-template';
 
@@ -51,7 +52,8 @@ describe('the ledger under random interleavings of payins, settlements, payouts 
   it('keeps every invariant, and balances equal to the model, after every step', async () => {
     const ledger = new Ledger(client, storeClock);
     const payins = new SqlPayinRepository(client, new EventOutbox({ firstAttemptDelayMs: 0, storeClock }), storeClock, new PayinCredits(ledger, () => DEFAULT_FEES, SETTLEMENT_DELAY_MS));
-    const payouts = new PayoutStore(client, ledger, new EventOutbox({ firstAttemptDelayMs: 0, storeClock }), storeClock);
+    const outbox = new EventOutbox({ firstAttemptDelayMs: 0, storeClock });
+    const payouts = new PayoutStore(client, ledger, outbox, storeClock, new PayoutBatchStore(client, ledger, outbox, storeClock, () => undefined));
     let run = 0;
 
     await fc.assert(
@@ -83,8 +85,8 @@ describe('the ledger under random interleavings of payins, settlements, payouts 
               break;
             case 'payout': {
               const total = current.amountMinor + PAYOUT_FEE;
-              const payout = { merchantId, reference, amountMinor: current.amountMinor, feeMinor: PAYOUT_FEE, currency: 'NGN' as const, bankCode: '058', accountNumber: '0123456785', accountName: 'ADAEZE NWOSU', nameMatch: 'not_checked' as const, narration: 'x', enquiryId: 'enq_AAAAAAAAAAAAAAAAAAAAAA', notifyUrl: null, requestFingerprint: 'f' };
-              const created = await payouts.create(payout, 10n ** 15n, now).catch((error: unknown) => {
+              const payout = { merchantId, reference, amountMinor: current.amountMinor, feeMinor: PAYOUT_FEE, currency: 'NGN' as const, bankCode: '058', accountNumber: '0123456785', accountName: 'ADAEZE NWOSU', nameMatch: 'not_checked' as const, narration: 'x', enquiryId: 'enq_AAAAAAAAAAAAAAAAAAAAAA', notifyUrl: null, requestFingerprint: 'f', createdBy: 'pk_prop', batchReference: null };
+              const created = await payouts.create(payout, { status: 'QUEUED', approvalTtlMs: 60_000 }, 10n ** 15n, now, NO_EVENT).catch((error: unknown) => {
                 if (error instanceof InsufficientBalanceError) return 'refused' as const;
                 throw error;
               });
@@ -107,7 +109,7 @@ describe('the ledger under random interleavings of payins, settlements, payouts 
                 target.status = 'PROCESSING';
               }
               const transition: PayoutTransition =
-                current.kind === 'succeed' ? { to: 'SUCCESSFUL' } : current.kind === 'fail' ? { to: 'FAILED', reason: 'do_not_honor' } : current.kind === 'cancel' ? { to: 'CANCELLED' } : { to: 'REVERSED', reason: 'reversed_by_beneficiary_bank' };
+                current.kind === 'succeed' ? { to: 'SUCCESSFUL' } : current.kind === 'fail' ? { to: 'FAILED', reason: 'do_not_honor' } : current.kind === 'cancel' ? { to: 'CANCELLED', reason: 'cancelled_by_merchant' } : { to: 'REVERSED', reason: 'reversed_by_beneficiary_bank' };
               expect(await payouts.move(key, transition, now, NO_EVENT)).toMatchObject({ status: transition.to });
               target.status = transition.to;
               if (transition.to === 'SUCCESSFUL') model.held -= target.totalMinor;

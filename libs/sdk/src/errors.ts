@@ -70,6 +70,11 @@ export class AuthenticationError extends PaymentError {
   }
 }
 
+/** 403: the credential may not do this (ROLE_REQUIRED, or APPROVER_REQUIRED: approving needs another credential with payouts:approve). Never retried. */
+export class PermissionError extends PaymentError {
+  static override readonly kind: string = 'PermissionError';
+}
+
 /** 400, 413, 415, 431, and a 422 that is not an enquiry's (GATEWAY_NOT_CONFIGURED, WEBHOOK_NOT_CONFIGURED): the request is invalid; `details` lists each failing field. */
 export class ValidationError extends PaymentError {
   static override readonly kind: string = 'ValidationError';
@@ -78,12 +83,12 @@ export class ValidationError extends PaymentError {
   }
 }
 
-/** 404: the payin, event or route does not exist for this merchant. */
+/** 404: the payin, payout, batch, event or route does not exist for this merchant. */
 export class NotFoundError extends PaymentError {
   static override readonly kind: string = 'NotFoundError';
 }
 
-/** 409: the reference was already used with a different body, or the payin is no longer PENDING. */
+/** 409: the reference was already used with a different body, or the payin, payout or batch is no longer in a state that allows the operation. */
 export class ConflictError extends PaymentError {
   static override readonly kind: string = 'ConflictError';
 }
@@ -156,6 +161,7 @@ function kindsOf(constructor: unknown): string[] {
 /** The class of each type of error in the registry of libs/contracts. */
 const ERROR_CLASS_BY_TYPE: Record<ErrorType, new (init: ErrorInit) => PaymentError> = {
   authentication: AuthenticationError,
+  permission: PermissionError,
   invalid_request: ValidationError,
   not_found: NotFoundError,
   conflict: ConflictError,

@@ -5,6 +5,7 @@ export { AutoPaginatingList, type Page } from './pagination';
 export {
   PaymentError,
   AuthenticationError,
+  PermissionError,
   ValidationError,
   NotFoundError,
   ConflictError,

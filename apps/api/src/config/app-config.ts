@@ -154,6 +154,12 @@ export interface PayoutSettings {
   requeryIntervalSeconds: number;
   /** How long the sandbox provider takes to pay an account of no documented behaviour. */
   sandboxDelayMs: number;
+  /** How long a payout outside a batch waits for approval before it is cancelled with approval_expired. */
+  approvalTtlSeconds: number;
+  /** How long a batch stays OPEN, unsubmitted, before it is cancelled with its payouts. */
+  batchTtlSeconds: number;
+  /** How often each instance looks for expired approvals and batches. */
+  expiryIntervalMs: number;
 }
 
 export interface RateLimits {
@@ -291,6 +297,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
       resendGraceSeconds: int('PAYOUT_RESEND_GRACE_SECONDS', 300, 10, 86_400),
       requeryIntervalSeconds: int('PAYOUT_REQUERY_INTERVAL_SECONDS', 60, 1, 3600),
       sandboxDelayMs: int('SANDBOX_PAYOUT_DELAY_MS', 2000, 0, 60_000),
+      approvalTtlSeconds: int('PAYOUT_APPROVAL_TTL_SECONDS', 86_400, 60, 2_592_000),
+      batchTtlSeconds: int('PAYOUT_BATCH_TTL_SECONDS', 86_400, 60, 2_592_000),
+      expiryIntervalMs: int('PAYOUT_EXPIRY_INTERVAL_MS', 60_000, 20, 3_600_000),
     },
     checkoutTokenSecret: env.CHECKOUT_TOKEN_SECRET || SANDBOX_CHECKOUT_TOKEN_SECRET,
     checkoutFormLimitBytes: int('CHECKOUT_FORM_LIMIT_BYTES', 4096, 512, 65_536),

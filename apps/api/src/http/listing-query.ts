@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isStorableInstant, parseDateTime } from './rfc3339';
-import { REFERENCE_PATTERN } from './request-rules';
+import { REFERENCE_PATTERN, REFERENCE_RULE } from './request-rules';
 import { encodeCursor, FOREIGN_CURSOR, StrictQuery } from './strict-query';
 
 /** What a listing of objects by status and creation time filters on. */
@@ -8,6 +8,8 @@ export interface ListingFilters<S extends string> {
   status?: S;
   createdFrom?: Date;
   createdTo?: Date;
+  /** Filters on another object's reference, such as the payouts of one batch, by parameter name. */
+  references?: Readonly<Record<string, string>>;
 }
 
 /** A page request of such a listing: its filters, its size, and the position after which it starts. */
@@ -21,9 +23,15 @@ const PARAMETERS = ['status', 'createdFrom', 'createdTo', 'limit', 'cursor'] as 
  * `limit` and `cursor`, strictly, every problem at once. `scope` names the
  * listing, so that a cursor of one is refused by another.
  */
-export function parseListingQuery<S extends string>(query: Record<string, unknown>, statuses: readonly S[], scope: string): ListingQuery<S> {
-  const reader = new StrictQuery(query, PARAMETERS);
+export function parseListingQuery<S extends string>(query: Record<string, unknown>, statuses: readonly S[], scope: string, referenceFilters: readonly string[] = []): ListingQuery<S> {
+  const reader = new StrictQuery(query, [...PARAMETERS, ...referenceFilters]);
   const filters: ListingFilters<S> = {};
+  for (const name of referenceFilters) {
+    const raw = reader.single(name);
+    if (raw === undefined) continue;
+    if (REFERENCE_PATTERN.test(raw)) filters.references = { ...filters.references, [name]: raw };
+    else reader.refuse(name, 'pattern', `${name} ${REFERENCE_RULE.replace(/^reference /, '')}`);
+  }
   const status = reader.oneOf('status', statuses);
   if (status !== undefined) filters.status = status;
   for (const name of ['createdFrom', 'createdTo'] as const) {
@@ -60,5 +68,7 @@ function positionAfter(fields: unknown[], key: string): { createdAt: Date; refer
 function filtersKey<S extends string>(filters: ListingFilters<S>, scope: string): string {
   // Payin cursors were issued before listings had a scope; theirs stays the empty one, so that cursors already given out keep working.
   const parts = [...(scope === 'payins' ? [] : [scope]), filters.status ?? '', filters.createdFrom?.toISOString() ?? '', filters.createdTo?.toISOString() ?? ''];
+  // Only when given, so that cursors issued before reference filters existed keep working.
+  for (const [name, value] of Object.entries(filters.references ?? {}).sort()) parts.push(`${name}=${value}`);
   return createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 11);
 }

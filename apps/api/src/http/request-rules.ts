@@ -14,9 +14,9 @@ export const AMOUNT_RULE = 'amount must be a number in major units, in plain dec
  * than on the parsed number: `1.005`, `1e-7` and `1E-2` are refused as
  * written, whatever double they parse to.
  */
-export function amountTextErrors(amountText: string | undefined): FieldError[] {
+export function amountTextErrors(amountText: string | undefined, field = 'amount'): FieldError[] {
   if (amountText === undefined || AMOUNT_TEXT_PATTERN.test(amountText)) return [];
-  return [{ field: 'amount', code: 'format', message: AMOUNT_RULE }];
+  return [{ field, code: 'format', message: AMOUNT_RULE.replace(/^amount/, field) }];
 }
 
 /** A path reference outside the grammar is a 400 naming it, not a lookup that cannot match. */

@@ -14,6 +14,7 @@ const ROOT = `/${API_PREFIX}`;
 export const ROUTES = {
   payin: (reference: string) => `${ROOT}/api/payins/${encodeURIComponent(reference)}`,
   payout: (reference: string) => `${ROOT}/api/payouts/${encodeURIComponent(reference)}`,
+  payoutBatch: (reference: string) => `${ROOT}/api/payout-batches/${encodeURIComponent(reference)}`,
   checkout: (token: string) => `${ROOT}/checkout/${token}`,
   metrics: `${ROOT}/metrics`,
   contract: `${ROOT}/openapi.yaml`,

@@ -55,7 +55,7 @@ const INVARIANTS: readonly { invariant: string; sql: string }[] = [
           FROM payouts p LEFT JOIN ledger_journals j ON j.merchant_id = p.merchant_id AND j.object_type = 'payout' AND j.object_id = p.reference
           GROUP BY p.merchant_id, p.reference, p.status, p.amount_minor, p.fee_minor
           HAVING coalesce(string_agg(j.type, ',' ORDER BY j.type), '') <> CASE p.status
-                   WHEN 'QUEUED' THEN 'payout_hold' WHEN 'PROCESSING' THEN 'payout_hold'
+                   WHEN 'PENDING_APPROVAL' THEN 'payout_hold' WHEN 'BATCHED' THEN 'payout_hold' WHEN 'QUEUED' THEN 'payout_hold' WHEN 'PROCESSING' THEN 'payout_hold'
                    WHEN 'SUCCESSFUL' THEN 'payout_debit,payout_hold' WHEN 'REVERSED' THEN 'payout_debit,payout_hold,payout_reversal'
                    ELSE 'payout_hold,payout_release' END
               OR p.amount_minor + p.fee_minor <> (SELECT coalesce(sum(e.amount_minor), 0) FROM ledger_entries e JOIN ledger_journals h ON h.id = e.journal_id

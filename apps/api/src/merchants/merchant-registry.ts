@@ -7,14 +7,15 @@ import { displayTextError } from '../http/display-text';
 import { normaliseMerchantUrl } from '../http/merchant-url';
 import { DEFAULT_FEES, parseFeeSchedule, type FeeSchedule } from '../money/fees';
 import type { Credential, Merchant } from './merchant';
+import { DEFAULT_ROLES, NO_APPROVAL, parsePayoutApproval, parseRoles, type PayoutApprovalPolicy, type PayoutRole } from './payout-approval';
 
 /** Minimum secret length in sandbox mode, where the demo keys are public anyway. */
 const MIN_SANDBOX_SECRET_LENGTH = 16;
 /** API keys of the public sandbox; production refuses them. */
 const SANDBOX_API_KEY_PREFIX = 'pk_sandbox_';
 
-const MERCHANT_FIELDS = ['merchantId', 'tenantId', 'name', 'credentials', 'webhookSecrets', 'webhookUrl', 'fees'];
-const CREDENTIAL_FIELDS = ['apiKey', 'secretKey', 'status'];
+const MERCHANT_FIELDS = ['merchantId', 'tenantId', 'name', 'credentials', 'webhookSecrets', 'webhookUrl', 'fees', 'payoutApproval'];
+const CREDENTIAL_FIELDS = ['apiKey', 'secretKey', 'status', 'roles'];
 const CREDENTIAL_STATUSES = ['active', 'revoked'];
 
 export interface MerchantFileOptions {
@@ -22,8 +23,23 @@ export interface MerchantFileOptions {
   mode?: ServiceMode;
 }
 
-/** A merchant as MERCHANTS_FILE gives it; `fees` left out are the defaults (DEFAULT_FEES). */
-export type MerchantEntry = Merchant & { credentials: readonly Credential[]; webhookSecrets?: readonly string[]; webhookUrl?: string; fees?: FeeSchedule };
+/** A merchant as MERCHANTS_FILE gives it; `fees` left out are the defaults (DEFAULT_FEES), and no `payoutApproval` is none. */
+export type MerchantEntry = Merchant & { credentials: readonly Credential[]; webhookSecrets?: readonly string[]; webhookUrl?: string; fees?: FeeSchedule; payoutApproval?: PayoutApprovalPolicy };
+
+interface ActiveCredential {
+  merchant: Merchant;
+  secretKey: string;
+  roles: ReadonlySet<PayoutRole>;
+}
+
+interface MerchantSettings {
+  merchant: Merchant;
+  webhookSecrets: readonly string[];
+  fees: FeeSchedule;
+  webhookUrl: string | undefined;
+  payoutApproval: PayoutApprovalPolicy;
+  active: boolean;
+}
 
 /** What a reload changed: IDs only, never a secret. */
 export interface MerchantChanges {
@@ -32,6 +48,8 @@ export interface MerchantChanges {
   keysAdded: string[];
   keysRevoked: string[];
   keysRemoved: string[];
+  /** Keys whose payout roles changed. */
+  rolesChanged: string[];
 }
 
 /**
@@ -39,8 +57,8 @@ export interface MerchantChanges {
  * whole when MERCHANTS_FILE is reloaded, so a lookup never sees half a file.
  */
 export class MerchantRegistry {
-  private byApiKey = new Map<string, { merchant: Merchant; secretKey: string }>();
-  private byMerchantId = new Map<string, { merchant: Merchant; webhookSecrets: readonly string[]; fees: FeeSchedule; webhookUrl: string | undefined; active: boolean }>();
+  private byApiKey = new Map<string, ActiveCredential>();
+  private byMerchantId = new Map<string, MerchantSettings>();
   private entries: readonly MerchantEntry[] = [];
 
   constructor(entries: readonly MerchantEntry[]) {
@@ -49,13 +67,13 @@ export class MerchantRegistry {
 
   /** Puts a validated set of merchants in force at once, and says what changed. */
   replace(entries: readonly MerchantEntry[]): MerchantChanges {
-    const byApiKey = new Map<string, { merchant: Merchant; secretKey: string }>();
-    const byMerchantId = new Map<string, { merchant: Merchant; webhookSecrets: readonly string[]; fees: FeeSchedule; webhookUrl: string | undefined; active: boolean }>();
-    for (const { credentials, merchantId, tenantId, name, webhookSecrets = [], webhookUrl, fees = DEFAULT_FEES } of entries) {
+    const byApiKey = new Map<string, ActiveCredential>();
+    const byMerchantId = new Map<string, MerchantSettings>();
+    for (const { credentials, merchantId, tenantId, name, webhookSecrets = [], webhookUrl, fees = DEFAULT_FEES, payoutApproval = NO_APPROVAL } of entries) {
       // The merchant a request carries: its identity only, never a secret.
       const merchant = { merchantId, tenantId, name };
-      byMerchantId.set(merchantId, { merchant, webhookSecrets, fees, webhookUrl, active: credentials.some((c) => c.status !== 'revoked') });
-      for (const { apiKey, secretKey, status } of credentials) if (status !== 'revoked') byApiKey.set(apiKey, { merchant, secretKey });
+      byMerchantId.set(merchantId, { merchant, webhookSecrets, fees, webhookUrl, payoutApproval, active: credentials.some((c) => c.status !== 'revoked') });
+      for (const { apiKey, secretKey, status, roles = DEFAULT_ROLES } of credentials) if (status !== 'revoked') byApiKey.set(apiKey, { merchant, secretKey, roles: new Set(roles) });
     }
     const changes = diff(this.entries, entries);
     this.byApiKey = byApiKey;
@@ -75,6 +93,16 @@ export class MerchantRegistry {
 
   merchantFor(apiKey: string): Merchant | undefined {
     return this.byApiKey.get(apiKey)?.merchant;
+  }
+
+  /** Whether the active credential `apiKey` holds `role`; a revoked or unknown key holds none. Read per request, so a reload applies at once. */
+  hasRole(apiKey: string, role: PayoutRole): boolean {
+    return this.byApiKey.get(apiKey)?.roles.has(role) ?? false;
+  }
+
+  /** The merchant's `payoutApproval`: none for a merchant that set none, or is no longer in the file. */
+  payoutApprovalOf(merchantId: string): PayoutApprovalPolicy {
+    return this.byMerchantId.get(merchantId)?.payoutApproval ?? NO_APPROVAL;
   }
 
   /** The merchant's webhook secrets, each of which signs every delivery; empty when it has none. */
@@ -128,12 +156,15 @@ function diff(before: readonly MerchantEntry[], after: readonly MerchantEntry[])
   const keyStatus = (entries: readonly MerchantEntry[]) => new Map(entries.flatMap((e) => e.credentials.map((c) => [c.apiKey, c.status ?? 'active'] as const)));
   const [merchantsBefore, merchantsAfter] = [merchantIds(before), merchantIds(after)];
   const [keysBefore, keysAfter] = [keyStatus(before), keyStatus(after)];
+  const keyRoles = (entries: readonly MerchantEntry[]) => new Map(entries.flatMap((e) => e.credentials.map((c) => [c.apiKey, [...(c.roles ?? DEFAULT_ROLES)].sort().join(',')] as const)));
+  const [rolesBefore, rolesAfter] = [keyRoles(before), keyRoles(after)];
   return {
     merchantsAdded: [...merchantsAfter].filter((id) => !merchantsBefore.has(id)),
     merchantsRemoved: [...merchantsBefore].filter((id) => !merchantsAfter.has(id)),
     keysAdded: [...keysAfter].filter(([key, status]) => status === 'active' && keysBefore.get(key) !== 'active').map(([key]) => key),
     keysRevoked: [...keysAfter].filter(([key, status]) => status === 'revoked' && keysBefore.get(key) === 'active').map(([key]) => key),
     keysRemoved: [...keysBefore.keys()].filter((key) => !keysAfter.has(key)),
+    rolesChanged: [...rolesAfter].filter(([key, roles]) => rolesBefore.has(key) && rolesBefore.get(key) !== roles).map(([key]) => key),
   };
 }
 
@@ -151,6 +182,8 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
   const seenMerchants = new Set<string>();
   const seenKeys = new Set<string>();
   const fees: FeeSchedule[] = [];
+  const approvals: PayoutApprovalPolicy[] = [];
+  const roles = new Map<string, readonly PayoutRole[]>();
   const webhookUrls: Array<string | undefined> = [];
   data.forEach((entry: unknown, i) => {
     const at = `merchants[${i}]`;
@@ -175,6 +208,7 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
       seenMerchants.add(e.merchantId);
     }
     fees[i] = parseFeeSchedule(e.fees, `${at}.fees`, problems);
+    approvals[i] = parsePayoutApproval(e.payoutApproval, `${at}.payoutApproval`, problems);
     if (e.webhookUrl !== undefined) {
       const url = typeof e.webhookUrl === 'string' ? normaliseMerchantUrl('webhookUrl', e.webhookUrl) : undefined;
       if (!url || 'error' in url) problems.push(`${at}.webhookUrl ${url && 'error' in url ? url.error.message.replace(/^webhookUrl /, '').replace(/\.$/, '') : 'must be a string'}`);
@@ -195,13 +229,13 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
         });
     }
     if (!Array.isArray(e.credentials) || e.credentials.length === 0) {
-      problems.push(`${at}.credentials must be a non-empty array of {apiKey, secretKey, status?}`);
+      problems.push(`${at}.credentials must be a non-empty array of {apiKey, secretKey, status?, roles?}`);
       return;
     }
     e.credentials.forEach((credential: unknown, j) => {
       const cat = `${at}.credentials[${j}]`;
       if (typeof credential !== 'object' || credential === null || Array.isArray(credential)) {
-        problems.push(`${cat} must be an object {apiKey, secretKey, status?}`);
+        problems.push(`${cat} must be an object {apiKey, secretKey, status?, roles?}`);
         return;
       }
       const c = credential as Record<string, unknown>;
@@ -220,8 +254,15 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
         problems.push(`${cat}.secretKey is too predictable for production mode (repeated, or too few different characters); use ${SECRET_STRENGTH_RULE}`);
       }
       if (c.status !== undefined && !CREDENTIAL_STATUSES.includes(c.status as string)) problems.push(`${cat}.status must be "active" or "revoked"`);
+      if (typeof c.apiKey === 'string') roles.set(c.apiKey, parseRoles(c.roles, `${cat}.roles`, problems));
     });
   });
   if (problems.length) throw new ConfigError(`MERCHANTS_FILE ${file} is invalid:\n- ${problems.join('\n- ')}`);
-  return (data as MerchantEntry[]).map((entry, i) => ({ ...entry, fees: fees[i] ?? DEFAULT_FEES, ...(webhookUrls[i] ? { webhookUrl: webhookUrls[i] } : {}) }));
+  return (data as MerchantEntry[]).map((entry, i) => ({
+    ...entry,
+    credentials: entry.credentials.map((credential) => ({ ...credential, roles: roles.get(credential.apiKey) ?? DEFAULT_ROLES })),
+    fees: fees[i] ?? DEFAULT_FEES,
+    payoutApproval: approvals[i] ?? NO_APPROVAL,
+    ...(webhookUrls[i] ? { webhookUrl: webhookUrls[i] } : {}),
+  }));
 }

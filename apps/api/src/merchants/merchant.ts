@@ -1,3 +1,5 @@
+import type { PayoutRole } from './payout-approval';
+
 declare module 'fastify' {
   interface FastifyRequest {
     /** The merchant of the verified API key; set by the signature guard. */
@@ -18,4 +20,6 @@ export interface Credential {
   secretKey: string;
   /** A revoked key is refused as unknown (AUTH_UNKNOWN_API_KEY). Default: active. */
   status?: 'active' | 'revoked';
+  /** What the key may do with payouts (merchants/payout-approval.ts). Default: payouts:create, everything but approving. */
+  roles?: readonly PayoutRole[];
 }

@@ -1,10 +1,12 @@
-import type { PayoutEvent, PayoutEventType } from '@paysign/contracts';
+import type { PayoutBatchEvent, PayoutBatchEventType, PayoutEvent, PayoutEventType } from '@paysign/contracts';
 import type { EventOutbox } from '../events/event-outbox';
 import type { MerchantRegistry } from '../merchants/merchant-registry';
-import type { PayoutEventOf, StoredPayout } from './payout-store';
-import { payoutToContract } from './payout-view';
+import type { PayoutBatchEventOf, StoredBatch } from './payout-batch-store';
+import type { PayoutEventOf, StoredPayout } from './payout-rows';
+import { payoutBatchToContract, payoutToContract } from './payout-view';
 
 const EVENT_OF_STATUS: Partial<Record<StoredPayout['status'], PayoutEventType>> = {
+  PENDING_APPROVAL: 'payout.approval_required',
   SUCCESSFUL: 'payout.successful',
   FAILED: 'payout.failed',
   REVERSED: 'payout.reversed',
@@ -13,8 +15,11 @@ const EVENT_OF_STATUS: Partial<Record<StoredPayout['status'], PayoutEventType>> 
 
 /**
  * The events payouts send: one for each outcome (successful, failed,
- * reversed, cancelled), to the payout's notifyUrl or else the merchant's
- * webhookUrl; none when neither is set. PROCESSING sends none: it is not an outcome.
+ * reversed, cancelled), and one when a payout outside a batch waits for
+ * approval, to the payout's notifyUrl or else the merchant's webhookUrl;
+ * none when neither is set. A batch's payouts are approved with their batch,
+ * which sends `payout_batch.completed` to the merchant's webhookUrl when the
+ * last of them is final. QUEUED and PROCESSING send none: they are not outcomes.
  */
 export class PayoutEvents {
   constructor(
@@ -26,6 +31,7 @@ export class PayoutEvents {
     const type = EVENT_OF_STATUS[payout.status];
     const notifyUrl = payout.notifyUrl ?? this.merchants.webhookUrlOf(payout.merchantId);
     if (!type || !notifyUrl) return undefined;
+    if (type === 'payout.approval_required' && payout.batchReference !== null) return undefined;
     return this.outbox.event<PayoutEventType, PayoutEvent['data']>({
       merchantId: payout.merchantId,
       objectType: 'payout',
@@ -34,6 +40,21 @@ export class PayoutEvents {
       version: payout.version,
       occurredAt: payout.reversedAt ?? payout.completedAt ?? payout.createdAt,
       data: payoutToContract(payout),
+      notifyUrl,
+    });
+  };
+
+  readonly batchEventOf: PayoutBatchEventOf = (batch: StoredBatch) => {
+    const notifyUrl = this.merchants.webhookUrlOf(batch.merchantId);
+    if (batch.status !== 'COMPLETED' || !notifyUrl) return undefined;
+    return this.outbox.event<PayoutBatchEventType, PayoutBatchEvent['data']>({
+      merchantId: batch.merchantId,
+      objectType: 'payout_batch',
+      objectId: batch.reference,
+      type: 'payout_batch.completed',
+      version: batch.version,
+      occurredAt: batch.completedAt ?? batch.createdAt,
+      data: payoutBatchToContract(batch),
       notifyUrl,
     });
   };

@@ -1,5 +1,14 @@
-import { SCHEMAS, type CreatePayoutRequest, type PayoutFailureReason, type PayoutStatus, type SimulatePayoutRequest } from '@paysign/contracts';
-import { IsDefined, IsIn, IsNumber, IsOptional, IsPositive, IsString, Length, Matches, Max, MaxLength } from 'class-validator';
+import {
+  SCHEMAS,
+  type CreatePayoutBatchRequest,
+  type CreatePayoutRequest,
+  type PayoutFailureReason,
+  type PayoutStatus,
+  type RejectPayoutRequest,
+  type SimulatePayoutRequest,
+  type SubmitPayoutBatchRequest,
+} from '@paysign/contracts';
+import { IsDefined, IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { encodeListingCursor, parseListingQuery, type ListingFilters } from '../http/listing-query';
 import { AMOUNT_RULE, REFERENCE_PATTERN, REFERENCE_RULE } from '../http/request-rules';
 import type { PayoutListQuery } from './payout-store';
@@ -9,6 +18,9 @@ import { PAYOUT_FAILURE_REASONS, PAYOUT_STATUSES } from './payout-states';
 const FIELDS = SCHEMAS.CreatePayoutRequest.properties;
 const ENQUIRY_ID_PATTERN = new RegExp(SCHEMAS.EnquiryId.pattern);
 export const CREATE_PAYOUT_FIELDS = Object.keys(FIELDS) as ReadonlyArray<keyof CreatePayoutRequest>;
+export const REJECT_PAYOUT_FIELDS = Object.keys(SCHEMAS.RejectPayoutRequest.properties) as ReadonlyArray<keyof RejectPayoutRequest>;
+export const CREATE_PAYOUT_BATCH_FIELDS = Object.keys(SCHEMAS.CreatePayoutBatchRequest.properties) as ReadonlyArray<keyof CreatePayoutBatchRequest>;
+export const SUBMIT_PAYOUT_BATCH_FIELDS = Object.keys(SCHEMAS.SubmitPayoutBatchRequest.properties) as ReadonlyArray<keyof SubmitPayoutBatchRequest>;
 export const SIMULATE_PAYOUT_FIELDS = Object.keys(SCHEMAS.SimulatePayoutRequest.properties) as ReadonlyArray<keyof SimulatePayoutRequest>;
 const OUTCOMES = SCHEMAS.SimulatePayoutRequest.properties.outcome.enum;
 
@@ -52,6 +64,51 @@ export class CreatePayoutDto implements CreatePayoutRequest {
   @IsString({ message: 'notifyUrl must be a string.' })
   @IsOptional()
   notifyUrl?: string;
+
+  @Matches(REFERENCE_PATTERN, { message: REFERENCE_RULE.replace(/^reference/, 'batchReference') })
+  @IsString({ message: 'batchReference must be a string.' })
+  @IsOptional()
+  batchReference?: string;
+}
+
+const REJECT = SCHEMAS.RejectPayoutRequest.properties;
+
+export class RejectPayoutDto implements RejectPayoutRequest {
+  @Matches(new RegExp(REJECT.reason.pattern), { message: 'reason must hold a character other than white space.' })
+  @Length(REJECT.reason.minLength, REJECT.reason.maxLength, { message: `reason must be ${REJECT.reason.minLength} to ${REJECT.reason.maxLength} characters.` })
+  @IsString({ message: 'reason must be a string.' })
+  @IsOptional()
+  reason?: string;
+}
+
+const BATCH = SCHEMAS.CreatePayoutBatchRequest.properties;
+
+export class CreatePayoutBatchDto implements CreatePayoutBatchRequest {
+  @Matches(REFERENCE_PATTERN, { message: REFERENCE_RULE })
+  @IsString({ message: 'reference must be a string.' })
+  @IsDefined({ message: 'reference is required.' })
+  reference!: string;
+
+  @Matches(new RegExp(BATCH.title.pattern), { message: 'title must hold a character other than white space.' })
+  @Length(BATCH.title.minLength, BATCH.title.maxLength, { message: `title must be ${BATCH.title.minLength} to ${BATCH.title.maxLength} characters, such as November payroll.` })
+  @IsString({ message: 'title must be a string.' })
+  @IsDefined({ message: 'title is required.' })
+  title!: string;
+}
+
+const SUBMIT = SCHEMAS.SubmitPayoutBatchRequest.properties;
+
+export class SubmitPayoutBatchDto implements SubmitPayoutBatchRequest {
+  @Max(SUBMIT.expectedCount.maximum, { message: `expectedCount must be at most ${SUBMIT.expectedCount.maximum}.` })
+  @Min(SUBMIT.expectedCount.minimum, { message: `expectedCount must be at least ${SUBMIT.expectedCount.minimum}: a batch is submitted with the payouts you added.` })
+  @IsInt({ message: 'expectedCount must be a whole number: how many payouts you added to the batch.' })
+  @IsDefined({ message: 'expectedCount is required: how many payouts you added to the batch.' })
+  expectedCount!: number;
+
+  @IsPositive({ message: 'expectedTotal must be greater than 0.' })
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: AMOUNT_RULE.replace(/^amount/, 'expectedTotal') })
+  @IsDefined({ message: 'expectedTotal is required: the sum of the amounts of the payouts you added, in naira.' })
+  expectedTotal!: number;
 }
 
 export class SimulatePayoutDto implements SimulatePayoutRequest {
@@ -72,9 +129,11 @@ export function simulatePayoutErrors(body: Record<string, unknown>) {
 
 /** The payout listing's query string, read as the payin listing's is. */
 export function parsePayoutListQuery(merchantId: string, query: Record<string, unknown>): PayoutListQuery {
-  return { merchantId, ...parseListingQuery(query, PAYOUT_STATUSES, 'payouts') };
+  const { references, ...listing } = parseListingQuery(query, PAYOUT_STATUSES, 'payouts', ['batchReference']);
+  return { merchantId, ...listing, ...(references?.batchReference ? { batchReference: references.batchReference } : {}) };
 }
 
-export function encodePayoutCursor(last: { createdAt: Date; reference: string }, query: ListingFilters<PayoutStatus>): string {
-  return encodeListingCursor(last, query, 'payouts');
+export function encodePayoutCursor(last: { createdAt: Date; reference: string }, query: PayoutListQuery): string {
+  const filters: ListingFilters<PayoutStatus> = { ...query, ...(query.batchReference ? { references: { batchReference: query.batchReference } } : {}) };
+  return encodeListingCursor(last, filters, 'payouts');
 }

@@ -1,93 +1,20 @@
-import type { NameMatch, PayoutFailureReason, PayoutStatus } from '@paysign/contracts';
-import { toDate, type SqlClient, type SqlQueryable } from '../db/sql-client';
+import type { PayoutStatus } from '@paysign/contracts';
+import type { SqlClient, SqlQueryable } from '../db/sql-client';
 import { sqlNow, sqlNowPlus, type StoreClock } from '../db/store-clock';
 import type { EventOutbox } from '../events/event-outbox';
-import type { NewOutboxEvent } from '../events/outbox-event';
 import type { Ledger } from '../ledger/ledger';
 import { observeThrough, type StoreProbe } from '../stores/store-probe';
-import { fromStatusOf, type PayoutTransition } from './payout-states';
+import type { PayoutBatchStore } from './payout-batch-store';
+import { PAYOUT_COLUMNS as COLUMNS, payoutFromRow as fromRow, payoutMoney as money, type NewPayout, type PayoutEventOf, type PayoutKey, type PayoutListQuery, type PayoutRow, type StoredPayout } from './payout-rows';
+import { FINAL_STATUSES, movePreconditionOf, type PayoutTransition } from './payout-states';
 
-export interface NewPayout {
-  merchantId: string;
-  reference: string;
-  amountMinor: bigint;
-  feeMinor: bigint;
-  currency: 'NGN';
-  bankCode: string;
-  accountNumber: string;
-  accountName: string;
-  nameMatch: NameMatch;
-  narration: string;
-  enquiryId: string;
-  notifyUrl: string | null;
-  /** SHA-256 of the normalised create request; equal fingerprints are the same request. */
-  requestFingerprint: string;
-}
+export type { NewPayout, PayoutEventOf, PayoutKey, PayoutListQuery, StoredPayout } from './payout-rows';
 
-export interface StoredPayout extends NewPayout {
-  status: PayoutStatus;
-  providerReference: string | null;
-  failureReason: PayoutFailureReason | null;
-  needsAttention: boolean;
-  statusChecks: number;
-  nextStatusCheckAt: Date | null;
-  processingAt: Date | null;
-  version: number;
-  createdAt: Date;
-  completedAt: Date | null;
-  reversedAt: Date | null;
-}
-
-export interface PayoutKey {
-  merchantId: string;
-  reference: string;
-}
-
-export interface PayoutListQuery {
-  merchantId: string;
-  status?: PayoutStatus;
-  createdFrom?: Date;
-  createdTo?: Date;
-  after?: { createdAt: Date; reference: string };
-  limit: number;
-}
-
-/** Builds the outbox row of a payout that just moved, if it has one. */
-export type PayoutEventOf = (moved: StoredPayout) => NewOutboxEvent | undefined;
+/** How a new payout starts: sent as soon as it can be, waiting for approval, or waiting in its batch. */
+export type InitialPayoutStatus = Extract<PayoutStatus, 'QUEUED' | 'PENDING_APPROVAL' | 'BATCHED'>;
 
 /** Why a payout could not be created: the refusals found inside its transaction. */
-export type CreateRefusal = { refused: 'daily-limit'; usedMinor: bigint };
-
-interface PayoutRow {
-  merchant_id: string;
-  reference: string;
-  status: PayoutStatus;
-  amount_minor: string;
-  fee_minor: string;
-  currency: 'NGN';
-  bank_code: string;
-  account_number: string;
-  account_name: string;
-  name_match: NameMatch;
-  narration: string;
-  enquiry_id: string;
-  notify_url: string | null;
-  request_fingerprint: string;
-  provider_reference: string | null;
-  failure_reason: PayoutFailureReason | null;
-  needs_attention: boolean;
-  status_checks: number;
-  next_status_check_at: Date | string | null;
-  processing_at: Date | string | null;
-  version: number;
-  created_at: Date | string;
-  completed_at: Date | string | null;
-  reversed_at: Date | string | null;
-}
-
-const COLUMNS = `merchant_id, reference, status, amount_minor::text AS amount_minor, fee_minor::text AS fee_minor, currency, bank_code, account_number, account_name, name_match,
-  narration, enquiry_id, notify_url, request_fingerprint, provider_reference, failure_reason, needs_attention, status_checks, next_status_check_at, processing_at,
-  version, created_at, completed_at, reversed_at`;
+export type CreateRefusal = { refused: 'daily-limit'; usedMinor: bigint } | { refused: 'batch-not-found' } | { refused: 'batch-not-open'; batchStatus: string };
 
 /**
  * Payouts in the payin database, with their money in the ledger. Every move
@@ -101,6 +28,7 @@ export class PayoutStore {
     private readonly ledger: Ledger,
     private readonly outbox: EventOutbox,
     private readonly storeClock: StoreClock,
+    private readonly batches: PayoutBatchStore,
     probe?: StoreProbe,
   ) {
     this.observed = observeThrough(probe);
@@ -113,15 +41,28 @@ export class PayoutStore {
    * merchant already has one with this reference: then resolves with that
    * one and `created: false`. The merchant's `available` row is locked first,
    * so that creates of one merchant queue, and the daily total they count is
-   * exact. Throws InsufficientBalanceError, rolling everything back, when
-   * `available` is short.
+   * exact; then the batch it joins, which must be OPEN. A payout created
+   * PENDING_APPROVAL outside a batch expires `approvalTtlMs` later by the
+   * store's clock. Throws InsufficientBalanceError, rolling everything back,
+   * when `available` is short.
    */
-  async create(payout: NewPayout, dailyLimitMinor: bigint, now: Date): Promise<{ created: boolean; payout: StoredPayout } | CreateRefusal> {
+  async create(
+    payout: NewPayout,
+    start: { status: InitialPayoutStatus; approvalTtlMs: number },
+    dailyLimitMinor: bigint,
+    now: Date,
+    eventOf: PayoutEventOf,
+  ): Promise<{ created: boolean; payout: StoredPayout } | CreateRefusal> {
     return this.observed('create', () =>
       this.client.transaction(async (tx) => {
         await tx.query('SELECT 1 FROM ledger_accounts WHERE id = $1 FOR UPDATE', [`merchant:${payout.merchantId}:${payout.currency}:available`]);
         const existing = await this.findOn(tx, payout);
         if (existing) return { created: false, payout: existing };
+        if (payout.batchReference !== null) {
+          const batch = await this.batches.lockOn(tx, { merchantId: payout.merchantId, reference: payout.batchReference });
+          if (!batch) return { refused: 'batch-not-found' };
+          if (batch.status !== 'OPEN') return { refused: 'batch-not-open', batchStatus: batch.status };
+        }
         // By the clock that stamps created_at: the last 24 hours of this merchant's payouts.
         const used = await tx.query<{ used: string }>(
           `SELECT coalesce(sum(amount_minor), 0)::text AS used FROM payouts WHERE merchant_id = $1 AND created_at > $2::timestamptz AND status NOT IN ('FAILED', 'CANCELLED')`,
@@ -129,32 +70,41 @@ export class PayoutStore {
         );
         const usedMinor = BigInt(used.rows[0]?.used ?? 0);
         if (usedMinor + payout.amountMinor > dailyLimitMinor) return { refused: 'daily-limit', usedMinor };
+        const params: unknown[] = [
+          payout.merchantId,
+          payout.reference,
+          start.status,
+          payout.amountMinor.toString(),
+          payout.feeMinor.toString(),
+          payout.currency,
+          payout.bankCode,
+          payout.accountNumber,
+          payout.accountName,
+          payout.nameMatch,
+          payout.narration,
+          payout.enquiryId,
+          payout.notifyUrl,
+          payout.requestFingerprint,
+          now.toISOString(),
+          payout.createdBy,
+          payout.batchReference,
+          start.status === 'PENDING_APPROVAL' ? 'pending' : null,
+        ];
+        const expiresAt = start.status === 'PENDING_APPROVAL' && payout.batchReference === null ? sqlNowPlus(this.storeClock, params, start.approvalTtlMs) : 'NULL';
         const { rows } = await tx.query<PayoutRow>(
-          `INSERT INTO payouts (merchant_id, reference, status, amount_minor, fee_minor, currency, bank_code, account_number, account_name, name_match, narration, enquiry_id, notify_url, request_fingerprint, created_at)
-           VALUES ($1, $2, 'QUEUED', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::timestamptz)
+          `INSERT INTO payouts (merchant_id, reference, status, amount_minor, fee_minor, currency, bank_code, account_number, account_name, name_match, narration, enquiry_id, notify_url, request_fingerprint, created_at,
+             created_by, batch_reference, approval_status, approval_expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15::timestamptz, $16, $17, $18, ${expiresAt})
            ON CONFLICT (merchant_id, reference) DO NOTHING
            RETURNING ${COLUMNS}`,
-          [
-            payout.merchantId,
-            payout.reference,
-            payout.amountMinor.toString(),
-            payout.feeMinor.toString(),
-            payout.currency,
-            payout.bankCode,
-            payout.accountNumber,
-            payout.accountName,
-            payout.nameMatch,
-            payout.narration,
-            payout.enquiryId,
-            payout.notifyUrl,
-            payout.requestFingerprint,
-            now.toISOString(),
-          ],
+          params,
         );
         // A create of the same reference that committed while this one waited: it is the payout.
         if (!rows[0]) return { created: false, payout: (await this.findOn(tx, payout)) as StoredPayout };
         const created = fromRow(rows[0]);
         await this.ledger.holdPayout(tx, money(created), now);
+        const event = eventOf(created);
+        if (event) await this.outbox.write(tx, event);
         return { created: true, payout: created };
       }),
     );
@@ -168,6 +118,7 @@ export class PayoutStore {
     const params: unknown[] = [query.merchantId];
     const where = ['merchant_id = $1'];
     if (query.status !== undefined) where.push(`status = $${params.push(query.status)}`);
+    if (query.batchReference !== undefined) where.push(`batch_reference = $${params.push(query.batchReference)}`);
     if (query.createdFrom !== undefined) where.push(`created_at >= $${params.push(query.createdFrom.toISOString())}::timestamptz`);
     if (query.createdTo !== undefined) where.push(`created_at < $${params.push(query.createdTo.toISOString())}::timestamptz`);
     if (query.after !== undefined) where.push(`(created_at, reference) < ($${params.push(query.after.createdAt.toISOString())}::timestamptz, $${params.push(query.after.reference)})`);
@@ -178,37 +129,52 @@ export class PayoutStore {
   }
 
   /**
-   * Moves the payout as one compare-and-set from the state the move starts
+   * Moves the payout as one compare-and-set from the states the move starts
    * from, with its journal and event. Resolves undefined, changing nothing,
-   * when the payout is not in that state (another move won, or it is final).
-   * PROCESSING sets the provider reference and the first status check,
-   * due `firstCheckMs` later by the store's clock.
+   * when the payout is not in one of them (another move won, or it is
+   * final). PROCESSING sets the provider reference and the first status
+   * check, due `firstCheckMs` later by the store's clock. The last payout of
+   * a submitted batch to become final completes the batch, in the same
+   * transaction.
    */
   async move(key: PayoutKey, transition: PayoutTransition, now: Date, eventOf: PayoutEventOf, options: { firstCheckMs?: number; reversalWatchMs?: number } = {}): Promise<StoredPayout | undefined> {
     return this.observed('move', () =>
       this.client.transaction(async (tx) => {
-        const params: unknown[] = [key.merchantId, key.reference, fromStatusOf(transition), transition.to, now.toISOString()];
-        const set = ['status = $4', 'version = version + 1'];
+        const precondition = movePreconditionOf(transition);
+        const params: unknown[] = [key.merchantId, key.reference, transition.to, now.toISOString()];
+        const set = ['status = $3', 'version = version + 1'];
         switch (transition.to) {
+          case 'QUEUED':
+            set.push(`approval_status = 'approved'`, `approval_decided_by = $${params.push(transition.approvedBy)}`, 'approval_decided_at = $4::timestamptz');
+            break;
           case 'PROCESSING':
-            set.push(`provider_reference = coalesce(provider_reference, 'PSX-' || replace(gen_random_uuid()::text, '-', ''))`, 'processing_at = $5::timestamptz', 'status_checks = 0');
+            set.push(`provider_reference = coalesce(provider_reference, 'PSX-' || replace(gen_random_uuid()::text, '-', ''))`, 'processing_at = $4::timestamptz', 'status_checks = 0');
             set.push(`next_status_check_at = ${sqlNowPlus(this.storeClock, params, options.firstCheckMs ?? 60_000)}`);
             break;
           case 'SUCCESSFUL':
-            set.push('completed_at = $5::timestamptz', 'status_checks = 0', 'needs_attention = false');
+            set.push('completed_at = $4::timestamptz', 'status_checks = 0', 'needs_attention = false');
             set.push(options.reversalWatchMs === undefined ? 'next_status_check_at = NULL' : `next_status_check_at = ${sqlNowPlus(this.storeClock, params, options.reversalWatchMs)}`);
             break;
           case 'FAILED':
-            set.push('completed_at = $5::timestamptz', `failure_reason = $${params.push(transition.reason)}`, 'next_status_check_at = NULL', 'needs_attention = false');
+            set.push('completed_at = $4::timestamptz', `failure_reason = $${params.push(transition.reason)}`, 'next_status_check_at = NULL', 'needs_attention = false');
             break;
           case 'CANCELLED':
-            set.push('completed_at = $5::timestamptz', 'next_status_check_at = NULL');
+            set.push('completed_at = $4::timestamptz', 'next_status_check_at = NULL', `cancellation_reason = $${params.push(transition.reason)}`);
+            if (transition.reason === 'rejected') {
+              set.push(`approval_status = 'rejected'`, `approval_decided_by = $${params.push(transition.rejectedBy)}`, 'approval_decided_at = $4::timestamptz', `approval_reason = $${params.push(transition.note)}`);
+            }
+            if (transition.reason === 'approval_expired') set.push(`approval_status = 'expired'`, 'approval_decided_at = $4::timestamptz');
             break;
           case 'REVERSED':
-            set.push('reversed_at = $5::timestamptz', `failure_reason = $${params.push(transition.reason)}`, 'next_status_check_at = NULL');
+            set.push('reversed_at = $4::timestamptz', `failure_reason = $${params.push(transition.reason)}`, 'next_status_check_at = NULL');
             break;
         }
-        const { rows } = await tx.query<PayoutRow>(`UPDATE payouts SET ${set.join(', ')} WHERE merchant_id = $1 AND reference = $2 AND status = $3 RETURNING ${COLUMNS}`, params);
+        const from = precondition.from.map((status) => `$${params.push(status)}`).join(', ');
+        const outsideBatch = precondition.outsideBatch ? ' AND batch_reference IS NULL' : '';
+        const { rows } = await tx.query<PayoutRow>(
+          `UPDATE payouts SET ${set.join(', ')} WHERE merchant_id = $1 AND reference = $2 AND status IN (${from})${outsideBatch} RETURNING ${COLUMNS}`,
+          params,
+        );
         const moved = rows[0] ? fromRow(rows[0]) : undefined;
         if (!moved) return undefined;
         if (transition.to === 'SUCCESSFUL') await this.ledger.debitPayout(tx, money(moved), now);
@@ -216,16 +182,23 @@ export class PayoutStore {
         if (transition.to === 'REVERSED') await this.ledger.reversePayout(tx, money(moved), now);
         const event = eventOf(moved);
         if (event) await this.outbox.write(tx, event);
+        if (moved.batchReference !== null && (FINAL_STATUSES as string[]).includes(transition.to) && transition.to !== 'REVERSED') {
+          await this.batches.completeIfDone(tx, { merchantId: moved.merchantId, reference: moved.batchReference }, now);
+        }
         return moved;
       }),
     );
   }
 
   /**
-   * Takes up to `limit` QUEUED payouts to send, oldest first, moving each to
-   * PROCESSING with its provider reference before anything is sent: a crash
-   * after this never sends a second transfer, since the status check finds
-   * the first by that reference. Safe with N instances (SKIP LOCKED).
+   * Takes up to `limit` QUEUED payouts to send, moving each to PROCESSING
+   * with its provider reference before anything is sent: a crash after this
+   * never sends a second transfer, since the status check finds the first
+   * by that reference. Merchants take turns, oldest payout first within
+   * each: a submitted batch of a thousand takes one slot per round, beside
+   * every other merchant's payouts, never the whole dispatch. Safe with N
+   * instances: each row moves by compare-and-set on QUEUED, so of two
+   * instances picking the same payout one takes it.
    */
   async claimQueued(limit: number, now: Date, firstCheckMs: number): Promise<StoredPayout[]> {
     return this.observed('claim', () =>
@@ -235,7 +208,11 @@ export class PayoutStore {
         const { rows } = await tx.query<PayoutRow>(
           `UPDATE payouts SET status = 'PROCESSING', version = version + 1, provider_reference = coalesce(provider_reference, 'PSX-' || replace(gen_random_uuid()::text, '-', '')),
              processing_at = $2::timestamptz, status_checks = 0, next_status_check_at = ${firstCheck}
-           WHERE (merchant_id, reference) IN (SELECT merchant_id, reference FROM payouts WHERE status = 'QUEUED' ORDER BY created_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+           WHERE (merchant_id, reference) IN (
+               SELECT merchant_id, reference FROM (
+                 SELECT merchant_id, reference, created_at, row_number() OVER (PARTITION BY merchant_id ORDER BY created_at, reference) AS merchant_turn
+                 FROM payouts WHERE status = 'QUEUED') queued
+               ORDER BY merchant_turn, created_at LIMIT $1)
              AND status = 'QUEUED'
            RETURNING ${COLUMNS}`,
           params,
@@ -300,6 +277,19 @@ export class PayoutStore {
     return { allowed: false, retryAfterMs: Math.max(1000, Number(row?.wait_ms ?? intervalMs)) };
   }
 
+  /** Payouts waiting for approval outside a batch whose approval expired by the store's clock, at most `limit`. */
+  async approvalsExpired(limit: number): Promise<PayoutKey[]> {
+    const params: unknown[] = [limit];
+    const now = sqlNow(this.storeClock, params);
+    const { rows } = await this.observed('approvals', () =>
+      this.client.query<{ merchant_id: string; reference: string }>(
+        `SELECT merchant_id, reference FROM payouts WHERE status = 'PENDING_APPROVAL' AND batch_reference IS NULL AND approval_expires_at <= ${now} ORDER BY approval_expires_at LIMIT $1`,
+        params,
+      ),
+    );
+    return rows.map((row) => ({ merchantId: row.merchant_id, reference: row.reference }));
+  }
+
   private async findOn(on: SqlQueryable, key: PayoutKey): Promise<StoredPayout | undefined> {
     const { rows } = await on.query<PayoutRow>(`SELECT ${COLUMNS} FROM payouts WHERE merchant_id = $1 AND reference = $2`, [key.merchantId, key.reference]);
     return rows[0] ? fromRow(rows[0]) : undefined;
@@ -307,34 +297,3 @@ export class PayoutStore {
 
 }
 
-const money = (payout: StoredPayout) => ({ merchantId: payout.merchantId, reference: payout.reference, currency: payout.currency, amountMinor: payout.amountMinor, feeMinor: payout.feeMinor });
-const dateOrNull = (value: Date | string | null): Date | null => (value === null ? null : toDate(value));
-
-function fromRow(row: PayoutRow): StoredPayout {
-  return {
-    merchantId: row.merchant_id,
-    reference: row.reference,
-    status: row.status,
-    amountMinor: BigInt(row.amount_minor),
-    feeMinor: BigInt(row.fee_minor),
-    currency: row.currency,
-    bankCode: row.bank_code,
-    accountNumber: row.account_number,
-    accountName: row.account_name,
-    nameMatch: row.name_match,
-    narration: row.narration,
-    enquiryId: row.enquiry_id,
-    notifyUrl: row.notify_url,
-    requestFingerprint: row.request_fingerprint,
-    providerReference: row.provider_reference,
-    failureReason: row.failure_reason,
-    needsAttention: row.needs_attention,
-    statusChecks: Number(row.status_checks),
-    nextStatusCheckAt: dateOrNull(row.next_status_check_at),
-    processingAt: dateOrNull(row.processing_at),
-    version: Number(row.version),
-    createdAt: toDate(row.created_at),
-    completedAt: dateOrNull(row.completed_at),
-    reversedAt: dateOrNull(row.reversed_at),
-  };
-}

@@ -1,6 +1,7 @@
-import type { Payout } from '@paysign/contracts';
+import type { Payout, PayoutBatch } from '@paysign/contracts';
 import { amountOf } from '../money/money';
-import type { StoredPayout } from './payout-store';
+import type { StoredBatch } from './payout-batch-store';
+import type { StoredPayout } from './payout-rows';
 
 /** A stored payout as the contract shows it: what GET returns, and what a webhook event carries. */
 export function payoutToContract(payout: StoredPayout): Payout {
@@ -19,8 +20,18 @@ export function payoutToContract(payout: StoredPayout): Payout {
     narration: payout.narration,
     enquiryId: payout.enquiryId,
     notifyUrl: payout.notifyUrl,
+    batchReference: payout.batchReference,
+    createdBy: payout.createdBy,
+    approval: payout.approval && {
+      status: payout.approval.status,
+      decidedBy: payout.approval.decidedBy,
+      decidedAt: payout.approval.decidedAt?.toISOString() ?? null,
+      reason: payout.approval.reason,
+      expiresAt: payout.approval.expiresAt?.toISOString() ?? null,
+    },
     providerReference: payout.providerReference,
     failureReason: payout.failureReason,
+    cancellationReason: payout.cancellationReason,
     needsAttention: payout.needsAttention,
     // Only a payout still being sent has a check ahead that the merchant may wait for.
     nextStatusCheckAt: payout.status === 'PROCESSING' ? (payout.nextStatusCheckAt?.toISOString() ?? null) : null,
@@ -28,5 +39,32 @@ export function payoutToContract(payout: StoredPayout): Payout {
     createdAt: payout.createdAt.toISOString(),
     completedAt: payout.completedAt?.toISOString() ?? null,
     reversedAt: payout.reversedAt?.toISOString() ?? null,
+  };
+}
+
+/** A stored batch as the contract shows it: what GET returns, and what its event carries. */
+export function payoutBatchToContract(batch: StoredBatch): PayoutBatch {
+  const naira = (minor: bigint) => amountOf({ minor, currency: 'NGN' });
+  const itemCount = batch.byStatus.reduce((sum, total) => sum + total.count, 0);
+  const totalMinor = batch.byStatus.reduce((sum, total) => sum + total.amountMinor, 0n);
+  return {
+    reference: batch.reference,
+    merchantId: batch.merchantId,
+    title: batch.title,
+    status: batch.status,
+    itemCount,
+    total: naira(totalMinor),
+    byStatus: batch.byStatus.map((total) => ({ status: total.status, count: total.count, amount: naira(total.amountMinor) })),
+    approvalRequired: batch.approvalRequired,
+    createdBy: batch.createdBy,
+    submittedBy: batch.submittedBy,
+    cancellationReason: batch.cancellationReason,
+    version: batch.version,
+    createdAt: batch.createdAt.toISOString(),
+    // Only an OPEN batch has an expiry still ahead.
+    expiresAt: batch.status === 'OPEN' ? batch.expiresAt.toISOString() : null,
+    submittedAt: batch.submittedAt?.toISOString() ?? null,
+    completedAt: batch.completedAt?.toISOString() ?? null,
+    cancelledAt: batch.cancelledAt?.toISOString() ?? null,
   };
 }

@@ -13,10 +13,10 @@ import { SqlWebhookEventRepository } from '../webhooks/sql-webhook-event.reposit
 import { webhookEventToContract } from '../webhooks/webhook-event-view';
 import { checkedMerchantUrl } from '../webhooks/webhook-target';
 import { PayoutDispatcher } from './payout-dispatcher';
-import { CREATE_PAYOUT_FIELDS, CreatePayoutDto, encodePayoutCursor, parsePayoutListQuery } from './payout-requests';
+import { CREATE_PAYOUT_FIELDS, CreatePayoutDto, encodePayoutCursor, parsePayoutListQuery, REJECT_PAYOUT_FIELDS, RejectPayoutDto } from './payout-requests';
 import { PayoutStore } from './payout-store';
 import { payoutToContract } from './payout-view';
-import { PayoutsService } from './payouts.service';
+import { PayoutsService, type Caller } from './payouts.service';
 
 
 @Controller('api/payouts')
@@ -35,7 +35,7 @@ export class PayoutsController {
     const notifyUrl = this.notifyUrl(body.notifyUrl);
     const input = validateBody(CreatePayoutDto, CREATE_PAYOUT_FIELDS, body, [...amountTextErrors(amountText), ...notifyUrl.errors]);
     if (notifyUrl.url !== undefined) input.notifyUrl = notifyUrl.url;
-    const { created, payout } = await this.payouts.create(merchantOf(request), input);
+    const { created, payout } = await this.payouts.create(callerOf(request), input);
     void reply.header('Location', ROUTES.payout(payout.reference));
     if (created) void reply.status(201);
     else void reply.status(200).header('Idempotent-Replayed', 'true');
@@ -62,7 +62,22 @@ export class PayoutsController {
   @HttpCode(200)
   async cancel(@Param('reference') reference: string, @VerifiedBody() body: Record<string, unknown>, @Req() request: FastifyRequest): Promise<Payout> {
     refuseFields(body);
-    return payoutToContract(await this.payouts.cancel({ merchantId: merchantOf(request), reference: checkedReference(reference) }));
+    return payoutToContract(await this.payouts.cancel(callerOf(request), checkedReference(reference)));
+  }
+
+  /** Four eyes: signed by a key with payouts:approve that did not create the payout. */
+  @Post(':reference/approve')
+  @HttpCode(200)
+  async approve(@Param('reference') reference: string, @VerifiedBody() body: Record<string, unknown>, @Req() request: FastifyRequest): Promise<Payout> {
+    refuseFields(body);
+    return payoutToContract(await this.payouts.approve(callerOf(request), checkedReference(reference)));
+  }
+
+  @Post(':reference/reject')
+  @HttpCode(200)
+  async reject(@Param('reference') reference: string, @VerifiedBody() body: Record<string, unknown>, @Req() request: FastifyRequest): Promise<Payout> {
+    const input = validateBody(RejectPayoutDto, REJECT_PAYOUT_FIELDS, body);
+    return payoutToContract(await this.payouts.reject(callerOf(request), checkedReference(reference), input.reason ?? null));
   }
 
   /** A status check now, at most once per PAYOUT_REQUERY_INTERVAL_SECONDS per payout. */
@@ -97,9 +112,11 @@ export class PayoutsController {
 }
 
 /** The body of an operation that takes no fields (`{}`): any field is refused, as an unknown field of any body is. */
-function refuseFields(body: Record<string, unknown>): void {
+export function refuseFields(body: Record<string, unknown>): void {
   const fields = Object.keys(body);
   if (fields.length > 0) throw validationFailed(fields.map((field) => ({ field, code: 'unknown', message: `${field} is not a field of this operation, which takes none; send {}.` })));
 }
 
 export const merchantOf = (request: FastifyRequest): string => (request.merchant as NonNullable<FastifyRequest['merchant']>).merchantId;
+/** The merchant and the API key of a verified request. */
+export const callerOf = (request: FastifyRequest): Caller => ({ merchantId: merchantOf(request), apiKey: request.signedApiKey as string });

@@ -61,3 +61,42 @@ export const SANDBOX_PAYOUT_TRANSFERS: Migration = {
       )`,
   ],
 };
+
+export const PAYOUT_APPROVALS_AND_BATCHES: Migration = {
+  id: 12,
+  name: 'payout approvals and batches',
+  // Who created each payout, the approval it needs and who decided it, and
+  // the batch it waits in. A batch's own row is what joining, submitting and
+  // cancelling lock, so that a payout never joins a batch being submitted.
+  statements: [
+    'ALTER TABLE payouts ADD COLUMN created_by text',
+    'ALTER TABLE payouts ADD COLUMN batch_reference text',
+    'ALTER TABLE payouts ADD COLUMN approval_status text',
+    'ALTER TABLE payouts ADD COLUMN approval_decided_by text',
+    'ALTER TABLE payouts ADD COLUMN approval_decided_at timestamptz',
+    'ALTER TABLE payouts ADD COLUMN approval_reason text',
+    'ALTER TABLE payouts ADD COLUMN approval_expires_at timestamptz',
+    'ALTER TABLE payouts ADD COLUMN cancellation_reason text',
+    // Cancelled before this migration: only the merchant could cancel then.
+    "UPDATE payouts SET cancellation_reason = 'cancelled_by_merchant' WHERE status = 'CANCELLED'",
+    'CREATE INDEX payouts_of_batch ON payouts (merchant_id, batch_reference, status) WHERE batch_reference IS NOT NULL',
+    "CREATE INDEX payouts_approvals_due ON payouts (approval_expires_at) WHERE status = 'PENDING_APPROVAL'",
+    `CREATE TABLE payout_batches (
+        merchant_id text NOT NULL,
+        reference text NOT NULL,
+        title text NOT NULL,
+        status text NOT NULL,
+        created_by text NOT NULL,
+        submitted_by text,
+        cancellation_reason text,
+        version integer NOT NULL DEFAULT 1,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        submitted_at timestamptz,
+        completed_at timestamptz,
+        cancelled_at timestamptz,
+        PRIMARY KEY (merchant_id, reference)
+      )`,
+    "CREATE INDEX payout_batches_open_due ON payout_batches (expires_at) WHERE status = 'OPEN'",
+  ],
+};

@@ -12,6 +12,9 @@ import { LedgerModule } from '../ledger/ledger.module';
 import { MerchantRegistry } from '../merchants/merchant-registry';
 import type { WatchedStore } from '../stores/store-probe';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { PayoutBatchStore } from './payout-batch-store';
+import { PayoutBatchesController } from './payout-batches.controller';
+import { PayoutBatchesService } from './payout-batches.service';
 import { PayoutDispatcher } from './payout-dispatcher';
 import { PayoutEvents } from './payout-events';
 import { PayoutProvider } from './payout-provider';
@@ -21,18 +24,25 @@ import { PayoutsService } from './payouts.service';
 import { SandboxPayoutProvider } from './sandbox-payout.provider';
 
 /**
- * Payouts: creation bound to an enquiry, the hold in the ledger, sending
- * and status checks, and their events. The provider is the sandbox's in
+ * Payouts: creation bound to an enquiry, the hold in the ledger, approval
+ * by a second credential, batches, sending and status checks, and their events. The provider is the sandbox's in
  * sandbox mode; production has none yet (null), and creates are refused.
  */
 @Module({
   imports: [EventsModule, LedgerModule, WebhooksModule],
-  controllers: [PayoutsController],
+  controllers: [PayoutsController, PayoutBatchesController],
   providers: [
     {
+      provide: PayoutBatchStore,
+      useFactory: (client: SqlClient, ledger: Ledger, outbox: EventOutbox, storeClock: StoreClock, events: PayoutEvents, watched: WatchedStore) =>
+        new PayoutBatchStore(client, ledger, outbox, storeClock, events.batchEventOf, watched.probe),
+      inject: [SqlClient, Ledger, EventOutbox, StoreClock, PayoutEvents, WatchedPayinStore],
+    },
+    {
       provide: PayoutStore,
-      useFactory: (client: SqlClient, ledger: Ledger, outbox: EventOutbox, storeClock: StoreClock, watched: WatchedStore) => new PayoutStore(client, ledger, outbox, storeClock, watched.probe),
-      inject: [SqlClient, Ledger, EventOutbox, StoreClock, WatchedPayinStore],
+      useFactory: (client: SqlClient, ledger: Ledger, outbox: EventOutbox, storeClock: StoreClock, batches: PayoutBatchStore, watched: WatchedStore) =>
+        new PayoutStore(client, ledger, outbox, storeClock, batches, watched.probe),
+      inject: [SqlClient, Ledger, EventOutbox, StoreClock, PayoutBatchStore, WatchedPayinStore],
     },
     {
       provide: PayoutProvider,
@@ -42,6 +52,7 @@ import { SandboxPayoutProvider } from './sandbox-payout.provider';
     },
     { provide: PayoutEvents, useFactory: (outbox: EventOutbox, merchants: MerchantRegistry) => new PayoutEvents(outbox, merchants), inject: [EventOutbox, MerchantRegistry] },
     PayoutsService,
+    PayoutBatchesService,
     PayoutDispatcher,
   ],
   exports: [PayoutsService, PayoutDispatcher],

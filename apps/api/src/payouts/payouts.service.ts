@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
 import type { Payout } from '@paysign/contracts';
 import { EnquiryRecords } from '../accounts/enquiry-records';
 import type { AppConfig } from '../config/app-config';
@@ -7,20 +8,25 @@ import { AppConfigToken } from '../config/app-config.token';
 import { Clock } from '../config/clock';
 import { ApiException } from '../errors/api.exception';
 import { JobRunner } from '../jobs/job-runner';
+import { ServiceLogger } from '../logging/logger';
 import { InsufficientBalanceError, Ledger } from '../ledger/ledger';
 import { MerchantRegistry } from '../merchants/merchant-registry';
+import { needsApproval, type PayoutRole } from '../merchants/payout-approval';
 import { amountOf, moneyFromAmount } from '../money/money';
 import { matchName } from './name-match';
 import { PayoutEvents } from './payout-events';
 import { PayoutProvider } from './payout-provider';
 import { PAYOUT_DISPATCH_JOB } from './payout-dispatcher';
 import type { CreatePayoutDto } from './payout-requests';
-import { PayoutStore, type NewPayout, type PayoutKey, type PayoutListQuery, type StoredPayout } from './payout-store';
+import { PayoutStore, type InitialPayoutStatus, type NewPayout, type PayoutKey, type PayoutListQuery, type StoredPayout } from './payout-store';
 import { payoutToContract } from './payout-view';
 
 const naira = (minor: bigint) => amountOf({ minor, currency: 'NGN' }).toFixed(2);
 
-/** Payouts as merchants call them: create, read, list, cancel; the sending is PayoutDispatcher's. */
+/** The API key a request was signed with: what it may do is read from the merchants file per request. */
+export type Caller = { merchantId: string; apiKey: string };
+
+/** Payouts as merchants call them: create, read, list, cancel, approve, reject; the sending is PayoutDispatcher's. */
 @Injectable()
 export class PayoutsService {
   constructor(
@@ -33,6 +39,7 @@ export class PayoutsService {
     @Inject(PayoutProvider) private readonly provider: PayoutProvider | null,
     @Inject(AppConfigToken) private readonly config: AppConfig,
     @Inject(Clock) private readonly clock: Clock,
+    @Inject(ServiceLogger) private readonly logger: Logger,
   ) {}
 
   /**
@@ -41,8 +48,10 @@ export class PayoutsService {
    * enquiry or the balance is looked at, so that a payout once created is
    * never refused on its retry because its enquiry has since expired.
    */
-  async create(merchantId: string, input: CreatePayoutDto): Promise<{ created: boolean; payout: Payout }> {
+  async create(caller: Caller, input: CreatePayoutDto): Promise<{ created: boolean; payout: Payout }> {
     if (!this.provider) throw new ApiException('PAYOUT_PROVIDER_NOT_CONFIGURED', {});
+    this.requireRole(caller, 'payouts:create');
+    const { merchantId } = caller;
     const key = { merchantId, reference: input.reference };
     const amountMinor = moneyFromAmount(input.amount, input.currency).minor;
     const requestFingerprint = fingerprint(amountMinor, input);
@@ -73,17 +82,29 @@ export class PayoutsService {
       enquiryId: enquiry.enquiryId,
       notifyUrl: input.notifyUrl ?? null,
       requestFingerprint,
+      createdBy: caller.apiKey,
+      batchReference: input.batchReference ?? null,
     };
-    const result = await this.store.create(payout, dailyLimitMinor, this.now()).catch(async (error: unknown) => {
+    const approval = needsApproval(this.merchants.payoutApprovalOf(merchantId), amountMinor);
+    const status: InitialPayoutStatus = approval ? 'PENDING_APPROVAL' : payout.batchReference !== null ? 'BATCHED' : 'QUEUED';
+    const start = { status, approvalTtlMs: this.config.payouts.approvalTtlSeconds * 1000 };
+    const result = await this.store.create(payout, start, dailyLimitMinor, this.now(), this.events.eventOf).catch(async (error: unknown) => {
       if (!(error instanceof InsufficientBalanceError)) throw error;
       const { availableMinor } = await this.ledger.balanceOf(merchantId, input.currency);
       throw new ApiException('INSUFFICIENT_BALANCE', { currency: input.currency, needed: naira(amountMinor + feeMinor), amount: naira(amountMinor), fee: naira(feeMinor), available: naira(availableMinor) });
     });
     if ('refused' in result) {
-      throw limitExceeded(amountMinor, `past the daily total of NGN ${naira(dailyLimitMinor)}, of which NGN ${naira(result.usedMinor)} is already paid out or on its way in the last 24 hours`);
+      switch (result.refused) {
+        case 'batch-not-found':
+          throw new ApiException('PAYOUT_BATCH_NOT_FOUND', { reference: payout.batchReference ?? '' });
+        case 'batch-not-open':
+          throw new ApiException('PAYOUT_BATCH_NOT_OPEN', { reference: payout.batchReference ?? '', status: result.batchStatus });
+        case 'daily-limit':
+          throw limitExceeded(amountMinor, `past the daily total of NGN ${naira(dailyLimitMinor)}, of which NGN ${naira(result.usedMinor)} is already paid out or on its way in the last 24 hours`);
+      }
     }
     if (!result.created) return { created: false, payout: payoutToContract(replayed(result.payout, requestFingerprint)) };
-    this.jobs.wake(PAYOUT_DISPATCH_JOB);
+    if (result.payout.status === 'QUEUED') this.jobs.wake(PAYOUT_DISPATCH_JOB);
     return { created: true, payout: payoutToContract(result.payout) };
   }
 
@@ -97,17 +118,80 @@ export class PayoutsService {
     return this.store.list(query);
   }
 
-  /** Cancels a QUEUED payout and releases its hold; any other is 409, since it may already be on its way. */
-  async cancel(key: PayoutKey): Promise<StoredPayout> {
-    const cancelled = await this.store.move(key, { to: 'CANCELLED' }, this.now(), this.events.eventOf);
+  /** Cancels a QUEUED or PENDING_APPROVAL payout and releases its hold; any other is 409, since it may already be on its way. */
+  async cancel(caller: Caller, reference: string): Promise<StoredPayout> {
+    this.requireRole(caller, 'payouts:create');
+    const key = { merchantId: caller.merchantId, reference };
+    const cancelled = await this.store.move(key, { to: 'CANCELLED', reason: 'cancelled_by_merchant' }, this.now(), this.events.eventOf);
     if (cancelled) return cancelled;
     const payout = await this.get(key);
-    throw new ApiException('PAYOUT_NOT_CANCELLABLE', { reference: key.reference, status: payout.status });
+    if (payout.batchReference !== null && payout.status !== 'CANCELLED') throw inBatch(payout);
+    throw new ApiException('PAYOUT_NOT_CANCELLABLE', { reference, status: payout.status });
+  }
+
+  /**
+   * Approves a PENDING_APPROVAL payout outside a batch, signed by a key with
+   * payouts:approve that did not create it; it becomes QUEUED and is sent.
+   * The same key approving again is answered the payout as it is.
+   */
+  async approve(caller: Caller, reference: string): Promise<StoredPayout> {
+    const payout = await this.decidable(caller, reference, 'approve');
+    if (payout.approval?.status === 'approved' && payout.approval.decidedBy === caller.apiKey) return payout;
+    const approved = await this.store.move(payout, { to: 'QUEUED', approvedBy: caller.apiKey }, this.now(), this.events.eventOf);
+    if (!approved) return this.approve(caller, reference);
+    this.logger.info({ merchantId: approved.merchantId, reference, approvedBy: caller.apiKey }, 'payout approved');
+    this.jobs.wake(PAYOUT_DISPATCH_JOB);
+    return approved;
+  }
+
+  /** Rejects a PENDING_APPROVAL payout outside a batch: it is cancelled, its hold released, with who rejected it and why. */
+  async reject(caller: Caller, reference: string, note: string | null): Promise<StoredPayout> {
+    const payout = await this.decidable(caller, reference, 'reject');
+    if (payout.approval?.status === 'rejected' && payout.approval.decidedBy === caller.apiKey) return payout;
+    const rejected = await this.store.move(payout, { to: 'CANCELLED', reason: 'rejected', rejectedBy: caller.apiKey, note }, this.now(), this.events.eventOf);
+    if (!rejected) return this.reject(caller, reference, note);
+    this.logger.info({ merchantId: rejected.merchantId, reference, rejectedBy: caller.apiKey }, 'payout rejected');
+    return rejected;
+  }
+
+  /** Cancels the payouts whose approval expired, a page at a time; resolves how many it cancelled. */
+  async expireApprovals(limit: number): Promise<number> {
+    let cancelled = 0;
+    for (const key of await this.store.approvalsExpired(limit)) {
+      const expired = await this.store.move(key, { to: 'CANCELLED', reason: 'approval_expired' }, this.now(), this.events.eventOf);
+      if (!expired) continue;
+      cancelled++;
+      this.logger.info({ merchantId: key.merchantId, reference: key.reference }, 'payout cancelled: nobody approved it in time');
+    }
+    return cancelled;
+  }
+
+  /** The payout `caller` may approve or reject now, or the refusal that says why not. */
+  private async decidable(caller: Caller, reference: string, decision: 'approve' | 'reject'): Promise<StoredPayout> {
+    if (!this.merchants.hasRole(caller.apiKey, 'payouts:approve')) {
+      throw new ApiException('APPROVER_REQUIRED', { apiKey: caller.apiKey, subject: `payout ${reference}`, why: 'it lacks the payouts:approve role.' });
+    }
+    const payout = await this.get({ merchantId: caller.merchantId, reference });
+    if (payout.batchReference !== null) throw inBatch(payout);
+    if (decision === 'approve' && payout.createdBy === caller.apiKey) {
+      throw new ApiException('APPROVER_REQUIRED', { apiKey: caller.apiKey, subject: `payout ${reference}`, why: 'it created the payout, and a payout is approved by a second credential.' });
+    }
+    const decidedByCaller = payout.approval?.decidedBy === caller.apiKey && payout.approval.status === (decision === 'approve' ? 'approved' : 'rejected');
+    if (payout.status !== 'PENDING_APPROVAL' && !decidedByCaller) throw new ApiException('PAYOUT_NOT_AWAITING_APPROVAL', { reference, status: payout.status });
+    return payout;
+  }
+
+  private requireRole(caller: Caller, role: PayoutRole): void {
+    if (!this.merchants.hasRole(caller.apiKey, role)) throw new ApiException('ROLE_REQUIRED', { apiKey: caller.apiKey, role });
   }
 
   private now(): Date {
     return new Date(this.clock());
   }
+}
+
+function inBatch(payout: StoredPayout): ApiException {
+  return new ApiException('PAYOUT_IN_BATCH', { reference: payout.reference, batchReference: payout.batchReference ?? '' });
 }
 
 /** The stored payout, if the request is the one that created it; a different body under its reference is 409. */
@@ -123,5 +207,7 @@ function limitExceeded(amountMinor: bigint, limit: string): ApiException {
 /** Equal for requests that mean the same payout: 5000.50 and 5000.5 are one amount, and an absent field is null. */
 function fingerprint(amountMinor: bigint, input: CreatePayoutDto): string {
   const normalised = [amountMinor.toString(), input.currency, input.enquiryId, input.narration, input.expectedAccountName ?? null, input.notifyUrl ?? null];
+  // Added last, and only when given, so that a payout created before batches keeps its fingerprint.
+  if (input.batchReference) normalised.push(input.batchReference);
   return createHash('sha256').update(JSON.stringify(normalised)).digest('hex');
 }

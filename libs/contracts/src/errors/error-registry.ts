@@ -6,7 +6,7 @@ import type { ErrorCode } from '../schemas';
  * stripe-node's `StripeError.generate()` does, so a new code of a known type
  * needs no SDK change.
  */
-export type ErrorType = 'authentication' | 'invalid_request' | 'not_found' | 'conflict' | 'account_rejected' | 'rate_limited' | 'unavailable' | 'internal';
+export type ErrorType = 'authentication' | 'permission' | 'invalid_request' | 'not_found' | 'conflict' | 'account_rejected' | 'rate_limited' | 'unavailable' | 'internal';
 
 export interface ErrorDefinition {
   status: number;
@@ -187,13 +187,55 @@ export const ERROR_REGISTRY = {
     status: 409,
     type: 'conflict',
     retryable: false,
-    message: 'Payout {reference} is {status}; only a QUEUED payout can be cancelled. Read the payout for its outcome.',
+    message: 'Payout {reference} is {status}; only a QUEUED or PENDING_APPROVAL payout can be cancelled. Read the payout for its outcome.',
   },
   PAYOUT_TRANSITION_NOT_ALLOWED: {
     status: 409,
     type: 'conflict',
     retryable: false,
     message: 'Payout {reference} is {status} and cannot become {to}. Read the payout for its state.',
+  },
+  ROLE_REQUIRED: {
+    status: 403,
+    type: 'permission',
+    retryable: false,
+    message: "API key {apiKey} lacks the {role} role, which this operation needs. Sign with a credential that holds it, or add it to the key's roles in MERCHANTS_FILE.",
+  },
+  APPROVER_REQUIRED: {
+    status: 403,
+    type: 'permission',
+    retryable: false,
+    message: 'API key {apiKey} cannot approve {subject}: {why} Sign the request with another credential that holds the payouts:approve role.',
+  },
+  PAYOUT_NOT_AWAITING_APPROVAL: {
+    status: 409,
+    type: 'conflict',
+    retryable: false,
+    message: 'Payout {reference} is {status}; only a PENDING_APPROVAL payout can be approved or rejected. Read the payout for its state.',
+  },
+  PAYOUT_IN_BATCH: {
+    status: 409,
+    type: 'conflict',
+    retryable: false,
+    message: 'Payout {reference} belongs to batch {batchReference}: it is submitted, approved and cancelled with its batch, not on its own.',
+  },
+  PAYOUT_BATCH_NOT_FOUND: {
+    status: 404,
+    type: 'not_found',
+    retryable: false,
+    message: 'No payout batch with reference {reference} exists for this merchant. Create it with POST /payment/api/payout-batches first.',
+  },
+  PAYOUT_BATCH_NOT_OPEN: {
+    status: 409,
+    type: 'conflict',
+    retryable: false,
+    message: 'Payout batch {reference} is {status}; payouts join, and a batch is submitted or cancelled, only while it is OPEN. Read the batch for its state.',
+  },
+  PAYOUT_BATCH_MISMATCH: {
+    status: 409,
+    type: 'conflict',
+    retryable: false,
+    message: 'Payout batch {reference} holds {count} payouts totalling NGN {total}; you expected {expectedCount} totalling NGN {expectedTotal}. Find the missing or extra payout (GET /payment/api/payouts?batchReference={reference}), then submit again.',
   },
   INSUFFICIENT_BALANCE: {
     status: 422,

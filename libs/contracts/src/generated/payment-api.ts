@@ -263,10 +263,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Cancel a queued payout
-         * @description Cancels a payout that is still `QUEUED`, and releases its hold to
-         *     `available`. Once the service has started sending it (`PROCESSING`)
-         *     it cannot be cancelled: `409 PAYOUT_NOT_CANCELLABLE`.
+         * Cancel a payout not yet sent
+         * @description Cancels a payout that is still `QUEUED` or `PENDING_APPROVAL`
+         *     (`cancellationReason` `cancelled_by_merchant`), and releases its hold
+         *     to `available`. Once the service has started sending it
+         *     (`PROCESSING`) it cannot be cancelled: `409 PAYOUT_NOT_CANCELLABLE`.
+         *     A payout in a batch is cancelled with its batch (`409 PAYOUT_IN_BATCH`).
+         *     Needs the `payouts:create` role.
          */
         post: operations["cancelPayout"];
         delete?: never;
@@ -358,6 +361,151 @@ export interface paths {
          *     as the body.
          */
         post: operations["redeliverEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/api/payouts/{reference}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve a payout
+         * @description Moves a `PENDING_APPROVAL` payout to `QUEUED`, to be sent. The request
+         *     must be signed by a credential of the merchant with the
+         *     `payouts:approve` role that did not create the payout (four eyes);
+         *     who approved it and when are kept in `approval`. Approving again with
+         *     the same credential answers the payout as it is now. A payout in a
+         *     batch is approved by submitting its batch.
+         */
+        post: operations["approvePayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/api/payouts/{reference}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject a payout
+         * @description Cancels a `PENDING_APPROVAL` payout with `cancellationReason`
+         *     `rejected`, releases its hold to `available`, and sends
+         *     `payout.cancelled`. Signed by a credential with the `payouts:approve`
+         *     role; the optional `reason` is kept in `approval.reason`.
+         */
+        post: operations["rejectPayout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/api/payout-batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a payout batch
+         * @description Opens a batch for payouts that are sent together, such as a payroll.
+         *     Payouts join it one signed request at a time (`batchReference` on
+         *     create), each holding its money at once, and wait until the batch is
+         *     submitted. The `reference` is the idempotency key, per merchant, as
+         *     for payouts. An `OPEN` batch not submitted within
+         *     `PAYOUT_BATCH_TTL_SECONDS` is cancelled with its payouts.
+         */
+        post: operations["createPayoutBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/api/payout-batches/{reference}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a payout batch
+         * @description Returns one of the calling merchant's batches, with the count and total
+         *     of its payouts in each status. `GET /payment/api/payouts?batchReference=…`
+         *     lists the payouts themselves.
+         */
+        get: operations["getPayoutBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/api/payout-batches/{reference}/submit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Submit a payout batch
+         * @description Closes an `OPEN` batch and moves every payout in it to `QUEUED`, to be
+         *     sent at a bounded concurrency, fairly with other merchants. The body
+         *     gives the count and total you expect: a batch that holds anything
+         *     else is not submitted (`PAYOUT_BATCH_MISMATCH`, with both numbers), so
+         *     a lost or extra payout is caught before money moves. When a payout in
+         *     it needs approval (`approvalRequired`), the request must be signed by
+         *     a credential with `payouts:approve` that created neither the batch
+         *     nor any of its payouts. Submitting again with the same body answers
+         *     the batch as it is now.
+         */
+        post: operations["submitPayoutBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/api/payout-batches/{reference}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payout batch
+         * @description Cancels an `OPEN` batch and every payout in it (`cancellationReason`
+         *     `batch_cancelled`), releasing each one's hold to `available`. A
+         *     submitted batch cannot be cancelled: its payouts are being sent.
+         */
+        post: operations["cancelPayoutBatch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -567,6 +715,30 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "payout.approval_required": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payout waits for approval
+         * @description Sent to the payout's `notifyUrl`, or the merchant's `webhookUrl`, when a
+         *     payout outside a batch is created `PENDING_APPROVAL`: the merchant's
+         *     approval service (or a person) approves or rejects it, signed by a
+         *     credential with the `payouts:approve` role, before `approval.expiresAt`.
+         *     Signed and retried exactly as payin events are.
+         */
+        post: operations["payoutapprovalrequiredWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "payout.successful": {
         parameters: {
             query?: never;
@@ -646,13 +818,38 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A queued payout was cancelled by the merchant
+         * A payout was cancelled before it was sent
          * @description Sent to the payout's `notifyUrl`, or the merchant's `webhookUrl`, when
-         *     it becomes `CANCELLED`, signed and retried exactly as payin events are.
+         *     it becomes `CANCELLED` (`cancellationReason` says why: by the merchant,
+         *     rejected by an approver with `approval.decidedBy`, approval expired, or
+         *     with its batch), signed and retried exactly as payin events are.
          *     `version` is the payout's version after the change: a receiver that
          *     has a higher version of the payout ignores this event.
          */
         post: operations["payoutcancelledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payout_batch.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Every payout of a batch is final
+         * @description Sent to the merchant's `webhookUrl` when the last payout of a submitted
+         *     batch becomes final, with the batch's counts and totals by status.
+         *     Each payout's own events are sent too. Signed and retried exactly as
+         *     payin events are.
+         */
+        post: operations["payoutbatchcompletedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -859,15 +1056,43 @@ export interface components {
         /** @description A successful account enquiry, as `enquiryId` names it; a payout is bound to one. */
         EnquiryId: string;
         /**
-         * @description A payout is created `QUEUED`, with its amount and fee held. It becomes
+         * @description A payout is created `QUEUED`, with its amount and fee held; or
+         *     `PENDING_APPROVAL` when the merchant's `payoutApproval` needs a second
+         *     credential to approve it; or, in a batch, `BATCHED` (or
+         *     `PENDING_APPROVAL`) until the batch is submitted. It becomes
          *     `PROCESSING` when the service starts sending it, before the provider
          *     is asked, and leaves `PROCESSING` only on the provider's definitive
-         *     answer: `SUCCESSFUL` or `FAILED`. A `QUEUED` payout can be
-         *     `CANCELLED`. A `SUCCESSFUL` one can later be `REVERSED` by the
-         *     beneficiary's bank, and its money returns to `available`.
+         *     answer: `SUCCESSFUL` or `FAILED`. A payout not yet sent can be
+         *     `CANCELLED` (`cancellationReason` says how). A `SUCCESSFUL` one can
+         *     later be `REVERSED` by the beneficiary's bank, and its money returns
+         *     to `available`.
          * @enum {string}
          */
-        PayoutStatus: "QUEUED" | "PROCESSING" | "SUCCESSFUL" | "FAILED" | "CANCELLED" | "REVERSED";
+        PayoutStatus: "PENDING_APPROVAL" | "BATCHED" | "QUEUED" | "PROCESSING" | "SUCCESSFUL" | "FAILED" | "CANCELLED" | "REVERSED";
+        /**
+         * @description Why a payout is `CANCELLED`: the merchant cancelled it, an approver
+         *     rejected it, nobody approved it within `PAYOUT_APPROVAL_TTL_SECONDS`,
+         *     or its batch was cancelled or expired unsubmitted
+         *     (`PAYOUT_BATCH_TTL_SECONDS`). New reasons may be added.
+         * @enum {string}
+         */
+        PayoutCancellationReason: "cancelled_by_merchant" | "rejected" | "approval_expired" | "batch_cancelled" | "batch_expired";
+        /** @description The approval a payout needed, and who decided it when. A batch's items are decided by the submission of their batch. */
+        PayoutApproval: {
+            /** @enum {string} */
+            status: "pending" | "approved" | "rejected" | "expired";
+            /** @description The API key that approved or rejected it (for a batch item, the one that submitted the batch). */
+            decidedBy: string | null;
+            /** Format: date-time */
+            decidedAt: string | null;
+            /** @description The reason given with a rejection. */
+            reason: string | null;
+            /**
+             * Format: date-time
+             * @description When an undecided payout is cancelled with `approval_expired`; `null` for a batch item, which expires with its batch.
+             */
+            expiresAt: string | null;
+        };
         /**
          * @description Why a payout is `FAILED` or `REVERSED`. `account_name_changed`: the
          *     account's name at dispatch was not the enquired one, and nothing was
@@ -906,6 +1131,8 @@ export interface components {
              * @description https URL notified of the payout's outcome, as for payins; without it, the merchant's `webhookUrl`.
              */
             notifyUrl?: string;
+            /** @description An `OPEN` batch of the merchant to join. The payout holds its money at once, and waits (`BATCHED` or `PENDING_APPROVAL`) until the batch is submitted. */
+            batchReference?: components["schemas"]["Reference"];
         };
         Payout: {
             reference: components["schemas"]["Reference"];
@@ -925,9 +1152,16 @@ export interface components {
             narration: string;
             enquiryId: components["schemas"]["EnquiryId"];
             notifyUrl: string | null;
+            /** @description The batch the payout belongs to, if any. */
+            batchReference: string | null;
+            /** @description The API key that created the payout, which can never approve it; `null` for a payout created before keys were recorded. */
+            createdBy: string | null;
+            /** @description `null` when the payout needed no approval. */
+            approval: components["schemas"]["PayoutApproval"] | null;
             /** @description The reference the provider knows the transfer by, set when the payout became `PROCESSING`; every resend uses the same. */
             providerReference: string | null;
             failureReason: components["schemas"]["PayoutFailureReason"] | null;
+            cancellationReason: components["schemas"]["PayoutCancellationReason"] | null;
             /** @description The provider has given no definitive answer for 72 hours; an operator is looking into it. Never create a second payout for it. */
             needsAttention: boolean;
             /**
@@ -952,6 +1186,72 @@ export interface components {
             hasMore: boolean;
             nextCursor: components["schemas"]["Cursor"] | null;
         };
+        RejectPayoutRequest: {
+            /** @description Why, kept on the payout and sent in its `payout.cancelled` event. */
+            reason?: string;
+        };
+        /**
+         * @description A batch is created `OPEN`, and payouts join it while it is. Submitted
+         *     (`SUBMITTED`), its payouts are sent; it is `COMPLETED` when every one
+         *     is final. An `OPEN` batch can be `CANCELLED`, by the merchant or when
+         *     it is not submitted within `PAYOUT_BATCH_TTL_SECONDS`, and every
+         *     payout in it is cancelled with its hold released.
+         * @enum {string}
+         */
+        PayoutBatchStatus: "OPEN" | "SUBMITTED" | "COMPLETED" | "CANCELLED";
+        CreatePayoutBatchRequest: {
+            reference: components["schemas"]["Reference"];
+            /** @description What the batch pays, such as `November payroll`. */
+            title: string;
+        };
+        SubmitPayoutBatchRequest: {
+            /** @description How many payouts you added; a batch holding another number is not submitted (`PAYOUT_BATCH_MISMATCH`). */
+            expectedCount: number;
+            /** @description The sum of their amounts in naira, fees left out, with at most 2 decimal places. */
+            expectedTotal: number;
+        };
+        PayoutBatchStatusTotal: {
+            status: components["schemas"]["PayoutStatus"];
+            count: number;
+            /** @description The sum of their amounts in naira, fees left out. */
+            amount: number;
+        };
+        PayoutBatch: {
+            reference: components["schemas"]["Reference"];
+            merchantId: string;
+            title: string;
+            status: components["schemas"]["PayoutBatchStatus"];
+            /** @description Payouts in the batch, in any status. */
+            itemCount: number;
+            /** @description The sum of their amounts in naira, fees left out. */
+            total: number;
+            /** @description Count and total of the payouts in each status the batch has, in the order of `PayoutStatus`. */
+            byStatus: components["schemas"]["PayoutBatchStatusTotal"][];
+            /** @description Whether a payout in it needs approval, so that only a credential with `payouts:approve` that created none of them can submit it. */
+            approvalRequired: boolean;
+            /** @description The API key that created the batch. */
+            createdBy: string;
+            /** @description The API key that submitted it. */
+            submittedBy: string | null;
+            cancellationReason: ("cancelled_by_merchant" | "batch_expired") | null;
+            version: components["schemas"]["ObjectVersion"];
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When an `OPEN` batch is cancelled if not submitted; `null` once it is not `OPEN`.
+             */
+            expiresAt: string | null;
+            /** Format: date-time */
+            submittedAt: string | null;
+            /**
+             * Format: date-time
+             * @description When its last payout became final.
+             */
+            completedAt: string | null;
+            /** Format: date-time */
+            cancelledAt: string | null;
+        };
         SimulatePayoutRequest: {
             /** @enum {string} */
             outcome: "successful" | "failed" | "reversed";
@@ -959,7 +1259,7 @@ export interface components {
             reason?: components["schemas"]["PayoutFailureReason"];
         };
         /** @enum {string} */
-        PayoutEventType: "payout.successful" | "payout.failed" | "payout.reversed" | "payout.cancelled";
+        PayoutEventType: "payout.approval_required" | "payout.successful" | "payout.failed" | "payout.reversed" | "payout.cancelled";
         /** @description A payout's webhook event body; `type` says what happened, `version` which version of the payout `data` is. */
         PayoutEvent: {
             type: components["schemas"]["PayoutEventType"];
@@ -971,13 +1271,26 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["Payout"];
         };
+        /** @enum {string} */
+        PayoutBatchEventType: "payout_batch.completed";
+        /** @description A payout batch's webhook event body; `data` is the batch, with its counts and totals by status. */
+        PayoutBatchEvent: {
+            type: components["schemas"]["PayoutBatchEventType"];
+            version: components["schemas"]["ObjectVersion"];
+            /**
+             * Format: date-time
+             * @description When the batch changed; every attempt of the event carries the same.
+             */
+            timestamp: string;
+            data: components["schemas"]["PayoutBatch"];
+        };
         /**
-         * @description The type of any webhook event, a payin's or a payout's (`PayoutEventType`).
+         * @description The type of any webhook event, a payin's, a payout's (`PayoutEventType`) or a payout batch's (`PayoutBatchEventType`).
          * @enum {string}
          */
-        WebhookEventType: "payin.successful" | "payin.failed" | "payin.abandoned" | "payin.cancelled" | "payout.successful" | "payout.failed" | "payout.reversed" | "payout.cancelled";
-        /** @description Any webhook event body, of a payin or of a payout; `type` says which. */
-        WebhookEvent: components["schemas"]["PayinEvent"] | components["schemas"]["PayoutEvent"];
+        WebhookEventType: "payin.successful" | "payin.failed" | "payin.abandoned" | "payin.cancelled" | "payout.approval_required" | "payout.successful" | "payout.failed" | "payout.reversed" | "payout.cancelled" | "payout_batch.completed";
+        /** @description Any webhook event body, of a payin, a payout or a payout batch; `type` says which. */
+        WebhookEvent: components["schemas"]["PayinEvent"] | components["schemas"]["PayoutEvent"] | components["schemas"]["PayoutBatchEvent"];
         SimulatePayinRequest: {
             /**
              * @description The final state to drive the payin to.
@@ -1167,7 +1480,7 @@ export interface components {
          *     status.
          * @enum {string}
          */
-        ErrorCode: "AUTH_HEADER_MISSING" | "AUTH_HEADER_MALFORMED" | "AUTH_UNKNOWN_API_KEY" | "AUTH_TIMESTAMP_SKEW" | "AUTH_SIGNATURE_MISMATCH" | "AUTH_NONCE_REPLAYED" | "AUTH_MERCHANT_MISMATCH" | "INVALID_JSON" | "INVALID_UTF8" | "BODY_NOT_OBJECT" | "NESTED_VALUE" | "DUPLICATE_KEY" | "TOO_MANY_FIELDS" | "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "ROUTE_NOT_FOUND" | "PAYIN_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "PAYIN_NOT_PENDING" | "GATEWAY_NOT_CONFIGURED" | "EVENT_NOT_FOUND" | "PAYOUT_NOT_FOUND" | "PAYOUT_NOT_CANCELLABLE" | "PAYOUT_TRANSITION_NOT_ALLOWED" | "INSUFFICIENT_BALANCE" | "ENQUIRY_NOT_FOUND" | "ENQUIRY_EXPIRED" | "PAYOUT_LIMIT_EXCEEDED" | "ACCOUNT_NAME_MISMATCH" | "PAYOUT_PROVIDER_NOT_CONFIGURED" | "WEBHOOK_NOT_CONFIGURED" | "NUBAN_CHECK_FAILED" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_DORMANT" | "BANK_UNAVAILABLE" | "UPSTREAM_TIMEOUT" | "RATE_LIMITED" | "METRICS_UNAUTHORIZED" | "STORE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "AUTH_HEADER_MISSING" | "AUTH_HEADER_MALFORMED" | "AUTH_UNKNOWN_API_KEY" | "AUTH_TIMESTAMP_SKEW" | "AUTH_SIGNATURE_MISMATCH" | "AUTH_NONCE_REPLAYED" | "AUTH_MERCHANT_MISMATCH" | "INVALID_JSON" | "INVALID_UTF8" | "BODY_NOT_OBJECT" | "NESTED_VALUE" | "DUPLICATE_KEY" | "TOO_MANY_FIELDS" | "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "ROUTE_NOT_FOUND" | "PAYIN_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "PAYIN_NOT_PENDING" | "GATEWAY_NOT_CONFIGURED" | "EVENT_NOT_FOUND" | "PAYOUT_NOT_FOUND" | "PAYOUT_NOT_CANCELLABLE" | "PAYOUT_TRANSITION_NOT_ALLOWED" | "INSUFFICIENT_BALANCE" | "ENQUIRY_NOT_FOUND" | "ENQUIRY_EXPIRED" | "PAYOUT_LIMIT_EXCEEDED" | "ACCOUNT_NAME_MISMATCH" | "PAYOUT_PROVIDER_NOT_CONFIGURED" | "ROLE_REQUIRED" | "APPROVER_REQUIRED" | "PAYOUT_NOT_AWAITING_APPROVAL" | "PAYOUT_IN_BATCH" | "PAYOUT_BATCH_NOT_FOUND" | "PAYOUT_BATCH_NOT_OPEN" | "PAYOUT_BATCH_MISMATCH" | "WEBHOOK_NOT_CONFIGURED" | "NUBAN_CHECK_FAILED" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_DORMANT" | "BANK_UNAVAILABLE" | "UPSTREAM_TIMEOUT" | "RATE_LIMITED" | "METRICS_UNAUTHORIZED" | "STORE_UNAVAILABLE" | "INTERNAL_ERROR";
         FieldError: {
             /** @description The body field, header or path parameter that failed. */
             field: string;
@@ -1763,6 +2076,8 @@ export interface operations {
             query?: {
                 /** @description Only payouts in this status. */
                 status?: components["schemas"]["PayoutStatus"];
+                /** @description Only the payouts of this batch. */
+                batchReference?: components["schemas"]["Reference"];
                 /** @description Only payouts created at or after this instant (RFC 3339, with a time zone). */
                 createdFrom?: string;
                 /** @description Only payouts created before this instant (RFC 3339, with a time zone). */
@@ -1820,7 +2135,7 @@ export interface operations {
                     "application/json": components["schemas"]["Payout"];
                 };
             };
-            /** @description The payout, `QUEUED`, with the amount and its fee held. */
+            /** @description The payout, `QUEUED` (or `PENDING_APPROVAL`, or in a batch `BATCHED`), with the amount and its fee held. */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1834,7 +2149,27 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description The reference was used with a different body (`IDEMPOTENCY_CONFLICT`). */
+            /** @description The credential lacks the `payouts:create` role (`ROLE_REQUIRED`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `batchReference` names no batch of the merchant (`PAYOUT_BATCH_NOT_FOUND`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The reference was used with a different body (`IDEMPOTENCY_CONFLICT`), or `batchReference` names a batch that is no longer `OPEN` (`PAYOUT_BATCH_NOT_OPEN`). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1943,6 +2278,16 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            /** @description The credential lacks the `payouts:create` role (`ROLE_REQUIRED`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The calling merchant has no payout with this reference (`PAYOUT_NOT_FOUND`). */
             404: {
                 headers: {
@@ -1953,7 +2298,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The payout is no longer `QUEUED` (`PAYOUT_NOT_CANCELLABLE`). */
+            /** @description The payout is being sent or is final (`PAYOUT_NOT_CANCELLABLE`), or belongs to a batch (`PAYOUT_IN_BATCH`). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2148,6 +2493,384 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             /** @description The calling merchant has no event with this id (`EVENT_NOT_FOUND`). */
             404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    approvePayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The merchant's reference given at creation.
+                 * @example payout-88
+                 */
+                reference: components["schemas"]["Reference"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmptyRequest"];
+            };
+        };
+        responses: {
+            /** @description The payout, `QUEUED`, with `approval.status` `approved`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The credential lacks the `payouts:approve` role, or created the payout (`APPROVER_REQUIRED`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The calling merchant has no payout with this reference (`PAYOUT_NOT_FOUND`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The payout is not waiting for approval (`PAYOUT_NOT_AWAITING_APPROVAL`), or belongs to a batch (`PAYOUT_IN_BATCH`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rejectPayout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The merchant's reference given at creation.
+                 * @example payout-88
+                 */
+                reference: components["schemas"]["Reference"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectPayoutRequest"];
+            };
+        };
+        responses: {
+            /** @description The payout, `CANCELLED`, with `approval.status` `rejected`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payout"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The credential lacks the `payouts:approve` role, or created the payout (`APPROVER_REQUIRED`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The calling merchant has no payout with this reference (`PAYOUT_NOT_FOUND`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The payout is not waiting for approval (`PAYOUT_NOT_AWAITING_APPROVAL`), or belongs to a batch (`PAYOUT_IN_BATCH`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createPayoutBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePayoutBatchRequest"];
+            };
+        };
+        responses: {
+            /** @description The same reference and body again: the batch as it is now, with `Idempotent-Replayed: true`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    /** @description `true`: nothing new was created. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutBatch"];
+                };
+            };
+            /** @description The batch, `OPEN`. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutBatch"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The credential lacks the `payouts:create` role (`ROLE_REQUIRED`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The reference was used with a different body (`IDEMPOTENCY_CONFLICT`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPayoutBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The merchant's reference given at creation.
+                 * @example payroll-2026-11
+                 */
+                reference: components["schemas"]["Reference"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutBatch"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The calling merchant has no batch with this reference (`PAYOUT_BATCH_NOT_FOUND`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    submitPayoutBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The merchant's reference given at creation.
+                 * @example payroll-2026-11
+                 */
+                reference: components["schemas"]["Reference"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubmitPayoutBatchRequest"];
+            };
+        };
+        responses: {
+            /** @description The batch, `SUBMITTED`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutBatch"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The credential lacks the `payouts:approve` role, or created the payout (`APPROVER_REQUIRED`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The calling merchant has no batch with this reference (`PAYOUT_BATCH_NOT_FOUND`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The batch is not `OPEN` (`PAYOUT_BATCH_NOT_OPEN`), or does not hold the expected count and total (`PAYOUT_BATCH_MISMATCH`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelPayoutBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The merchant's reference given at creation.
+                 * @example payroll-2026-11
+                 */
+                reference: components["schemas"]["Reference"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmptyRequest"];
+            };
+        };
+        responses: {
+            /** @description The batch, `CANCELLED`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutBatch"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The credential lacks the `payouts:create` role (`ROLE_REQUIRED`). */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The calling merchant has no batch with this reference (`PAYOUT_BATCH_NOT_FOUND`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The batch is not `OPEN` (`PAYOUT_BATCH_NOT_OPEN`). */
+            409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -2596,6 +3319,48 @@ export interface operations {
             };
         };
     };
+    payoutapprovalrequiredWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every attempt. Deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Unix seconds when this attempt was signed. Refuse it when far from your clock (300 s by default).
+                 * @example 1795860192
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per active webhook secret; one matching is enough.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. No more attempts of this event are made. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     payoutsuccessfulWebhook: {
         parameters: {
             query?: never;
@@ -2745,6 +3510,48 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayoutEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. No more attempts of this event are made. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payoutbatchcompletedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every attempt. Deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Unix seconds when this attempt was signed. Refuse it when far from your clock (300 s by default).
+                 * @example 1795860192
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per active webhook secret; one matching is enough.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayoutBatchEvent"];
             };
         };
         responses: {

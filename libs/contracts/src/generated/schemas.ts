@@ -467,6 +467,8 @@ export const SCHEMAS = {
   "PayoutStatus": {
     "type": "string",
     "enum": [
+      "PENDING_APPROVAL",
+      "BATCHED",
       "QUEUED",
       "PROCESSING",
       "SUCCESSFUL",
@@ -474,8 +476,16 @@ export const SCHEMAS = {
       "CANCELLED",
       "REVERSED"
     ],
-    "description": "A payout is created `QUEUED`, with its amount and fee held. It becomes\n`PROCESSING` when the service starts sending it, before the provider\nis asked, and leaves `PROCESSING` only on the provider's definitive\nanswer: `SUCCESSFUL` or `FAILED`. A `QUEUED` payout can be\n`CANCELLED`. A `SUCCESSFUL` one can later be `REVERSED` by the\nbeneficiary's bank, and its money returns to `available`.\n",
+    "description": "A payout is created `QUEUED`, with its amount and fee held; or\n`PENDING_APPROVAL` when the merchant's `payoutApproval` needs a second\ncredential to approve it; or, in a batch, `BATCHED` (or\n`PENDING_APPROVAL`) until the batch is submitted. It becomes\n`PROCESSING` when the service starts sending it, before the provider\nis asked, and leaves `PROCESSING` only on the provider's definitive\nanswer: `SUCCESSFUL` or `FAILED`. A payout not yet sent can be\n`CANCELLED` (`cancellationReason` says how). A `SUCCESSFUL` one can\nlater be `REVERSED` by the beneficiary's bank, and its money returns\nto `available`.\n",
     "x-transitions": {
+      "PENDING_APPROVAL": [
+        "QUEUED",
+        "CANCELLED"
+      ],
+      "BATCHED": [
+        "QUEUED",
+        "CANCELLED"
+      ],
       "QUEUED": [
         "PROCESSING",
         "CANCELLED"
@@ -490,6 +500,69 @@ export const SCHEMAS = {
       "FAILED": [],
       "CANCELLED": [],
       "REVERSED": []
+    }
+  },
+  "PayoutCancellationReason": {
+    "type": "string",
+    "enum": [
+      "cancelled_by_merchant",
+      "rejected",
+      "approval_expired",
+      "batch_cancelled",
+      "batch_expired"
+    ],
+    "description": "Why a payout is `CANCELLED`: the merchant cancelled it, an approver\nrejected it, nobody approved it within `PAYOUT_APPROVAL_TTL_SECONDS`,\nor its batch was cancelled or expired unsubmitted\n(`PAYOUT_BATCH_TTL_SECONDS`). New reasons may be added.\n"
+  },
+  "PayoutApproval": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "status",
+      "decidedBy",
+      "decidedAt",
+      "reason",
+      "expiresAt"
+    ],
+    "description": "The approval a payout needed, and who decided it when. A batch's items are decided by the submission of their batch.",
+    "properties": {
+      "status": {
+        "type": "string",
+        "enum": [
+          "pending",
+          "approved",
+          "rejected",
+          "expired"
+        ]
+      },
+      "decidedBy": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "The API key that approved or rejected it (for a batch item, the one that submitted the batch)."
+      },
+      "decidedAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time"
+      },
+      "reason": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "The reason given with a rejection."
+      },
+      "expiresAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time",
+        "description": "When an undecided payout is cancelled with `approval_expired`; `null` for a batch item, which expires with its batch."
+      }
     }
   },
   "PayoutFailureReason": {
@@ -564,6 +637,10 @@ export const SCHEMAS = {
         "format": "uri",
         "maxLength": 2048,
         "description": "https URL notified of the payout's outcome, as for payins; without it, the merchant's `webhookUrl`."
+      },
+      "batchReference": {
+        "$ref": "#/components/schemas/Reference",
+        "description": "An `OPEN` batch of the merchant to join. The payout holds its money at once, and waits (`BATCHED` or `PENDING_APPROVAL`) until the batch is submitted."
       }
     }
   },
@@ -584,8 +661,12 @@ export const SCHEMAS = {
       "narration",
       "enquiryId",
       "notifyUrl",
+      "batchReference",
+      "createdBy",
+      "approval",
       "providerReference",
       "failureReason",
+      "cancellationReason",
       "needsAttention",
       "nextStatusCheckAt",
       "version",
@@ -643,6 +724,31 @@ export const SCHEMAS = {
           "null"
         ]
       },
+      "batchReference": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "The batch the payout belongs to, if any."
+      },
+      "createdBy": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "The API key that created the payout, which can never approve it; `null` for a payout created before keys were recorded."
+      },
+      "approval": {
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/PayoutApproval"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "`null` when the payout needed no approval."
+      },
       "providerReference": {
         "type": [
           "string",
@@ -654,6 +760,16 @@ export const SCHEMAS = {
         "oneOf": [
           {
             "$ref": "#/components/schemas/PayoutFailureReason"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "cancellationReason": {
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/PayoutCancellationReason"
           },
           {
             "type": "null"
@@ -727,6 +843,222 @@ export const SCHEMAS = {
       }
     }
   },
+  "RejectPayoutRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+      "reason": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 200,
+        "pattern": "\\S",
+        "description": "Why, kept on the payout and sent in its `payout.cancelled` event."
+      }
+    }
+  },
+  "PayoutBatchStatus": {
+    "type": "string",
+    "enum": [
+      "OPEN",
+      "SUBMITTED",
+      "COMPLETED",
+      "CANCELLED"
+    ],
+    "description": "A batch is created `OPEN`, and payouts join it while it is. Submitted\n(`SUBMITTED`), its payouts are sent; it is `COMPLETED` when every one\nis final. An `OPEN` batch can be `CANCELLED`, by the merchant or when\nit is not submitted within `PAYOUT_BATCH_TTL_SECONDS`, and every\npayout in it is cancelled with its hold released.\n",
+    "x-transitions": {
+      "OPEN": [
+        "SUBMITTED",
+        "CANCELLED"
+      ],
+      "SUBMITTED": [
+        "COMPLETED"
+      ],
+      "COMPLETED": [],
+      "CANCELLED": []
+    }
+  },
+  "CreatePayoutBatchRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "reference",
+      "title"
+    ],
+    "properties": {
+      "reference": {
+        "$ref": "#/components/schemas/Reference"
+      },
+      "title": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 100,
+        "pattern": "\\S",
+        "description": "What the batch pays, such as `November payroll`."
+      }
+    }
+  },
+  "SubmitPayoutBatchRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "expectedCount",
+      "expectedTotal"
+    ],
+    "properties": {
+      "expectedCount": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 100000,
+        "description": "How many payouts you added; a batch holding another number is not submitted (`PAYOUT_BATCH_MISMATCH`)."
+      },
+      "expectedTotal": {
+        "type": "number",
+        "exclusiveMinimum": 0,
+        "description": "The sum of their amounts in naira, fees left out, with at most 2 decimal places."
+      }
+    }
+  },
+  "PayoutBatchStatusTotal": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "status",
+      "count",
+      "amount"
+    ],
+    "properties": {
+      "status": {
+        "$ref": "#/components/schemas/PayoutStatus"
+      },
+      "count": {
+        "type": "integer",
+        "minimum": 1
+      },
+      "amount": {
+        "type": "number",
+        "description": "The sum of their amounts in naira, fees left out."
+      }
+    }
+  },
+  "PayoutBatch": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "reference",
+      "merchantId",
+      "title",
+      "status",
+      "itemCount",
+      "total",
+      "byStatus",
+      "approvalRequired",
+      "createdBy",
+      "submittedBy",
+      "cancellationReason",
+      "version",
+      "createdAt",
+      "expiresAt",
+      "submittedAt",
+      "completedAt",
+      "cancelledAt"
+    ],
+    "properties": {
+      "reference": {
+        "$ref": "#/components/schemas/Reference"
+      },
+      "merchantId": {
+        "type": "string"
+      },
+      "title": {
+        "type": "string"
+      },
+      "status": {
+        "$ref": "#/components/schemas/PayoutBatchStatus"
+      },
+      "itemCount": {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Payouts in the batch, in any status."
+      },
+      "total": {
+        "type": "number",
+        "description": "The sum of their amounts in naira, fees left out."
+      },
+      "byStatus": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/PayoutBatchStatusTotal"
+        },
+        "description": "Count and total of the payouts in each status the batch has, in the order of `PayoutStatus`."
+      },
+      "approvalRequired": {
+        "type": "boolean",
+        "description": "Whether a payout in it needs approval, so that only a credential with `payouts:approve` that created none of them can submit it."
+      },
+      "createdBy": {
+        "type": "string",
+        "description": "The API key that created the batch."
+      },
+      "submittedBy": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "The API key that submitted it."
+      },
+      "cancellationReason": {
+        "oneOf": [
+          {
+            "type": "string",
+            "enum": [
+              "cancelled_by_merchant",
+              "batch_expired"
+            ]
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "version": {
+        "$ref": "#/components/schemas/ObjectVersion"
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "expiresAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time",
+        "description": "When an `OPEN` batch is cancelled if not submitted; `null` once it is not `OPEN`."
+      },
+      "submittedAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time"
+      },
+      "completedAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time",
+        "description": "When its last payout became final."
+      },
+      "cancelledAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time"
+      }
+    }
+  },
   "SimulatePayoutRequest": {
     "type": "object",
     "additionalProperties": false,
@@ -751,6 +1083,7 @@ export const SCHEMAS = {
   "PayoutEventType": {
     "type": "string",
     "enum": [
+      "payout.approval_required",
       "payout.successful",
       "payout.failed",
       "payout.reversed",
@@ -784,6 +1117,39 @@ export const SCHEMAS = {
       }
     }
   },
+  "PayoutBatchEventType": {
+    "type": "string",
+    "enum": [
+      "payout_batch.completed"
+    ]
+  },
+  "PayoutBatchEvent": {
+    "description": "A payout batch's webhook event body; `data` is the batch, with its counts and totals by status.",
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "type",
+      "version",
+      "timestamp",
+      "data"
+    ],
+    "properties": {
+      "type": {
+        "$ref": "#/components/schemas/PayoutBatchEventType"
+      },
+      "version": {
+        "$ref": "#/components/schemas/ObjectVersion"
+      },
+      "timestamp": {
+        "type": "string",
+        "format": "date-time",
+        "description": "When the batch changed; every attempt of the event carries the same."
+      },
+      "data": {
+        "$ref": "#/components/schemas/PayoutBatch"
+      }
+    }
+  },
   "WebhookEventType": {
     "type": "string",
     "enum": [
@@ -791,21 +1157,26 @@ export const SCHEMAS = {
       "payin.failed",
       "payin.abandoned",
       "payin.cancelled",
+      "payout.approval_required",
       "payout.successful",
       "payout.failed",
       "payout.reversed",
-      "payout.cancelled"
+      "payout.cancelled",
+      "payout_batch.completed"
     ],
-    "description": "The type of any webhook event, a payin's or a payout's (`PayoutEventType`)."
+    "description": "The type of any webhook event, a payin's, a payout's (`PayoutEventType`) or a payout batch's (`PayoutBatchEventType`)."
   },
   "WebhookEvent": {
-    "description": "Any webhook event body, of a payin or of a payout; `type` says which.",
+    "description": "Any webhook event body, of a payin, a payout or a payout batch; `type` says which.",
     "oneOf": [
       {
         "$ref": "#/components/schemas/PayinEvent"
       },
       {
         "$ref": "#/components/schemas/PayoutEvent"
+      },
+      {
+        "$ref": "#/components/schemas/PayoutBatchEvent"
       }
     ]
   },
@@ -1349,6 +1720,13 @@ export const SCHEMAS = {
       "PAYOUT_LIMIT_EXCEEDED",
       "ACCOUNT_NAME_MISMATCH",
       "PAYOUT_PROVIDER_NOT_CONFIGURED",
+      "ROLE_REQUIRED",
+      "APPROVER_REQUIRED",
+      "PAYOUT_NOT_AWAITING_APPROVAL",
+      "PAYOUT_IN_BATCH",
+      "PAYOUT_BATCH_NOT_FOUND",
+      "PAYOUT_BATCH_NOT_OPEN",
+      "PAYOUT_BATCH_MISMATCH",
       "WEBHOOK_NOT_CONFIGURED",
       "NUBAN_CHECK_FAILED",
       "ACCOUNT_NOT_FOUND",
@@ -1387,7 +1765,7 @@ export const SCHEMAS = {
       "GATEWAY_NOT_CONFIGURED": "No payment gateway adapter serves the payin's channel in this deployment, so the customer could not pay.",
       "EVENT_NOT_FOUND": "The merchant has no webhook event with this id.",
       "PAYOUT_NOT_FOUND": "The merchant has no payout with this reference.",
-      "PAYOUT_NOT_CANCELLABLE": "Only a `QUEUED` payout can be cancelled; this one is being sent or is final. Read it for its outcome.",
+      "PAYOUT_NOT_CANCELLABLE": "Only a `QUEUED` or `PENDING_APPROVAL` payout can be cancelled; this one is being sent or is final. Read it for its outcome.",
       "PAYOUT_TRANSITION_NOT_ALLOWED": "The payout's status does not allow the simulated outcome.",
       "INSUFFICIENT_BALANCE": "The payout and its fee exceed the `available` balance; nothing was held. Wait for settlement, or pay out less.",
       "ENQUIRY_NOT_FOUND": "No account enquiry of this merchant has this `enquiryId`. Enquire the account, then use the `enquiryId` it returns.",
@@ -1395,6 +1773,13 @@ export const SCHEMAS = {
       "PAYOUT_LIMIT_EXCEEDED": "The amount is below the minimum or above the maximum payout, or the merchant's payouts of the last 24 hours would pass the daily total.",
       "ACCOUNT_NAME_MISMATCH": "`expectedAccountName` does not match the enquired account name. Check the beneficiary before paying.",
       "PAYOUT_PROVIDER_NOT_CONFIGURED": "This deployment has no payout provider, so no payout can be sent.",
+      "ROLE_REQUIRED": "The API key lacks the role this payout operation needs (`payouts:create`). Sign with a credential that holds it, or add it to the key's `roles` in MERCHANTS_FILE.",
+      "APPROVER_REQUIRED": "Approving needs a credential with the `payouts:approve` role that did not create what it approves (four eyes). Sign with another credential.",
+      "PAYOUT_NOT_AWAITING_APPROVAL": "The payout is not `PENDING_APPROVAL`: it was already approved, rejected, expired or cancelled, or never needed approval. Read it for its state.",
+      "PAYOUT_IN_BATCH": "The payout belongs to a batch: it is submitted, approved and cancelled with its batch, not on its own.",
+      "PAYOUT_BATCH_NOT_FOUND": "The merchant has no payout batch with this reference. Create it first.",
+      "PAYOUT_BATCH_NOT_OPEN": "The batch is no longer `OPEN`: it was submitted, cancelled or expired. Payouts join, and batches are submitted or cancelled, only while `OPEN`.",
+      "PAYOUT_BATCH_MISMATCH": "The batch does not hold the count or total you expected: an item is missing or extra. `message` gives both; nothing was submitted.",
       "WEBHOOK_NOT_CONFIGURED": "A `notifyUrl` was given, but the merchant has no webhook secret to sign notifications with.",
       "NUBAN_CHECK_FAILED": "The account number's NUBAN check digit is wrong for this bank; the bank was not asked.",
       "ACCOUNT_NOT_FOUND": "The bank has no such account.",

@@ -1,0 +1,272 @@
+import type { PayoutBatchStatus, PayoutStatus } from '@paysign/contracts';
+import { toDate, type SqlClient, type SqlQueryable } from '../db/sql-client';
+import { sqlNow, sqlNowPlus, type StoreClock } from '../db/store-clock';
+import type { EventOutbox } from '../events/event-outbox';
+import type { NewOutboxEvent } from '../events/outbox-event';
+import type { Ledger } from '../ledger/ledger';
+import { observeThrough, type StoreProbe } from '../stores/store-probe';
+import { PAYOUT_COLUMNS, payoutFromRow, payoutMoney, type PayoutEventOf, type PayoutKey, type PayoutRow } from './payout-rows';
+import { PAYOUT_STATUSES } from './payout-states';
+
+export type BatchCancellationReason = 'cancelled_by_merchant' | 'batch_expired';
+
+export interface StoredBatch {
+  merchantId: string;
+  reference: string;
+  title: string;
+  status: PayoutBatchStatus;
+  createdBy: string;
+  submittedBy: string | null;
+  cancellationReason: BatchCancellationReason | null;
+  version: number;
+  createdAt: Date;
+  expiresAt: Date;
+  submittedAt: Date | null;
+  completedAt: Date | null;
+  cancelledAt: Date | null;
+  /** Whether a payout of the batch needed approval when it joined. */
+  approvalRequired: boolean;
+  /** Count and sum of the batch's payouts per status, in the contract's order of statuses. */
+  byStatus: Array<{ status: PayoutStatus; count: number; amountMinor: bigint }>;
+}
+
+/** Who asks to submit a batch, and what the merchants file lets that key do. */
+export interface Submitter {
+  apiKey: string;
+  canCreate: boolean;
+  canApprove: boolean;
+}
+
+export type SubmitOutcome =
+  | { submitted: StoredBatch; replayed: boolean }
+  | { refused: 'not-found' }
+  | { refused: 'not-open'; status: PayoutBatchStatus }
+  | { refused: 'mismatch'; count: number; totalMinor: bigint }
+  | { refused: 'role-required' }
+  | { refused: 'approver-required'; why: string };
+
+export type CancelOutcome = { cancelled: StoredBatch } | { refused: 'not-found' } | { refused: 'not-open'; status: PayoutBatchStatus };
+
+/** Builds the outbox row of a batch that just completed, if it has one. */
+export type PayoutBatchEventOf = (completed: StoredBatch) => NewOutboxEvent | undefined;
+
+interface BatchRow {
+  merchant_id: string;
+  reference: string;
+  title: string;
+  status: PayoutBatchStatus;
+  created_by: string;
+  submitted_by: string | null;
+  cancellation_reason: BatchCancellationReason | null;
+  version: number;
+  created_at: Date | string;
+  expires_at: Date | string;
+  submitted_at: Date | string | null;
+  completed_at: Date | string | null;
+  cancelled_at: Date | string | null;
+}
+
+const BATCH_COLUMNS = 'merchant_id, reference, title, status, created_by, submitted_by, cancellation_reason, version, created_at, expires_at, submitted_at, completed_at, cancelled_at';
+/** The states a batch's payouts wait in until it is submitted. */
+const WAITING = `('PENDING_APPROVAL', 'BATCHED')`;
+/** The states of a submitted batch's payouts not yet final. */
+const UNDER_WAY = `('QUEUED', 'PROCESSING')`;
+
+/**
+ * Payout batches. A batch's row is locked by everything that changes what
+ * it holds: a payout joining it (after the merchant's `available` row), its
+ * submission, its cancellation (also after `available`, so that the two
+ * orders never cross), and the completion of its last payout. A payout
+ * therefore never joins a batch being submitted or cancelled, and a
+ * submission counts exactly what it sends.
+ */
+export class PayoutBatchStore {
+  constructor(
+    private readonly client: SqlClient,
+    private readonly ledger: Ledger,
+    private readonly outbox: EventOutbox,
+    private readonly storeClock: StoreClock,
+    private readonly batchEventOf: PayoutBatchEventOf,
+    probe?: StoreProbe,
+  ) {
+    this.observed = observeThrough(probe);
+  }
+
+  private readonly observed: ReturnType<typeof observeThrough>;
+
+  /** Opens the batch, expiring `ttlMs` later by the store's clock, unless the merchant has one with this reference: then resolves with it and `created: false`. */
+  async create(batch: { merchantId: string; reference: string; title: string; createdBy: string }, ttlMs: number, now: Date): Promise<{ created: boolean; batch: StoredBatch }> {
+    return this.observed('batch', () =>
+      this.client.transaction(async (tx) => {
+        const params: unknown[] = [batch.merchantId, batch.reference, batch.title, batch.createdBy, now.toISOString()];
+        const expiresAt = sqlNowPlus(this.storeClock, params, ttlMs);
+        const { rows } = await tx.query<BatchRow>(
+          `INSERT INTO payout_batches (merchant_id, reference, title, status, created_by, created_at, expires_at)
+           VALUES ($1, $2, $3, 'OPEN', $4, $5::timestamptz, ${expiresAt})
+           ON CONFLICT (merchant_id, reference) DO NOTHING RETURNING ${BATCH_COLUMNS}`,
+          params,
+        );
+        const created = rows[0] !== undefined;
+        return { created, batch: (await this.findOn(tx, batch)) as StoredBatch };
+      }),
+    );
+  }
+
+  async find(key: PayoutKey): Promise<StoredBatch | undefined> {
+    return this.observed('batch', () => this.findOn(this.client, key));
+  }
+
+  /** Locks the batch's row in `tx` and resolves its status; undefined when there is none. */
+  async lockOn(tx: SqlQueryable, key: PayoutKey): Promise<{ status: PayoutBatchStatus } | undefined> {
+    const { rows } = await tx.query<{ status: PayoutBatchStatus }>('SELECT status FROM payout_batches WHERE merchant_id = $1 AND reference = $2 FOR UPDATE', [key.merchantId, key.reference]);
+    return rows[0];
+  }
+
+  /**
+   * Submits an OPEN batch holding exactly `expected`: its waiting payouts
+   * become QUEUED together, those that needed approval approved by the
+   * submitter. A batch with a payout needing approval is submitted only by
+   * a key with payouts:approve that created neither the batch nor any of
+   * its payouts. The same key submitting again is answered the batch as it is.
+   */
+  async submit(key: PayoutKey, expected: { count: number; totalMinor: bigint }, submitter: Submitter, now: Date): Promise<SubmitOutcome> {
+    return this.observed('batch', () =>
+      this.client.transaction(async (tx): Promise<SubmitOutcome> => {
+        const { rows } = await tx.query<BatchRow>(`SELECT ${BATCH_COLUMNS} FROM payout_batches WHERE merchant_id = $1 AND reference = $2 FOR UPDATE`, [key.merchantId, key.reference]);
+        const batch = rows[0];
+        if (!batch) return { refused: 'not-found' };
+        if (batch.status !== 'OPEN') {
+          if (batch.submitted_by === submitter.apiKey) return { submitted: (await this.findOn(tx, key)) as StoredBatch, replayed: true };
+          return { refused: 'not-open', status: batch.status };
+        }
+        const held = await tx.query<{ count: string; total: string; needing_approval: string; created_by_submitter: string }>(
+          `SELECT count(*)::text AS count, coalesce(sum(amount_minor), 0)::text AS total,
+                  count(*) FILTER (WHERE status = 'PENDING_APPROVAL')::text AS needing_approval,
+                  count(*) FILTER (WHERE created_by = $3)::text AS created_by_submitter
+           FROM payouts WHERE merchant_id = $1 AND batch_reference = $2 AND status IN ${WAITING}`,
+          [key.merchantId, key.reference, submitter.apiKey],
+        );
+        const count = Number(held.rows[0]?.count ?? 0);
+        const totalMinor = BigInt(held.rows[0]?.total ?? 0);
+        if (Number(held.rows[0]?.needing_approval ?? 0) > 0) {
+          if (!submitter.canApprove) return { refused: 'approver-required', why: 'a payout in it needs approval, and this key lacks the payouts:approve role.' };
+          if (batch.created_by === submitter.apiKey) return { refused: 'approver-required', why: 'a payout in it needs approval, and this key created the batch.' };
+          if (Number(held.rows[0]?.created_by_submitter ?? 0) > 0) return { refused: 'approver-required', why: 'a payout in it needs approval, and this key created payouts in it.' };
+        } else if (!submitter.canCreate && !submitter.canApprove) {
+          return { refused: 'role-required' };
+        }
+        if (count !== expected.count || totalMinor !== expected.totalMinor) return { refused: 'mismatch', count, totalMinor };
+        await tx.query(
+          `UPDATE payouts SET status = 'QUEUED', version = version + 1,
+             approval_status = CASE WHEN status = 'PENDING_APPROVAL' THEN 'approved' ELSE approval_status END,
+             approval_decided_by = CASE WHEN status = 'PENDING_APPROVAL' THEN $3 ELSE approval_decided_by END,
+             approval_decided_at = CASE WHEN status = 'PENDING_APPROVAL' THEN $4::timestamptz ELSE approval_decided_at END
+           WHERE merchant_id = $1 AND batch_reference = $2 AND status IN ${WAITING}`,
+          [key.merchantId, key.reference, submitter.apiKey, now.toISOString()],
+        );
+        await tx.query(
+          `UPDATE payout_batches SET status = 'SUBMITTED', submitted_by = $3, submitted_at = $4::timestamptz, version = version + 1 WHERE merchant_id = $1 AND reference = $2`,
+          [key.merchantId, key.reference, submitter.apiKey, now.toISOString()],
+        );
+        return { submitted: (await this.findOn(tx, key)) as StoredBatch, replayed: false };
+      }),
+    );
+  }
+
+  /**
+   * Cancels an OPEN batch and each of its payouts, releasing every hold,
+   * each payout with its event, in one transaction.
+   */
+  async cancel(key: PayoutKey, reason: BatchCancellationReason, now: Date, eventOf: PayoutEventOf): Promise<CancelOutcome> {
+    return this.observed('batch', () =>
+      this.client.transaction(async (tx): Promise<CancelOutcome> => {
+        // `available` before the batch, as a payout joining takes them: the two never wait on each other in a circle.
+        await tx.query('SELECT 1 FROM ledger_accounts WHERE id = $1 FOR UPDATE', [`merchant:${key.merchantId}:NGN:available`]);
+        const batch = await this.lockOn(tx, key);
+        if (!batch) return { refused: 'not-found' };
+        if (batch.status !== 'OPEN') return { refused: 'not-open', status: batch.status };
+        const payoutReason = reason === 'batch_expired' ? 'batch_expired' : 'batch_cancelled';
+        const { rows } = await tx.query<PayoutRow>(
+          `UPDATE payouts SET status = 'CANCELLED', version = version + 1, completed_at = $3::timestamptz, cancellation_reason = $4
+           WHERE merchant_id = $1 AND batch_reference = $2 AND status IN ${WAITING} RETURNING ${PAYOUT_COLUMNS}`,
+          [key.merchantId, key.reference, now.toISOString(), payoutReason],
+        );
+        for (const payout of rows.map(payoutFromRow)) {
+          await this.ledger.releasePayout(tx, payoutMoney(payout), now);
+          const event = eventOf(payout);
+          if (event) await this.outbox.write(tx, event);
+        }
+        await tx.query(
+          `UPDATE payout_batches SET status = 'CANCELLED', cancellation_reason = $3, cancelled_at = $4::timestamptz, version = version + 1 WHERE merchant_id = $1 AND reference = $2`,
+          [key.merchantId, key.reference, reason, now.toISOString()],
+        );
+        return { cancelled: (await this.findOn(tx, key)) as StoredBatch };
+      }),
+    );
+  }
+
+  /** OPEN batches past their expiry by the store's clock, at most `limit`. */
+  async expiredOpen(limit: number): Promise<PayoutKey[]> {
+    const params: unknown[] = [limit];
+    const now = sqlNow(this.storeClock, params);
+    const { rows } = await this.observed('batch', () =>
+      this.client.query<{ merchant_id: string; reference: string }>(`SELECT merchant_id, reference FROM payout_batches WHERE status = 'OPEN' AND expires_at <= ${now} ORDER BY expires_at LIMIT $1`, params),
+    );
+    return rows.map((row) => ({ merchantId: row.merchant_id, reference: row.reference }));
+  }
+
+  /**
+   * In the transaction of a batch payout's final move: completes the batch,
+   * with its event, when none of its payouts is still under way. The lock
+   * orders the last two payouts' transactions, so the later one sees the
+   * earlier one's move, and exactly one completes the batch.
+   */
+  async completeIfDone(tx: SqlQueryable, key: PayoutKey, now: Date): Promise<void> {
+    const batch = await this.lockOn(tx, key);
+    if (batch?.status !== 'SUBMITTED') return;
+    const { rows } = await tx.query<{ under_way: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM payouts WHERE merchant_id = $1 AND batch_reference = $2 AND status IN ${UNDER_WAY}) AS under_way`,
+      [key.merchantId, key.reference],
+    );
+    if (rows[0]?.under_way) return;
+    await tx.query(`UPDATE payout_batches SET status = 'COMPLETED', completed_at = $3::timestamptz, version = version + 1 WHERE merchant_id = $1 AND reference = $2`, [
+      key.merchantId,
+      key.reference,
+      now.toISOString(),
+    ]);
+    const completed = (await this.findOn(tx, key)) as StoredBatch;
+    const event = this.batchEventOf(completed);
+    if (event) await this.outbox.write(tx, event);
+  }
+
+  private async findOn(on: SqlQueryable, key: PayoutKey): Promise<StoredBatch | undefined> {
+    const { rows } = await on.query<BatchRow>(`SELECT ${BATCH_COLUMNS} FROM payout_batches WHERE merchant_id = $1 AND reference = $2`, [key.merchantId, key.reference]);
+    const row = rows[0];
+    if (!row) return undefined;
+    const totals = await on.query<{ status: PayoutStatus; count: string; total: string; approval: boolean }>(
+      `SELECT status, count(*)::text AS count, sum(amount_minor)::text AS total, bool_or(approval_status IS NOT NULL) AS approval
+       FROM payouts WHERE merchant_id = $1 AND batch_reference = $2 GROUP BY status`,
+      [key.merchantId, key.reference],
+    );
+    const byStatus = [...totals.rows]
+      .sort((a, b) => PAYOUT_STATUSES.indexOf(a.status) - PAYOUT_STATUSES.indexOf(b.status))
+      .map((total) => ({ status: total.status, count: Number(total.count), amountMinor: BigInt(total.total) }));
+    return {
+      merchantId: row.merchant_id,
+      reference: row.reference,
+      title: row.title,
+      status: row.status,
+      createdBy: row.created_by,
+      submittedBy: row.submitted_by,
+      cancellationReason: row.cancellation_reason,
+      version: Number(row.version),
+      createdAt: toDate(row.created_at),
+      expiresAt: toDate(row.expires_at),
+      submittedAt: row.submitted_at === null ? null : toDate(row.submitted_at),
+      completedAt: row.completed_at === null ? null : toDate(row.completed_at),
+      cancelledAt: row.cancelled_at === null ? null : toDate(row.cancelled_at),
+      approvalRequired: totals.rows.some((total) => total.approval),
+      byStatus,
+    };
+  }
+}

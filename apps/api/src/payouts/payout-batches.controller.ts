@@ -1,0 +1,47 @@
+import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import type { PayoutBatch } from '@paysign/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { amountTextErrors, checkedReference } from '../http/request-rules';
+import { ROUTES } from '../http/routes';
+import { VerifiedBody, verifiedFieldText } from '../http/verified-body.decorator';
+import { validateBody } from '../http/validate-body';
+import { CREATE_PAYOUT_BATCH_FIELDS, CreatePayoutBatchDto, SUBMIT_PAYOUT_BATCH_FIELDS, SubmitPayoutBatchDto } from './payout-requests';
+import { payoutBatchToContract } from './payout-view';
+import { PayoutBatchesService } from './payout-batches.service';
+import { callerOf, refuseFields } from './payouts.controller';
+
+@Controller('api/payout-batches')
+export class PayoutBatchesController {
+  constructor(private readonly batches: PayoutBatchesService) {}
+
+  @Post()
+  async create(@VerifiedBody() body: Record<string, unknown>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<PayoutBatch> {
+    const input = validateBody(CreatePayoutBatchDto, CREATE_PAYOUT_BATCH_FIELDS, body);
+    const { created, batch } = await this.batches.create(callerOf(request), input);
+    void reply.header('Location', ROUTES.payoutBatch(batch.reference));
+    if (created) void reply.status(201);
+    else void reply.status(200).header('Idempotent-Replayed', 'true');
+    return payoutBatchToContract(batch);
+  }
+
+  @Get(':reference')
+  async get(@Param('reference') reference: string, @Req() request: FastifyRequest): Promise<PayoutBatch> {
+    return payoutBatchToContract(await this.batches.get(callerOf(request), checkedReference(reference)));
+  }
+
+  /** Closes the batch and queues its payouts, if it holds what the body expects. */
+  @Post(':reference/submit')
+  @HttpCode(200)
+  async submit(@Param('reference') reference: string, @VerifiedBody() body: Record<string, unknown>, @Req() request: FastifyRequest): Promise<PayoutBatch> {
+    const totalText = typeof body.expectedTotal === 'number' ? verifiedFieldText(request, 'expectedTotal') : undefined;
+    const input = validateBody(SubmitPayoutBatchDto, SUBMIT_PAYOUT_BATCH_FIELDS, body, amountTextErrors(totalText, 'expectedTotal'));
+    return payoutBatchToContract(await this.batches.submit(callerOf(request), checkedReference(reference), input));
+  }
+
+  @Post(':reference/cancel')
+  @HttpCode(200)
+  async cancel(@Param('reference') reference: string, @VerifiedBody() body: Record<string, unknown>, @Req() request: FastifyRequest): Promise<PayoutBatch> {
+    refuseFields(body);
+    return payoutBatchToContract(await this.batches.cancel(callerOf(request), checkedReference(reference)));
+  }
+}

@@ -1,0 +1,112 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config/app-config';
+import { AppConfigToken } from '../config/app-config.token';
+import { Clock } from '../config/clock';
+import { ApiException } from '../errors/api.exception';
+import { JobRunner, type JobRunOutcome } from '../jobs/job-runner';
+import { ServiceLogger } from '../logging/logger';
+import { MerchantRegistry } from '../merchants/merchant-registry';
+import { amountOf, moneyFromAmount } from '../money/money';
+import { PayoutBatchStore, type StoredBatch } from './payout-batch-store';
+import { PAYOUT_DISPATCH_JOB } from './payout-dispatcher';
+import { PayoutEvents } from './payout-events';
+import type { CreatePayoutBatchDto, SubmitPayoutBatchDto } from './payout-requests';
+import { PayoutsService, type Caller } from './payouts.service';
+
+export const PAYOUT_EXPIRY_JOB = 'payout-expiry';
+/** Expired approvals, and expired batches, cancelled per run at most; a full page is followed by another at once. */
+const EXPIRY_PAGE = 100;
+
+const naira = (minor: bigint) => amountOf({ minor, currency: 'NGN' }).toFixed(2);
+
+/**
+ * Payout batches as merchants call them: open one, add payouts to it (a
+ * payout create with `batchReference`), submit it with the count and total
+ * expected, or cancel it. Also the `payout-expiry` job, which cancels the
+ * approvals and the open batches nobody acted on in time.
+ */
+@Injectable()
+export class PayoutBatchesService implements OnModuleInit {
+  constructor(
+    private readonly store: PayoutBatchStore,
+    private readonly payouts: PayoutsService,
+    private readonly events: PayoutEvents,
+    private readonly merchants: MerchantRegistry,
+    private readonly jobs: JobRunner,
+    @Inject(ServiceLogger) private readonly logger: Logger,
+    @Inject(AppConfigToken) private readonly config: AppConfig,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  onModuleInit(): void {
+    this.jobs.add({ name: PAYOUT_EXPIRY_JOB, intervalMs: this.config.payouts.expiryIntervalMs, run: () => this.expire() });
+  }
+
+  /** Opens the batch, or answers the one with this reference: as it is for the same title, 409 for another. */
+  async create(caller: Caller, input: CreatePayoutBatchDto): Promise<{ created: boolean; batch: StoredBatch }> {
+    this.requireCreator(caller);
+    const result = await this.store.create({ merchantId: caller.merchantId, reference: input.reference, title: input.title, createdBy: caller.apiKey }, this.config.payouts.batchTtlSeconds * 1000, this.now());
+    if (!result.created && result.batch.title !== input.title) throw new ApiException('IDEMPOTENCY_CONFLICT', { reference: input.reference });
+    return result;
+  }
+
+  async get(caller: Caller, reference: string): Promise<StoredBatch> {
+    const batch = await this.store.find({ merchantId: caller.merchantId, reference });
+    if (!batch) throw new ApiException('PAYOUT_BATCH_NOT_FOUND', { reference });
+    return batch;
+  }
+
+  async submit(caller: Caller, reference: string, input: SubmitPayoutBatchDto): Promise<StoredBatch> {
+    const expected = { count: input.expectedCount, totalMinor: moneyFromAmount(input.expectedTotal, 'NGN').minor };
+    const submitter = { apiKey: caller.apiKey, canCreate: this.merchants.hasRole(caller.apiKey, 'payouts:create'), canApprove: this.merchants.hasRole(caller.apiKey, 'payouts:approve') };
+    const outcome = await this.store.submit({ merchantId: caller.merchantId, reference }, expected, submitter, this.now());
+    if ('submitted' in outcome) {
+      if (!outcome.replayed) {
+        this.logger.info({ merchantId: caller.merchantId, reference, submittedBy: caller.apiKey, count: expected.count }, 'payout batch submitted');
+        this.jobs.wake(PAYOUT_DISPATCH_JOB);
+      }
+      return outcome.submitted;
+    }
+    switch (outcome.refused) {
+      case 'not-found':
+        throw new ApiException('PAYOUT_BATCH_NOT_FOUND', { reference });
+      case 'not-open':
+        throw new ApiException('PAYOUT_BATCH_NOT_OPEN', { reference, status: outcome.status });
+      case 'role-required':
+        throw new ApiException('ROLE_REQUIRED', { apiKey: caller.apiKey, role: 'payouts:create' });
+      case 'approver-required':
+        throw new ApiException('APPROVER_REQUIRED', { apiKey: caller.apiKey, subject: `payout batch ${reference}`, why: outcome.why });
+      case 'mismatch':
+        throw new ApiException('PAYOUT_BATCH_MISMATCH', { reference, count: String(outcome.count), total: naira(outcome.totalMinor), expectedCount: String(expected.count), expectedTotal: naira(expected.totalMinor) });
+    }
+  }
+
+  /** Cancels an OPEN batch with every payout in it, releasing their holds. */
+  async cancel(caller: Caller, reference: string): Promise<StoredBatch> {
+    this.requireCreator(caller);
+    const outcome = await this.store.cancel({ merchantId: caller.merchantId, reference }, 'cancelled_by_merchant', this.now(), this.events.eventOf);
+    if ('cancelled' in outcome) return outcome.cancelled;
+    if (outcome.refused === 'not-found') throw new ApiException('PAYOUT_BATCH_NOT_FOUND', { reference });
+    throw new ApiException('PAYOUT_BATCH_NOT_OPEN', { reference, status: outcome.status });
+  }
+
+  /** One run of `payout-expiry`: approvals first, then open batches, a page of each. */
+  async expire(): Promise<JobRunOutcome> {
+    const approvals = await this.payouts.expireApprovals(EXPIRY_PAGE);
+    const batches = await this.store.expiredOpen(EXPIRY_PAGE);
+    for (const key of batches) {
+      const outcome = await this.store.cancel(key, 'batch_expired', this.now(), this.events.eventOf);
+      if ('cancelled' in outcome) this.logger.info({ merchantId: key.merchantId, reference: key.reference }, 'payout batch cancelled: it was not submitted in time');
+    }
+    return { again: approvals === EXPIRY_PAGE || batches.length === EXPIRY_PAGE };
+  }
+
+  private requireCreator(caller: Caller): void {
+    if (!this.merchants.hasRole(caller.apiKey, 'payouts:create')) throw new ApiException('ROLE_REQUIRED', { apiKey: caller.apiKey, role: 'payouts:create' });
+  }
+
+  private now(): Date {
+    return new Date(this.clock());
+  }
+}
