@@ -50,7 +50,7 @@ function batchSuite(name: string, start: (env: Record<string, string>, options: 
 
     beforeAll(async () => {
       api = await start(
-        { MERCHANTS_FILE: payoutMerchantsFile(undefined, { approvalA: { required: true, thresholdNaira: 0 } }), SANDBOX_PAYOUT_DELAY_MS: '0', PAYOUT_BATCH_TTL_SECONDS: String(BATCH_TTL_SECONDS), PAYOUT_DAILY_LIMIT: '10000000' },
+        { MERCHANTS_FILE: payoutMerchantsFile(undefined, { approvalA: { required: true, thresholdNaira: 0 } }), SANDBOX_PAYOUT_DELAY_MS: '0', PAYOUT_BATCH_TTL_SECONDS: String(BATCH_TTL_SECONDS), PAYOUT_DAILY_LIMIT: '10000000', PAYOUT_DISPATCH_CONCURRENCY: '5' },
         { overrides: { storeClock: clock.now }, startJobs: false },
       );
       for (const credential of [MERCHANT_A, MERCHANT_B]) {
@@ -133,6 +133,25 @@ function batchSuite(name: string, start: (env: Record<string, string>, options: 
       }
       await runJob('payout-dispatch');
       expect((await batchOf(MERCHANT_A, batch)).status).toBe('COMPLETED');
+    });
+
+    it('sends another merchant\'s payout in the first round after a submitted batch, not after the whole batch: merchants take turns', async () => {
+      const batch = await openBatch(MERCHANT_B);
+      const enquiryId = await enquire(MERCHANT_B);
+      for (let i = 0; i < 12; i++) await join(MERCHANT_B, batch, 100, enquiryId);
+      expect((await submit(MERCHANT_B, batch, 12, 1200)).status).toBe(200);
+      const single = unique('single');
+      expect((await call(MERCHANT_A, 'POST', PAYOUTS, { reference: single, amount: 500, currency: 'NGN', enquiryId: await enquire(MERCHANT_A), narration: 'Refund' })).status).toBe(201);
+      expect((await call(APPROVER_A, 'POST', `${PAYOUTS}/${single}/approve`, {})).json.status).toBe('QUEUED');
+      // One round of 5 slots: the 12 of the batch were queued first, yet merchant A's payout is in it.
+      await runJob('payout-dispatch');
+      expect((await call(MERCHANT_A, 'GET', `${PAYOUTS}/${single}`)).json.status).toBe('SUCCESSFUL');
+      expect((await batchOf(MERCHANT_B, batch)).byStatus).toEqual([
+        { status: 'QUEUED', count: 8, amount: 800 },
+        { status: 'SUCCESSFUL', count: 4, amount: 400 },
+      ]);
+      for (let round = 0; round < 10 && (await batchOf(MERCHANT_B, batch)).status !== 'COMPLETED'; round++) await runJob('payout-dispatch');
+      expect((await batchOf(MERCHANT_B, batch)).status).toBe('COMPLETED');
     });
 
     it('cancels an open batch with every payout in it, releasing their holds; a submitted one cannot be', async () => {
