@@ -1,4 +1,4 @@
-import { JobRunner, MERCHANT_A, PayoutDispatcher, SANDBOX_PAYOUT_ACCOUNTS, startTestApp, type TestApp } from '@paysign/api/testing';
+import { APPROVER_A, JobRunner, MERCHANT_A, MERCHANT_B, PayoutDispatcher, SANDBOX_PAYOUT_ACCOUNTS, payoutMerchantsFile, startTestApp, type TestApp } from '@paysign/api/testing';
 import {
   AccountEnquiryError,
   AuthenticationError,
@@ -6,6 +6,7 @@ import {
   ConnectionError,
   NotFoundError,
   PaymentClient,
+  PermissionError,
   PaymentError,
   RateLimitError,
   TimeoutError,
@@ -285,6 +286,77 @@ describe('PaymentClient payouts against the real service', () => {
     const refused = await client.payouts.create({ reference: `${reference}-big`, amount: 4_000_000, currency: 'NGN', enquiryId, narration: 'Too much' }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ValidationError);
     expect(refused).toMatchObject({ code: 'INSUFFICIENT_BALANCE', status: 422 });
+  });
+});
+
+describe('PaymentClient payout approval and batches against the real service', () => {
+  let api: TestApp;
+  let creator: PaymentClient;
+  let approver: PaymentClient;
+  let other: PaymentClient;
+  beforeAll(async () => {
+    // Merchant A needs a second credential to approve any payout; merchant B needs none.
+    api = await startTestApp(
+      { MERCHANTS_FILE: payoutMerchantsFile(undefined, { approvalA: { required: true, thresholdNaira: 0 } }), SANDBOX_PAYOUT_DELAY_MS: '0', RATE_LIMIT_PER_KEY_PER_SECOND: '1000', RATE_LIMIT_PER_KEY_BURST: '1000' },
+      { startJobs: false },
+    );
+    creator = new PaymentClient({ baseUrl: api.baseUrl, ...MERCHANT_A, retryDelayMs: 10 });
+    approver = new PaymentClient({ baseUrl: api.baseUrl, ...APPROVER_A, retryDelayMs: 10 });
+    other = new PaymentClient({ baseUrl: api.baseUrl, ...MERCHANT_B, retryDelayMs: 10 });
+    for (const client of [creator, other]) {
+      const reference = `sdk-fund-${Date.now()}`;
+      await client.payins.create({ amount: 100_000, currency: 'NGN', customerEmail: 'ada@example.com', reference });
+      await client.payins.simulate(reference, { outcome: 'successful' });
+    }
+  });
+  afterAll(() => api.close());
+  const send = async () => {
+    await api.app.get(JobRunner).runNow('payout-dispatch');
+    await api.app.get(PayoutDispatcher).idle();
+  };
+
+  it('payouts.approve by a second credential sends the payout; the creator\'s own approval is a PermissionError; payouts.reject cancels', async () => {
+    const { enquiryId } = await creator.accounts.enquire({ bankCode: '058', accountNumber: '0123456785' });
+    const reference = `sdk-approve-${Date.now()}`;
+    expect(await creator.payouts.create({ reference, amount: 1500, currency: 'NGN', enquiryId, narration: 'Vendor' })).toMatchObject({ status: 'PENDING_APPROVAL', approval: { status: 'pending' } });
+    const own = await creator.payouts.approve(reference).catch((e: unknown) => e);
+    expect(own).toBeInstanceOf(PermissionError);
+    expect(own).toMatchObject({ code: 'APPROVER_REQUIRED', status: 403, retryable: false });
+    expect(await approver.payouts.approve(reference)).toMatchObject({ status: 'QUEUED', approval: { status: 'approved', decidedBy: APPROVER_A.apiKey } });
+    await send();
+    expect(await creator.payouts.get(reference)).toMatchObject({ status: 'SUCCESSFUL' });
+    const rejected = `${reference}-rejected`;
+    await creator.payouts.create({ reference: rejected, amount: 700, currency: 'NGN', enquiryId, narration: 'Vendor' });
+    expect(await approver.payouts.reject(rejected, 'Not ours')).toMatchObject({ status: 'CANCELLED', cancellationReason: 'rejected', approval: { reason: 'Not ours' } });
+  });
+
+  it('payoutBatches.createWithItems adds every item and submits with their count and total; a second credential submits when approval is on', async () => {
+    const { enquiryId } = await other.accounts.enquire({ bankCode: '058', accountNumber: '0123456785' });
+    const items = Array.from({ length: 30 }, (_, i) => ({ reference: `sdk-item-${Date.now()}-${i}`, amount: 100.1 + i, currency: 'NGN' as const, enquiryId, narration: `Salary ${i}` }));
+    const reference = `sdk-batch-${Date.now()}`;
+    const result = await other.payoutBatches.createWithItems({ reference, title: 'Payroll', items, concurrency: 5, submit: true });
+    expect(result.failures).toEqual([]);
+    expect(result.expected).toEqual({ expectedCount: 30, expectedTotal: 3438 });
+    expect(result.batch).toMatchObject({ status: 'SUBMITTED', itemCount: 30, total: 3438, byStatus: [{ status: 'QUEUED', count: 30, amount: 3438 }] });
+    // Run again, as after a crash: nothing is added twice.
+    const again = await other.payoutBatches.createWithItems({ reference, title: 'Payroll', items, submit: true });
+    expect(again.batch).toMatchObject({ status: 'SUBMITTED', itemCount: 30 });
+    const listed = await other.payouts.list({ batchReference: reference }).toArray();
+    expect(listed).toHaveLength(30);
+
+    const { enquiryId: aEnquiry } = await creator.accounts.enquire({ bankCode: '058', accountNumber: '0123456785' });
+    const approvalBatch = `${reference}-approval`;
+    const built = await creator.payoutBatches.createWithItems({ reference: approvalBatch, title: 'Vendors', items: items.slice(0, 3).map((item) => ({ ...item, reference: `${item.reference}-a`, enquiryId: aEnquiry })) });
+    expect(built.batch).toMatchObject({ status: 'OPEN', approvalRequired: true, itemCount: 3 });
+    const wrong = await approver.payoutBatches.submit(approvalBatch, { expectedCount: 3, expectedTotal: 1 }).catch((e: unknown) => e);
+    expect(wrong).toBeInstanceOf(ConflictError);
+    expect(wrong).toMatchObject({ code: 'PAYOUT_BATCH_MISMATCH' });
+    expect(await approver.payoutBatches.submit(approvalBatch, built.expected)).toMatchObject({ status: 'SUBMITTED', submittedBy: APPROVER_A.apiKey });
+    await send();
+    expect(await creator.payoutBatches.get(approvalBatch)).toMatchObject({ status: 'COMPLETED', byStatus: [{ status: 'SUCCESSFUL', count: 3 }] });
+    const cancelled = await other.payoutBatches.create({ reference: `${reference}-cancel`, title: 'Oops' });
+    expect(cancelled).toMatchObject({ status: 'OPEN', idempotentReplayed: false });
+    expect(await other.payoutBatches.cancel(cancelled.reference)).toMatchObject({ status: 'CANCELLED' });
   });
 });
 

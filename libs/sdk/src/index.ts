@@ -1,6 +1,7 @@
 export { PaymentClient } from './payment-client';
 export type { PaymentClientOptions } from './client-options';
 export type { ListBalanceEntriesParams, ListPayinsParams, ListPayoutsParams } from './payment-client';
+export type { BatchItem, CreateBatchWithItemsInput, CreateBatchWithItemsResult } from './batch-builder';
 export { AutoPaginatingList, type Page } from './pagination';
 export {
   PaymentError,

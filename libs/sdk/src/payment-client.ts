@@ -1,5 +1,22 @@
 import { randomUUID } from 'node:crypto';
-import type { AccountEnquiryResult, Balance, BalanceEntry, Bank, CreatePayinRequest, CreatePayoutRequest, EventDeliveryLog, Payin, Payout, SimulatePayinRequest, SimulatePayoutRequest, paths } from '@paysign/contracts';
+import type {
+  AccountEnquiryResult,
+  Balance,
+  BalanceEntry,
+  Bank,
+  CreatePayinRequest,
+  CreatePayoutBatchRequest,
+  CreatePayoutRequest,
+  EventDeliveryLog,
+  Payin,
+  Payout,
+  PayoutBatch,
+  SimulatePayinRequest,
+  SimulatePayoutRequest,
+  SubmitPayoutBatchRequest,
+  paths,
+} from '@paysign/contracts';
+import { createBatchWithItems, type CreateBatchWithItemsInput, type CreateBatchWithItemsResult } from './batch-builder';
 import createClient, { type Client } from 'openapi-fetch';
 import { DEFAULTS, type PaymentClientOptions } from './client-options';
 import { ApiError } from './errors';
@@ -14,7 +31,7 @@ export type ListBalanceEntriesParams = NonNullable<paths['/payment/api/balance/e
 
 /**
  * The merchant client of the payment service, one namespace per resource
- * (`banks`, `accounts`, `payins`, `events`), as stripe-node. Every call is
+ * (`banks`, `accounts`, `payins`, `payouts`, `payoutBatches`, `balance`, `events`), as stripe-node. Every call is
  * signed; transient failures are retried with fresh signatures; failures
  * throw a `PaymentError` subclass.
  */
@@ -158,8 +175,20 @@ export class PaymentClient {
       });
     },
 
-    /** Cancels a QUEUED payout, releasing its hold. @throws {ConflictError} PAYOUT_NOT_CANCELLABLE once it is being sent. */
+    /** Cancels a QUEUED or PENDING_APPROVAL payout, releasing its hold. @throws {ConflictError} PAYOUT_NOT_CANCELLABLE once it is being sent. */
     cancel: async (reference: string): Promise<Payout> => expectData(await this.http.POST('/payment/api/payouts/{reference}/cancel', { params: { path: { reference } }, body: {} })),
+
+    /**
+     * Approves a PENDING_APPROVAL payout: it becomes QUEUED and is sent. Sign
+     * with a credential that holds `payouts:approve` and did not create it.
+     * @throws {PermissionError} APPROVER_REQUIRED otherwise.
+     * @throws {ConflictError} PAYOUT_NOT_AWAITING_APPROVAL, or PAYOUT_IN_BATCH for a batch's payout (submit the batch).
+     */
+    approve: async (reference: string): Promise<Payout> => expectData(await this.http.POST('/payment/api/payouts/{reference}/approve', { params: { path: { reference } }, body: {} })),
+
+    /** Rejects a PENDING_APPROVAL payout: it is cancelled and its hold released, with your reason. Needs `payouts:approve`. */
+    reject: async (reference: string, reason?: string): Promise<Payout> =>
+      expectData(await this.http.POST('/payment/api/payouts/{reference}/reject', { params: { path: { reference } }, body: reason === undefined ? {} : { reason } })),
 
     /** Asks the provider for a PROCESSING payout's status now. @throws {RateLimitError} when asked again within a minute. */
     requery: async (reference: string): Promise<Payout> => expectData(await this.http.POST('/payment/api/payouts/{reference}/requery', { params: { path: { reference } }, body: {} })),
@@ -171,6 +200,46 @@ export class PaymentClient {
     /** The payout's webhook events, oldest first, each with every delivery attempt. */
     events: async (reference: string): Promise<EventDeliveryLog[]> =>
       expectData(await this.http.GET('/payment/api/payouts/{reference}/events', { params: { path: { reference } } })).data,
+  };
+
+  /** Payouts sent together, such as a payroll: payouts join with `batchReference`, and the batch is submitted as a whole (docs/payouts.md). */
+  readonly payoutBatches = {
+    /** Opens a batch, or returns the one with this reference as it is now (`idempotentReplayed: true`). */
+    create: async (input: CreatePayoutBatchRequest): Promise<PayoutBatch & { idempotentReplayed: boolean }> => {
+      const result = await this.http.POST('/payment/api/payout-batches', { body: input });
+      return { ...expectData(result), idempotentReplayed: result.response.headers.get('idempotent-replayed') === 'true' };
+    },
+
+    /** The batch, with the count and total of its payouts in each status; `payouts.list({ batchReference })` lists them. */
+    get: async (reference: string): Promise<PayoutBatch> => expectData(await this.http.GET('/payment/api/payout-batches/{reference}', { params: { path: { reference } } })),
+
+    /**
+     * Submits an OPEN batch holding exactly the count and total you expect; its payouts are then sent.
+     * @throws {ConflictError} PAYOUT_BATCH_MISMATCH (with both counts and totals) or PAYOUT_BATCH_NOT_OPEN.
+     * @throws {PermissionError} APPROVER_REQUIRED when a payout in it needs approval and this credential may not give it.
+     */
+    submit: async (reference: string, input: SubmitPayoutBatchRequest): Promise<PayoutBatch> =>
+      expectData(await this.http.POST('/payment/api/payout-batches/{reference}/submit', { params: { path: { reference } }, body: input })),
+
+    /** Cancels an OPEN batch and every payout in it, releasing their holds. */
+    cancel: async (reference: string): Promise<PayoutBatch> => expectData(await this.http.POST('/payment/api/payout-batches/{reference}/cancel', { params: { path: { reference } }, body: {} })),
+
+    /**
+     * Opens a batch, adds every item (`concurrency` at once, each retried on a
+     * retryable failure), and, with `submit: true` and no item failed, submits
+     * it with their count and total. Safe to run again with the same input
+     * after a crash: the batch and every payout are idempotent by reference.
+     */
+    createWithItems: (input: CreateBatchWithItemsInput): Promise<CreateBatchWithItemsResult> =>
+      createBatchWithItems(
+        {
+          createBatch: (batch) => this.payoutBatches.create(batch),
+          createPayout: (payout) => this.payouts.create(payout),
+          submitBatch: (reference, expected) => this.payoutBatches.submit(reference, expected),
+          getBatch: (reference) => this.payoutBatches.get(reference),
+        },
+        input,
+      ),
   };
 
   /** The merchant's money, from its ledger: what successful payins credited, net of fees, and what settled. */

@@ -8,3 +8,4 @@ export { SANDBOX_PAYOUT_ACCOUNTS } from '../../src/accounts/sandbox-payout-accou
 export { JobRunner } from '../../src/jobs/job-runner';
 export { PayoutDispatcher } from '../../src/payouts/payout-dispatcher';
 export { freePort } from './private-redis';
+export { APPROVER_A, CREATOR_APPROVER_A, payoutMerchantsFile } from './payout-merchants';
