@@ -5,6 +5,7 @@ import { JobRunner } from '../src/jobs/job-runner';
 import { checkLedger } from '../src/ledger/ledger-check';
 import { MerchantsFileWatcher } from '../src/merchants/merchants-file-watcher';
 import { PayoutDispatcher } from '../src/payouts/payout-dispatcher';
+import type { Payout } from '@paysign/contracts';
 import { signedCall } from './support/api-client';
 import { MERCHANT_A, type TestCredential } from './support/credentials';
 import { APPROVER_A, CREATOR_APPROVER_A, payoutMerchantsFile } from './support/payout-merchants';
@@ -24,7 +25,7 @@ function approvalSuite(name: string, start: (env: Record<string, string>, option
     let api: TestApp;
     const call = (credential: TestCredential, method: 'GET' | 'POST', pathAndQuery: string, body?: unknown) =>
       signedCall(api.baseUrl, { method, path: pathAndQuery, credential, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    const balance = async () => (await call(MERCHANT_A, 'GET', '/payment/api/balance')).json;
+    const balance = async () => (await call(MERCHANT_A, 'GET', '/payment/api/balance')).json as { available: number; held: number };
     // An enquiry per payout: tests move the store's clock past an enquiry's validity.
     const enquire = async () => (await call(MERCHANT_A, 'POST', '/payment/merchant-api/account/inquiry', { bankCode: '058', accountNumber: '0123456785' })).json.enquiryId as string;
     const create = async (amount: number, credential: TestCredential = MERCHANT_A) => {
@@ -60,7 +61,7 @@ function approvalSuite(name: string, start: (env: Record<string, string>, option
       expect(created.status).toBe(201);
       expect(created.json).toMatchObject({ status: 'QUEUED', approval: null, createdBy: MERCHANT_A.apiKey, batchReference: null });
       await runJob('payout-dispatch');
-      expect((await get(created.json.reference)).status).toBe('SUCCESSFUL');
+      expect((await get(created.json.reference as string)).status).toBe('SUCCESSFUL');
     });
 
     it('holds a payout at the threshold PENDING_APPROVAL, tells the merchant, and sends it once another credential approves it', async () => {
@@ -68,7 +69,7 @@ function approvalSuite(name: string, start: (env: Record<string, string>, option
       const { reference, created } = await create(THRESHOLD);
       expect(created.status).toBe(201);
       expect(created.json).toMatchObject({ status: 'PENDING_APPROVAL', createdBy: MERCHANT_A.apiKey, approval: { status: 'pending', decidedBy: null, decidedAt: null, reason: null } });
-      expect(Date.parse(created.json.approval.expiresAt) - clock.now()).toBe(APPROVAL_TTL_SECONDS * 1000);
+      expect(Date.parse(String((created.json as unknown as Payout).approval?.expiresAt)) - clock.now()).toBe(APPROVAL_TTL_SECONDS * 1000);
       expect(await balance()).toMatchObject({ available: before.available - 1025, held: before.held + 1025 });
       expect(await eventTypes(reference)).toEqual(['payout.approval_required']);
       // Not sent while it waits.

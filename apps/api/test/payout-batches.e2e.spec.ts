@@ -4,6 +4,7 @@ import { SqlClient } from '../src/db/sql-client';
 import { JobRunner } from '../src/jobs/job-runner';
 import { checkLedger } from '../src/ledger/ledger-check';
 import { PayoutDispatcher } from '../src/payouts/payout-dispatcher';
+import type { Payout, PayoutBatch, PayoutList } from '@paysign/contracts';
 import { signedCall } from './support/api-client';
 import { MERCHANT_A, MERCHANT_B, type TestCredential } from './support/credentials';
 import { APPROVER_A, payoutMerchantsFile } from './support/payout-merchants';
@@ -23,7 +24,7 @@ function batchSuite(name: string, start: (env: Record<string, string>, options: 
     let api: TestApp;
     const call = (credential: TestCredential, method: 'GET' | 'POST', pathAndQuery: string, body?: unknown) =>
       signedCall(api.baseUrl, { method, path: pathAndQuery, credential, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-    const balance = async (credential: TestCredential) => (await call(credential, 'GET', '/payment/api/balance')).json;
+    const balance = async (credential: TestCredential) => (await call(credential, 'GET', '/payment/api/balance')).json as { available: number; held: number };
     const enquire = async (credential: TestCredential, account: { bankCode: string; accountNumber: string } = { bankCode: '058', accountNumber: '0123456785' }) =>
       (await call(credential, 'POST', '/payment/merchant-api/account/inquiry', account)).json.enquiryId as string;
     const openBatch = async (credential: TestCredential, title = 'November payroll') => {
@@ -36,9 +37,9 @@ function batchSuite(name: string, start: (env: Record<string, string>, options: 
       const reference = unique('item');
       const created = await call(credential, 'POST', PAYOUTS, { reference, amount, currency: 'NGN', enquiryId: enquiryId ?? (await enquire(credential)), narration: 'Salary', batchReference });
       expect(created.status).toBe(201);
-      return created.json;
+      return created.json as unknown as Payout;
     };
-    const batchOf = async (credential: TestCredential, reference: string) => (await call(credential, 'GET', `${BATCHES}/${reference}`)).json;
+    const batchOf = async (credential: TestCredential, reference: string) => (await call(credential, 'GET', `${BATCHES}/${reference}`)).json as unknown as PayoutBatch;
     const submit = (credential: TestCredential, reference: string, expectedCount: number, expectedTotal: number) =>
       call(credential, 'POST', `${BATCHES}/${reference}/submit`, { expectedCount, expectedTotal });
     const runJob = async (job: string) => {
@@ -68,7 +69,7 @@ function batchSuite(name: string, start: (env: Record<string, string>, options: 
       expect(created.status).toBe(201);
       expect(created.headers.get('location')).toBe(`${BATCHES}/${reference}`);
       expect(created.json).toMatchObject({ reference, status: 'OPEN', title: 'Vendors', itemCount: 0, total: 0, byStatus: [], approvalRequired: false, createdBy: MERCHANT_B.apiKey, version: 1 });
-      expect(Date.parse(created.json.expiresAt) - clock.now()).toBe(BATCH_TTL_SECONDS * 1000);
+      expect(Date.parse(String(created.json.expiresAt)) - clock.now()).toBe(BATCH_TTL_SECONDS * 1000);
       const replay = await call(MERCHANT_B, 'POST', BATCHES, { reference, title: 'Vendors' });
       expect([replay.status, replay.headers.get('idempotent-replayed')]).toEqual([200, 'true']);
       expect((await call(MERCHANT_B, 'POST', BATCHES, { reference, title: 'Other' })).json.code).toBe('IDEMPOTENCY_CONFLICT');
@@ -83,7 +84,7 @@ function batchSuite(name: string, start: (env: Record<string, string>, options: 
       expect(await balance(MERCHANT_B)).toMatchObject({ available: before.available - 3800.5 - 75, held: before.held + 3800.5 + 75 });
       expect(await batchOf(MERCHANT_B, batch)).toMatchObject({ itemCount: 3, total: 3800.5, byStatus: [{ status: 'BATCHED', count: 3, amount: 3800.5 }] });
       await runJob('payout-dispatch');
-      expect((await call(MERCHANT_B, 'GET', `${PAYOUTS}/${items[0].reference}`)).json.status).toBe('BATCHED');
+      expect((await call(MERCHANT_B, 'GET', `${PAYOUTS}/${items[0]?.reference}`)).json.status).toBe('BATCHED');
 
       const wrongCount = await submit(MERCHANT_B, batch, 4, 3800.5);
       expect(wrongCount.status).toBe(409);
@@ -107,13 +108,13 @@ function batchSuite(name: string, start: (env: Record<string, string>, options: 
       expect(events.map((event) => event.type)).toEqual(['payout_batch.completed']);
       expect(JSON.parse(events[0]?.payload as string)).toEqual({ type: 'payout_batch.completed', version: done.version, timestamp: done.completedAt, data: done });
       expect(await balance(MERCHANT_B)).toMatchObject({ available: before.available - 3500.5 - 50, held: before.held });
-      const listed = (await call(MERCHANT_B, 'GET', `${PAYOUTS}?batchReference=${batch}&limit=2`)).json;
+      const listed = (await call(MERCHANT_B, 'GET', `${PAYOUTS}?batchReference=${batch}&limit=2`)).json as unknown as PayoutList;
       expect(listed.data).toHaveLength(2);
       expect(listed.hasMore).toBe(true);
-      const rest = (await call(MERCHANT_B, 'GET', `${PAYOUTS}?batchReference=${batch}&limit=2&cursor=${listed.nextCursor}`)).json;
-      expect([...listed.data, ...rest.data].map((item: { reference: string }) => item.reference).sort()).toEqual(items.map((item) => item.reference).sort());
+      const rest = (await call(MERCHANT_B, 'GET', `${PAYOUTS}?batchReference=${batch}&limit=2&cursor=${listed.nextCursor}`)).json as unknown as PayoutList;
+      expect([...listed.data, ...rest.data].map((item) => item.reference).sort()).toEqual(items.map((item) => item.reference).sort());
       const foreignCursor = await call(MERCHANT_B, 'GET', `${PAYOUTS}?limit=2&cursor=${listed.nextCursor}`);
-      expect([foreignCursor.status, foreignCursor.json.details?.[0]?.field]).toEqual([400, 'cursor']);
+      expect([foreignCursor.status, (foreignCursor.json.details as Array<{ field: string }>)[0]?.field]).toEqual([400, 'cursor']);
     });
 
     it('needs a second credential with payouts:approve to submit a batch whose payouts need approval, and records it on each payout', async () => {
@@ -182,10 +183,10 @@ function batchSuite(name: string, start: (env: Record<string, string>, options: 
     it('refuses bad input with the documented 400s and a batch that is not there with 404', async () => {
       const bad = await call(MERCHANT_B, 'POST', BATCHES, { reference: 'has space', title: '' });
       expect(bad.status).toBe(400);
-      expect(bad.json.details.map((detail: { field: string }) => detail.field).sort()).toEqual(['reference', 'title']);
+      expect((bad.json.details as Array<{ field: string }>).map((detail) => detail.field).sort()).toEqual(['reference', 'title']);
       const batch = await openBatch(MERCHANT_B);
       const badSubmit = await call(MERCHANT_B, 'POST', `${BATCHES}/${batch}/submit`, { expectedCount: 1.5, expectedTotal: 10.001 });
-      expect(badSubmit.json.details.map((detail: { field: string }) => detail.field).sort()).toEqual(['expectedCount', 'expectedTotal']);
+      expect((badSubmit.json.details as Array<{ field: string }>).map((detail) => detail.field).sort()).toEqual(['expectedCount', 'expectedTotal']);
       const missing = await call(MERCHANT_B, 'POST', PAYOUTS, { reference: unique('x'), amount: 100, currency: 'NGN', enquiryId: await enquire(MERCHANT_B), narration: 'x', batchReference: 'no-such-batch' });
       expect([missing.status, missing.json.code]).toEqual([404, 'PAYOUT_BATCH_NOT_FOUND']);
       expect((await call(MERCHANT_B, 'GET', `${PAYOUTS}?batchReference=not%20valid`)).status).toBe(400);
