@@ -5,3 +5,4 @@ export type * from './merchant-types';
 export type { AccountEnquiryRequest, AccountEnquiryFailure, CheckoutSubmission, Health, SigningDebug } from './schemas';
 export { ERROR_REGISTRY, ERROR_SUMMARIES, errorMessage, errorDefinition, errorTraitsOfStatus } from './errors/error-registry';
 export type { ErrorDefinition, ErrorType, ErrorMessageParams, ErrorCodeOfType, SigningWordedCode } from './errors/error-registry';
+export { matchName, nameWords, sameName } from './name-match';

@@ -7,7 +7,7 @@ import { StoreClock } from '../db/store-clock';
 import { JobRunner, type JobRunOutcome } from '../jobs/job-runner';
 import { ServiceLogger } from '../logging/logger';
 import { ServiceMetrics } from '../metrics/service-metrics';
-import { sameName } from './name-match';
+import { sameName } from '@paysign/contracts';
 import { PayoutEvents } from './payout-events';
 import { PayoutProvider, type SendAnswer, type TransferStatus } from './payout-provider';
 import type { PayoutTransition } from './payout-states';

@@ -13,7 +13,7 @@ import { InsufficientBalanceError, Ledger } from '../ledger/ledger';
 import { MerchantRegistry } from '../merchants/merchant-registry';
 import { needsApproval, type PayoutRole } from '../merchants/payout-approval';
 import { amountOf, moneyFromAmount } from '../money/money';
-import { matchName } from './name-match';
+import { matchName } from '@paysign/contracts';
 import { PayoutEvents } from './payout-events';
 import { PayoutProvider } from './payout-provider';
 import { PAYOUT_DISPATCH_JOB } from './payout-dispatcher';

@@ -14,8 +14,27 @@ export function parse<T extends Record<string, { type: 'string' | 'boolean'; mul
   }
 }
 
+/** Parses flags strictly, and takes exactly `positionals` positional arguments, named for the message. */
+export function parseWithPositionals<T extends Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>>(args: string[], options: T, positionals: readonly string[]) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options, strict: true, allowPositionals: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (parsed.positionals.length !== positionals.length) {
+    throw new UsageError(`expected ${positionals.map((name) => `<${name}>`).join(' ') || 'no argument'}, got ${parsed.positionals.length === 0 ? 'none' : parsed.positionals.map((p) => `"${p}"`).join(' ')}.`);
+  }
+  return parsed;
+}
+
 /** The environment variable that stands in for a flag. */
-const ENV_FALLBACKS: Record<string, string> = { '--secret-key': 'PAYSIGN_SECRET_KEY', '--api-key': 'PAYSIGN_API_KEY' };
+const ENV_FALLBACKS: Record<string, string> = {
+  '--secret-key': 'PAYSIGN_SECRET_KEY',
+  '--api-key': 'PAYSIGN_API_KEY',
+  '--merchant-id': 'PAYSIGN_MERCHANT_ID',
+  '--tenant-id': 'PAYSIGN_TENANT_ID',
+};
 
 /** A flag's value, or its environment fallback; missing or empty is bad input. */
 export function requiredFlag(value: unknown, flag: string, fallback?: string): string {

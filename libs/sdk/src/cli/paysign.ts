@@ -1,6 +1,8 @@
 import { EXIT_OK, EXIT_USAGE, EXIT_FAILED, UsageError, type CliIo } from './cli-io';
+import { batchesCommand } from './batches-command';
 import { curlCommand } from './curl-command';
 import { listenCommand } from './listen-command';
+import { payoutsCommand } from './payouts-command';
 import { requestCommand } from './request-command';
 import { signCommand } from './sign-command';
 import { verifyCommand } from './verify-command';
@@ -13,6 +15,16 @@ Commands:
   request  Send a signed request; print the status, headers and body. Exits 1 on a non-2xx answer.
   verify   Check a captured request's signature; on a mismatch, say which intermediate value differs.
   listen   Receive webhooks locally: verify each delivery and print a line for it.
+  payouts approve <reference>             Approve a payout waiting for approval, as a second credential.
+  payouts reject <reference> [--reason R] Reject it: it is cancelled and its money released.
+  batches create --file F --reference R --title T [--dry-run] [--submit]
+           Create a payout batch from a CSV file (columns reference, bankCode,
+           accountNumber, amount, narration, optional expectedAccountName).
+           Every row is enquired first and reported with the account's name;
+           with a problem on any row, or --dry-run, nothing is created.
+  batches submit <reference> --count N --total X
+           Submit a batch holding exactly N payouts totalling X naira. Without
+           them, show what the batch holds.
 
 Flags of sign, curl and request:
   --api-key K        X-API-KEY (or PAYSIGN_API_KEY)
@@ -46,6 +58,10 @@ Flags of listen:
   --tolerance S      seconds webhook-timestamp may be from this clock; default 300
   --print-body       print each verified body too
 
+Flags of payouts and batches: --api-key, --secret-key, --merchant-id, --tenant-id and
+--base-url as above (or their PAYSIGN_* variables); approving needs a credential with
+the payouts:approve role that did not create the payout or batch.
+
 Exit codes: 0 done, 1 failed (a non-2xx answer, an invalid signature), 2 bad input.`;
 
 const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number | void>> = {
@@ -54,6 +70,8 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number | v
   request: requestCommand,
   verify: verifyCommand,
   listen: listenCommand,
+  payouts: payoutsCommand,
+  batches: batchesCommand,
 };
 
 /** Runs the CLI and returns its exit code. */

@@ -1,4 +1,6 @@
-import type { NameMatch } from '@paysign/contracts';
+// How a name a merchant expects is compared with an enquired one: the service refuses a payout by it (ACCOUNT_NAME_MISMATCH), and the CLI's batch dry run predicts that refusal by the same rule.
+
+import type { NameMatch } from './schemas';
 
 /**
  * A person's or business's name as a set of words to compare: accents and

@@ -1,0 +1,154 @@
+import { matchName, SCHEMAS, type PayoutBatch } from '@paysign/contracts';
+import type { BatchItem } from '../batch-builder';
+import { PaymentError } from '../errors';
+import type { PaymentClient } from '../payment-client';
+import { EXIT_FAILED, EXIT_OK, UsageError, readInputFile, type CliIo } from './cli-io';
+import { CLIENT_OPTIONS, clientFromFlags } from './client-flags';
+import { parseCsv } from './csv';
+import { parseWithPositionals, requiredFlag } from './flags';
+
+/** The columns of a batch file, in any order; `expectedAccountName` may be left out, or empty in a row. */
+const REQUIRED_COLUMNS = ['reference', 'bankCode', 'accountNumber', 'amount', 'narration'] as const;
+const COLUMNS = [...REQUIRED_COLUMNS, 'expectedAccountName'] as const;
+type Row = Record<(typeof COLUMNS)[number], string> & { line: number };
+const AMOUNT = /^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/;
+const REFERENCE = new RegExp(SCHEMAS.Reference.pattern);
+/** Enquiries in flight at once: the service limits enquiries per key per minute, and the client waits out its 429s. */
+const ENQUIRY_CONCURRENCY = 4;
+
+/**
+ * `paysign batches create --file payouts.csv` and `paysign batches submit
+ * <reference>`: a payroll from a spreadsheet, enquired row by row before
+ * anything is created, and submitted by a person who checks its count and total.
+ */
+export async function batchesCommand(args: string[], io: CliIo): Promise<number> {
+  const [action, ...rest] = args;
+  if (action === 'create') return createFromFile(rest, io);
+  if (action === 'submit') return submit(rest, io);
+  throw new UsageError(`expected "create" or "submit", got ${action === undefined ? 'nothing' : `"${action}"`}. Run paysign --help.`);
+}
+
+async function createFromFile(args: string[], io: CliIo): Promise<number> {
+  const options = { ...CLIENT_OPTIONS, file: { type: 'string' }, reference: { type: 'string' }, title: { type: 'string' }, 'dry-run': { type: 'boolean' }, submit: { type: 'boolean' } } as const;
+  const { values } = parseWithPositionals(args, options, []);
+  const file = requiredFlag(values.file, '--file');
+  const reference = requiredFlag(values.reference, '--reference');
+  const title = requiredFlag(values.title, '--title');
+  const rows = readRows(Buffer.from(await readInputFile(io, '--file', file)).toString('utf8'), file);
+  const client = clientFromFlags(values, io);
+
+  const checked = await checkRows(client, rows);
+  for (const row of checked) io.stdout(row.report);
+  const problems = checked.filter((row) => row.item === undefined);
+  const totalKobo = rows.reduce((sum, row) => sum + (AMOUNT.test(row.amount) ? Math.round(Number(row.amount) * 100) : 0), 0);
+  const summary = `${rows.length} payout${rows.length === 1 ? '' : 's'} totalling NGN ${(totalKobo / 100).toFixed(2)}`;
+  if (problems.length > 0) {
+    io.stderr(`paysign batches create: ${problems.length} of ${rows.length} rows have a problem (above); nothing was created. Correct the file and run again.`);
+    return EXIT_FAILED;
+  }
+  if (values['dry-run']) {
+    io.stdout(`Dry run: batch ${reference} ("${title}") would hold ${summary}. Nothing was created.`);
+    return EXIT_OK;
+  }
+  try {
+    const result = await client.payoutBatches.createWithItems({ reference, title, items: checked.map((row) => row.item as BatchItem), submit: values.submit === true });
+    for (const failure of result.failures) io.stderr(`${failure.reference}: ${failure.error.code}: ${failure.error.message}`);
+    io.stdout(describe(result.batch));
+    if (result.failures.length > 0) {
+      io.stderr(`paysign batches create: ${result.failures.length} payouts were not added; the batch was not submitted. Run the same command again to add them.`);
+      return EXIT_FAILED;
+    }
+    if (result.batch.status === 'OPEN') io.stdout(`To submit it, after checking: paysign batches submit ${reference} --count ${result.expected.expectedCount} --total ${result.expected.expectedTotal.toFixed(2)}`);
+    return EXIT_OK;
+  } catch (error) {
+    if (!(error instanceof PaymentError)) throw error;
+    io.stderr(`paysign batches create: ${error.code}: ${error.message}`);
+    return EXIT_FAILED;
+  }
+}
+
+async function submit(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseWithPositionals(args, { ...CLIENT_OPTIONS, count: { type: 'string' }, total: { type: 'string' } }, ['reference']);
+  const reference = positionals[0] as string;
+  const client = clientFromFlags(values, io);
+  try {
+    if (values.count === undefined || values.total === undefined) {
+      // A person submits what they checked: show what the batch holds, and ask for both numbers.
+      const batch = await client.payoutBatches.get(reference);
+      io.stdout(describe(batch));
+      io.stderr(`paysign batches submit: give --count and --total, the number of payouts and their total you expect, such as --count ${batch.itemCount} --total ${batch.total.toFixed(2)} if that is what you checked.`);
+      return 2;
+    }
+    if (!/^[1-9][0-9]*$/.test(String(values.count))) throw new UsageError(`--count must be a whole number of payouts, got "${values.count}".`);
+    if (!AMOUNT.test(String(values.total))) throw new UsageError(`--total must be an amount in naira with at most 2 decimal places, such as 3800.50, got "${values.total}".`);
+    const batch = await client.payoutBatches.submit(reference, { expectedCount: Number(values.count), expectedTotal: Number(values.total) });
+    io.stdout(describe(batch));
+    return EXIT_OK;
+  } catch (error) {
+    if (!(error instanceof PaymentError)) throw error;
+    io.stderr(`paysign batches submit: ${error.code}: ${error.message}`);
+    return EXIT_FAILED;
+  }
+}
+
+/** The file's rows, each with its line, after its header; a file that is not a batch file is bad input. */
+function readRows(text: string, file: string): Row[] {
+  let table: string[][];
+  try {
+    table = parseCsv(text);
+  } catch (error) {
+    throw new UsageError(`--file ${file} is not valid CSV: ${(error as Error).message}.`);
+  }
+  const [header, ...lines] = table;
+  const missing = REQUIRED_COLUMNS.filter((column) => !header?.includes(column));
+  if (!header || missing.length > 0) throw new UsageError(`--file ${file} needs a header row with the columns ${REQUIRED_COLUMNS.join(', ')} (and optionally expectedAccountName); missing: ${missing.join(', ')}.`);
+  const unknown = header.filter((column) => !(COLUMNS as readonly string[]).includes(column));
+  if (unknown.length > 0) throw new UsageError(`--file ${file} has unknown column(s) ${unknown.join(', ')}; the columns are ${COLUMNS.join(', ')}.`);
+  if (lines.length === 0) throw new UsageError(`--file ${file} has no payouts under its header.`);
+  return lines.map((cells, i) => {
+    const row = { line: i + 2 } as Row;
+    for (const column of COLUMNS) row[column] = (cells[header.indexOf(column)] ?? '').trim();
+    return row;
+  });
+}
+
+/** Each row checked and enquired, with its report line, and its payout when it has no problem. */
+async function checkRows(client: PaymentClient, rows: Row[]): Promise<Array<{ report: string; item?: BatchItem }>> {
+  const seen = new Set<string>();
+  const results: Array<{ report: string; item?: BatchItem }> = [];
+  let next = 0;
+  const check = async (row: Row): Promise<{ report: string; item?: BatchItem }> => {
+    const at = `row ${row.line} ${row.reference || '(no reference)'}: ${row.bankCode} ${row.accountNumber} NGN ${row.amount}`;
+    const empty = REQUIRED_COLUMNS.filter((column) => row[column] === '');
+    if (empty.length > 0) return { report: `${at} -> problem: ${empty.join(', ')} empty` };
+    if (!REFERENCE.test(row.reference)) return { report: `${at} -> problem: the reference must be 1 to 64 characters from [A-Za-z0-9._-]` };
+    if (!AMOUNT.test(row.amount) || Number(row.amount) <= 0) return { report: `${at} -> problem: the amount must be naira above 0 with at most 2 decimal places, such as 5000.50` };
+    try {
+      const enquiry = await client.accounts.enquire({ bankCode: row.bankCode, accountNumber: row.accountNumber });
+      const match = row.expectedAccountName ? matchName(row.expectedAccountName, enquiry.accountName) : 'not_checked';
+      if (match === 'none') return { report: `${at} -> problem: name mismatch: expected "${row.expectedAccountName}", the bank says "${enquiry.accountName}"` };
+      const item: BatchItem = { reference: row.reference, amount: Number(row.amount), currency: 'NGN', enquiryId: enquiry.enquiryId, narration: row.narration };
+      if (row.expectedAccountName) item.expectedAccountName = row.expectedAccountName;
+      return { report: `${at} -> ${enquiry.accountName} (name ${match.replace('_', ' ')})`, item };
+    } catch (error) {
+      if (!(error instanceof PaymentError)) throw error;
+      return { report: `${at} -> problem: ${error.code}: ${error.message}` };
+    }
+  };
+  const worker = async () => {
+    while (next < rows.length) {
+      const index = next++;
+      const row = rows[index] as Row;
+      const duplicate = seen.has(row.reference);
+      seen.add(row.reference);
+      results[index] = duplicate ? { report: `row ${row.line} ${row.reference}: -> problem: the reference appears on an earlier row` } : await check(row);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(ENQUIRY_CONCURRENCY, rows.length) }, worker));
+  return results;
+}
+
+function describe(batch: PayoutBatch): string {
+  const byStatus = batch.byStatus.map((total) => `${total.count} ${total.status}`).join(', ') || 'no payouts';
+  return `Batch ${batch.reference} ("${batch.title}"): ${batch.status}, ${batch.itemCount} payouts totalling NGN ${batch.total.toFixed(2)} (${byStatus})${batch.approvalRequired ? '; needs an approver to submit' : ''}.`;
+}
