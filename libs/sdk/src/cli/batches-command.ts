@@ -2,7 +2,7 @@ import { matchName, SCHEMAS, type PayoutBatch } from '@paysign/contracts';
 import type { BatchItem } from '../batch-builder';
 import { PaymentError } from '../errors';
 import type { PaymentClient } from '../payment-client';
-import { EXIT_FAILED, EXIT_OK, UsageError, readInputFile, type CliIo } from './cli-io';
+import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, readInputFile, type CliIo } from './cli-io';
 import { CLIENT_OPTIONS, clientFromFlags } from './client-flags';
 import { parseCsv } from './csv';
 import { parseWithPositionals, requiredFlag } from './flags';
@@ -77,7 +77,7 @@ async function submit(args: string[], io: CliIo): Promise<number> {
       const batch = await client.payoutBatches.get(reference);
       io.stdout(describe(batch));
       io.stderr(`paysign batches submit: give --count and --total, the number of payouts and their total you expect, such as --count ${batch.itemCount} --total ${batch.total.toFixed(2)} if that is what you checked.`);
-      return 2;
+      return EXIT_USAGE;
     }
     if (!/^[1-9][0-9]*$/.test(String(values.count))) throw new UsageError(`--count must be a whole number of payouts, got "${values.count}".`);
     if (!AMOUNT.test(String(values.total))) throw new UsageError(`--total must be an amount in naira with at most 2 decimal places, such as 3800.50, got "${values.total}".`);
