@@ -87,7 +87,7 @@ export async function buildFoundation(
   if (!overrides.payinStore && !config.databaseUrl) logger.info({ dataDir: config.dataDir }, 'opening the embedded payin database; its first start takes several seconds');
   const payinStore =
     overrides.payinStore ??
-    (config.databaseUrl ? await openPostgres(config.databaseUrl, { logger, migrations: SCHEMA }) : await openPglite(config.dataDir, { logger, migrations: SCHEMA }));
+    (config.databaseUrl ? await openPostgres(config.databaseUrl, { logger, migrations: SCHEMA, pool: config.databasePool }) : await openPglite(config.dataDir, { logger, migrations: SCHEMA }));
   const probe = (store: StoreName, check: string, isRefusal?: (error: unknown) => boolean) => new StoreProbe({ store, check, metrics, logger, isRefusal });
   const redisCheck = config.redisUrl ? 'REDIS_URL and the Redis server' : 'the service process';
   const nonceProbe = probe('nonce store', redisCheck, (e) => e instanceof NonceShareExceededError || e instanceof NonceStoreFullError);

@@ -98,6 +98,7 @@ function batchSuite(name: string, start: (env: Record<string, string>, options: 
       expect(submitted.status).toBe(200);
       expect(submitted.json).toMatchObject({ status: 'SUBMITTED', submittedBy: MERCHANT_B.apiKey, expiresAt: null, byStatus: [{ status: 'QUEUED', count: 3, amount: 3800.5 }] });
       expect((await submit(MERCHANT_B, batch, 3, 3800.5)).json.status).toBe('SUBMITTED');
+      expect((await submit(MERCHANT_B, batch, 3, 3800)).json.code).toBe('PAYOUT_BATCH_NOT_OPEN');
       const late = await call(MERCHANT_B, 'POST', PAYOUTS, { reference: unique('late'), amount: 100, currency: 'NGN', enquiryId: await enquire(MERCHANT_B), narration: 'Late', batchReference: batch });
       expect([late.status, late.json.code]).toEqual([409, 'PAYOUT_BATCH_NOT_OPEN']);
 

@@ -92,18 +92,25 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'a payout batch of 500 from 20 cli
     const enquiryId = (await call(first, '/payment/merchant-api/account/inquiry', { bankCode: '058', accountNumber: '0123456785' })).json.enquiryId as string;
     expect((await call(first, '/payment/api/payout-batches', { reference: 'payroll', title: 'Payroll' })).status).toBe(201);
 
-    // 20 clients, each adding its share one signed request at a time, half of them through each instance.
+    // 20 clients, each adding its share one signed request at a time, half of them through each instance. Creates of one
+    // merchant queue on its balance row, each holding a pooled connection: on a busy machine some wait past
+    // DATABASE_CONNECT_TIMEOUT_MS and are answered 503, retryable, which a client sends again as the SDK does (safe: the
+    // reference is the idempotency key). A retried create that had committed answers 200, replayed.
+    let retried = 0;
     const statuses = await Promise.all(
       Array.from({ length: CLIENTS }, async (_, client) => {
         const answers: number[] = [];
         for (let i = client; i < ITEMS; i += CLIENTS) {
-          const amount = 100 + (i % 7);
-          answers.push((await call(client % 2 ? second : first, PAYOUTS, { reference: `pay-${i}`, amount, currency: 'NGN', enquiryId, narration: `Salary ${i}`, batchReference: 'payroll' })).status);
+          const body = { reference: `pay-${i}`, amount: 100 + (i % 7), currency: 'NGN', enquiryId, narration: `Salary ${i}`, batchReference: 'payroll' };
+          let answer = await call(client % 2 ? second : first, PAYOUTS, body);
+          for (let attempt = 1; attempt < 5 && answer.json.retryable === true; attempt++, retried++) answer = await call(client % 2 ? second : first, PAYOUTS, body);
+          answers.push(answer.status);
         }
         return answers;
       }),
     );
-    expect(statuses.flat().filter((status) => status !== 201)).toEqual([]);
+    if (retried > 0) console.log(`batch of ${ITEMS}: ${retried} creates answered retryable and were sent again`);
+    expect(statuses.flat().filter((status) => status !== 201 && status !== 200)).toEqual([]);
     const total = Array.from({ length: ITEMS }, (_, i) => 100 + (i % 7)).reduce((sum, amount) => sum + amount, 0);
     const fees = ITEMS * 25;
     expect(await call(second, '/payment/api/balance')).toMatchObject({ json: { available: 100_000 - total - fees, held: total + fees } });

@@ -16,6 +16,8 @@ export interface AppConfig {
   redisUrl: string | undefined;
   /** Payins in PostgreSQL when set; embedded on disk under dataDir otherwise. */
   databaseUrl: string | undefined;
+  /** The PostgreSQL pool of each instance: connections, the wait for a free one, and the longest query. */
+  databasePool: { size: number; connectTimeoutMs: number; queryTimeoutMs: number };
   dataDir: string;
   timestampToleranceSeconds: number;
   nonceTtlSeconds: number;
@@ -240,6 +242,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
     merchantsFile: path.resolve(env.MERCHANTS_FILE || paths.sandboxMerchantsFile),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    databasePool: {
+      size: int('DATABASE_POOL_SIZE', 10, 1, 200),
+      connectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS', 2000, 100, 60_000),
+      queryTimeoutMs: int('DATABASE_QUERY_TIMEOUT_MS', 5000, 100, 120_000),
+    },
     dataDir: path.resolve(env.DATA_DIR || './data'),
     timestampToleranceSeconds: int('TIMESTAMP_TOLERANCE_SECONDS', TIMESTAMP_TOLERANCE_SECONDS, 1, 3600),
     nonceTtlSeconds: int('NONCE_TTL_SECONDS', NONCE_TTL_SECONDS, 1, 86400),

@@ -33,13 +33,24 @@ export async function pgliteClient(db: PGlite, options: OpenOptions): Promise<Sq
   return reportingStoreFailures(client);
 }
 
+/** The pool's limits: DATABASE_POOL_SIZE, DATABASE_CONNECT_TIMEOUT_MS and DATABASE_QUERY_TIMEOUT_MS. */
+export interface PoolLimits {
+  size: number;
+  /** How long a query waits for a free connection; past it, the store is unavailable (503, retryable). */
+  connectTimeoutMs: number;
+  queryTimeoutMs: number;
+}
+
+export const DEFAULT_POOL_LIMITS: PoolLimits = { size: 10, connectTimeoutMs: 2000, queryTimeoutMs: 5000 };
+
 /** PostgreSQL through a pool, migrated at open. `schema` (tests only) sets the search_path of every connection. */
-export async function openPostgres(databaseUrl: string, options: OpenOptions & { schema?: string }): Promise<SqlClient> {
+export async function openPostgres(databaseUrl: string, options: OpenOptions & { schema?: string; pool?: PoolLimits }): Promise<SqlClient> {
+  const limits = options.pool ?? DEFAULT_POOL_LIMITS;
   const pool = new Pool({
     connectionString: databaseUrl,
-    max: 10,
-    connectionTimeoutMillis: 2000,
-    query_timeout: 5000,
+    max: limits.size,
+    connectionTimeoutMillis: limits.connectTimeoutMs,
+    query_timeout: limits.queryTimeoutMs,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
   });
   // An idle client's error (the server went away) must not crash the process; the next query reports it.

@@ -113,6 +113,22 @@ describe('JobRunner', () => {
     expect(runs).toBe(3);
   });
 
+  it('runs a job of a runner never started only when asked: runNow arms no timer, so a test that runs jobs by hand keeps them still', async () => {
+    const { runner, scheduler } = runnerWithLogs();
+    let runs = 0;
+    runner.add({ name: 'dispatch', intervalMs: 1000, run: async () => void runs++ });
+    await runner.runNow('dispatch');
+    runner.wake('dispatch');
+    expect(runs).toBe(1);
+    expect(scheduler.waiting()).toEqual([]);
+    await scheduler.advance(10_000);
+    expect(runs).toBe(1);
+    runner.start();
+    await scheduler.advance(1000);
+    expect(runs).toBe(2);
+    expect(scheduler.waiting()).toEqual([1000]);
+  });
+
   it('runs again at once while a run says there is more, then pauses', async () => {
     const { runner, scheduler } = runnerWithLogs();
     const batches = [true, true, false];

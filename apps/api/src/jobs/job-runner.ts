@@ -98,6 +98,8 @@ class ScheduledJob {
   private failing = false;
   /** Set by `wake` while a run is in flight: the run's result may already be stale, so the job runs again at once. */
   private woken = false;
+  /** Whether the job runs on its interval: from the runner's start on. A job only ever run out of turn (`runNow` before start) never arms a timer. */
+  private recurring = false;
   private readonly scheduler: Scheduler;
   private readonly random: () => number;
   private readonly elapsedMs: () => number;
@@ -118,6 +120,7 @@ class ScheduledJob {
 
   schedule(delayMs = this.pauseMs()): void {
     if (this.signal.aborted) return;
+    this.recurring = true;
     this.cancelTimer?.();
     this.cancelTimer = this.scheduler.after(delayMs, () => {
       this.cancelTimer = undefined;
@@ -128,7 +131,7 @@ class ScheduledJob {
   runOnce(): Promise<void> {
     this.running ??= this.runInARow().finally(() => {
       this.running = undefined;
-      this.schedule();
+      if (this.recurring) this.schedule();
     });
     return this.running;
   }

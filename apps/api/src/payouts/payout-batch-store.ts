@@ -127,7 +127,8 @@ export class PayoutBatchStore {
    * become QUEUED together, those that needed approval approved by the
    * submitter. A batch with a payout needing approval is submitted only by
    * a key with payouts:approve that created neither the batch nor any of
-   * its payouts. The same key submitting again is answered the batch as it is.
+   * its payouts. The same key submitting again with the same numbers is
+   * answered the batch as it is.
    */
   async submit(key: PayoutKey, expected: { count: number; totalMinor: bigint }, submitter: Submitter, now: Date): Promise<SubmitOutcome> {
     return this.observed('batch', () =>
@@ -136,8 +137,12 @@ export class PayoutBatchStore {
         const batch = rows[0];
         if (!batch) return { refused: 'not-found' };
         if (batch.status !== 'OPEN') {
-          if (batch.submitted_by === submitter.apiKey) return { submitted: (await this.findOn(tx, key)) as StoredBatch, replayed: true };
-          return { refused: 'not-open', status: batch.status };
+          // The same submission again (a retry whose answer was lost): the same key, and the numbers the batch was submitted with.
+          const current = (await this.findOn(tx, key)) as StoredBatch;
+          const count = current.byStatus.reduce((sum, total) => sum + total.count, 0);
+          const totalMinor = current.byStatus.reduce((sum, total) => sum + total.amountMinor, 0n);
+          const same = batch.submitted_by === submitter.apiKey && count === expected.count && totalMinor === expected.totalMinor;
+          return same ? { submitted: current, replayed: true } : { refused: 'not-open', status: batch.status };
         }
         const held = await tx.query<{ count: string; total: string; needing_approval: string; created_by_submitter: string }>(
           `SELECT count(*)::text AS count, coalesce(sum(amount_minor), 0)::text AS total,
