@@ -156,7 +156,7 @@ function approvalSuite(name: string, start: (env: Record<string, string>, option
     it('lets the creator cancel its own payout while it waits, and approves nothing in a batch one by one', async () => {
       const { reference, created } = await create(5000);
       expect(created.json).toMatchObject({ status: 'PENDING_APPROVAL' });
-      expect((await call(MERCHANT_A, 'POST', `${PAYOUTS}/${reference}/cancel`, {})).json).toMatchObject({ status: 'CANCELLED', cancellationReason: 'cancelled_by_merchant' });
+      expect((await call(MERCHANT_A, 'POST', `${PAYOUTS}/${reference}/cancel`, {})).json).toMatchObject({ status: 'CANCELLED', cancellationReason: 'cancelled_by_merchant', approval: { status: 'withdrawn', decidedBy: null } });
       const batch = unique('batch');
       expect((await call(MERCHANT_A, 'POST', '/payment/api/payout-batches', { reference: batch, title: 'Vendors' })).status).toBe(201);
       const item = unique('item');

@@ -178,6 +178,8 @@ function batchSuite(name: string, start: (env: Record<string, string>, options: 
       clock.advance(1000);
       await runJob('payout-expiry');
       expect(await batchOf(MERCHANT_B, batch)).toMatchObject({ status: 'CANCELLED', cancellationReason: 'batch_expired', byStatus: [{ status: 'CANCELLED', count: 1 }] });
+      const expiredItem = (await call(MERCHANT_B, 'GET', `${PAYOUTS}?batchReference=${batch}`)).json.data as Payout[];
+      expect(expiredItem).toEqual([expect.objectContaining({ status: 'CANCELLED', cancellationReason: 'batch_expired' })]);
       expect(await balance(MERCHANT_B)).toEqual(before);
     });
 

@@ -42,6 +42,7 @@ describe('paysign payouts and batches against the real service', () => {
     await creator.payins.simulate(reference, { outcome: 'successful' });
   });
   afterAll(() => api.close());
+  const approverClient = () => new PaymentClient({ baseUrl: api.baseUrl, ...APPROVER_A, retryDelayMs: 10 });
 
   it('dry-runs a CSV with a bad bank code and a name mismatch: both rows are reported, and nothing is created', async () => {
     const batch = `cli-dry-${Date.now()}`;
@@ -71,17 +72,44 @@ describe('paysign payouts and batches against the real service', () => {
     const created = await paysign(['batches', 'create', '--file', file, '--reference', batch, '--title', 'Payroll'], envOf(MERCHANT_A));
     expect(created.code).toBe(0);
     expect(created.stdout).toContain(`Batch ${batch} ("Payroll"): OPEN, 2 payouts totalling NGN 7500.25 (2 PENDING_APPROVAL); needs an approver to submit.`);
-    expect(created.stdout).toContain(`paysign batches submit ${batch} --count 2 --total 7500.25`);
+    expect(created.stdout).toContain('The file holds 2 payouts totalling NGN 7500.25.');
 
-    const shown = await paysign(['batches', 'submit', batch], envOf(APPROVER_A));
-    expect(shown.code).toBe(2);
-    expect(shown.stderr).toContain('give --count and --total');
+    const shown = await paysign(['batches', 'show', batch], envOf(APPROVER_A));
+    expect(shown.code).toBe(0);
+    expect(shown.stdout.trim().split('\n').slice(1)).toEqual([
+      `  ${batch}-1  058 0123456785  ADAEZE NWOSU  NGN 5000.00  PENDING_APPROVAL`,
+      `  ${batch}-2  058 0123456785  ADAEZE NWOSU  NGN 2500.25  PENDING_APPROVAL`,
+    ]);
+    const withoutNumbers = await paysign(['batches', 'submit', batch], envOf(APPROVER_A));
+    expect(withoutNumbers.code).toBe(2);
+    expect(withoutNumbers.stdout).toContain(`  ${batch}-2  058 0123456785`);
+    expect(withoutNumbers.stderr).toContain('give --count and --total');
     const wrong = await paysign(['batches', 'submit', batch, '--count', '3', '--total', '7500.25'], envOf(APPROVER_A));
     expect([wrong.code, wrong.stderr]).toEqual([1, expect.stringContaining('PAYOUT_BATCH_MISMATCH: Payout batch')]);
     const byCreator = await paysign(['batches', 'submit', batch, '--count', '2', '--total', '7500.25'], envOf(MERCHANT_A));
     expect([byCreator.code, byCreator.stderr]).toEqual([1, expect.stringContaining('APPROVER_REQUIRED')]);
     const submitted = await paysign(['batches', 'submit', batch, '--count', '2', '--total', '7500.25'], envOf(APPROVER_A));
-    expect([submitted.code, submitted.stdout.trim()]).toEqual([0, `Batch ${batch} ("Payroll"): SUBMITTED, 2 payouts totalling NGN 7500.25 (2 QUEUED); needs an approver to submit.`]);
+    expect([submitted.code, submitted.stdout.trim()]).toEqual([0, `Batch ${batch} ("Payroll"): SUBMITTED, 2 payouts totalling NGN 7500.25 (2 QUEUED).`]);
+  });
+
+  it('resumes a batch that stopped part-way: run again with the refused row corrected, it keeps the rows already in and adds the rest', async () => {
+    const batch = `cli-resume-${Date.now()}`;
+    const rows = (lastAmount: string) => ['reference,bankCode,accountNumber,amount,narration,expectedAccountName', `${batch}-1,058,0123456785,3000,Salary,Adaeze Nwosu`, `${batch}-2,058,0123456785,${lastAmount},Salary,Adaeze Nwosu`];
+    // ₦50 passes the file's own checks but is below the service's PAYOUT_MIN_AMOUNT: the service refuses that row.
+    const stopped = await paysign(['batches', 'create', '--file', csvFile(rows('50')), '--reference', batch, '--title', 'Resume'], envOf(MERCHANT_A));
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toContain(`${batch}-2: PAYOUT_LIMIT_EXCEEDED`);
+    expect(stopped.stderr).toContain('1 payout not added');
+    expect((await creator.payoutBatches.get(batch)).itemCount).toBe(1);
+    const resumed = await paysign(['batches', 'create', '--file', csvFile(rows('150')), '--reference', batch, '--title', 'Resume'], envOf(MERCHANT_A));
+    expect([resumed.code, resumed.stderr]).toEqual([0, '']);
+    expect(resumed.stdout).toContain(`row 2 ${batch}-1: 058 0123456785 NGN 3000 -> ADAEZE NWOSU (already in the batch, PENDING_APPROVAL)`);
+    expect(resumed.stdout).toContain(`Batch ${batch} ("Resume"): OPEN, 2 payouts totalling NGN 3150.00 (2 PENDING_APPROVAL); needs an approver to submit.`);
+    const changed = await paysign(['batches', 'create', '--file', csvFile(rows('150').map((line) => line.replace(',3000,', ',3100,'))), '--reference', batch, '--title', 'Resume', '--dry-run'], envOf(MERCHANT_A));
+    expect([changed.code, changed.stdout]).toEqual([1, expect.stringContaining(`problem: the batch already holds payout ${batch}-1 for another account, amount or narration`)]);
+    expect(await approverClient().payoutBatches.cancel(batch)).toMatchObject({ status: 'CANCELLED' });
+    const cancelled = await creator.payouts.get(`${batch}-1`);
+    expect(cancelled).toMatchObject({ status: 'CANCELLED', cancellationReason: 'batch_cancelled', approval: { status: 'withdrawn' } });
   });
 
   it('approves and rejects single payouts from the terminal, refusing the creator\'s own approval', async () => {

@@ -192,9 +192,10 @@ export class PayoutBatchStore {
         if (batch.status !== 'OPEN') return { refused: 'not-open', status: batch.status };
         const payoutReason = reason === 'batch_expired' ? 'batch_expired' : 'batch_cancelled';
         const { rows } = await tx.query<PayoutRow>(
-          `UPDATE payouts SET status = 'CANCELLED', version = version + 1, completed_at = $3::timestamptz, cancellation_reason = $4
+          `UPDATE payouts SET status = 'CANCELLED', version = version + 1, completed_at = $3::timestamptz, cancellation_reason = $4,
+             approval_status = CASE WHEN approval_status = 'pending' THEN $5 ELSE approval_status END
            WHERE merchant_id = $1 AND batch_reference = $2 AND status IN ${WAITING} RETURNING ${PAYOUT_COLUMNS}`,
-          [key.merchantId, key.reference, now.toISOString(), payoutReason],
+          [key.merchantId, key.reference, now.toISOString(), payoutReason, reason === 'batch_expired' ? 'expired' : 'withdrawn'],
         );
         for (const payout of rows.map(payoutFromRow)) {
           await this.ledger.releasePayout(tx, payoutMoney(payout), now);

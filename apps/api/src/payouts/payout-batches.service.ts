@@ -76,15 +76,15 @@ export class PayoutBatchesService implements OnModuleInit {
       case 'role-required':
         throw new ApiException('ROLE_REQUIRED', { apiKey: caller.apiKey, role: 'payouts:create' });
       case 'approver-required':
-        throw new ApiException('APPROVER_REQUIRED', { apiKey: caller.apiKey, subject: `payout batch ${reference}`, why: outcome.why });
+        throw new ApiException('APPROVER_REQUIRED', { apiKey: caller.apiKey, action: 'submit', subject: `payout batch ${reference}`, why: outcome.why });
       case 'mismatch':
         throw new ApiException('PAYOUT_BATCH_MISMATCH', { reference, count: String(outcome.count), total: naira(outcome.totalMinor), expectedCount: String(expected.count), expectedTotal: naira(expected.totalMinor) });
     }
   }
 
-  /** Cancels an OPEN batch with every payout in it, releasing their holds. */
+  /** Cancels an OPEN batch with every payout in it, releasing their holds: its creator withdrawing it, or an approver rejecting it. */
   async cancel(caller: Caller, reference: string): Promise<StoredBatch> {
-    this.requireCreator(caller);
+    if (!this.merchants.hasRole(caller.apiKey, 'payouts:approve')) this.requireCreator(caller);
     const outcome = await this.store.cancel({ merchantId: caller.merchantId, reference }, 'cancelled_by_merchant', this.now(), this.events.eventOf);
     if ('cancelled' in outcome) return outcome.cancelled;
     if (outcome.refused === 'not-found') throw new ApiException('PAYOUT_BATCH_NOT_FOUND', { reference });

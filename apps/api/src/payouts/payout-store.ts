@@ -164,6 +164,7 @@ export class PayoutStore {
               set.push(`approval_status = 'rejected'`, `approval_decided_by = $${params.push(transition.rejectedBy)}`, 'approval_decided_at = $4::timestamptz', `approval_reason = $${params.push(transition.note)}`);
             }
             if (transition.reason === 'approval_expired') set.push(`approval_status = 'expired'`, 'approval_decided_at = $4::timestamptz');
+            if (transition.reason === 'cancelled_by_merchant') set.push(`approval_status = CASE WHEN approval_status = 'pending' THEN 'withdrawn' ELSE approval_status END`);
             break;
           case 'REVERSED':
             set.push('reversed_at = $4::timestamptz', `failure_reason = $${params.push(transition.reason)}`, 'next_status_check_at = NULL');

@@ -169,12 +169,12 @@ export class PayoutsService {
   /** The payout `caller` may approve or reject now, or the refusal that says why not. */
   private async decidable(caller: Caller, reference: string, decision: 'approve' | 'reject'): Promise<StoredPayout> {
     if (!this.merchants.hasRole(caller.apiKey, 'payouts:approve')) {
-      throw new ApiException('APPROVER_REQUIRED', { apiKey: caller.apiKey, subject: `payout ${reference}`, why: 'it lacks the payouts:approve role.' });
+      throw new ApiException('APPROVER_REQUIRED', { apiKey: caller.apiKey, action: decision, subject: `payout ${reference}`, why: 'it lacks the payouts:approve role.' });
     }
     const payout = await this.get({ merchantId: caller.merchantId, reference });
     if (payout.batchReference !== null) throw inBatch(payout);
     if (decision === 'approve' && payout.createdBy === caller.apiKey) {
-      throw new ApiException('APPROVER_REQUIRED', { apiKey: caller.apiKey, subject: `payout ${reference}`, why: 'it created the payout, and a payout is approved by a second credential.' });
+      throw new ApiException('APPROVER_REQUIRED', { apiKey: caller.apiKey, action: decision, subject: `payout ${reference}`, why: 'it created the payout, and a payout is approved by a second credential.' });
     }
     const decidedByCaller = payout.approval?.decidedBy === caller.apiKey && payout.approval.status === (decision === 'approve' ? 'approved' : 'rejected');
     if (payout.status !== 'PENDING_APPROVAL' && !decidedByCaller) throw new ApiException('PAYOUT_NOT_AWAITING_APPROVAL', { reference, status: payout.status });

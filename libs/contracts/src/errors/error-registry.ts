@@ -157,7 +157,7 @@ export const ERROR_REGISTRY = {
     status: 409,
     type: 'conflict',
     retryable: false,
-    message: 'Reference {reference} was already used with a different body. Use a new reference for a new payin, or resend the original body.',
+    message: 'Reference {reference} was already used with a different body. Use a new reference for a new request, or resend the original body.',
   },
   PAYIN_NOT_PENDING: {
     status: 409,
@@ -205,7 +205,7 @@ export const ERROR_REGISTRY = {
     status: 403,
     type: 'permission',
     retryable: false,
-    message: 'API key {apiKey} cannot approve {subject}: {why} Sign the request with another credential that holds the payouts:approve role.',
+    message: 'API key {apiKey} cannot {action} {subject}: {why} Sign the request with another credential that holds the payouts:approve role.',
   },
   PAYOUT_NOT_AWAITING_APPROVAL: {
     status: 409,

@@ -502,8 +502,10 @@ export interface paths {
         /**
          * Cancel a payout batch
          * @description Cancels an `OPEN` batch and every payout in it (`cancellationReason`
-         *     `batch_cancelled`), releasing each one's hold to `available`. A
-         *     submitted batch cannot be cancelled: its payouts are being sent.
+         *     `batch_cancelled`), releasing each one's hold to `available`: its
+         *     creator withdrawing it (`payouts:create`), or an approver rejecting it
+         *     (`payouts:approve`). A submitted batch cannot be cancelled: its
+         *     payouts are being sent.
          */
         post: operations["cancelPayoutBatch"];
         delete?: never;
@@ -1079,8 +1081,11 @@ export interface components {
         PayoutCancellationReason: "cancelled_by_merchant" | "rejected" | "approval_expired" | "batch_cancelled" | "batch_expired";
         /** @description The approval a payout needed, and who decided it when. A batch's items are decided by the submission of their batch. */
         PayoutApproval: {
-            /** @enum {string} */
-            status: "pending" | "approved" | "rejected" | "expired";
+            /**
+             * @description `withdrawn`: the payout was cancelled by the merchant, or with its batch, before anyone decided; `expired`: nobody decided in time.
+             * @enum {string}
+             */
+            status: "pending" | "approved" | "rejected" | "expired" | "withdrawn";
             /** @description The API key that approved or rejected it (for a batch item, the one that submitted the batch). */
             decidedBy: string | null;
             /** Format: date-time */

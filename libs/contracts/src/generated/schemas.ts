@@ -531,8 +531,10 @@ export const SCHEMAS = {
           "pending",
           "approved",
           "rejected",
-          "expired"
-        ]
+          "expired",
+          "withdrawn"
+        ],
+        "description": "`withdrawn`: the payout was cancelled by the merchant, or with its batch, before anyone decided; `expired`: nobody decided in time."
       },
       "decidedBy": {
         "type": [

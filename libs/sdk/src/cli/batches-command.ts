@@ -1,4 +1,4 @@
-import { matchName, SCHEMAS, type PayoutBatch } from '@paysign/contracts';
+import { matchName, SCHEMAS, type Payout, type PayoutBatch } from '@paysign/contracts';
 import type { BatchItem } from '../batch-builder';
 import { PaymentError } from '../errors';
 import type { PaymentClient } from '../payment-client';
@@ -24,8 +24,9 @@ const ENQUIRY_CONCURRENCY = 4;
 export async function batchesCommand(args: string[], io: CliIo): Promise<number> {
   const [action, ...rest] = args;
   if (action === 'create') return createFromFile(rest, io);
+  if (action === 'show') return show(rest, io);
   if (action === 'submit') return submit(rest, io);
-  throw new UsageError(`expected "create" or "submit", got ${action === undefined ? 'nothing' : `"${action}"`}. Run paysign --help.`);
+  throw new UsageError(`expected "create", "show" or "submit", got ${action === undefined ? 'nothing' : `"${action}"`}. Run paysign --help.`);
 }
 
 async function createFromFile(args: string[], io: CliIo): Promise<number> {
@@ -37,11 +38,13 @@ async function createFromFile(args: string[], io: CliIo): Promise<number> {
   const rows = readRows(Buffer.from(await readInputFile(io, '--file', file)).toString('utf8'), file);
   const client = clientFromFlags(values, io);
 
-  const checked = await checkRows(client, rows);
+  // Rows already in the batch (a run that stopped part-way, run again) are kept as they are, never enquired or created again.
+  const inBatch = await client.payouts.list({ batchReference: reference, limit: 100 }).toArray();
+  const checked = await checkRows(client, rows, new Map(inBatch.map((payout) => [payout.reference, payout])));
   for (const row of checked) io.stdout(row.report);
   const problems = checked.filter((row) => row.item === undefined);
   const totalKobo = rows.reduce((sum, row) => sum + (AMOUNT.test(row.amount) ? Math.round(Number(row.amount) * 100) : 0), 0);
-  const summary = `${rows.length} payout${rows.length === 1 ? '' : 's'} totalling NGN ${(totalKobo / 100).toFixed(2)}`;
+  const summary = `${plural(rows.length, 'payout')} totalling NGN ${(totalKobo / 100).toFixed(2)}`;
   if (problems.length > 0) {
     io.stderr(`paysign batches create: ${problems.length} of ${rows.length} rows have a problem (above); nothing was created. Correct the file and run again.`);
     return EXIT_FAILED;
@@ -55,14 +58,28 @@ async function createFromFile(args: string[], io: CliIo): Promise<number> {
     for (const failure of result.failures) io.stderr(`${failure.reference}: ${failure.error.code}: ${failure.error.message}`);
     io.stdout(describe(result.batch));
     if (result.failures.length > 0) {
-      io.stderr(`paysign batches create: ${result.failures.length} payouts were not added; the batch was not submitted. Run the same command again to add them.`);
+      io.stderr(`paysign batches create: ${plural(result.failures.length, 'payout')} not added (above); the batch was not submitted. Correct those rows and run the same command again: the rows already in the batch are kept.`);
       return EXIT_FAILED;
     }
-    if (result.batch.status === 'OPEN') io.stdout(`To submit it, after checking: paysign batches submit ${reference} --count ${result.expected.expectedCount} --total ${result.expected.expectedTotal.toFixed(2)}`);
+    if (result.batch.status === 'OPEN') {
+      io.stdout(`The file holds ${plural(result.expected.expectedCount, 'payout')} totalling NGN ${result.expected.expectedTotal.toFixed(2)}. Whoever submits checks the batch (paysign batches show ${reference}) against their own records, then: paysign batches submit ${reference} --count <payouts> --total <naira>`);
+    }
     return EXIT_OK;
   } catch (error) {
     if (!(error instanceof PaymentError)) throw error;
     io.stderr(`paysign batches create: ${error.code}: ${error.message}`);
+    return EXIT_FAILED;
+  }
+}
+
+async function show(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseWithPositionals(args, CLIENT_OPTIONS, ['reference']);
+  try {
+    await printBatch(clientFromFlags(values, io), positionals[0] as string, io);
+    return EXIT_OK;
+  } catch (error) {
+    if (!(error instanceof PaymentError)) throw error;
+    io.stderr(`paysign batches show: ${error.code}: ${error.message}`);
     return EXIT_FAILED;
   }
 }
@@ -74,9 +91,8 @@ async function submit(args: string[], io: CliIo): Promise<number> {
   try {
     if (values.count === undefined || values.total === undefined) {
       // A person submits what they checked: show what the batch holds, and ask for both numbers.
-      const batch = await client.payoutBatches.get(reference);
-      io.stdout(describe(batch));
-      io.stderr(`paysign batches submit: give --count and --total, the number of payouts and their total you expect, such as --count ${batch.itemCount} --total ${batch.total.toFixed(2)} if that is what you checked.`);
+      await printBatch(client, reference, io);
+      io.stderr('paysign batches submit: give --count and --total: the number of payouts and their total in naira that you expect from your own records. A batch holding anything else is not submitted.');
       return EXIT_USAGE;
     }
     if (!/^[1-9][0-9]*$/.test(String(values.count))) throw new UsageError(`--count must be a whole number of payouts, got "${values.count}".`);
@@ -88,6 +104,16 @@ async function submit(args: string[], io: CliIo): Promise<number> {
     if (!(error instanceof PaymentError)) throw error;
     io.stderr(`paysign batches submit: ${error.code}: ${error.message}`);
     return EXIT_FAILED;
+  }
+}
+
+/** The batch, then each of its payouts, oldest first: what an approver checks before submitting. */
+async function printBatch(client: PaymentClient, reference: string, io: CliIo): Promise<void> {
+  const batch = await client.payoutBatches.get(reference);
+  const payouts = await client.payouts.list({ batchReference: reference, limit: 100 }).toArray();
+  io.stdout(describe(batch));
+  for (const payout of payouts.reverse()) {
+    io.stdout(`  ${payout.reference}  ${payout.bankCode} ${payout.accountNumber}  ${payout.accountName}  NGN ${payout.amount.toFixed(2)}  ${payout.status}`);
   }
 }
 
@@ -113,7 +139,7 @@ function readRows(text: string, file: string): Row[] {
 }
 
 /** Each row checked and enquired, with its report line, and its payout when it has no problem. */
-async function checkRows(client: PaymentClient, rows: Row[]): Promise<Array<{ report: string; item?: BatchItem }>> {
+async function checkRows(client: PaymentClient, rows: Row[], inBatch: ReadonlyMap<string, Payout>): Promise<Array<{ report: string; item?: BatchItem }>> {
   const seen = new Set<string>();
   const results: Array<{ report: string; item?: BatchItem }> = [];
   let next = 0;
@@ -123,6 +149,15 @@ async function checkRows(client: PaymentClient, rows: Row[]): Promise<Array<{ re
     if (empty.length > 0) return { report: `${at} -> problem: ${empty.join(', ')} empty` };
     if (!REFERENCE.test(row.reference)) return { report: `${at} -> problem: the reference must be 1 to 64 characters from [A-Za-z0-9._-]` };
     if (!AMOUNT.test(row.amount) || Number(row.amount) <= 0) return { report: `${at} -> problem: the amount must be naira above 0 with at most 2 decimal places, such as 5000.50` };
+    const existing = inBatch.get(row.reference);
+    if (existing) {
+      const same = existing.bankCode === row.bankCode && existing.accountNumber === row.accountNumber && existing.amount === Number(row.amount) && existing.narration === row.narration;
+      if (!same) return { report: `${at} -> problem: the batch already holds payout ${row.reference} for another account, amount or narration` };
+      // The payout as it was created: sending it again with its own enquiry is a replay, never a second payout.
+      const item: BatchItem = { reference: row.reference, amount: existing.amount, currency: 'NGN', enquiryId: existing.enquiryId, narration: existing.narration };
+      if (row.expectedAccountName) item.expectedAccountName = row.expectedAccountName;
+      return { report: `${at} -> ${existing.accountName} (already in the batch, ${existing.status})`, item };
+    }
     try {
       const enquiry = await client.accounts.enquire({ bankCode: row.bankCode, accountNumber: row.accountNumber });
       const match = row.expectedAccountName ? matchName(row.expectedAccountName, enquiry.accountName) : 'not_checked';
@@ -150,5 +185,8 @@ async function checkRows(client: PaymentClient, rows: Row[]): Promise<Array<{ re
 
 function describe(batch: PayoutBatch): string {
   const byStatus = batch.byStatus.map((total) => `${total.count} ${total.status}`).join(', ') || 'no payouts';
-  return `Batch ${batch.reference} ("${batch.title}"): ${batch.status}, ${batch.itemCount} payouts totalling NGN ${batch.total.toFixed(2)} (${byStatus})${batch.approvalRequired ? '; needs an approver to submit' : ''}.`;
+  const approval = batch.status === 'OPEN' && batch.approvalRequired ? '; needs an approver to submit' : '';
+  return `Batch ${batch.reference} ("${batch.title}"): ${batch.status}, ${plural(batch.itemCount, 'payout')} totalling NGN ${batch.total.toFixed(2)} (${byStatus})${approval}.`;
 }
+
+const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;

@@ -22,9 +22,11 @@ Commands:
            accountNumber, amount, narration, optional expectedAccountName).
            Every row is enquired first and reported with the account's name;
            with a problem on any row, or --dry-run, nothing is created.
+           Run again after a partial failure: rows already in the batch are kept.
+  batches show <reference>                Show a batch and every payout in it.
   batches submit <reference> --count N --total X
-           Submit a batch holding exactly N payouts totalling X naira. Without
-           them, show what the batch holds.
+           Submit a batch holding exactly N payouts totalling X naira, the
+           numbers you expect from your own records.
 
 Flags of sign, curl and request:
   --api-key K        X-API-KEY (or PAYSIGN_API_KEY)
