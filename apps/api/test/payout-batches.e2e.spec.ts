@@ -183,6 +183,21 @@ function batchSuite(name: string, start: (env: Record<string, string>, options: 
       expect(await balance(MERCHANT_B)).toEqual(before);
     });
 
+    it('lists the merchant\'s batches newest first, by status, a page at a time, each with its totals', async () => {
+      const references = [await openBatch(MERCHANT_B, 'First'), await openBatch(MERCHANT_B, 'Second'), await openBatch(MERCHANT_B, 'Third')];
+      await join(MERCHANT_B, references[1] as string, 400);
+      const page = (await call(MERCHANT_B, 'GET', `${BATCHES}?status=OPEN&limit=2`)).json as unknown as { data: PayoutBatch[]; hasMore: boolean; nextCursor: string };
+      expect(page.data.map((batch) => batch.reference)).toEqual([references[2], references[1]]);
+      expect(page.data[1]).toMatchObject({ itemCount: 1, total: 400, byStatus: [{ status: 'BATCHED', count: 1, amount: 400 }] });
+      expect(page.hasMore).toBe(true);
+      const next = (await call(MERCHANT_B, 'GET', `${BATCHES}?status=OPEN&limit=2&cursor=${page.nextCursor}`)).json as unknown as { data: PayoutBatch[] };
+      expect(next.data.map((batch) => batch.reference)).toContain(references[0]);
+      expect(((await call(MERCHANT_A, 'GET', `${BATCHES}?limit=100`)).json.data as PayoutBatch[]).every((batch) => batch.merchantId === MERCHANT_A.merchantId)).toBe(true);
+      expect((await call(MERCHANT_B, 'GET', `${BATCHES}?status=DONE`)).status).toBe(400);
+      expect((await call(MERCHANT_B, 'GET', `${PAYOUTS}?limit=2&cursor=${page.nextCursor}`)).status).toBe(400);
+      for (const reference of references) expect((await call(MERCHANT_B, 'POST', `${BATCHES}/${reference}/cancel`, {})).status).toBe(200);
+    });
+
     it('refuses bad input with the documented 400s and a batch that is not there with 404', async () => {
       const bad = await call(MERCHANT_B, 'POST', BATCHES, { reference: 'has space', title: '' });
       expect(bad.status).toBe(400);

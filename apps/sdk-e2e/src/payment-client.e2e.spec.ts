@@ -343,6 +343,7 @@ describe('PaymentClient payout approval and batches against the real service', (
     expect(again.batch).toMatchObject({ status: 'SUBMITTED', itemCount: 30 });
     const listed = await other.payouts.list({ batchReference: reference }).toArray();
     expect(listed).toHaveLength(30);
+    expect((await other.payoutBatches.list({ status: 'SUBMITTED' }).toArray()).map((batch) => batch.reference)).toContain(reference);
 
     const { enquiryId: aEnquiry } = await creator.accounts.enquire({ bankCode: '058', accountNumber: '0123456785' });
     const approvalBatch = `${reference}-approval`;

@@ -42,6 +42,7 @@ export type {
   PayoutBatch,
   PayoutBatchStatus,
   PayoutBatchStatusTotal,
+  PayoutBatchList,
   CreatePayoutBatchRequest,
   SubmitPayoutBatchRequest,
   PayoutBatchEvent,

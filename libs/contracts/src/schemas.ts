@@ -57,3 +57,4 @@ export type ErrorBody = Schemas['Error'];
 export type ErrorCode = Schemas['ErrorCode'];
 export type FieldError = Schemas['FieldError'];
 export type SigningDebug = Schemas['SigningDebug'];
+export type PayoutBatchList = Schemas['PayoutBatchList'];

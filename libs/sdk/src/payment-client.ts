@@ -27,6 +27,7 @@ import { SDK_VERSION } from './version';
 /** The filters of a payin listing: `status`, `createdFrom`, `createdTo` (RFC 3339), `limit` (1 to 100), and the `cursor` of the page to start from. */
 export type ListPayinsParams = NonNullable<paths['/payment/api/payins']['get']['parameters']['query']>;
 export type ListPayoutsParams = NonNullable<paths['/payment/api/payouts']['get']['parameters']['query']>;
+export type ListPayoutBatchesParams = NonNullable<paths['/payment/api/payout-batches']['get']['parameters']['query']>;
 export type ListBalanceEntriesParams = NonNullable<paths['/payment/api/balance/entries']['get']['parameters']['query']>;
 
 /**
@@ -208,6 +209,15 @@ export class PaymentClient {
     create: async (input: CreatePayoutBatchRequest): Promise<PayoutBatch & { idempotentReplayed: boolean }> => {
       const result = await this.http.POST('/payment/api/payout-batches', { body: input });
       return { ...expectData(result), idempotentReplayed: result.response.headers.get('idempotent-replayed') === 'true' };
+    },
+
+    /** Your batches, newest first, each with its totals: `await` it for a page, or `for await` every batch across pages. */
+    list: (filters: ListPayoutBatchesParams = {}): AutoPaginatingList<PayoutBatch> => {
+      const { cursor: first, ...rest } = filters;
+      return new AutoPaginatingList<PayoutBatch>(async (cursor) => {
+        const from = cursor ?? first;
+        return expectData(await this.http.GET('/payment/api/payout-batches', { params: { query: { ...rest, ...(from ? { cursor: from } : {}) } } }));
+      });
     },
 
     /** The batch, with the count and total of its payouts in each status; `payouts.list({ batchReference })` lists them. */

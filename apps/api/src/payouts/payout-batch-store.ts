@@ -45,6 +45,15 @@ export type SubmitOutcome =
   | { refused: 'role-required' }
   | { refused: 'approver-required'; why: string };
 
+export interface PayoutBatchListQuery {
+  merchantId: string;
+  status?: PayoutBatchStatus;
+  createdFrom?: Date;
+  createdTo?: Date;
+  after?: { createdAt: Date; reference: string };
+  limit: number;
+}
+
 export type CancelOutcome = { cancelled: StoredBatch } | { refused: 'not-found' } | { refused: 'not-open'; status: PayoutBatchStatus };
 
 /** Builds the outbox row of a batch that just completed, if it has one. */
@@ -245,34 +254,60 @@ export class PayoutBatchStore {
     if (event) await this.outbox.write(tx, event);
   }
 
+  /** A page of the merchant's batches, newest first, each with its totals. */
+  async list(query: PayoutBatchListQuery): Promise<StoredBatch[]> {
+    const params: unknown[] = [query.merchantId];
+    const where = ['merchant_id = $1'];
+    if (query.status !== undefined) where.push(`status = $${params.push(query.status)}`);
+    if (query.createdFrom !== undefined) where.push(`created_at >= $${params.push(query.createdFrom.toISOString())}::timestamptz`);
+    if (query.createdTo !== undefined) where.push(`created_at < $${params.push(query.createdTo.toISOString())}::timestamptz`);
+    if (query.after !== undefined) where.push(`(created_at, reference) < ($${params.push(query.after.createdAt.toISOString())}::timestamptz, $${params.push(query.after.reference)})`);
+    return this.observed('batch', async () => {
+      const { rows } = await this.client.query<BatchRow>(
+        `SELECT ${BATCH_COLUMNS} FROM payout_batches WHERE ${where.join(' AND ')} ORDER BY created_at DESC, reference DESC LIMIT $${params.push(query.limit)}`,
+        params,
+      );
+      return this.withTotals(this.client, query.merchantId, rows);
+    });
+  }
+
   private async findOn(on: SqlQueryable, key: PayoutKey): Promise<StoredBatch | undefined> {
     const { rows } = await on.query<BatchRow>(`SELECT ${BATCH_COLUMNS} FROM payout_batches WHERE merchant_id = $1 AND reference = $2`, [key.merchantId, key.reference]);
-    const row = rows[0];
-    if (!row) return undefined;
-    const totals = await on.query<{ status: PayoutStatus; count: string; total: string; approval: boolean }>(
-      `SELECT status, count(*)::text AS count, sum(amount_minor)::text AS total, bool_or(approval_status IS NOT NULL) AS approval
-       FROM payouts WHERE merchant_id = $1 AND batch_reference = $2 GROUP BY status`,
-      [key.merchantId, key.reference],
+    return (await this.withTotals(on, key.merchantId, rows))[0];
+  }
+
+  /** The batches of `rows` with their payouts' count and sum per status, in one query for all of them. */
+  private async withTotals(on: SqlQueryable, merchantId: string, rows: readonly BatchRow[]): Promise<StoredBatch[]> {
+    if (rows.length === 0) return [];
+    const params: unknown[] = [merchantId];
+    const references = rows.map((row) => `$${params.push(row.reference)}`).join(', ');
+    const totals = await on.query<{ batch_reference: string; status: PayoutStatus; count: string; total: string; approval: boolean }>(
+      `SELECT batch_reference, status, count(*)::text AS count, sum(amount_minor)::text AS total, bool_or(approval_status IS NOT NULL) AS approval
+       FROM payouts WHERE merchant_id = $1 AND batch_reference IN (${references}) GROUP BY batch_reference, status`,
+      params,
     );
-    const byStatus = [...totals.rows]
-      .sort((a, b) => PAYOUT_STATUSES.indexOf(a.status) - PAYOUT_STATUSES.indexOf(b.status))
-      .map((total) => ({ status: total.status, count: Number(total.count), amountMinor: BigInt(total.total) }));
-    return {
-      merchantId: row.merchant_id,
-      reference: row.reference,
-      title: row.title,
-      status: row.status,
-      createdBy: row.created_by,
-      submittedBy: row.submitted_by,
-      cancellationReason: row.cancellation_reason,
-      version: Number(row.version),
-      createdAt: toDate(row.created_at),
-      expiresAt: toDate(row.expires_at),
-      submittedAt: row.submitted_at === null ? null : toDate(row.submitted_at),
-      completedAt: row.completed_at === null ? null : toDate(row.completed_at),
-      cancelledAt: row.cancelled_at === null ? null : toDate(row.cancelled_at),
-      approvalRequired: totals.rows.some((total) => total.approval),
-      byStatus,
-    };
+    return rows.map((row) => {
+      const own = totals.rows.filter((total) => total.batch_reference === row.reference);
+      const byStatus = [...own]
+        .sort((a, b) => PAYOUT_STATUSES.indexOf(a.status) - PAYOUT_STATUSES.indexOf(b.status))
+        .map((total) => ({ status: total.status, count: Number(total.count), amountMinor: BigInt(total.total) }));
+      return {
+        merchantId: row.merchant_id,
+        reference: row.reference,
+        title: row.title,
+        status: row.status,
+        createdBy: row.created_by,
+        submittedBy: row.submitted_by,
+        cancellationReason: row.cancellation_reason,
+        version: Number(row.version),
+        createdAt: toDate(row.created_at),
+        expiresAt: toDate(row.expires_at),
+        submittedAt: row.submitted_at === null ? null : toDate(row.submitted_at),
+        completedAt: row.completed_at === null ? null : toDate(row.completed_at),
+        cancelledAt: row.cancelled_at === null ? null : toDate(row.cancelled_at),
+        approvalRequired: own.some((total) => total.approval),
+        byStatus,
+      };
+    });
   }
 }

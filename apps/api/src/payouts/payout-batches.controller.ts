@@ -1,14 +1,14 @@
-import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import type { PayoutBatch } from '@paysign/contracts';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { PayoutBatch, PayoutBatchList } from '@paysign/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { amountTextErrors, checkedReference } from '../http/request-rules';
 import { ROUTES } from '../http/routes';
 import { VerifiedBody, verifiedFieldText } from '../http/verified-body.decorator';
 import { validateBody } from '../http/validate-body';
-import { CREATE_PAYOUT_BATCH_FIELDS, CreatePayoutBatchDto, SUBMIT_PAYOUT_BATCH_FIELDS, SubmitPayoutBatchDto } from './payout-requests';
+import { CREATE_PAYOUT_BATCH_FIELDS, CreatePayoutBatchDto, encodePayoutBatchCursor, parsePayoutBatchListQuery, SUBMIT_PAYOUT_BATCH_FIELDS, SubmitPayoutBatchDto } from './payout-requests';
 import { payoutBatchToContract } from './payout-view';
 import { PayoutBatchesService } from './payout-batches.service';
-import { callerOf, refuseFields } from './payouts.controller';
+import { callerOf, merchantOf, refuseFields } from './payouts.controller';
 
 @Controller('api/payout-batches')
 export class PayoutBatchesController {
@@ -22,6 +22,17 @@ export class PayoutBatchesController {
     if (created) void reply.status(201);
     else void reply.status(200).header('Idempotent-Replayed', 'true');
     return payoutBatchToContract(batch);
+  }
+
+  @Get()
+  async list(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest): Promise<PayoutBatchList> {
+    const listing = parsePayoutBatchListQuery(merchantOf(request), query);
+    // One more than the page: whether it exists is hasMore, without a count query.
+    const rows = await this.batches.list({ ...listing, limit: listing.limit + 1 });
+    const page = rows.slice(0, listing.limit);
+    const last = page[page.length - 1];
+    const hasMore = rows.length > listing.limit;
+    return { data: page.map(payoutBatchToContract), hasMore, nextCursor: hasMore && last ? encodePayoutBatchCursor(last, listing) : null };
   }
 
   @Get(':reference')

@@ -8,7 +8,7 @@ import { JobRunner, type JobRunOutcome } from '../jobs/job-runner';
 import { ServiceLogger } from '../logging/logger';
 import { MerchantRegistry } from '../merchants/merchant-registry';
 import { amountOf, moneyFromAmount } from '../money/money';
-import { PayoutBatchStore, type StoredBatch } from './payout-batch-store';
+import { PayoutBatchStore, type PayoutBatchListQuery, type StoredBatch } from './payout-batch-store';
 import { PAYOUT_DISPATCH_JOB } from './payout-dispatcher';
 import { PayoutEvents } from './payout-events';
 import type { CreatePayoutBatchDto, SubmitPayoutBatchDto } from './payout-requests';
@@ -55,6 +55,10 @@ export class PayoutBatchesService implements OnModuleInit {
     const batch = await this.store.find({ merchantId: caller.merchantId, reference });
     if (!batch) throw new ApiException('PAYOUT_BATCH_NOT_FOUND', { reference });
     return batch;
+  }
+
+  list(query: PayoutBatchListQuery): Promise<StoredBatch[]> {
+    return this.store.list(query);
   }
 
   async submit(caller: Caller, reference: string, input: SubmitPayoutBatchDto): Promise<StoredBatch> {

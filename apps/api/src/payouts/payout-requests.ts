@@ -11,6 +11,7 @@ import {
 import { IsDefined, IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { encodeListingCursor, parseListingQuery, type ListingFilters } from '../http/listing-query';
 import { AMOUNT_RULE, REFERENCE_PATTERN, REFERENCE_RULE } from '../http/request-rules';
+import type { PayoutBatchListQuery } from './payout-batch-store';
 import type { PayoutListQuery } from './payout-store';
 import { PAYOUT_FAILURE_REASONS, PAYOUT_STATUSES } from './payout-states';
 
@@ -136,4 +137,15 @@ export function parsePayoutListQuery(merchantId: string, query: Record<string, u
 export function encodePayoutCursor(last: { createdAt: Date; reference: string }, query: PayoutListQuery): string {
   const filters: ListingFilters<PayoutStatus> = { ...query, ...(query.batchReference ? { references: { batchReference: query.batchReference } } : {}) };
   return encodeListingCursor(last, filters, 'payouts');
+}
+
+const BATCH_STATUSES = SCHEMAS.PayoutBatchStatus.enum;
+
+/** The batch listing's query string, read as the payout listing's is. */
+export function parsePayoutBatchListQuery(merchantId: string, query: Record<string, unknown>): PayoutBatchListQuery {
+  return { merchantId, ...parseListingQuery(query, BATCH_STATUSES, 'payout-batches') };
+}
+
+export function encodePayoutBatchCursor(last: { createdAt: Date; reference: string }, query: PayoutBatchListQuery): string {
+  return encodeListingCursor(last, query, 'payout-batches');
 }

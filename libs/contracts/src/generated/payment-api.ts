@@ -422,7 +422,14 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * List payout batches
+         * @description Lists the calling merchant's batches, newest first, one page at a
+         *     time, as payouts are listed: pass `nextCursor` as `cursor`, with the
+         *     same filters, for the next page. Each batch has its counts and totals
+         *     by status.
+         */
+        get: operations["listPayoutBatches"];
         put?: never;
         /**
          * Create a payout batch
@@ -1208,6 +1215,12 @@ export interface components {
             reference: components["schemas"]["Reference"];
             /** @description What the batch pays, such as `November payroll`. */
             title: string;
+        };
+        PayoutBatchList: {
+            /** @description Newest first. */
+            data: components["schemas"]["PayoutBatch"][];
+            hasMore: boolean;
+            nextCursor: components["schemas"]["Cursor"] | null;
         };
         SubmitPayoutBatchRequest: {
             /** @description How many payouts you added; a batch holding another number is not submitted (`PAYOUT_BATCH_MISMATCH`). */
@@ -2644,6 +2657,43 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPayoutBatches: {
+        parameters: {
+            query?: {
+                /** @description Only batches in this status. */
+                status?: components["schemas"]["PayoutBatchStatus"];
+                /** @description Only batches created at or after this instant (RFC 3339, with a time zone). */
+                createdFrom?: string;
+                /** @description Only batches created before this instant (RFC 3339, with a time zone). */
+                createdTo?: string;
+                /** @description Batches per page. */
+                limit?: components["schemas"]["PageLimit"];
+                /** @description The `nextCursor` of the previous page. Opaque; valid only with the filters it was issued for. */
+                cursor?: components["schemas"]["Cursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of batches. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutBatchList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

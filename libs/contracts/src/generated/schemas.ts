@@ -899,6 +899,37 @@ export const SCHEMAS = {
       }
     }
   },
+  "PayoutBatchList": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "data",
+      "hasMore",
+      "nextCursor"
+    ],
+    "properties": {
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/PayoutBatch"
+        },
+        "description": "Newest first."
+      },
+      "hasMore": {
+        "type": "boolean"
+      },
+      "nextCursor": {
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/Cursor"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      }
+    }
+  },
   "SubmitPayoutBatchRequest": {
     "type": "object",
     "additionalProperties": false,
