@@ -92,6 +92,8 @@ function batchSuite(name: string, start: (env: Record<string, string>, options: 
       expect(wrongCount.json.message).toContain('holds 3 payouts totalling NGN 3800.50; you expected 4 totalling NGN 3800.50');
       const wrongTotal = await submit(MERCHANT_B, batch, 3, 3800);
       expect(wrongTotal.json.message).toContain('holds 3 payouts totalling NGN 3800.50; you expected 3 totalling NGN 3800.00');
+      expect(wrongTotal.json.details).toEqual([{ field: 'expectedTotal', code: 'mismatch', message: "The batch's payouts total NGN 3800.50; you expected NGN 3800.00." }]);
+      expect((wrongCount.json.details as Array<{ field: string }>).map((detail) => detail.field)).toEqual(['expectedCount']);
       expect((await batchOf(MERCHANT_B, batch)).status).toBe('OPEN');
 
       const submitted = await submit(MERCHANT_B, batch, 3, 3800.5);

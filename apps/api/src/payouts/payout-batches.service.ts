@@ -81,8 +81,15 @@ export class PayoutBatchesService implements OnModuleInit {
         throw new ApiException('ROLE_REQUIRED', { apiKey: caller.apiKey, role: 'payouts:create' });
       case 'approver-required':
         throw new ApiException('APPROVER_REQUIRED', { apiKey: caller.apiKey, action: 'submit', subject: `payout batch ${reference}`, why: outcome.why });
-      case 'mismatch':
-        throw new ApiException('PAYOUT_BATCH_MISMATCH', { reference, count: String(outcome.count), total: naira(outcome.totalMinor), expectedCount: String(expected.count), expectedTotal: naira(expected.totalMinor) });
+      case 'mismatch': {
+        // Each number that differs as a field error too, for a program to read without parsing the message.
+        const details = [
+          ...(outcome.count === expected.count ? [] : [{ field: 'expectedCount', code: 'mismatch', message: `The batch holds ${outcome.count} payouts; you expected ${expected.count}.` }]),
+          ...(outcome.totalMinor === expected.totalMinor ? [] : [{ field: 'expectedTotal', code: 'mismatch', message: `The batch's payouts total NGN ${naira(outcome.totalMinor)}; you expected NGN ${naira(expected.totalMinor)}.` }]),
+        ];
+        const params = { reference, count: String(outcome.count), total: naira(outcome.totalMinor), expectedCount: String(expected.count), expectedTotal: naira(expected.totalMinor) };
+        throw new ApiException('PAYOUT_BATCH_MISMATCH', params, { details });
+      }
     }
   }
 

@@ -2856,7 +2856,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The batch is not `OPEN` (`PAYOUT_BATCH_NOT_OPEN`), or does not hold the expected count and total (`PAYOUT_BATCH_MISMATCH`). */
+            /** @description The batch is not `OPEN` (`PAYOUT_BATCH_NOT_OPEN`), or does not hold the expected count and total (`PAYOUT_BATCH_MISMATCH`, with a `details` entry for each number that differs). */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

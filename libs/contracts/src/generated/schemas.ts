@@ -1812,7 +1812,7 @@ export const SCHEMAS = {
       "PAYOUT_IN_BATCH": "The payout belongs to a batch: it is submitted, approved and cancelled with its batch, not on its own.",
       "PAYOUT_BATCH_NOT_FOUND": "The merchant has no payout batch with this reference. Create it first.",
       "PAYOUT_BATCH_NOT_OPEN": "The batch is no longer `OPEN`: it was submitted, cancelled or expired. Payouts join, and batches are submitted or cancelled, only while `OPEN`.",
-      "PAYOUT_BATCH_MISMATCH": "The batch does not hold the count or total you expected: an item is missing or extra. `message` gives both; nothing was submitted.",
+      "PAYOUT_BATCH_MISMATCH": "The batch does not hold the count or total you expected: an item is missing or extra. `message` gives both, `details` each that differs; nothing was submitted.",
       "WEBHOOK_NOT_CONFIGURED": "A `notifyUrl` was given, but the merchant has no webhook secret to sign notifications with.",
       "NUBAN_CHECK_FAILED": "The account number's NUBAN check digit is wrong for this bank; the bank was not asked.",
       "ACCOUNT_NOT_FOUND": "The bank has no such account.",
