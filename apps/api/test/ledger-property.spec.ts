@@ -86,7 +86,7 @@ describe('the ledger under random interleavings of payins, settlements, payouts 
             case 'payout': {
               const total = current.amountMinor + PAYOUT_FEE;
               const payout = { merchantId, reference, amountMinor: current.amountMinor, feeMinor: PAYOUT_FEE, currency: 'NGN' as const, bankCode: '058', accountNumber: '0123456785', accountName: 'ADAEZE NWOSU', nameMatch: 'not_checked' as const, narration: 'x', enquiryId: 'enq_AAAAAAAAAAAAAAAAAAAAAA', notifyUrl: null, requestFingerprint: 'f', createdBy: 'pk_prop', batchReference: null };
-              const created = await payouts.create(payout, { status: 'QUEUED', approvalTtlMs: 60_000 }, 10n ** 15n, now, NO_EVENT).catch((error: unknown) => {
+              const created = await payouts.create(payout, { status: 'QUEUED', approvalTtlMs: 60_000, batchMaxItems: 1000 }, 10n ** 15n, now, NO_EVENT).catch((error: unknown) => {
                 if (error instanceof InsufficientBalanceError) return 'refused' as const;
                 throw error;
               });

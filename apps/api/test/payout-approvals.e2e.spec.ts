@@ -148,6 +148,10 @@ function approvalSuite(name: string, start: (env: Record<string, string>, option
       await runJob('payout-expiry');
       expect((await get(reference)).status).toBe('PENDING_APPROVAL');
       clock.advance(1000);
+      // Past its expiry and not yet swept: approving it is refused all the same, by the store's clock.
+      const late = await approve(reference, APPROVER_A);
+      expect([late.status, late.json.code]).toEqual([409, 'PAYOUT_NOT_AWAITING_APPROVAL']);
+      expect(late.json.message).toContain('past its approval expiry');
       await runJob('payout-expiry');
       expect(await get(reference)).toMatchObject({ status: 'CANCELLED', cancellationReason: 'approval_expired', approval: { status: 'expired', decidedBy: null } });
       expect(await balance()).toEqual(before);
@@ -163,6 +167,9 @@ function approvalSuite(name: string, start: (env: Record<string, string>, option
       expect((await call(MERCHANT_A, 'POST', PAYOUTS, { reference: item, amount: 5000, currency: 'NGN', enquiryId: await enquire(), narration: 'Vendor', batchReference: batch })).json.status).toBe('PENDING_APPROVAL');
       // A batch's payouts tell the merchant nothing one by one: the batch is what is approved.
       expect(await eventTypes(item)).toEqual([]);
+      // Below the threshold too: with approval on, a batch's payouts all wait for its approver, whatever their amounts.
+      const small = unique('item');
+      expect((await call(MERCHANT_A, 'POST', PAYOUTS, { reference: small, amount: THRESHOLD / 2, currency: 'NGN', enquiryId: await enquire(), narration: 'Vendor', batchReference: batch })).json.status).toBe('PENDING_APPROVAL');
       for (const operation of ['approve', 'reject', 'cancel']) {
         const refused = await call(operation === 'cancel' ? MERCHANT_A : APPROVER_A, 'POST', `${PAYOUTS}/${item}/${operation}`, {});
         expect([operation, refused.status, refused.json.code]).toEqual([operation, 409, 'PAYOUT_IN_BATCH']);

@@ -51,7 +51,7 @@ function batchSuite(name: string, start: (env: Record<string, string>, options: 
 
     beforeAll(async () => {
       api = await start(
-        { MERCHANTS_FILE: payoutMerchantsFile(undefined, { approvalA: { required: true, thresholdNaira: 0 } }), SANDBOX_PAYOUT_DELAY_MS: '0', PAYOUT_BATCH_TTL_SECONDS: String(BATCH_TTL_SECONDS), PAYOUT_DAILY_LIMIT: '10000000', PAYOUT_DISPATCH_CONCURRENCY: '5' },
+        { MERCHANTS_FILE: payoutMerchantsFile(undefined, { approvalA: { required: true, thresholdNaira: 0 } }), SANDBOX_PAYOUT_DELAY_MS: '0', PAYOUT_BATCH_TTL_SECONDS: String(BATCH_TTL_SECONDS), PAYOUT_DAILY_LIMIT: '10000000', PAYOUT_DISPATCH_CONCURRENCY: '5', PAYOUT_BATCH_MAX_ITEMS: '15' },
         { overrides: { storeClock: clock.now }, startJobs: false },
       );
       for (const credential of [MERCHANT_A, MERCHANT_B]) {
@@ -166,7 +166,9 @@ function batchSuite(name: string, start: (env: Record<string, string>, options: 
       expect(cancelled.json).toMatchObject({ status: 'CANCELLED', cancellationReason: 'cancelled_by_merchant', cancelledAt: expect.any(String), byStatus: [{ status: 'CANCELLED', count: 2, amount: 1500 }] });
       for (const item of items) expect((await call(MERCHANT_B, 'GET', `${PAYOUTS}/${item.reference}`)).json).toMatchObject({ status: 'CANCELLED', cancellationReason: 'batch_cancelled' });
       expect(await balance(MERCHANT_B)).toEqual(before);
-      expect((await call(MERCHANT_B, 'POST', `${BATCHES}/${batch}/cancel`, {})).json.code).toBe('PAYOUT_BATCH_NOT_OPEN');
+      // A retry of the cancellation is answered the batch as it is; nothing is released twice.
+      expect((await call(MERCHANT_B, 'POST', `${BATCHES}/${batch}/cancel`, {})).json).toEqual(cancelled.json);
+      expect(await balance(MERCHANT_B)).toEqual(before);
       expect((await submit(MERCHANT_B, batch, 2, 1500)).json.code).toBe('PAYOUT_BATCH_NOT_OPEN');
     });
 
@@ -178,11 +180,28 @@ function batchSuite(name: string, start: (env: Record<string, string>, options: 
       await runJob('payout-expiry');
       expect((await batchOf(MERCHANT_B, batch)).status).toBe('OPEN');
       clock.advance(1000);
+      // Past its expiry and not yet swept: it takes no payout and is not submitted.
+      const late = await call(MERCHANT_B, 'POST', PAYOUTS, { reference: unique('late'), amount: 100, currency: 'NGN', enquiryId: await enquire(MERCHANT_B), narration: 'Late', batchReference: batch });
+      expect([late.status, late.json.code]).toEqual([409, 'PAYOUT_BATCH_NOT_OPEN']);
+      expect(late.json.message).toContain('past its expiry');
+      expect((await submit(MERCHANT_B, batch, 1, 900)).json.code).toBe('PAYOUT_BATCH_NOT_OPEN');
       await runJob('payout-expiry');
       expect(await batchOf(MERCHANT_B, batch)).toMatchObject({ status: 'CANCELLED', cancellationReason: 'batch_expired', byStatus: [{ status: 'CANCELLED', count: 1 }] });
       const expiredItem = (await call(MERCHANT_B, 'GET', `${PAYOUTS}?batchReference=${batch}`)).json.data as Payout[];
       expect(expiredItem).toEqual([expect.objectContaining({ status: 'CANCELLED', cancellationReason: 'batch_expired' })]);
       expect(await balance(MERCHANT_B)).toEqual(before);
+    });
+
+    it('holds at most PAYOUT_BATCH_MAX_ITEMS payouts in one batch, refusing the next with nothing held', async () => {
+      const batch = await openBatch(MERCHANT_B);
+      const enquiryId = await enquire(MERCHANT_B);
+      for (let i = 0; i < 15; i++) await join(MERCHANT_B, batch, 100, enquiryId);
+      const before = await balance(MERCHANT_B);
+      const full = await call(MERCHANT_B, 'POST', PAYOUTS, { reference: unique('over'), amount: 100, currency: 'NGN', enquiryId, narration: 'Over', batchReference: batch });
+      expect([full.status, full.json.code]).toEqual([422, 'PAYOUT_LIMIT_EXCEEDED']);
+      expect(full.json.message).toContain('past the 15 payouts one batch holds (PAYOUT_BATCH_MAX_ITEMS)');
+      expect(await balance(MERCHANT_B)).toEqual(before);
+      expect((await call(MERCHANT_B, 'POST', `${BATCHES}/${batch}/cancel`, {})).status).toBe(200);
     });
 
     it('lists the merchant\'s batches newest first, by status, a page at a time, each with its totals', async () => {
@@ -207,6 +226,8 @@ function batchSuite(name: string, start: (env: Record<string, string>, options: 
       const batch = await openBatch(MERCHANT_B);
       const badSubmit = await call(MERCHANT_B, 'POST', `${BATCHES}/${batch}/submit`, { expectedCount: 1.5, expectedTotal: 10.001 });
       expect((badSubmit.json.details as Array<{ field: string }>).map((detail) => detail.field).sort()).toEqual(['expectedCount', 'expectedTotal']);
+      const huge = await call(MERCHANT_B, 'POST', `${BATCHES}/${batch}/submit`, { expectedCount: 1, expectedTotal: 1e21 });
+      expect([huge.status, (huge.json.details as Array<{ field: string }>)[0]?.field]).toEqual([400, 'expectedTotal']);
       const missing = await call(MERCHANT_B, 'POST', PAYOUTS, { reference: unique('x'), amount: 100, currency: 'NGN', enquiryId: await enquire(MERCHANT_B), narration: 'x', batchReference: 'no-such-batch' });
       expect([missing.status, missing.json.code]).toEqual([404, 'PAYOUT_BATCH_NOT_FOUND']);
       expect((await call(MERCHANT_B, 'GET', `${PAYOUTS}?batchReference=not%20valid`)).status).toBe(400);

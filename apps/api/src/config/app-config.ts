@@ -162,6 +162,10 @@ export interface PayoutSettings {
   batchTtlSeconds: number;
   /** How often each instance looks for expired approvals and batches. */
   expiryIntervalMs: number;
+  /** Expired approvals, and expired batches, one run cancels at most; a full page is followed by another at once. */
+  expiryBatchSize: number;
+  /** The most payouts one batch holds; its cancellation releases them all in one transaction. */
+  batchMaxItems: number;
 }
 
 export interface RateLimits {
@@ -307,6 +311,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
       approvalTtlSeconds: int('PAYOUT_APPROVAL_TTL_SECONDS', 86_400, 60, 2_592_000),
       batchTtlSeconds: int('PAYOUT_BATCH_TTL_SECONDS', 86_400, 60, 2_592_000),
       expiryIntervalMs: int('PAYOUT_EXPIRY_INTERVAL_MS', 60_000, 20, 3_600_000),
+      expiryBatchSize: int('PAYOUT_EXPIRY_BATCH_SIZE', 100, 1, 10_000),
+      batchMaxItems: int('PAYOUT_BATCH_MAX_ITEMS', 1000, 1, 10_000),
     },
     checkoutTokenSecret: env.CHECKOUT_TOKEN_SECRET || SANDBOX_CHECKOUT_TOKEN_SECRET,
     checkoutFormLimitBytes: int('CHECKOUT_FORM_LIMIT_BYTES', 4096, 512, 65_536),

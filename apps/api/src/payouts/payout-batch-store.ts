@@ -10,6 +10,9 @@ import { PAYOUT_STATUSES } from './payout-states';
 
 export type BatchCancellationReason = 'cancelled_by_merchant' | 'batch_expired';
 
+/** How an OPEN batch past its expiry, not yet swept, is named when it is refused: it takes nothing more and is not submitted. */
+export const EXPIRED_BATCH = 'OPEN past its expiry, and about to be cancelled';
+
 export interface StoredBatch {
   merchantId: string;
   reference: string;
@@ -40,7 +43,7 @@ export interface Submitter {
 export type SubmitOutcome =
   | { submitted: StoredBatch; replayed: boolean }
   | { refused: 'not-found' }
-  | { refused: 'not-open'; status: PayoutBatchStatus }
+  | { refused: 'not-open'; status: string }
   | { refused: 'mismatch'; count: number; totalMinor: bigint }
   | { refused: 'role-required' }
   | { refused: 'approver-required'; why: string };
@@ -54,7 +57,7 @@ export interface PayoutBatchListQuery {
   limit: number;
 }
 
-export type CancelOutcome = { cancelled: StoredBatch } | { refused: 'not-found' } | { refused: 'not-open'; status: PayoutBatchStatus };
+export type CancelOutcome = { cancelled: StoredBatch; replayed: boolean } | { refused: 'not-found' } | { refused: 'not-open'; status: PayoutBatchStatus };
 
 /** Builds the outbox row of a batch that just completed, if it has one. */
 export type PayoutBatchEventOf = (completed: StoredBatch) => NewOutboxEvent | undefined;
@@ -125,10 +128,15 @@ export class PayoutBatchStore {
     return this.observed('batch', () => this.findOn(this.client, key));
   }
 
-  /** Locks the batch's row in `tx` and resolves its status; undefined when there is none. */
-  async lockOn(tx: SqlQueryable, key: PayoutKey): Promise<{ status: PayoutBatchStatus } | undefined> {
-    const { rows } = await tx.query<{ status: PayoutBatchStatus }>('SELECT status FROM payout_batches WHERE merchant_id = $1 AND reference = $2 FOR UPDATE', [key.merchantId, key.reference]);
-    return rows[0];
+  /** Locks the batch's row in `tx` and resolves its status, whether it is past its expiry by the store's clock, and how many payouts wait in it; undefined when there is none. */
+  async lockOn(tx: SqlQueryable, key: PayoutKey): Promise<{ status: PayoutBatchStatus; expired: boolean; waiting: number } | undefined> {
+    const params: unknown[] = [key.merchantId, key.reference];
+    const now = sqlNow(this.storeClock, params);
+    const { rows } = await tx.query<{ status: PayoutBatchStatus; expired: boolean }>(`SELECT status, expires_at <= ${now} AS expired FROM payout_batches WHERE merchant_id = $1 AND reference = $2 FOR UPDATE`, params);
+    const batch = rows[0];
+    if (!batch) return undefined;
+    const waiting = await tx.query<{ n: string }>(`SELECT count(*)::text AS n FROM payouts WHERE merchant_id = $1 AND batch_reference = $2 AND status IN ${WAITING}`, [key.merchantId, key.reference]);
+    return { status: batch.status, expired: batch.expired, waiting: Number(waiting.rows[0]?.n ?? 0) };
   }
 
   /**
@@ -136,23 +144,30 @@ export class PayoutBatchStore {
    * become QUEUED together, those that needed approval approved by the
    * submitter. A batch with a payout needing approval is submitted only by
    * a key with payouts:approve that created neither the batch nor any of
-   * its payouts. The same key submitting again with the same numbers is
-   * answered the batch as it is.
+   * its payouts. A batch already submitted, asked again with the numbers it
+   * holds, is answered as it is: a retry changes nothing. An OPEN batch past
+   * its expiry is not submitted, though its sweep has not yet run.
    */
   async submit(key: PayoutKey, expected: { count: number; totalMinor: bigint }, submitter: Submitter, now: Date): Promise<SubmitOutcome> {
     return this.observed('batch', () =>
       this.client.transaction(async (tx): Promise<SubmitOutcome> => {
-        const { rows } = await tx.query<BatchRow>(`SELECT ${BATCH_COLUMNS} FROM payout_batches WHERE merchant_id = $1 AND reference = $2 FOR UPDATE`, [key.merchantId, key.reference]);
+        const params: unknown[] = [key.merchantId, key.reference];
+        const storeNow = sqlNow(this.storeClock, params);
+        const { rows } = await tx.query<BatchRow & { expired: boolean }>(
+          `SELECT ${BATCH_COLUMNS}, expires_at <= ${storeNow} AS expired FROM payout_batches WHERE merchant_id = $1 AND reference = $2 FOR UPDATE`,
+          params,
+        );
         const batch = rows[0];
         if (!batch) return { refused: 'not-found' };
         if (batch.status !== 'OPEN') {
-          // The same submission again (a retry whose answer was lost): the same key, and the numbers the batch was submitted with.
+          // The same submission again (a retry whose answer was lost): a submitted batch, and the numbers it was submitted with. It changes nothing.
           const current = (await this.findOn(tx, key)) as StoredBatch;
           const count = current.byStatus.reduce((sum, total) => sum + total.count, 0);
           const totalMinor = current.byStatus.reduce((sum, total) => sum + total.amountMinor, 0n);
-          const same = batch.submitted_by === submitter.apiKey && count === expected.count && totalMinor === expected.totalMinor;
+          const same = batch.submitted_by !== null && count === expected.count && totalMinor === expected.totalMinor;
           return same ? { submitted: current, replayed: true } : { refused: 'not-open', status: batch.status };
         }
+        if (batch.expired) return { refused: 'not-open', status: EXPIRED_BATCH };
         const held = await tx.query<{ count: string; total: string; needing_approval: string; created_by_submitter: string }>(
           `SELECT count(*)::text AS count, coalesce(sum(amount_minor), 0)::text AS total,
                   count(*) FILTER (WHERE status = 'PENDING_APPROVAL')::text AS needing_approval,
@@ -198,7 +213,11 @@ export class PayoutBatchStore {
         await tx.query('SELECT 1 FROM ledger_accounts WHERE id = $1 FOR UPDATE', [`merchant:${key.merchantId}:NGN:available`]);
         const batch = await this.lockOn(tx, key);
         if (!batch) return { refused: 'not-found' };
-        if (batch.status !== 'OPEN') return { refused: 'not-open', status: batch.status };
+        if (batch.status !== 'OPEN') {
+          // A cancellation again (a retry whose answer was lost): the batch as it is.
+          const current = (await this.findOn(tx, key)) as StoredBatch;
+          return batch.status === 'CANCELLED' && current.cancellationReason === reason ? { cancelled: current, replayed: true } : { refused: 'not-open', status: batch.status };
+        }
         const payoutReason = reason === 'batch_expired' ? 'batch_expired' : 'batch_cancelled';
         const { rows } = await tx.query<PayoutRow>(
           `UPDATE payouts SET status = 'CANCELLED', version = version + 1, completed_at = $3::timestamptz, cancellation_reason = $4,
@@ -215,7 +234,7 @@ export class PayoutBatchStore {
           `UPDATE payout_batches SET status = 'CANCELLED', cancellation_reason = $3, cancelled_at = $4::timestamptz, version = version + 1 WHERE merchant_id = $1 AND reference = $2`,
           [key.merchantId, key.reference, reason, now.toISOString()],
         );
-        return { cancelled: (await this.findOn(tx, key)) as StoredBatch };
+        return { cancelled: (await this.findOn(tx, key)) as StoredBatch, replayed: false };
       }),
     );
   }

@@ -15,8 +15,6 @@ import type { CreatePayoutBatchDto, SubmitPayoutBatchDto } from './payout-reques
 import { PayoutsService, type Caller } from './payouts.service';
 
 export const PAYOUT_EXPIRY_JOB = 'payout-expiry';
-/** Expired approvals, and expired batches, cancelled per run at most; a full page is followed by another at once. */
-const EXPIRY_PAGE = 100;
 
 const naira = (minor: bigint) => amountOf({ minor, currency: 'NGN' }).toFixed(2);
 
@@ -102,15 +100,27 @@ export class PayoutBatchesService implements OnModuleInit {
     throw new ApiException('PAYOUT_BATCH_NOT_OPEN', { reference, status: outcome.status });
   }
 
-  /** One run of `payout-expiry`: approvals first, then open batches, a page of each. */
+  /**
+   * One run of `payout-expiry`: a page of expired approvals, then a page of
+   * expired open batches (PAYOUT_EXPIRY_BATCH_SIZE each). A batch whose
+   * cancellation fails is logged and left for the next run; the others go on.
+   */
   async expire(): Promise<JobRunOutcome> {
-    const approvals = await this.payouts.expireApprovals(EXPIRY_PAGE);
-    const batches = await this.store.expiredOpen(EXPIRY_PAGE);
+    const page = this.config.payouts.expiryBatchSize;
+    const approvals = await this.payouts.expireApprovals(page);
+    const batches = await this.store.expiredOpen(page);
+    let failed = 0;
     for (const key of batches) {
-      const outcome = await this.store.cancel(key, 'batch_expired', this.now(), this.events.eventOf);
-      if ('cancelled' in outcome) this.logger.info({ merchantId: key.merchantId, reference: key.reference }, 'payout batch cancelled: it was not submitted in time');
+      try {
+        const outcome = await this.store.cancel(key, 'batch_expired', this.now(), this.events.eventOf);
+        if ('cancelled' in outcome && !outcome.replayed) this.logger.info({ merchantId: key.merchantId, reference: key.reference }, 'payout batch cancelled: it was not submitted in time');
+      } catch (error) {
+        failed++;
+        this.logger.error({ err: error, merchantId: key.merchantId, reference: key.reference }, 'payout batch not cancelled at its expiry; the next run tries again');
+      }
     }
-    return { again: approvals === EXPIRY_PAGE || batches.length === EXPIRY_PAGE };
+    // A page of failures is not run again at once: it would fail the same way.
+    return { again: approvals === page || (batches.length === page && failed < batches.length) };
   }
 
   private requireCreator(caller: Caller): void {

@@ -106,6 +106,7 @@ export class SubmitPayoutBatchDto implements SubmitPayoutBatchRequest {
   @IsDefined({ message: 'expectedCount is required: how many payouts you added to the batch.' })
   expectedCount!: number;
 
+  @Max(SUBMIT.expectedTotal.maximum, { message: `expectedTotal must be at most ${SUBMIT.expectedTotal.maximum}.` })
   @IsPositive({ message: 'expectedTotal must be greater than 0.' })
   @IsNumber({ allowNaN: false, allowInfinity: false }, { message: AMOUNT_RULE.replace(/^amount/, 'expectedTotal') })
   @IsDefined({ message: 'expectedTotal is required: the sum of the amounts of the payouts you added, in naira.' })

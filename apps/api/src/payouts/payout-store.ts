@@ -4,8 +4,8 @@ import { sqlNow, sqlNowPlus, type StoreClock } from '../db/store-clock';
 import type { EventOutbox } from '../events/event-outbox';
 import type { Ledger } from '../ledger/ledger';
 import { observeThrough, type StoreProbe } from '../stores/store-probe';
-import type { PayoutBatchStore } from './payout-batch-store';
 import { PAYOUT_COLUMNS as COLUMNS, payoutFromRow as fromRow, payoutMoney as money, type NewPayout, type PayoutEventOf, type PayoutKey, type PayoutListQuery, type PayoutRow, type StoredPayout } from './payout-rows';
+import { EXPIRED_BATCH, type PayoutBatchStore } from './payout-batch-store';
 import { FINAL_STATUSES, movePreconditionOf, type PayoutTransition } from './payout-states';
 
 export type { NewPayout, PayoutEventOf, PayoutKey, PayoutListQuery, StoredPayout } from './payout-rows';
@@ -14,7 +14,7 @@ export type { NewPayout, PayoutEventOf, PayoutKey, PayoutListQuery, StoredPayout
 export type InitialPayoutStatus = Extract<PayoutStatus, 'QUEUED' | 'PENDING_APPROVAL' | 'BATCHED'>;
 
 /** Why a payout could not be created: the refusals found inside its transaction. */
-export type CreateRefusal = { refused: 'daily-limit'; usedMinor: bigint } | { refused: 'batch-not-found' } | { refused: 'batch-not-open'; batchStatus: string };
+export type CreateRefusal = { refused: 'daily-limit'; usedMinor: bigint } | { refused: 'batch-not-found' } | { refused: 'batch-not-open'; batchStatus: string } | { refused: 'batch-full'; maxItems: number };
 
 /**
  * Payouts in the payin database, with their money in the ledger. Every move
@@ -48,7 +48,7 @@ export class PayoutStore {
    */
   async create(
     payout: NewPayout,
-    start: { status: InitialPayoutStatus; approvalTtlMs: number },
+    start: { status: InitialPayoutStatus; approvalTtlMs: number; batchMaxItems: number },
     dailyLimitMinor: bigint,
     now: Date,
     eventOf: PayoutEventOf,
@@ -62,6 +62,8 @@ export class PayoutStore {
           const batch = await this.batches.lockOn(tx, { merchantId: payout.merchantId, reference: payout.batchReference });
           if (!batch) return { refused: 'batch-not-found' };
           if (batch.status !== 'OPEN') return { refused: 'batch-not-open', batchStatus: batch.status };
+          if (batch.expired) return { refused: 'batch-not-open', batchStatus: EXPIRED_BATCH };
+          if (batch.waiting >= start.batchMaxItems) return { refused: 'batch-full', maxItems: start.batchMaxItems };
         }
         // By the clock that stamps created_at: the last 24 hours of this merchant's payouts.
         const used = await tx.query<{ used: string }>(
@@ -171,7 +173,9 @@ export class PayoutStore {
             break;
         }
         const from = precondition.from.map((status) => `$${params.push(status)}`).join(', ');
-        const outsideBatch = precondition.outsideBatch ? ' AND batch_reference IS NULL' : '';
+        let outsideBatch = precondition.outsideBatch ? ' AND batch_reference IS NULL' : '';
+        // An approval is given only while it may be, by the store's clock: not in the moment between its expiry and the sweep that cancels it.
+        if (transition.to === 'QUEUED') outsideBatch += ` AND (approval_expires_at IS NULL OR approval_expires_at > ${sqlNow(this.storeClock, params)})`;
         const { rows } = await tx.query<PayoutRow>(
           `UPDATE payouts SET ${set.join(', ')} WHERE merchant_id = $1 AND reference = $2 AND status IN (${from})${outsideBatch} RETURNING ${COLUMNS}`,
           params,
@@ -198,8 +202,8 @@ export class PayoutStore {
    * by that reference. Merchants take turns, oldest payout first within
    * each: a submitted batch of a thousand takes one slot per round, beside
    * every other merchant's payouts, never the whole dispatch. Safe with N
-   * instances: each row moves by compare-and-set on QUEUED, so of two
-   * instances picking the same payout one takes it.
+   * instances: each takes the payouts next in turn that no other instance
+   * holds (SKIP LOCKED), in one order with ties broken by key.
    */
   async claimQueued(limit: number, now: Date, firstCheckMs: number): Promise<StoredPayout[]> {
     return this.observed('claim', () =>
@@ -207,14 +211,17 @@ export class PayoutStore {
         const params: unknown[] = [limit, now.toISOString()];
         const firstCheck = sqlNowPlus(this.storeClock, params, firstCheckMs);
         const { rows } = await tx.query<PayoutRow>(
-          `UPDATE payouts SET status = 'PROCESSING', version = version + 1, provider_reference = coalesce(provider_reference, 'PSX-' || replace(gen_random_uuid()::text, '-', '')),
+          `WITH turns AS (
+             SELECT merchant_id, reference, created_at, row_number() OVER (PARTITION BY merchant_id ORDER BY created_at, reference) AS merchant_turn
+             FROM payouts WHERE status = 'QUEUED'),
+           taken AS (
+             SELECT p.merchant_id, p.reference FROM payouts p JOIN turns t ON t.merchant_id = p.merchant_id AND t.reference = p.reference
+             WHERE p.status = 'QUEUED'
+             ORDER BY t.merchant_turn, t.created_at, p.merchant_id, p.reference
+             LIMIT $1 FOR UPDATE OF p SKIP LOCKED)
+           UPDATE payouts SET status = 'PROCESSING', version = version + 1, provider_reference = coalesce(provider_reference, 'PSX-' || replace(gen_random_uuid()::text, '-', '')),
              processing_at = $2::timestamptz, status_checks = 0, next_status_check_at = ${firstCheck}
-           WHERE (merchant_id, reference) IN (
-               SELECT merchant_id, reference FROM (
-                 SELECT merchant_id, reference, created_at, row_number() OVER (PARTITION BY merchant_id ORDER BY created_at, reference) AS merchant_turn
-                 FROM payouts WHERE status = 'QUEUED') queued
-               ORDER BY merchant_turn, created_at LIMIT $1)
-             AND status = 'QUEUED'
+           WHERE (merchant_id, reference) IN (SELECT merchant_id, reference FROM taken) AND status = 'QUEUED'
            RETURNING ${COLUMNS}`,
           params,
         );

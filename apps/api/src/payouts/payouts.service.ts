@@ -85,9 +85,11 @@ export class PayoutsService {
       createdBy: caller.apiKey,
       batchReference: input.batchReference ?? null,
     };
-    const approval = needsApproval(this.merchants.payoutApprovalOf(merchantId), amountMinor);
+    // With approval on, a batch's payouts all wait for the approver who submits it, whatever their amounts: the threshold is for single payouts.
+    const policy = this.merchants.payoutApprovalOf(merchantId);
+    const approval = payout.batchReference !== null ? policy.required : needsApproval(policy, amountMinor);
     const status: InitialPayoutStatus = approval ? 'PENDING_APPROVAL' : payout.batchReference !== null ? 'BATCHED' : 'QUEUED';
-    const start = { status, approvalTtlMs: this.config.payouts.approvalTtlSeconds * 1000 };
+    const start = { status, approvalTtlMs: this.config.payouts.approvalTtlSeconds * 1000, batchMaxItems: this.config.payouts.batchMaxItems };
     const result = await this.store.create(payout, start, dailyLimitMinor, this.now(), this.events.eventOf).catch(async (error: unknown) => {
       if (!(error instanceof InsufficientBalanceError)) throw error;
       const { availableMinor } = await this.ledger.balanceOf(merchantId, input.currency);
@@ -99,6 +101,8 @@ export class PayoutsService {
           throw new ApiException('PAYOUT_BATCH_NOT_FOUND', { reference: payout.batchReference ?? '' });
         case 'batch-not-open':
           throw new ApiException('PAYOUT_BATCH_NOT_OPEN', { reference: payout.batchReference ?? '', status: result.batchStatus });
+        case 'batch-full':
+          throw limitExceeded(amountMinor, `past the ${result.maxItems} payouts one batch holds (PAYOUT_BATCH_MAX_ITEMS); open another batch for the rest`);
         case 'daily-limit':
           throw limitExceeded(amountMinor, `past the daily total of NGN ${naira(dailyLimitMinor)}, of which NGN ${naira(result.usedMinor)} is already paid out or on its way in the last 24 hours`);
       }
@@ -138,7 +142,11 @@ export class PayoutsService {
     const payout = await this.decidable(caller, reference, 'approve');
     if (payout.approval?.status === 'approved' && payout.approval.decidedBy === caller.apiKey) return payout;
     const approved = await this.store.move(payout, { to: 'QUEUED', approvedBy: caller.apiKey }, this.now(), this.events.eventOf);
-    if (!approved) return this.approve(caller, reference);
+    if (!approved) {
+      // Still waiting, yet not moved: its approval expired, and the sweep that cancels it has not run yet.
+      if ((await this.get(payout)).status === 'PENDING_APPROVAL') throw new ApiException('PAYOUT_NOT_AWAITING_APPROVAL', { reference, status: 'PENDING_APPROVAL past its approval expiry, and about to be cancelled' });
+      return this.approve(caller, reference);
+    }
     this.logger.info({ merchantId: approved.merchantId, reference, approvedBy: caller.apiKey }, 'payout approved');
     this.jobs.wake(PAYOUT_DISPATCH_JOB);
     return approved;
@@ -154,16 +162,14 @@ export class PayoutsService {
     return rejected;
   }
 
-  /** Cancels the payouts whose approval expired, a page at a time; resolves how many it cancelled. */
+  /** Cancels a page of the payouts whose approval expired; resolves how many it found, cancelled or not. */
   async expireApprovals(limit: number): Promise<number> {
-    let cancelled = 0;
-    for (const key of await this.store.approvalsExpired(limit)) {
+    const due = await this.store.approvalsExpired(limit);
+    for (const key of due) {
       const expired = await this.store.move(key, { to: 'CANCELLED', reason: 'approval_expired' }, this.now(), this.events.eventOf);
-      if (!expired) continue;
-      cancelled++;
-      this.logger.info({ merchantId: key.merchantId, reference: key.reference }, 'payout cancelled: nobody approved it in time');
+      if (expired) this.logger.info({ merchantId: key.merchantId, reference: key.reference }, 'payout cancelled: nobody approved it in time');
     }
-    return cancelled;
+    return due.length;
   }
 
   /** The payout `caller` may approve or reject now, or the refusal that says why not. */

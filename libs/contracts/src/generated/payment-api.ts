@@ -484,11 +484,13 @@ export interface paths {
          *     sent at a bounded concurrency, fairly with other merchants. The body
          *     gives the count and total you expect: a batch that holds anything
          *     else is not submitted (`PAYOUT_BATCH_MISMATCH`, with both numbers), so
-         *     a lost or extra payout is caught before money moves. When a payout in
-         *     it needs approval (`approvalRequired`), the request must be signed by
-         *     a credential with `payouts:approve` that created neither the batch
-         *     nor any of its payouts. Submitting again with the same body answers
-         *     the batch as it is now.
+         *     a lost or extra payout is caught before money moves. When its payouts
+         *     need approval (`approvalRequired`: every batch of a merchant with
+         *     approval on), the request must be signed by a credential with
+         *     `payouts:approve` that created neither the batch nor any of its
+         *     payouts. A batch already submitted, asked again with the numbers it
+         *     holds, is answered as it is now; an `OPEN` batch past its expiry is
+         *     not submitted.
          */
         post: operations["submitPayoutBatch"];
         delete?: never;
@@ -512,7 +514,8 @@ export interface paths {
          *     `batch_cancelled`), releasing each one's hold to `available`: its
          *     creator withdrawing it (`payouts:create`), or an approver rejecting it
          *     (`payouts:approve`). A submitted batch cannot be cancelled: its
-         *     payouts are being sent.
+         *     payouts are being sent. Cancelling a cancelled batch again answers it
+         *     as it is.
          */
         post: operations["cancelPayoutBatch"];
         delete?: never;
@@ -1245,7 +1248,7 @@ export interface components {
             total: number;
             /** @description Count and total of the payouts in each status the batch has, in the order of `PayoutStatus`. */
             byStatus: components["schemas"]["PayoutBatchStatusTotal"][];
-            /** @description Whether a payout in it needs approval, so that only a credential with `payouts:approve` that created none of them can submit it. */
+            /** @description Whether its payouts need approval (every batch of a merchant with approval on), so that only a credential with `payouts:approve` that created none of them can submit it. */
             approvalRequired: boolean;
             /** @description The API key that created the batch. */
             createdBy: string;
@@ -2836,7 +2839,11 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description The credential lacks the `payouts:approve` role, or created the payout (`APPROVER_REQUIRED`). */
+            /**
+             * @description The batch needs approval and the credential lacks `payouts:approve`,
+             *     or created the batch or a payout in it (`APPROVER_REQUIRED`); or
+             *     it needs none and the credential holds neither role (`ROLE_REQUIRED`).
+             */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -947,6 +947,7 @@ export const SCHEMAS = {
       "expectedTotal": {
         "type": "number",
         "exclusiveMinimum": 0,
+        "maximum": 10000000000000,
         "description": "The sum of their amounts in naira, fees left out, with at most 2 decimal places."
       }
     }
@@ -1026,7 +1027,7 @@ export const SCHEMAS = {
       },
       "approvalRequired": {
         "type": "boolean",
-        "description": "Whether a payout in it needs approval, so that only a credential with `payouts:approve` that created none of them can submit it."
+        "description": "Whether its payouts need approval (every batch of a merchant with approval on), so that only a credential with `payouts:approve` that created none of them can submit it."
       },
       "createdBy": {
         "type": "string",
