@@ -82,7 +82,7 @@ function batchSuite(name: string, start: (env: Record<string, string>, options: 
       const items = [await join(MERCHANT_B, batch, 1000), await join(MERCHANT_B, batch, 2500.5), await join(MERCHANT_B, batch, 300, await enquire(MERCHANT_B, { bankCode: FAILING.bankCode, accountNumber: FAILING.accountNumber }))];
       expect(items.map((item) => [item.status, item.batchReference, item.approval])).toEqual(Array(3).fill(['BATCHED', batch, null]));
       expect(await balance(MERCHANT_B)).toMatchObject({ available: before.available - 3800.5 - 75, held: before.held + 3800.5 + 75 });
-      expect(await batchOf(MERCHANT_B, batch)).toMatchObject({ itemCount: 3, total: 3800.5, byStatus: [{ status: 'BATCHED', count: 3, amount: 3800.5 }] });
+      expect(await batchOf(MERCHANT_B, batch)).toMatchObject({ itemCount: 3, total: 3800.5, fees: 75, byStatus: [{ status: 'BATCHED', count: 3, amount: 3800.5, fees: 75 }] });
       await runJob('payout-dispatch');
       expect((await call(MERCHANT_B, 'GET', `${PAYOUTS}/${items[0]?.reference}`)).json.status).toBe('BATCHED');
 
@@ -151,8 +151,8 @@ function batchSuite(name: string, start: (env: Record<string, string>, options: 
       await runJob('payout-dispatch');
       expect((await call(MERCHANT_A, 'GET', `${PAYOUTS}/${single}`)).json.status).toBe('SUCCESSFUL');
       expect((await batchOf(MERCHANT_B, batch)).byStatus).toEqual([
-        { status: 'QUEUED', count: 8, amount: 800 },
-        { status: 'SUCCESSFUL', count: 4, amount: 400 },
+        { status: 'QUEUED', count: 8, amount: 800, fees: 200 },
+        { status: 'SUCCESSFUL', count: 4, amount: 400, fees: 100 },
       ]);
       for (let round = 0; round < 10 && (await batchOf(MERCHANT_B, batch)).status !== 'COMPLETED'; round++) await runJob('payout-dispatch');
       expect((await batchOf(MERCHANT_B, batch)).status).toBe('COMPLETED');

@@ -71,7 +71,7 @@ describe('paysign payouts and batches against the real service', () => {
     expect([dry.code, dry.stdout.trim().split('\n').pop()]).toEqual([0, `Dry run: batch ${batch} ("Payroll") would hold 2 payouts totalling NGN 7500.25. Nothing was created.`]);
     const created = await paysign(['batches', 'create', '--file', file, '--reference', batch, '--title', 'Payroll'], envOf(MERCHANT_A));
     expect(created.code).toBe(0);
-    expect(created.stdout).toContain(`Batch ${batch} ("Payroll"): OPEN, 2 payouts totalling NGN 7500.25 (2 PENDING_APPROVAL); needs an approver to submit.`);
+    expect(created.stdout).toContain(`Batch ${batch} ("Payroll"): OPEN, 2 payouts totalling NGN 7500.25, fees NGN 50.00 (2 PENDING_APPROVAL); needs an approver to submit.`);
     expect(created.stdout).toContain('The file holds 2 payouts totalling NGN 7500.25.');
 
     const shown = await paysign(['batches', 'show', batch], envOf(APPROVER_A));
@@ -90,7 +90,7 @@ describe('paysign payouts and batches against the real service', () => {
     const byCreator = await paysign(['batches', 'submit', batch, '--count', '2', '--total', '7500.25'], envOf(MERCHANT_A));
     expect([byCreator.code, byCreator.stderr]).toEqual([1, expect.stringContaining('APPROVER_REQUIRED')]);
     const submitted = await paysign(['batches', 'submit', batch, '--count', '2', '--total', '7500.25'], envOf(APPROVER_A));
-    expect([submitted.code, submitted.stdout.trim()]).toEqual([0, `Batch ${batch} ("Payroll"): SUBMITTED, 2 payouts totalling NGN 7500.25 (2 QUEUED).`]);
+    expect([submitted.code, submitted.stdout.trim()]).toEqual([0, `Batch ${batch} ("Payroll"): SUBMITTED, 2 payouts totalling NGN 7500.25, fees NGN 50.00 (2 QUEUED).`]);
   });
 
   it('resumes a batch that stopped part-way: run again with the refused row corrected, it keeps the rows already in and adds the rest', async () => {
@@ -105,7 +105,7 @@ describe('paysign payouts and batches against the real service', () => {
     const resumed = await paysign(['batches', 'create', '--file', csvFile(rows('150')), '--reference', batch, '--title', 'Resume'], envOf(MERCHANT_A));
     expect([resumed.code, resumed.stderr]).toEqual([0, '']);
     expect(resumed.stdout).toContain(`row 2 ${batch}-1: 058 0123456785 NGN 3000 -> ADAEZE NWOSU (already in the batch, PENDING_APPROVAL)`);
-    expect(resumed.stdout).toContain(`Batch ${batch} ("Resume"): OPEN, 2 payouts totalling NGN 3150.00 (2 PENDING_APPROVAL); needs an approver to submit.`);
+    expect(resumed.stdout).toContain(`Batch ${batch} ("Resume"): OPEN, 2 payouts totalling NGN 3150.00, fees NGN 50.00 (2 PENDING_APPROVAL); needs an approver to submit.`);
     const changed = await paysign(['batches', 'create', '--file', csvFile(rows('150').map((line) => line.replace(',3000,', ',3100,'))), '--reference', batch, '--title', 'Resume', '--dry-run'], envOf(MERCHANT_A));
     expect([changed.code, changed.stdout]).toEqual([1, expect.stringContaining(`problem: the batch already holds payout ${batch}-1 for another account, amount or narration`)]);
     expect(await approverClient().payoutBatches.cancel(batch)).toMatchObject({ status: 'CANCELLED' });

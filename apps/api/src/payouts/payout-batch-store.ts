@@ -30,7 +30,7 @@ export interface StoredBatch {
   /** Whether a payout of the batch needed approval when it joined. */
   approvalRequired: boolean;
   /** Count and sum of the batch's payouts per status, in the contract's order of statuses. */
-  byStatus: Array<{ status: PayoutStatus; count: number; amountMinor: bigint }>;
+  byStatus: Array<{ status: PayoutStatus; count: number; amountMinor: bigint; feeMinor: bigint }>;
 }
 
 /** Who asks to submit a batch, and what the merchants file lets that key do. */
@@ -300,8 +300,8 @@ export class PayoutBatchStore {
     if (rows.length === 0) return [];
     const params: unknown[] = [merchantId];
     const references = rows.map((row) => `$${params.push(row.reference)}`).join(', ');
-    const totals = await on.query<{ batch_reference: string; status: PayoutStatus; count: string; total: string; approval: boolean }>(
-      `SELECT batch_reference, status, count(*)::text AS count, sum(amount_minor)::text AS total, bool_or(approval_status IS NOT NULL) AS approval
+    const totals = await on.query<{ batch_reference: string; status: PayoutStatus; count: string; total: string; fees: string; approval: boolean }>(
+      `SELECT batch_reference, status, count(*)::text AS count, sum(amount_minor)::text AS total, sum(fee_minor)::text AS fees, bool_or(approval_status IS NOT NULL) AS approval
        FROM payouts WHERE merchant_id = $1 AND batch_reference IN (${references}) GROUP BY batch_reference, status`,
       params,
     );
@@ -309,7 +309,7 @@ export class PayoutBatchStore {
       const own = totals.rows.filter((total) => total.batch_reference === row.reference);
       const byStatus = [...own]
         .sort((a, b) => PAYOUT_STATUSES.indexOf(a.status) - PAYOUT_STATUSES.indexOf(b.status))
-        .map((total) => ({ status: total.status, count: Number(total.count), amountMinor: BigInt(total.total) }));
+        .map((total) => ({ status: total.status, count: Number(total.count), amountMinor: BigInt(total.total), feeMinor: BigInt(total.fees) }));
       return {
         merchantId: row.merchant_id,
         reference: row.reference,

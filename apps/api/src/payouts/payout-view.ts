@@ -47,6 +47,7 @@ export function payoutBatchToContract(batch: StoredBatch): PayoutBatch {
   const naira = (minor: bigint) => amountOf({ minor, currency: 'NGN' });
   const itemCount = batch.byStatus.reduce((sum, total) => sum + total.count, 0);
   const totalMinor = batch.byStatus.reduce((sum, total) => sum + total.amountMinor, 0n);
+  const feeMinor = batch.byStatus.reduce((sum, total) => sum + total.feeMinor, 0n);
   return {
     reference: batch.reference,
     merchantId: batch.merchantId,
@@ -54,7 +55,8 @@ export function payoutBatchToContract(batch: StoredBatch): PayoutBatch {
     status: batch.status,
     itemCount,
     total: naira(totalMinor),
-    byStatus: batch.byStatus.map((total) => ({ status: total.status, count: total.count, amount: naira(total.amountMinor) })),
+    fees: naira(feeMinor),
+    byStatus: batch.byStatus.map((total) => ({ status: total.status, count: total.count, amount: naira(total.amountMinor), fees: naira(total.feeMinor) })),
     approvalRequired: batch.approvalRequired,
     createdBy: batch.createdBy,
     submittedBy: batch.submittedBy,

@@ -1236,6 +1236,8 @@ export interface components {
             count: number;
             /** @description The sum of their amounts in naira, fees left out. */
             amount: number;
+            /** @description The sum of their payout fees in naira (held with them, taken when they succeed, returned otherwise). */
+            fees: number;
         };
         PayoutBatch: {
             reference: components["schemas"]["Reference"];
@@ -1246,6 +1248,8 @@ export interface components {
             itemCount: number;
             /** @description The sum of their amounts in naira, fees left out. */
             total: number;
+            /** @description The sum of their payout fees in naira, over the same payouts as `total`. */
+            fees: number;
             /** @description Count and total of the payouts in each status the batch has, in the order of `PayoutStatus`. */
             byStatus: components["schemas"]["PayoutBatchStatusTotal"][];
             /** @description Whether its payouts need approval (every batch of a merchant with approval on), so that only a credential with `payouts:approve` that created none of them can submit it. */

@@ -958,7 +958,8 @@ export const SCHEMAS = {
     "required": [
       "status",
       "count",
-      "amount"
+      "amount",
+      "fees"
     ],
     "properties": {
       "status": {
@@ -971,6 +972,10 @@ export const SCHEMAS = {
       "amount": {
         "type": "number",
         "description": "The sum of their amounts in naira, fees left out."
+      },
+      "fees": {
+        "type": "number",
+        "description": "The sum of their payout fees in naira (held with them, taken when they succeed, returned otherwise)."
       }
     }
   },
@@ -984,6 +989,7 @@ export const SCHEMAS = {
       "status",
       "itemCount",
       "total",
+      "fees",
       "byStatus",
       "approvalRequired",
       "createdBy",
@@ -1017,6 +1023,10 @@ export const SCHEMAS = {
       "total": {
         "type": "number",
         "description": "The sum of their amounts in naira, fees left out."
+      },
+      "fees": {
+        "type": "number",
+        "description": "The sum of their payout fees in naira, over the same payouts as `total`."
       },
       "byStatus": {
         "type": "array",

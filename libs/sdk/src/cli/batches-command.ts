@@ -186,7 +186,7 @@ async function checkRows(client: PaymentClient, rows: Row[], inBatch: ReadonlyMa
 function describe(batch: PayoutBatch): string {
   const byStatus = batch.byStatus.map((total) => `${total.count} ${total.status}`).join(', ') || 'no payouts';
   const approval = batch.status === 'OPEN' && batch.approvalRequired ? '; needs an approver to submit' : '';
-  return `Batch ${batch.reference} ("${batch.title}"): ${batch.status}, ${plural(batch.itemCount, 'payout')} totalling NGN ${batch.total.toFixed(2)} (${byStatus})${approval}.`;
+  return `Batch ${batch.reference} ("${batch.title}"): ${batch.status}, ${plural(batch.itemCount, 'payout')} totalling NGN ${batch.total.toFixed(2)}, fees NGN ${batch.fees.toFixed(2)} (${byStatus})${approval}.`;
 }
 
 const plural = (count: number, noun: string) => `${count} ${noun}${count === 1 ? '' : 's'}`;
