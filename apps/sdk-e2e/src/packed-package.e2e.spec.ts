@@ -114,6 +114,20 @@ describe('the packed @paysign/sdk tarball', () => {
     expect(JSON.parse(await run(process.execPath, ['out/app.js'], project, env))).toEqual({ status: 'PENDING', amount: 1000.5 });
   }, CHILD_PROCESS_TEST_TIMEOUT_MS);
 
+  it("compiles the README's TypeScript quick start under strict, as written, and runs it", async () => {
+    const readme = fs.readFileSync(path.join(project, 'node_modules/@paysign/sdk/README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('## Quick start'), readme.indexOf('## Configuration'));
+    const typescript = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(typescript).toContain("from '@paysign/sdk'");
+    fs.writeFileSync(path.join(project, 'quick-start.ts'), typescript as string);
+    fs.writeFileSync(
+      path.join(project, 'tsconfig.quick-start.json'),
+      JSON.stringify({ compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', outDir: 'out-quick-start', typeRoots: [path.join(REPO, 'node_modules/@types')], types: ['node'], skipLibCheck: false }, files: ['quick-start.ts'] }),
+    );
+    await run(process.execPath, [path.join(REPO, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.quick-start.json'], project);
+    expect((await run(process.execPath, ['out-quick-start/quick-start.js'], project, env)).trim()).toMatch(/^\d+ banks; ADAEZE NWOSU$/);
+  }, CHILD_PROCESS_TEST_TIMEOUT_MS);
+
   it('ships the paysign CLI, which reproduces the vectors', async () => {
     const vector = SIGNING_VECTORS.find((v) => v.name === 'every-payin-field');
     if (!vector) throw new Error('vector missing');

@@ -225,7 +225,11 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
     if (!env.REDIS_URL) problems.push('REDIS_URL is required in production mode: nonces held in memory are forgotten on restart, so a captured request could be replayed, and are not shared by instances');
     if (!env.DATABASE_URL) problems.push('DATABASE_URL is required in production mode: the embedded database serves one instance and has no backups or replication');
     if (!env.PUBLIC_BASE_URL?.startsWith('https://')) {
-      problems.push('PUBLIC_BASE_URL is required in production mode, as the https origin customers reach the service at: checkout links are built on it');
+      problems.push(
+        env.PUBLIC_BASE_URL
+          ? `PUBLIC_BASE_URL must be an https origin in production mode, got "${env.PUBLIC_BASE_URL}": customers reach the checkout links built on it`
+          : 'PUBLIC_BASE_URL is required in production mode, as the https origin customers reach the service at: checkout links are built on it',
+      );
     }
     if (!env.CHECKOUT_TOKEN_SECRET || env.CHECKOUT_TOKEN_SECRET === SANDBOX_CHECKOUT_TOKEN_SECRET || env.CHECKOUT_TOKEN_SECRET.length < MIN_SECRET_LENGTH) {
       problems.push(`CHECKOUT_TOKEN_SECRET is required in production mode, at least ${MIN_SECRET_LENGTH} random characters and not the sandbox default: it keys the checkout links`);
