@@ -2,7 +2,7 @@
 export interface PaymentClientOptions {
   /** The service's address, for example `https://pay.example.com`. Paths such as `/payment/...` are appended. Required. */
   baseUrl: string;
-  /** Public API key from the merchant dashboard. Required. */
+  /** Public API key issued to your merchant. Required. */
   apiKey: string;
   /** Secret key; keep it on your server. Required. */
   secretKey: string;

@@ -44,7 +44,7 @@ export function sign(input: SignInput): SignResult {
   checkGrammar('path', input.path, REQUEST_PATH_GRAMMAR);
   if (input.merchantId !== undefined) checkGrammar('merchantId', input.merchantId, HEADER_GRAMMAR.merchantId);
   if (input.tenantId !== undefined) checkGrammar('tenantId', input.tenantId, HEADER_GRAMMAR.tenantId);
-  if (input.secretKey.length === 0) throw new SigningError('INVALID_SIGNING_INPUT', 'secretKey is empty. Pass the secret key from the merchant dashboard.');
+  if (input.secretKey.length === 0) throw new SigningError('INVALID_SIGNING_INPUT', 'secretKey is empty. Pass the secret key issued with your API key.');
 
   const canonicalBody = canonicalBodyFromJson(input.body);
   const bodySha256Hex = sha256Hex(canonicalBody);

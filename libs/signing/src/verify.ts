@@ -141,7 +141,7 @@ export function checkSigningHeaders(input: HeaderCheckInput): CheckedSigningHead
 
   const secretKey = input.secretFor(headers.apiKey);
   if (secretKey === undefined) {
-    return { ok: false, code: 'AUTH_UNKNOWN_API_KEY', message: 'X-API-KEY is not an active API key. Use the public API key from your merchant dashboard.' };
+    return { ok: false, code: 'AUTH_UNKNOWN_API_KEY', message: 'X-API-KEY is not an active API key. Use an API key issued to your merchant that has not been revoked.' };
   }
 
   const tolerance = input.toleranceSeconds ?? TIMESTAMP_TOLERANCE_SECONDS;

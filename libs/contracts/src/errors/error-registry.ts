@@ -67,7 +67,7 @@ export const ERROR_REGISTRY = {
     status: 401,
     type: 'authentication',
     retryable: false,
-    message: 'X-Merchant-ID and X-Tenant-ID must be those of the merchant that owns X-API-KEY. Check them in your merchant dashboard.',
+    message: 'X-Merchant-ID and X-Tenant-ID must be those of the merchant that owns X-API-KEY. Use the IDs issued with the key.',
   },
   INVALID_JSON: {
     status: 400,
