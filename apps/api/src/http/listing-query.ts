@@ -72,3 +72,15 @@ function filtersKey<S extends string>(filters: ListingFilters<S>, scope: string)
   for (const [name, value] of Object.entries(filters.references ?? {}).sort()) parts.push(`${name}=${value}`);
   return createHash('sha256').update(parts.join('\n')).digest('base64url').slice(0, 11);
 }
+
+/**
+ * One page of a listing from the rows of a query asked for one more than
+ * the page: whether that one exists is `hasMore`, without a count query, and
+ * the cursor names the page's last row.
+ */
+export function pageOf<Row, Item>(rows: readonly Row[], limit: number, toItem: (row: Row) => Item, cursorAfter: (last: Row) => string): { data: Item[]; hasMore: boolean; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const hasMore = rows.length > limit;
+  return { data: page.map(toItem), hasMore, nextCursor: hasMore && last !== undefined ? cursorAfter(last) : null };
+}

@@ -1,6 +1,7 @@
 import { Controller, Get, Query, Req } from '@nestjs/common';
 import type { Balance, BalanceEntryList } from '@paysign/contracts';
 import type { FastifyRequest } from 'fastify';
+import { pageOf } from '../http/listing-query';
 import { amountOf } from '../money/money';
 import { encodeEntriesCursor, parseBalanceQuery, parseEntriesQuery } from './balance-query';
 import { Ledger, type BalanceEntry } from './ledger';
@@ -22,12 +23,8 @@ export class BalanceController {
   async entries(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest): Promise<BalanceEntryList> {
     const merchant = request.merchant as NonNullable<FastifyRequest['merchant']>;
     const listing = parseEntriesQuery(query);
-    // One more than the page: whether it exists is hasMore, without a count query.
     const rows = await this.ledger.entriesOf({ merchantId: merchant.merchantId, currency: listing.currency, afterId: listing.afterId, limit: listing.limit + 1 });
-    const page = rows.slice(0, listing.limit);
-    const last = page[page.length - 1];
-    const hasMore = rows.length > listing.limit;
-    return { data: page.map(entryToContract), hasMore, nextCursor: hasMore && last ? encodeEntriesCursor(last.id, listing.currency) : null };
+    return pageOf(rows, listing.limit, entryToContract, (last) => encodeEntriesCursor(last.id, listing.currency));
   }
 }
 

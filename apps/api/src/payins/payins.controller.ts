@@ -1,6 +1,7 @@
 import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FieldError, Payin, PayinList, EventDeliveryLogList } from '@paysign/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pageOf } from '../http/listing-query';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { VerifiedBody, verifiedFieldText } from '../http/verified-body.decorator';
@@ -45,12 +46,8 @@ export class PayinsController {
   async list(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest): Promise<PayinList> {
     const merchant = request.merchant as NonNullable<FastifyRequest['merchant']>;
     const listing = parseListQuery(merchant.merchantId, query);
-    // One more than the page: whether it exists is hasMore, without a count query.
     const rows = await this.payins.list({ ...listing, limit: listing.limit + 1 });
-    const page = rows.slice(0, listing.limit);
-    const last = page[page.length - 1];
-    const hasMore = rows.length > listing.limit;
-    return { data: page.map((payin) => this.payins.toContract(payin)), hasMore, nextCursor: hasMore && last ? encodeCursor(last, listing) : null };
+    return pageOf(rows, listing.limit, (payin) => this.payins.toContract(payin), (last) => encodeCursor(last, listing));
   }
 
   @Get(':reference')

@@ -6,6 +6,7 @@ import type { EventOutbox } from '../events/event-outbox';
 import type { PayinCredits } from '../ledger/payin-credits';
 import type { PayinEventOf } from './payin-events';
 import { toDate, type SqlClient, type SqlQueryable } from '../db/sql-client';
+import { createdWindowConditions } from '../db/listing-conditions';
 
 interface PayinRow {
   merchant_id: string;
@@ -145,11 +146,7 @@ export class SqlPayinRepository implements PayinRepository {
     const params: unknown[] = [query.merchantId];
     const where = ['merchant_id = $1'];
     if (query.status !== undefined) where.push(statusAt(query.status, params, now));
-    if (query.createdFrom !== undefined) where.push(`created_at >= $${params.push(query.createdFrom.toISOString())}::timestamptz`);
-    if (query.createdTo !== undefined) where.push(`created_at < $${params.push(query.createdTo.toISOString())}::timestamptz`);
-    if (query.after !== undefined) {
-      where.push(`(created_at, reference) < ($${params.push(query.after.createdAt.toISOString())}::timestamptz, $${params.push(query.after.reference)})`);
-    }
+    where.push(...createdWindowConditions(query, params));
     const { rows } = await this.client.query<PayinRow>(
       `SELECT ${COLUMNS} FROM payins WHERE ${where.join(' AND ')} ORDER BY created_at DESC, reference DESC LIMIT $${params.push(query.limit)}`,
       params,

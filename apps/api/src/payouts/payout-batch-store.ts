@@ -1,5 +1,6 @@
 import type { PayoutBatchStatus, PayoutStatus } from '@paysign/contracts';
 import { toDate, type SqlClient, type SqlQueryable } from '../db/sql-client';
+import { createdWindowConditions } from '../db/listing-conditions';
 import { sqlNow, sqlNowPlus, type StoreClock } from '../db/store-clock';
 import type { EventOutbox } from '../events/event-outbox';
 import type { NewOutboxEvent } from '../events/outbox-event';
@@ -31,6 +32,15 @@ export interface StoredBatch {
   approvalRequired: boolean;
   /** Count and sum of the batch's payouts per status, in the contract's order of statuses. */
   byStatus: Array<{ status: PayoutStatus; count: number; amountMinor: bigint; feeMinor: bigint }>;
+}
+
+/** The count, amount and fees of all of a batch's payouts, whatever their status. */
+export function batchTotals(batch: StoredBatch): { count: number; amountMinor: bigint; feeMinor: bigint } {
+  return batch.byStatus.reduce((sum, total) => ({ count: sum.count + total.count, amountMinor: sum.amountMinor + total.amountMinor, feeMinor: sum.feeMinor + total.feeMinor }), {
+    count: 0,
+    amountMinor: 0n,
+    feeMinor: 0n,
+  });
 }
 
 /** Who asks to submit a batch, and what the merchants file lets that key do. */
@@ -128,15 +138,18 @@ export class PayoutBatchStore {
     return this.observed('batch', () => this.findOn(this.client, key));
   }
 
-  /** Locks the batch's row in `tx` and resolves its status, whether it is past its expiry by the store's clock, and how many payouts wait in it; undefined when there is none. */
-  async lockOn(tx: SqlQueryable, key: PayoutKey): Promise<{ status: PayoutBatchStatus; expired: boolean; waiting: number } | undefined> {
+  /** Locks the batch's row in `tx` and resolves its status, and whether it is past its expiry by the store's clock; undefined when there is none. */
+  async lockOn(tx: SqlQueryable, key: PayoutKey): Promise<{ status: PayoutBatchStatus; expired: boolean } | undefined> {
     const params: unknown[] = [key.merchantId, key.reference];
     const now = sqlNow(this.storeClock, params);
     const { rows } = await tx.query<{ status: PayoutBatchStatus; expired: boolean }>(`SELECT status, expires_at <= ${now} AS expired FROM payout_batches WHERE merchant_id = $1 AND reference = $2 FOR UPDATE`, params);
-    const batch = rows[0];
-    if (!batch) return undefined;
-    const waiting = await tx.query<{ n: string }>(`SELECT count(*)::text AS n FROM payouts WHERE merchant_id = $1 AND batch_reference = $2 AND status IN ${WAITING}`, [key.merchantId, key.reference]);
-    return { status: batch.status, expired: batch.expired, waiting: Number(waiting.rows[0]?.n ?? 0) };
+    return rows[0];
+  }
+
+  /** How many payouts wait in the batch, read in `tx` after lockOn: what a payout joining it is counted against. */
+  async waitingIn(tx: SqlQueryable, key: PayoutKey): Promise<number> {
+    const { rows } = await tx.query<{ n: string }>(`SELECT count(*)::text AS n FROM payouts WHERE merchant_id = $1 AND batch_reference = $2 AND status IN ${WAITING}`, [key.merchantId, key.reference]);
+    return Number(rows[0]?.n ?? 0);
   }
 
   /**
@@ -162,9 +175,8 @@ export class PayoutBatchStore {
         if (batch.status !== 'OPEN') {
           // The same submission again (a retry whose answer was lost): a submitted batch, and the numbers it was submitted with. It changes nothing.
           const current = (await this.findOn(tx, key)) as StoredBatch;
-          const count = current.byStatus.reduce((sum, total) => sum + total.count, 0);
-          const totalMinor = current.byStatus.reduce((sum, total) => sum + total.amountMinor, 0n);
-          const same = batch.submitted_by !== null && count === expected.count && totalMinor === expected.totalMinor;
+          const totals = batchTotals(current);
+          const same = batch.submitted_by !== null && totals.count === expected.count && totals.amountMinor === expected.totalMinor;
           return same ? { submitted: current, replayed: true } : { refused: 'not-open', status: batch.status };
         }
         if (batch.expired) return { refused: 'not-open', status: EXPIRED_BATCH };
@@ -278,9 +290,7 @@ export class PayoutBatchStore {
     const params: unknown[] = [query.merchantId];
     const where = ['merchant_id = $1'];
     if (query.status !== undefined) where.push(`status = $${params.push(query.status)}`);
-    if (query.createdFrom !== undefined) where.push(`created_at >= $${params.push(query.createdFrom.toISOString())}::timestamptz`);
-    if (query.createdTo !== undefined) where.push(`created_at < $${params.push(query.createdTo.toISOString())}::timestamptz`);
-    if (query.after !== undefined) where.push(`(created_at, reference) < ($${params.push(query.after.createdAt.toISOString())}::timestamptz, $${params.push(query.after.reference)})`);
+    where.push(...createdWindowConditions(query, params));
     return this.observed('batch', async () => {
       const { rows } = await this.client.query<BatchRow>(
         `SELECT ${BATCH_COLUMNS} FROM payout_batches WHERE ${where.join(' AND ')} ORDER BY created_at DESC, reference DESC LIMIT $${params.push(query.limit)}`,

@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { PayoutBatch, PayoutBatchList } from '@paysign/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pageOf } from '../http/listing-query';
 import { amountTextErrors, checkedReference } from '../http/request-rules';
 import { ROUTES } from '../http/routes';
 import { VerifiedBody, verifiedFieldText } from '../http/verified-body.decorator';
@@ -27,12 +28,8 @@ export class PayoutBatchesController {
   @Get()
   async list(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest): Promise<PayoutBatchList> {
     const listing = parsePayoutBatchListQuery(merchantOf(request), query);
-    // One more than the page: whether it exists is hasMore, without a count query.
     const rows = await this.batches.list({ ...listing, limit: listing.limit + 1 });
-    const page = rows.slice(0, listing.limit);
-    const last = page[page.length - 1];
-    const hasMore = rows.length > listing.limit;
-    return { data: page.map(payoutBatchToContract), hasMore, nextCursor: hasMore && last ? encodePayoutBatchCursor(last, listing) : null };
+    return pageOf(rows, listing.limit, payoutBatchToContract, (last) => encodePayoutBatchCursor(last, listing));
   }
 
   @Get(':reference')

@@ -12,7 +12,7 @@ import { PayoutBatchStore, type PayoutBatchListQuery, type StoredBatch } from '.
 import { PAYOUT_DISPATCH_JOB } from './payout-dispatcher';
 import { PayoutEvents } from './payout-events';
 import type { CreatePayoutBatchDto, SubmitPayoutBatchDto } from './payout-requests';
-import { PayoutsService, type Caller } from './payouts.service';
+import { PayoutsService, requireRole, type Caller } from './payouts.service';
 
 export const PAYOUT_EXPIRY_JOB = 'payout-expiry';
 
@@ -43,7 +43,7 @@ export class PayoutBatchesService implements OnModuleInit {
 
   /** Opens the batch, or answers the one with this reference: as it is for the same title, 409 for another. */
   async create(caller: Caller, input: CreatePayoutBatchDto): Promise<{ created: boolean; batch: StoredBatch }> {
-    this.requireCreator(caller);
+    requireRole(this.merchants, caller, 'payouts:create');
     const result = await this.store.create({ merchantId: caller.merchantId, reference: input.reference, title: input.title, createdBy: caller.apiKey }, this.config.payouts.batchTtlSeconds * 1000, this.now());
     if (!result.created && result.batch.title !== input.title) throw new ApiException('IDEMPOTENCY_CONFLICT', { reference: input.reference });
     return result;
@@ -93,7 +93,7 @@ export class PayoutBatchesService implements OnModuleInit {
 
   /** Cancels an OPEN batch with every payout in it, releasing their holds: its creator withdrawing it, or an approver rejecting it. */
   async cancel(caller: Caller, reference: string): Promise<StoredBatch> {
-    if (!this.merchants.hasRole(caller.apiKey, 'payouts:approve')) this.requireCreator(caller);
+    requireRole(this.merchants, caller, 'payouts:create', 'payouts:approve');
     const outcome = await this.store.cancel({ merchantId: caller.merchantId, reference }, 'cancelled_by_merchant', this.now(), this.events.eventOf);
     if ('cancelled' in outcome) return outcome.cancelled;
     if (outcome.refused === 'not-found') throw new ApiException('PAYOUT_BATCH_NOT_FOUND', { reference });
@@ -121,10 +121,6 @@ export class PayoutBatchesService implements OnModuleInit {
     }
     // A page of failures is not run again at once: it would fail the same way.
     return { again: approvals === page || (batches.length === page && failed < batches.length) };
-  }
-
-  private requireCreator(caller: Caller): void {
-    if (!this.merchants.hasRole(caller.apiKey, 'payouts:create')) throw new ApiException('ROLE_REQUIRED', { apiKey: caller.apiKey, role: 'payouts:create' });
   }
 
   private now(): Date {

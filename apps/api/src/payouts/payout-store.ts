@@ -1,5 +1,6 @@
 import type { PayoutStatus } from '@paysign/contracts';
 import type { SqlClient, SqlQueryable } from '../db/sql-client';
+import { createdWindowConditions } from '../db/listing-conditions';
 import { sqlNow, sqlNowPlus, type StoreClock } from '../db/store-clock';
 import type { EventOutbox } from '../events/event-outbox';
 import type { Ledger } from '../ledger/ledger';
@@ -59,11 +60,12 @@ export class PayoutStore {
         const existing = await this.findOn(tx, payout);
         if (existing) return { created: false, payout: existing };
         if (payout.batchReference !== null) {
-          const batch = await this.batches.lockOn(tx, { merchantId: payout.merchantId, reference: payout.batchReference });
+          const batchKey = { merchantId: payout.merchantId, reference: payout.batchReference };
+          const batch = await this.batches.lockOn(tx, batchKey);
           if (!batch) return { refused: 'batch-not-found' };
           if (batch.status !== 'OPEN') return { refused: 'batch-not-open', batchStatus: batch.status };
           if (batch.expired) return { refused: 'batch-not-open', batchStatus: EXPIRED_BATCH };
-          if (batch.waiting >= start.batchMaxItems) return { refused: 'batch-full', maxItems: start.batchMaxItems };
+          if ((await this.batches.waitingIn(tx, batchKey)) >= start.batchMaxItems) return { refused: 'batch-full', maxItems: start.batchMaxItems };
         }
         // By the clock that stamps created_at: the last 24 hours of this merchant's payouts.
         const used = await tx.query<{ used: string }>(
@@ -121,9 +123,7 @@ export class PayoutStore {
     const where = ['merchant_id = $1'];
     if (query.status !== undefined) where.push(`status = $${params.push(query.status)}`);
     if (query.batchReference !== undefined) where.push(`batch_reference = $${params.push(query.batchReference)}`);
-    if (query.createdFrom !== undefined) where.push(`created_at >= $${params.push(query.createdFrom.toISOString())}::timestamptz`);
-    if (query.createdTo !== undefined) where.push(`created_at < $${params.push(query.createdTo.toISOString())}::timestamptz`);
-    if (query.after !== undefined) where.push(`(created_at, reference) < ($${params.push(query.after.createdAt.toISOString())}::timestamptz, $${params.push(query.after.reference)})`);
+    where.push(...createdWindowConditions(query, params));
     const { rows } = await this.observed('list', () =>
       this.client.query<PayoutRow>(`SELECT ${COLUMNS} FROM payouts WHERE ${where.join(' AND ')} ORDER BY created_at DESC, reference DESC LIMIT $${params.push(query.limit)}`, params),
     );

@@ -1,6 +1,6 @@
 import type { Payout, PayoutBatch } from '@paysign/contracts';
 import { amountOf } from '../money/money';
-import type { StoredBatch } from './payout-batch-store';
+import { batchTotals, type StoredBatch } from './payout-batch-store';
 import type { StoredPayout } from './payout-rows';
 
 /** A stored payout as the contract shows it: what GET returns, and what a webhook event carries. */
@@ -45,17 +45,15 @@ export function payoutToContract(payout: StoredPayout): Payout {
 /** A stored batch as the contract shows it: what GET returns, and what its event carries. */
 export function payoutBatchToContract(batch: StoredBatch): PayoutBatch {
   const naira = (minor: bigint) => amountOf({ minor, currency: 'NGN' });
-  const itemCount = batch.byStatus.reduce((sum, total) => sum + total.count, 0);
-  const totalMinor = batch.byStatus.reduce((sum, total) => sum + total.amountMinor, 0n);
-  const feeMinor = batch.byStatus.reduce((sum, total) => sum + total.feeMinor, 0n);
+  const totals = batchTotals(batch);
   return {
     reference: batch.reference,
     merchantId: batch.merchantId,
     title: batch.title,
     status: batch.status,
-    itemCount,
-    total: naira(totalMinor),
-    fees: naira(feeMinor),
+    itemCount: totals.count,
+    total: naira(totals.amountMinor),
+    fees: naira(totals.feeMinor),
     byStatus: batch.byStatus.map((total) => ({ status: total.status, count: total.count, amount: naira(total.amountMinor), fees: naira(total.feeMinor) })),
     approvalRequired: batch.approvalRequired,
     createdBy: batch.createdBy,

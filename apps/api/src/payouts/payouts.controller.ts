@@ -1,6 +1,7 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { EventDeliveryLogList, FieldError, Payout, PayoutList } from '@paysign/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pageOf } from '../http/listing-query';
 import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
@@ -45,12 +46,8 @@ export class PayoutsController {
   @Get()
   async list(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest): Promise<PayoutList> {
     const listing = parsePayoutListQuery(merchantOf(request), query);
-    // One more than the page: whether it exists is hasMore, without a count query.
     const rows = await this.payouts.list({ ...listing, limit: listing.limit + 1 });
-    const page = rows.slice(0, listing.limit);
-    const last = page[page.length - 1];
-    const hasMore = rows.length > listing.limit;
-    return { data: page.map(payoutToContract), hasMore, nextCursor: hasMore && last ? encodePayoutCursor(last, listing) : null };
+    return pageOf(rows, listing.limit, payoutToContract, (last) => encodePayoutCursor(last, listing));
   }
 
   @Get(':reference')

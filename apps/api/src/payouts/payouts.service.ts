@@ -50,7 +50,7 @@ export class PayoutsService {
    */
   async create(caller: Caller, input: CreatePayoutDto): Promise<{ created: boolean; payout: Payout }> {
     if (!this.provider) throw new ApiException('PAYOUT_PROVIDER_NOT_CONFIGURED', {});
-    this.requireRole(caller, 'payouts:create');
+    requireRole(this.merchants, caller, 'payouts:create');
     const { merchantId } = caller;
     const key = { merchantId, reference: input.reference };
     const amountMinor = moneyFromAmount(input.amount, input.currency).minor;
@@ -124,7 +124,7 @@ export class PayoutsService {
 
   /** Cancels a QUEUED or PENDING_APPROVAL payout and releases its hold; any other is 409, since it may already be on its way. */
   async cancel(caller: Caller, reference: string): Promise<StoredPayout> {
-    this.requireRole(caller, 'payouts:create');
+    requireRole(this.merchants, caller, 'payouts:create');
     const key = { merchantId: caller.merchantId, reference };
     const cancelled = await this.store.move(key, { to: 'CANCELLED', reason: 'cancelled_by_merchant' }, this.now(), this.events.eventOf);
     if (cancelled) return cancelled;
@@ -187,13 +187,14 @@ export class PayoutsService {
     return payout;
   }
 
-  private requireRole(caller: Caller, role: PayoutRole): void {
-    if (!this.merchants.hasRole(caller.apiKey, role)) throw new ApiException('ROLE_REQUIRED', { apiKey: caller.apiKey, role });
-  }
-
   private now(): Date {
     return new Date(this.clock());
   }
+}
+
+/** Refuses `caller` with ROLE_REQUIRED unless its key holds one of `roles` (the first is the one the message names). */
+export function requireRole(merchants: MerchantRegistry, caller: Caller, ...roles: [PayoutRole, ...PayoutRole[]]): void {
+  if (!roles.some((role) => merchants.hasRole(caller.apiKey, role))) throw new ApiException('ROLE_REQUIRED', { apiKey: caller.apiKey, role: roles[0] });
 }
 
 function inBatch(payout: StoredPayout): ApiException {

@@ -13,6 +13,7 @@ const COLUMNS = [...REQUIRED_COLUMNS, 'expectedAccountName'] as const;
 type Row = Record<(typeof COLUMNS)[number], string> & { line: number };
 const AMOUNT = /^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/;
 const REFERENCE = new RegExp(SCHEMAS.Reference.pattern);
+const REFERENCE_RULE = `the reference must be ${SCHEMAS.Reference.minLength} to ${SCHEMAS.Reference.maxLength} characters from [A-Za-z0-9._-], not only dots`;
 /** Enquiries in flight at once: the service limits enquiries per key per minute, and the client waits out its 429s. */
 const ENQUIRY_CONCURRENCY = 4;
 
@@ -147,7 +148,7 @@ async function checkRows(client: PaymentClient, rows: Row[], inBatch: ReadonlyMa
     const at = `row ${row.line} ${row.reference || '(no reference)'}: ${row.bankCode} ${row.accountNumber} NGN ${row.amount}`;
     const empty = REQUIRED_COLUMNS.filter((column) => row[column] === '');
     if (empty.length > 0) return { report: `${at} -> problem: ${empty.join(', ')} empty` };
-    if (!REFERENCE.test(row.reference)) return { report: `${at} -> problem: the reference must be 1 to 64 characters from [A-Za-z0-9._-]` };
+    if (!REFERENCE.test(row.reference)) return { report: `${at} -> problem: ${REFERENCE_RULE}` };
     if (!AMOUNT.test(row.amount) || Number(row.amount) <= 0) return { report: `${at} -> problem: the amount must be naira above 0 with at most 2 decimal places, such as 5000.50` };
     const existing = inBatch.get(row.reference);
     if (existing) {
