@@ -17,6 +17,7 @@ const INFRASTRUCTURE = {
   db: ['config', 'logging', 'stores'],
   jobs: ['config', 'logging', 'metrics', 'stores'],
   http: ['config', 'errors', 'logging', 'metrics', 'stores'],
+  upstream: ['config', 'logging', 'metrics'],
 };
 const BELOW_FEATURES = [...Object.keys(INFRASTRUCTURE), 'events'];
 
@@ -36,6 +37,8 @@ const API_LAYERS = {
   payins: [...BELOW_FEATURES, 'gateways', 'ledger', 'merchants', 'webhooks'],
   payouts: [...BELOW_FEATURES, 'accounts', 'ledger', 'merchants', 'webhooks'],
   checkout: [...BELOW_FEATURES, 'gateways', 'merchants', 'payins'],
+  paystack: [...BELOW_FEATURES, 'accounts', 'banks', 'gateways', 'payouts'],
+  'provider-webhooks': [...BELOW_FEATURES, 'paystack', 'payins', 'payouts'],
   health: [...BELOW_FEATURES, 'nonce'],
   docs: BELOW_FEATURES,
 };

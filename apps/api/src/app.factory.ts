@@ -10,7 +10,16 @@ import { createEnquiryCache } from './accounts/enquiry-cache';
 import { SandboxAccountNameProvider } from './accounts/sandbox-account-name.provider';
 import { AppModule } from './app.module';
 import { registerCheckoutFormBody } from './checkout/form-body';
-import type { AppConfig } from './config/app-config';
+import type { AppConfig, PaystackSettings } from './config/app-config';
+import { PaymentGateways } from './gateways/payment-gateways';
+import { SandboxGateway } from './gateways/sandbox-gateway';
+import { SandboxPayoutProvider } from './payouts/sandbox-payout.provider';
+import { PaystackAccountNameProvider } from './paystack/paystack-account-name.provider';
+import { PaystackApi } from './paystack/paystack-api';
+import { PaystackGateway } from './paystack/paystack-gateway';
+import { PaystackPayoutProvider } from './paystack/paystack-payout.provider';
+import { ProviderCircuit } from './upstream/provider-circuit';
+import { UpstreamClient } from './upstream/upstream-client';
 import type { SqlClient } from './db/sql-client';
 import { openPglite, openPostgres } from './db/sql-clients';
 import type { Foundation } from './foundation';
@@ -51,7 +60,7 @@ const { LogController } = createRequire(require.resolve('@nestjs/platform-fastif
 
 export interface CreateAppOptions {
   /** Replaces what the config would choose; tests inject clocks and stores here. */
-  overrides?: Partial<Pick<Foundation, 'clock' | 'merchants' | 'nonceStore' | 'rateLimitStore' | 'enquiryCache' | 'accountNameProvider' | 'storeClock' | 'webhookResolver'>> & {
+  overrides?: Partial<Pick<Foundation, 'clock' | 'merchants' | 'nonceStore' | 'rateLimitStore' | 'enquiryCache' | 'accountNameProvider' | 'storeClock' | 'webhookResolver' | 'gateways'>> & {
     /** The payin database (payins, the events outbox, webhook deliveries). */
     payinStore?: SqlClient;
   };
@@ -91,11 +100,23 @@ export async function buildFoundation(
   const probe = (store: StoreName, check: string, isRefusal?: (error: unknown) => boolean) => new StoreProbe({ store, check, metrics, logger, isRefusal });
   const redisCheck = config.redisUrl ? 'REDIS_URL and the Redis server' : 'the service process';
   const nonceProbe = probe('nonce store', redisCheck, (e) => e instanceof NonceShareExceededError || e instanceof NonceStoreFullError);
+  const storeClock = overrides.storeClock ?? overrides.clock ?? 'database';
+  const paystack = config.paystack ? paystackApi(config, config.paystack, metrics, logger, clock) : undefined;
+  const accountNameProvider = overrides.accountNameProvider ?? (paystack && config.accountNameProvider === 'paystack' ? new PaystackAccountNameProvider(paystack) : new SandboxAccountNameProvider());
+  const gateways =
+    overrides.gateways ??
+    new PaymentGateways(config.paymentGateway === 'sandbox' ? [new SandboxGateway()] : paystack && config.paymentGateway === 'paystack' ? [new PaystackGateway(paystack)] : []);
+  const payoutProvider =
+    config.payouts.provider === 'sandbox'
+      ? new SandboxPayoutProvider(payinStore, storeClock, accountNameProvider, config.payouts.sandboxDelayMs)
+      : paystack && config.payouts.provider === 'paystack'
+        ? new PaystackPayoutProvider(paystack, payinStore, logger)
+        : null;
   return {
     config,
     clock,
     // A test that moves its own clock moves the store's with it; the service uses the database's.
-    storeClock: overrides.storeClock ?? overrides.clock ?? 'database',
+    storeClock,
     logger,
     metrics,
     readiness: new Readiness(logger),
@@ -110,10 +131,29 @@ export async function buildFoundation(
     payinStore,
     payinProbe: probe('payin store', config.databaseUrl ? 'DATABASE_URL and the PostgreSQL server' : `DATA_DIR (${config.dataDir}) and its disk`),
     enquiryCache: overrides.enquiryCache ?? createEnquiryCache(config.redisUrl),
-    accountNameProvider: overrides.accountNameProvider ?? new SandboxAccountNameProvider(),
+    accountNameProvider,
+    gateways,
+    payoutProvider,
+    paystack,
     webhookResolver: overrides.webhookResolver ?? systemResolver,
     publicOrigin: () => config.publicBaseUrl ?? listeningOrigin(),
   };
+}
+
+/** Paystack's API on its own client: its timeout, retries, circuit and metrics; the secret key only in the authorization header. */
+function paystackApi(config: AppConfig, settings: PaystackSettings, metrics: ServiceMetrics, logger: Logger, clock: () => number): PaystackApi {
+  const circuit = new ProviderCircuit(config.providerCircuit.failures, config.providerCircuit.openSeconds * 1000, clock);
+  const client = new UpstreamClient({
+    provider: 'paystack',
+    baseUrl: settings.baseUrl,
+    headers: { authorization: `Bearer ${settings.secretKey}` },
+    timeoutMs: config.providerTimeoutMs,
+    retries: config.providerRetries,
+    circuit,
+    metrics,
+    logger,
+  });
+  return new PaystackApi(client, settings.secretKey);
 }
 
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {

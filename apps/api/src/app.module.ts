@@ -15,6 +15,7 @@ import { NonceModule } from './nonce/nonce.module';
 import { PayinsModule } from './payins/payins.module';
 import { PayoutSimulationModule } from './payouts/payout-simulation.module';
 import { PayoutsModule } from './payouts/payouts.module';
+import { ProviderWebhooksModule } from './provider-webhooks/provider-webhooks.module';
 import { SandboxSimulationModule } from './payins/sandbox-simulation.module';
 import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { SigningModule } from './signing/signing.module';
@@ -43,6 +44,8 @@ export class AppModule {
         // Test helpers exist in sandbox mode only: in production their paths are unknown (404).
         ...(foundation.config.mode === 'sandbox' ? [SandboxSimulationModule, PayoutSimulationModule] : []),
         CheckoutModule,
+        // Paystack's webhooks, where payins or payouts go through it.
+        ...(foundation.paystack && (foundation.config.paymentGateway === 'paystack' || foundation.config.payouts.provider === 'paystack') ? [ProviderWebhooksModule] : []),
         HealthModule,
         DocsModule,
       ],

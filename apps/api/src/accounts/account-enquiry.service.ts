@@ -54,6 +54,8 @@ export class AccountEnquiryService {
         throw failure('ACCOUNT_DORMANT', { bankCode, accountNumber });
       case 'bank-unavailable':
         throw failure('BANK_UNAVAILABLE', { bankCode });
+      case 'timeout':
+        throw failure('UPSTREAM_TIMEOUT', { bankCode, timeoutMs: this.config.enquiryTimeoutMs });
     }
   }
 

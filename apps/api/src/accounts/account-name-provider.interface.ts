@@ -5,7 +5,9 @@ export type AccountNameLookup =
   | { outcome: 'found'; accountName: string }
   | { outcome: 'not-found' }
   | { outcome: 'dormant' }
-  | { outcome: 'bank-unavailable' };
+  | { outcome: 'bank-unavailable' }
+  /** The provider did not answer in time: nothing is known of the account. */
+  | { outcome: 'timeout' };
 
 /** Resolves an account holder's name at the beneficiary's bank. */
 export interface AccountNameProvider {

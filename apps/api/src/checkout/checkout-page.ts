@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FailureReason, PayinStatus } from '@paysign/contracts';
+import type { FailureReason, PayinChannel, PayinStatus } from '@paysign/contracts';
 import type { CardField, CheckoutMethod } from '../gateways/payment-gateway';
 import { formatMoney } from '../money/money';
 
@@ -40,7 +40,7 @@ export const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('
 
 /** The pages' Content-Security-Policy; error pages, whose forms (none) need no target, use it too. */
 export function checkoutCsp(formTarget = ''): string {
-  // form-action covers the redirect after a submission too, so the merchant's origin is allowed there.
+  // form-action covers the redirect after a submission too, so the merchant's origin, and a hosted gateway's page, are allowed there.
   return `default-src 'none'; style-src ${STYLE_HASH}; img-src 'none'; form-action 'self'${formTarget}; frame-ancestors 'none'; base-uri 'none'`;
 }
 
@@ -69,6 +69,8 @@ export interface OutcomeView extends PayinSummary {
   status: PayinStatus;
   failureReason: FailureReason | null;
   continueUrl: string | null;
+  /** A PENDING payin back from a hosted gateway: the return page, to ask the provider again. */
+  checkAgainUrl?: string;
 }
 
 export function escapeHtml(text: string): string {
@@ -110,6 +112,13 @@ function renderMethod(
   errors: Partial<Record<CardField, string>>,
 ): string {
   const e = escapeHtml;
+  if ('hostedBy' in method) {
+    const { heading, button } = HOSTED_METHOD_TEXT[method.channel];
+    return `<section class="card" aria-labelledby="${method.channel}-heading"><h2 id="${method.channel}-heading">${heading}</h2><p>You will pay on ${e(method.hostedBy)}'s secure page, then come back here.</p>${form(
+      HOSTED_METHOD_ACTION[method.channel],
+      `<button type="submit">${button} ${e(view.amount)}</button>`,
+    )}</section>`;
+  }
   switch (method.channel) {
     case 'card': {
       const field = (id: CardField, label: string, attributes: string, hint?: string, value?: string) => {
@@ -141,6 +150,15 @@ function renderMethod(
   }
 }
 
+const HOSTED_METHOD_TEXT: Record<PayinChannel, { heading: string; button: string }> = {
+  card: { heading: 'Pay by card', button: 'Continue to pay' },
+  bank_transfer: { heading: 'Pay by bank transfer', button: 'Continue to transfer' },
+  ussd: { heading: 'Pay with USSD', button: 'Continue to pay' },
+};
+
+/** The form action of each channel: the contract's CheckoutSubmission actions. */
+const HOSTED_METHOD_ACTION: Record<PayinChannel, string> = { card: 'pay_card', bank_transfer: 'confirm_transfer', ussd: 'confirm_ussd' };
+
 const OUTCOME_TITLES: Record<Exclude<PayinStatus, 'PENDING'>, string> = {
   SUCCESSFUL: 'Payment successful',
   FAILED: 'Payment declined',
@@ -161,7 +179,13 @@ const REASON_TEXT: Record<FailureReason, string> = {
 export function renderOutcomePage(view: OutcomeView): string {
   const e = escapeHtml;
   const title = view.status === 'PENDING' ? 'Payment pending' : OUTCOME_TITLES[view.status];
-  const detail = view.failureReason ? `<p>${e(REASON_TEXT[view.failureReason])}</p>` : view.status === 'SUCCESSFUL' ? '<p>Your payment was received.</p>' : '';
+  const detail = view.failureReason
+    ? `<p>${e(REASON_TEXT[view.failureReason])}</p>`
+    : view.status === 'SUCCESSFUL'
+      ? '<p>Your payment was received.</p>'
+      : view.status === 'PENDING' && view.checkAgainUrl
+        ? `<p>The payment provider has not confirmed this payment yet. If you paid, it is confirmed within a few minutes.</p><p><a href="${e(view.checkAgainUrl)}">Check again</a></p>`
+        : '';
   const next = view.continueUrl ? `<p><a href="${e(view.continueUrl)}">Return to ${e(view.merchantName ?? 'the merchant')}</a></p>` : '<p>You can close this page.</p>';
   return page(title, `${summaryCard(view, view.merchantName ?? 'Payment')}<div class="card" role="status"><p class="status">${e(title)}</p>${detail}${next}</div>`);
 }

@@ -5,12 +5,13 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { Clock } from '../config/clock';
-import type { CardField, PaymentAttempt } from '../gateways/payment-gateway';
+import type { CardField, CheckoutMethod, PaymentAttempt } from '../gateways/payment-gateway';
 import { PaymentGateways } from '../gateways/payment-gateways';
 import { MerchantRegistry } from '../merchants/merchant-registry';
 import type { StoredPayin } from '../payins/payin-repository.interface';
 import { isFinal, type PayinTransition } from '../payins/payin-states';
 import { PayinsService } from '../payins/payins.service';
+import { ProviderPayments } from '../payins/provider-payments';
 import { CheckoutLinks } from '../payins/checkout-links';
 import { isPlainAsciiUrl } from '../http/merchant-url';
 import { ROUTES } from '../http/routes';
@@ -38,8 +39,8 @@ interface CheckoutPageExtra {
 interface PageAnswer {
   status: number;
   html: string;
-  /** Origin the page's forms may be sent on to: the merchant's redirectUrl, where the 303 after payment goes. */
-  formTarget?: string | null;
+  /** Where the page's forms may be sent on to: the merchant's redirectUrl, where the 303 after payment goes, and a hosted gateway's page. */
+  formTargets?: ReadonlyArray<string | null>;
 }
 
 /**
@@ -55,6 +56,7 @@ export class CheckoutController {
 
   constructor(
     private readonly payins: PayinsService,
+    private readonly providerPayments: ProviderPayments,
     private readonly gateways: PaymentGateways,
     private readonly merchants: MerchantRegistry,
     private readonly links: CheckoutLinks,
@@ -70,7 +72,8 @@ export class CheckoutController {
     const payin = await this.payinOf(token);
     if (!payin) return this.send(reply, notFound());
     if (isFinal(payin.status)) return this.send(reply, this.outcome(payin));
-    return this.send(reply, this.checkoutPage(reply, token, payin, 200));
+    // Started at a hosted gateway before the page is shown, so that its page is among the places the page's forms may lead.
+    return this.send(reply, this.checkoutPage(reply, token, await this.providerPayments.start(payin), 200));
   }
 
   @Post(':token')
@@ -101,6 +104,7 @@ export class CheckoutController {
       return this.send(reply, this.checkoutPage(reply, token, payin, 400, { notice: 'The form was not sent as this page makes it. Choose a payment method below and submit it again.' }));
     }
 
+    if (channel !== 'cancel' && this.gateways.adapterFor(channel)?.kind === 'hosted') return this.toProviderPage(reply, payin);
     const transition = channel === 'cancel' ? ({ to: 'CANCELLED' } as const) : await this.paymentTransition(reply, token, payin, channel, form);
     if ('html' in transition) return this.send(reply, transition);
     const result = await this.payins.transition(payin, transition);
@@ -115,6 +119,32 @@ export class CheckoutController {
   }
 
   /**
+   * Where a hosted gateway sends the customer back. The query string it adds
+   * is ignored: the provider is asked for the payment's outcome, and only its
+   * answer moves the payin. Then on to the merchant as after any payment, or,
+   * while the provider has not confirmed it, a page saying so.
+   */
+  @Get(':token/return')
+  @CheckoutRoute()
+  async returned(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
+    const found = await this.payinOf(token);
+    if (!found) return this.send(reply, notFound());
+    const payin = found.status === 'PENDING' ? await this.providerPayments.settle(found, 'return') : found;
+    if (!isFinal(payin.status)) return this.send(reply, { status: 200, html: renderOutcomePage({ ...this.summary(payin), status: payin.status, failureReason: null, continueUrl: null, checkAgainUrl: ROUTES.checkoutReturn(token) }) });
+    return this.finished(reply, token, payin);
+  }
+
+  /** A hosted gateway's channel: on to the provider's page, starting the payin there first if its start at create failed. */
+  private async toProviderPage(reply: FastifyReply, payin: StoredPayin): Promise<void> {
+    const started = await this.providerPayments.start(payin);
+    if (started.providerPaymentUrl === null || !isPlainAsciiUrl(started.providerPaymentUrl)) {
+      return this.send(reply, { status: 503, html: renderMessagePage('Payment unavailable', 'The payment provider cannot take this payment right now, and nothing was charged. Try again in a few minutes.') });
+    }
+    void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+    void reply.status(303).header('location', started.providerPaymentUrl).send();
+  }
+
+  /**
    * What the gateway makes of the customer's payment: a final state to record,
    * or a page to show again (a mistyped card changes nothing).
    */
@@ -122,7 +152,7 @@ export class CheckoutController {
     const attempt: PaymentAttempt =
       channel === 'card' ? { channel, card: { number: form.get('cardNumber') ?? '', expiry: form.get('cardExpiry') ?? '', cvc: form.get('cardCvc') ?? '' } } : { channel };
     const adapter = this.gateways.adapterFor(channel);
-    const decision = adapter ? await adapter.attempt(payin, attempt, new Date(this.clock())) : undefined;
+    const decision = adapter?.kind === 'form' ? await adapter.attempt(payin, attempt, new Date(this.clock())) : undefined;
     if (!decision) return { status: 503, html: renderMessagePage('Payment unavailable', 'This payment method cannot take payments right now. Try again later.') };
     if (decision.kind === 'invalid') {
       const values = { cardNumber: form.get('cardNumber') ?? '', cardExpiry: form.get('cardExpiry') ?? '' };
@@ -131,9 +161,12 @@ export class CheckoutController {
     return decision.kind === 'paid' ? { to: 'SUCCESSFUL' } : { to: 'FAILED', reason: decision.reason };
   }
 
+  /** The payin of a checkout token. One started at a provider and past its expiry is settled with the provider first: paid there just in time, or abandoned. */
   private async payinOf(token: string): Promise<StoredPayin | undefined> {
     if (!isCheckoutTokenShaped(token)) return undefined;
-    return this.payins.findByCheckoutTokenHash(hashCheckoutToken(token));
+    const payin = await this.payins.findByCheckoutTokenHash(hashCheckoutToken(token));
+    if (payin?.status === 'PENDING' && payin.providerReference !== null && payin.expiresAt.getTime() <= this.clock()) return this.providerPayments.settle(payin, 'return');
+    return payin;
   }
 
   /**
@@ -162,9 +195,10 @@ export class CheckoutController {
     const merchant = this.merchants.merchantTakingPayments(payin.merchantId);
     if (!merchant) return noLongerPayable();
     const offered = this.gateways.channelsFor(payin.gateway);
-    const methods = offered.flatMap((channel) => {
+    const methods = offered.flatMap((channel): CheckoutMethod[] => {
       const adapter = this.gateways.adapterFor(channel);
-      return adapter ? [adapter.checkoutMethod(channel, payin)] : [];
+      if (!adapter) return [];
+      return [adapter.kind === 'form' ? adapter.checkoutMethod(channel, payin) : { channel, hostedBy: adapter.displayName }];
     });
     if (methods.length === 0) return { status: 503, html: renderMessagePage('Payment unavailable', 'No payment method can take this payment right now. Try again later, or contact the merchant.') };
     const cookie = randomBytes(32).toString('base64url');
@@ -172,7 +206,7 @@ export class CheckoutController {
     const maxAge = Math.max(1, Math.ceil((payin.expiresAt.getTime() - this.clock()) / 1000));
     void reply.header('set-cookie', `${CSRF_COOKIE}=${cookie}; Path=/payment/checkout/${token}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${this.secureCookie ? '; Secure' : ''}`);
     const html = renderCheckoutPage({ ...this.summary(payin), merchantName: merchant.name, action: ROUTES.checkout(token), csrf, sandbox: this.config.mode === 'sandbox', methods, ...extra });
-    return { status, html, formTarget: payin.redirectUrl };
+    return { status, html, formTargets: [payin.redirectUrl, payin.providerPaymentUrl] };
   }
 
   private summary(payin: StoredPayin): PayinSummary {
@@ -194,7 +228,10 @@ export class CheckoutController {
   }
 
   private send(reply: FastifyReply, answer: PageAnswer): void {
-    const formTarget = answer.formTarget ? ` ${new URL(answer.formTarget).origin}` : '';
+    const formTarget = (answer.formTargets ?? [])
+      .filter((target): target is string => target !== null)
+      .map((target) => ` ${new URL(target).origin}`)
+      .join('');
     void reply
       .status(answer.status)
       .header('content-type', 'text/html; charset=utf-8')

@@ -31,7 +31,7 @@ describe('loadConfig', () => {
     ['production with a short checkout secret', { env: { ...PRODUCTION, CHECKOUT_TOKEN_SECRET: 'short' }, want: 'CHECKOUT_TOKEN_SECRET is required in production mode, at least 32' }],
     ['production with a checkout secret of 32 × a', { env: { ...PRODUCTION, CHECKOUT_TOKEN_SECRET: 'a'.repeat(32) }, want: 'CHECKOUT_TOKEN_SECRET is too predictable for production mode' }],
     ['a public base URL with a path', { env: { PUBLIC_BASE_URL: 'https://example.com/pay' }, want: 'PUBLIC_BASE_URL must be an origin only' }],
-    ['an account-name provider that does not exist', { env: { ACCOUNT_NAME_PROVIDER: 'nibss' }, want: 'ACCOUNT_NAME_PROVIDER must be "sandbox"' }],
+    ['an account-name provider that does not exist', { env: { ACCOUNT_NAME_PROVIDER: 'nibss' }, want: 'ACCOUNT_NAME_PROVIDER must be one of "sandbox", "paystack", got "nibss"' }],
     ['a head timeout longer than the request timeout', { env: { HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '15000' }, want: 'HEADERS_TIMEOUT_MS (20000) must not exceed REQUEST_TIMEOUT_MS (15000)' }],
     ['a burst below the sustained rate', { env: { RATE_LIMIT_PER_KEY_PER_SECOND: '100', RATE_LIMIT_PER_KEY_BURST: '50' }, want: 'RATE_LIMIT_PER_KEY_BURST (50) must be at least RATE_LIMIT_PER_KEY_PER_SECOND (100)' }],
     ['a body limit below 1 KiB', { env: { BODY_LIMIT_BYTES: '100' }, want: 'BODY_LIMIT_BYTES must be a whole number from 1024 to 10485760' }],
@@ -71,6 +71,48 @@ describe('loadConfig', () => {
 
   it('accepts a complete production configuration', () => {
     expect(loadConfig(PRODUCTION)).toMatchObject({ mode: 'production', accountNameProvider: 'sandbox', bodyLimitBytes: 65_536, maxBodyFields: 32, requestTimeoutMs: 15_000 });
+  });
+
+  describe('the upstream provider', () => {
+    const LIVE_KEY = 'sk_live_0123456789abcdef0123456789abcdef01234567';
+    const ALL_PAYSTACK = { ACCOUNT_NAME_PROVIDER: 'paystack', PAYMENT_GATEWAY: 'paystack', PAYOUT_PROVIDER: 'paystack' };
+
+    it('selects Paystack for each seam, on the public API unless told otherwise', () => {
+      expect(loadConfig({ ...PRODUCTION, ...ALL_PAYSTACK, PAYSTACK_SECRET_KEY: LIVE_KEY })).toMatchObject({
+        accountNameProvider: 'paystack',
+        paymentGateway: 'paystack',
+        payouts: { provider: 'paystack' },
+        paystack: { secretKey: LIVE_KEY, baseUrl: 'https://api.paystack.co' },
+        providerTimeoutMs: 15_000,
+        providerRetries: 2,
+        providerCircuit: { failures: 5, openSeconds: 30 },
+      });
+      expect(loadConfig({ PAYOUT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: 'sk_test_abcdef0123456789', PAYSTACK_BASE_URL: 'http://127.0.0.1:4010/' }).paystack).toEqual({
+        secretKey: 'sk_test_abcdef0123456789',
+        baseUrl: 'http://127.0.0.1:4010',
+      });
+    });
+
+    it('takes no key, and builds no client, when no seam selects Paystack', () => {
+      expect(loadConfig({ PAYSTACK_SECRET_KEY: LIVE_KEY }).paystack).toBeUndefined();
+      expect(loadConfig(PRODUCTION)).toMatchObject({ paymentGateway: 'none', payouts: { provider: 'none' } });
+    });
+
+    it.each<[string, Record<string, string>, string]>([
+      ['a provider selected with no key', { ...ALL_PAYSTACK }, 'PAYSTACK_SECRET_KEY is required when ACCOUNT_NAME_PROVIDER, PAYMENT_GATEWAY or PAYOUT_PROVIDER is "paystack"'],
+      ['a test key in production', { ...ALL_PAYSTACK, PAYSTACK_SECRET_KEY: 'sk_test_abcdef0123456789' }, 'PAYSTACK_SECRET_KEY is a test key (sk_test_), refused in production mode'],
+      ['a public key', { PAYOUT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: 'pk_live_abcdef0123456789' }, 'PAYSTACK_SECRET_KEY must be a Paystack secret key'],
+      ['the sandbox gateway in production', { PAYMENT_GATEWAY: 'sandbox' }, 'PAYMENT_GATEWAY must not be "sandbox" in production mode'],
+      ['the sandbox payout provider in production', { PAYOUT_PROVIDER: 'sandbox' }, 'PAYOUT_PROVIDER must not be "sandbox" in production mode'],
+      ['a gateway that does not exist', { PAYMENT_GATEWAY: 'flutterwave' }, 'PAYMENT_GATEWAY must be one of "sandbox", "paystack", "none", got "flutterwave"'],
+    ])('refuses %s, naming it', (_case, env, want) => {
+      expect(() => loadConfig({ ...PRODUCTION, ...env })).toThrow(want);
+    });
+
+    it('never echoes the key in a refusal', () => {
+      const key = 'sk_test_thisisasecretvalue123456';
+      expect(() => loadConfig({ ...PRODUCTION, PAYOUT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: key })).toThrow(expect.objectContaining({ message: expect.not.stringContaining(key) }));
+    });
   });
 
   it('gives every limit a safe default', () => {

@@ -27,8 +27,20 @@ export interface AppConfig {
   /** How often each instance deletes enquiries a day past their expiry. */
   enquiryRetentionIntervalMs: number;
   enquiryTimeoutMs: number;
-  /** Where enquiries resolve account names; only `sandbox` exists today. */
-  accountNameProvider: 'sandbox';
+  /** Where enquiries resolve account names: the sandbox's fixed accounts, or the upstream provider. */
+  accountNameProvider: 'sandbox' | 'paystack';
+  /** Where payins are collected: the sandbox adapter, the upstream provider, or none (payins refused with GATEWAY_NOT_CONFIGURED). */
+  paymentGateway: 'sandbox' | 'paystack' | 'none';
+  /** The upstream provider's API, when any seam selects it. */
+  paystack: PaystackSettings | undefined;
+  /** The longest any call to an upstream provider may take; past it the outcome is unknown. */
+  providerTimeoutMs: number;
+  /** Times a call that cannot do anything twice (a GET) is sent again after a 5xx, a timeout or a failed connection. */
+  providerRetries: number;
+  /** Consecutive failed provider calls (5xx, timeouts, unreachable) that open the provider's circuit, and how long it stays open. */
+  providerCircuit: { failures: number; openSeconds: number };
+  /** How often each instance asks the provider about payins whose payment it has not heard the outcome of. */
+  payinProviderCheckIntervalMs: number;
   /** Largest request body accepted, in bytes; larger ones get 413 before they are read. */
   bodyLimitBytes: number;
   /** Most fields a body may have; the reader stops and refuses at the next one. */
@@ -134,9 +146,20 @@ export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [0, 5, 300, 1800, 7200, 18_000, 36
 /** The sandbox default of CHECKOUT_TOKEN_SECRET: public, so production refuses it. */
 export const SANDBOX_CHECKOUT_TOKEN_SECRET = 'sandbox-checkout-token-secret-public-not-secret';
 
+export interface PaystackSettings {
+  /** The secret key: sent only as the bearer token of provider calls, and the key of its webhook signatures. Never logged. */
+  secretKey: string;
+  baseUrl: string;
+}
+
+/** The provider's public API; tests point PAYSTACK_BASE_URL at a local fake. */
+export const PAYSTACK_PUBLIC_BASE_URL = 'https://api.paystack.co';
+
+type ProviderChoice = 'sandbox' | 'paystack' | 'none';
+
 export interface PayoutSettings {
-  /** Where payouts are sent: the sandbox provider in sandbox mode; none in production yet, so creates answer PAYOUT_PROVIDER_NOT_CONFIGURED. */
-  provider: 'sandbox' | 'none';
+  /** Where payouts are sent: PAYOUT_PROVIDER, the sandbox provider by default in sandbox mode; none (creates answer PAYOUT_PROVIDER_NOT_CONFIGURED) by default in production. */
+  provider: ProviderChoice;
   minAmountMinor: bigint;
   maxAmountMinor: bigint;
   /** The most a merchant's payouts of the last 24 hours may add up to, failed and cancelled ones aside. */
@@ -236,10 +259,20 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
     } else if (isGuessableSecret(env.CHECKOUT_TOKEN_SECRET)) {
       problems.push(`CHECKOUT_TOKEN_SECRET is too predictable for production mode (repeated, or too few different characters): it keys the checkout links; use ${SECRET_STRENGTH_RULE}`);
     }
-    if (!env.ACCOUNT_NAME_PROVIDER) problems.push('ACCOUNT_NAME_PROVIDER is required in production mode; only "sandbox" exists today, and it answers from fixed test accounts, so set it only knowingly');
+    if (!env.ACCOUNT_NAME_PROVIDER) problems.push('ACCOUNT_NAME_PROVIDER is required in production mode: "paystack" resolves names at the banks; "sandbox" answers from fixed test accounts, so set it only knowingly');
+    if (env.PAYMENT_GATEWAY === 'sandbox') problems.push('PAYMENT_GATEWAY must not be "sandbox" in production mode: the sandbox takes no money, so customers would be told they paid');
+    if (env.PAYOUT_PROVIDER === 'sandbox') problems.push('PAYOUT_PROVIDER must not be "sandbox" in production mode: the sandbox pays no one, so payouts would be reported paid');
   }
-  const accountNameProvider = env.ACCOUNT_NAME_PROVIDER || 'sandbox';
-  if (accountNameProvider !== 'sandbox') problems.push(`ACCOUNT_NAME_PROVIDER must be "sandbox", the only provider there is, got "${accountNameProvider}"`);
+  const choice = <C extends ProviderChoice>(name: string, allowed: readonly C[], fallback: C): C => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    if (!(allowed as readonly string[]).includes(raw)) problems.push(`${name} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}, got "${raw}"`);
+    return (allowed as readonly string[]).includes(raw) ? (raw as C) : fallback;
+  };
+  const accountNameProvider = choice('ACCOUNT_NAME_PROVIDER', ['sandbox', 'paystack'] as const, 'sandbox');
+  const paymentGateway = choice('PAYMENT_GATEWAY', ['sandbox', 'paystack', 'none'] as const, mode === 'sandbox' ? 'sandbox' : 'none');
+  const payoutProvider = choice('PAYOUT_PROVIDER', ['sandbox', 'paystack', 'none'] as const, mode === 'sandbox' ? 'sandbox' : 'none');
+  const paystack = paystackSettings(env, mode, [accountNameProvider, paymentGateway, payoutProvider].includes('paystack'), url('PAYSTACK_BASE_URL', ['https:', 'http:']), problems);
   const logLevel = (env.LOG_LEVEL ?? 'info') as AppConfig['logLevel'];
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
 
@@ -262,7 +295,13 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
     enquiryTimeoutMs: int('ENQUIRY_TIMEOUT_MS', 5000, 1, 60000),
     enquiryValiditySeconds: int('ENQUIRY_VALIDITY_SECONDS', 1800, 60, 86_400),
     enquiryRetentionIntervalMs: int('ENQUIRY_RETENTION_INTERVAL_MS', 3_600_000, 1000, 86_400_000),
-    accountNameProvider: 'sandbox',
+    accountNameProvider,
+    paymentGateway,
+    paystack,
+    providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 15_000, 100, 120_000),
+    providerRetries: int('PROVIDER_RETRIES', 2, 0, 5),
+    providerCircuit: { failures: int('PROVIDER_CIRCUIT_FAILURES', 5, 1, 1000), openSeconds: int('PROVIDER_CIRCUIT_OPEN_SECONDS', 30, 1, 3600) },
+    payinProviderCheckIntervalMs: int('PAYIN_PROVIDER_CHECK_INTERVAL_MS', 5000, 20, 600_000),
     bodyLimitBytes: int('BODY_LIMIT_BYTES', 65_536, 1024, 10_485_760),
     maxBodyFields: int('MAX_BODY_FIELDS', 32, 9, 1000),
     requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 15_000, 1000, 300_000),
@@ -299,7 +338,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
     settlementIntervalMs: int('SETTLEMENT_INTERVAL_MS', 60_000, 50, 3_600_000),
     settlementBatchSize: int('SETTLEMENT_BATCH_SIZE', 500, 1, 100_000),
     payouts: {
-      provider: mode === 'sandbox' ? 'sandbox' : 'none',
+      provider: payoutProvider,
       minAmountMinor: BigInt(int('PAYOUT_MIN_AMOUNT', 100, 1, 1_000_000)) * 100n,
       maxAmountMinor: BigInt(int('PAYOUT_MAX_AMOUNT', 5_000_000, 1, 1_000_000_000)) * 100n,
       dailyLimitMinor: BigInt(int('PAYOUT_DAILY_LIMIT', 50_000_000, 1, 100_000_000_000)) * 100n,
@@ -375,6 +414,21 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
   return config;
+}
+
+/**
+ * PAYSTACK_SECRET_KEY and PAYSTACK_BASE_URL, required when a seam selects the
+ * provider. Production takes a live key only: a test key moves no money, so
+ * customers would be told they paid and payouts reported sent.
+ */
+function paystackSettings(env: Readonly<Record<string, string | undefined>>, mode: ServiceMode, selected: boolean, baseUrl: string | undefined, problems: string[]): PaystackSettings | undefined {
+  if (!selected) return undefined;
+  const secretKey = env.PAYSTACK_SECRET_KEY ?? '';
+  // The key is never echoed in a problem: only its prefix, which says whether it is a test or a live key.
+  if (secretKey === '') problems.push('PAYSTACK_SECRET_KEY is required when ACCOUNT_NAME_PROVIDER, PAYMENT_GATEWAY or PAYOUT_PROVIDER is "paystack": it is the secret key of the Paystack account (Settings > API Keys & Webhooks)');
+  else if (!/^sk_(test|live)_[A-Za-z0-9]{8,200}$/.test(secretKey)) problems.push('PAYSTACK_SECRET_KEY must be a Paystack secret key, sk_live_ or sk_test_ followed by letters and digits; a public key (pk_) cannot call the API');
+  else if (mode === 'production' && secretKey.startsWith('sk_test_')) problems.push('PAYSTACK_SECRET_KEY is a test key (sk_test_), refused in production mode: test transactions move no money. Use the live secret key');
+  return { secretKey, baseUrl: (baseUrl ?? PAYSTACK_PUBLIC_BASE_URL).replace(/\/+$/, '') };
 }
 
 /** WEBHOOK_RETRY_SCHEDULE: comma-separated delays in seconds, such as 0,1,2 for tests. */

@@ -12,7 +12,9 @@ export interface Collection {
 export type CheckoutMethod =
   | { channel: 'card'; testCards: ReadonlyArray<{ number: string; outcome: string }> }
   | { channel: 'bank_transfer'; bankName: string; accountNumber: string; accountName: string }
-  | { channel: 'ussd'; dialCode: string };
+  | { channel: 'ussd'; dialCode: string }
+  /** The customer pays on the provider's own page; the checkout sends them there. */
+  | { channel: PayinChannel; hostedBy: string };
 
 export interface CardDetails {
   number: string;
@@ -29,16 +31,63 @@ export type CardField = 'cardNumber' | 'cardExpiry' | 'cardCvc';
 export type GatewayDecision = { kind: 'paid' } | { kind: 'declined'; reason: DeclineReason } | { kind: 'invalid'; errors: Partial<Record<CardField, string>> };
 
 /**
- * A payment gateway adapter: collects the money for the channels it serves.
- * The checkout page asks the adapter of the payin's `gateway` (channel) what
- * to offer, and hands it the customer's attempt. Only the sandbox adapter
- * exists today; a production adapter (a card acquirer, a bank) implements
- * the same interface.
+ * A gateway whose payment is taken on our own checkout page: the page asks
+ * the adapter what to offer, and hands it the customer's attempt. The
+ * sandbox's.
  */
-export interface PaymentGateway {
+export interface FormGateway {
+  readonly kind: 'form';
   /** For logs and the docs: which adapter this is. */
   readonly name: string;
   readonly channels: readonly PayinChannel[];
   checkoutMethod(channel: PayinChannel, payin: Collection): CheckoutMethod;
   attempt(payin: Collection, attempt: PaymentAttempt, now: Date): Promise<GatewayDecision>;
 }
+
+/** What a hosted gateway is asked to collect: the payin, who pays, how, and where the customer comes back to. */
+export interface HostedCollection extends Collection {
+  customerEmail: string;
+  channels: readonly PayinChannel[];
+  /** Our page the provider sends the customer back to; it verifies the payment with the provider before anything moves. */
+  returnUrl: string;
+}
+
+/**
+ * What the provider says of a payment now. `paid` carries the amount and
+ * currency it reports, which the caller checks against the payin's own
+ * before anything moves. `pending`: not paid yet (or never started);
+ * `not_found`: the provider has no such payment.
+ */
+export type ProviderPaymentStatus =
+  | { outcome: 'paid'; amountMinor: bigint; currency: string }
+  | { outcome: 'declined'; reason: DeclineReason }
+  | { outcome: 'pending' }
+  | { outcome: 'not_found' };
+
+/**
+ * A gateway whose payment is taken on the provider's own page: at create,
+ * the payin is started at the provider, and the checkout page sends the
+ * customer to the provider's page. The outcome is never taken from the
+ * browser: the provider is asked (`paymentStatus`) when the customer comes
+ * back, when its webhook arrives, and on a schedule until expiry.
+ *
+ * Both methods reject when the provider gives no answer (timeout, 5xx): the
+ * outcome is then unknown, and the caller asks again later.
+ */
+export interface HostedGateway {
+  readonly kind: 'hosted';
+  readonly name: string;
+  /** How the checkout page names where the customer is sent: "Paystack". */
+  readonly displayName: string;
+  readonly channels: readonly PayinChannel[];
+  /** Starts the payment under a new provider reference, and answers the page the customer pays on. A refusal resolves `refused`. */
+  startPayment(collection: HostedCollection, signal: AbortSignal): Promise<{ providerReference: string; paymentPageUrl: string } | { refused: string }>;
+  paymentStatus(providerReference: string, signal: AbortSignal): Promise<ProviderPaymentStatus>;
+}
+
+/**
+ * A payment gateway adapter: collects the money for the channels it serves,
+ * on our page (the sandbox) or on the provider's (Paystack).
+ * docs/providers.md says what each must guarantee.
+ */
+export type PaymentGateway = FormGateway | HostedGateway;

@@ -1,24 +1,18 @@
 import type { PayinChannel } from '@paysign/contracts';
-import type { ServiceMode } from '../config/app-config';
 import type { PaymentGateway } from './payment-gateway';
-import { SandboxGateway } from './sandbox-gateway';
 
 /**
- * The gateway adapters of this deployment, by the channel each serves. In
- * sandbox mode the sandbox adapter serves every channel; in production no
- * adapter exists yet, so production refuses payins at create time
- * (GATEWAY_NOT_CONFIGURED) rather than send customers to a page that cannot
- * take their money.
+ * The gateway adapters of this deployment, by the channel each serves, as
+ * PAYMENT_GATEWAY chose: the sandbox's (the default in sandbox mode), the
+ * upstream provider's, or none, the default in production, where payins are
+ * then refused at create time (GATEWAY_NOT_CONFIGURED) rather than send
+ * customers to a page that cannot take their money.
  */
 export class PaymentGateways {
   private readonly byChannel = new Map<PayinChannel, PaymentGateway>();
 
   constructor(adapters: readonly PaymentGateway[]) {
     for (const adapter of adapters) for (const channel of adapter.channels) if (!this.byChannel.has(channel)) this.byChannel.set(channel, adapter);
-  }
-
-  static forMode(mode: ServiceMode): PaymentGateways {
-    return new PaymentGateways(mode === 'sandbox' ? [new SandboxGateway()] : []);
   }
 
   /** The channels a payin may name, in the contract's order. */

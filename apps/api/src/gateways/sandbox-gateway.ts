@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DeclineReason, PayinChannel } from '@paysign/contracts';
-import type { CardDetails, CardField, CheckoutMethod, GatewayDecision, PaymentAttempt, PaymentGateway, Collection } from './payment-gateway';
+import type { CardDetails, CardField, CheckoutMethod, GatewayDecision, PaymentAttempt, FormGateway, Collection } from './payment-gateway';
 
 /** The sandbox test cards (docs/sandbox.md): each number always has the same outcome. */
 export const SANDBOX_TEST_CARDS: ReadonlyArray<{ number: string; outcome: 'paid' | DeclineReason }> = [
@@ -18,7 +18,8 @@ export const SANDBOX_TRANSFER_BANK = 'Paysign Sandbox Bank';
  * outcomes; a bank transfer or a USSD payment succeeds when the customer
  * says it was made.
  */
-export class SandboxGateway implements PaymentGateway {
+export class SandboxGateway implements FormGateway {
+  readonly kind = 'form';
   readonly name = 'sandbox';
   readonly channels: readonly PayinChannel[] = ['card', 'bank_transfer', 'ussd'];
 

@@ -5,6 +5,7 @@ import { Readiness } from '../lifecycle/readiness';
 import { NonceStore } from '../nonce/nonce-store.interface';
 import { Public } from '../http/public.decorator';
 import { StoreHealth } from './store-health';
+import { ProviderHealth } from '../upstream/provider-circuit';
 
 type Check = Health['checks'][string];
 
@@ -17,6 +18,7 @@ export class HealthController {
     @Inject(NonceStore) private readonly nonces: NonceStore,
     private readonly stores: StoreHealth<'nonceStore' | 'payinStore'>,
     private readonly readiness: Readiness,
+    @Inject(ProviderHealth) private readonly providers: ProviderHealth,
   ) {}
 
   /** Liveness: the process answers. A restart would not help any other failure. */
@@ -28,7 +30,8 @@ export class HealthController {
 
   /**
    * Readiness: every store answers, the nonce store has room, and shutdown has
-   * not begun. Whether a store answers is what its last operation met, a
+   * not begun. Each upstream provider's circuit is shown, `degraded` while
+   * open, and never fails readiness. Whether a store answers is what its last operation met, a
    * request's or the background ping's (StoreHealth): no store is asked here.
    */
   @Get('ready')
@@ -40,7 +43,9 @@ export class HealthController {
       payinStore,
       lifecycle: this.readiness.draining ? 'draining' : 'up',
     };
-    const ready = Object.values(checks).every((check) => check === 'up');
+    // Shown, never counted: a provider outage must not take every instance out of the balancer.
+    for (const [provider, state] of Object.entries(this.providers())) checks[`provider:${provider}`] = state;
+    const ready = Object.values(checks).every((check) => check === 'up' || check === 'degraded');
     this.reportChange(ready, checks, reply);
     void reply.status(ready ? 200 : 503);
     return { status: ready ? 'ok' : 'unavailable', checks };

@@ -16,6 +16,8 @@ export const ROUTES = {
   payout: (reference: string) => `${ROOT}/api/payouts/${encodeURIComponent(reference)}`,
   payoutBatch: (reference: string) => `${ROOT}/api/payout-batches/${encodeURIComponent(reference)}`,
   checkout: (token: string) => `${ROOT}/checkout/${token}`,
+  checkoutReturn: (token: string) => `${ROOT}/checkout/${token}/return`,
+  providerWebhook: (provider: string) => `${ROOT}/provider-webhooks/${provider}`,
   metrics: `${ROOT}/metrics`,
   contract: `${ROOT}/openapi.yaml`,
   docs: `${ROOT}/docs`,

@@ -83,6 +83,28 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly providerCalls = new Counter({
+    name: 'paysign_provider_calls_total',
+    help: 'HTTP calls to an upstream provider, by provider, call and outcome: ok, refused (a 4xx answer), error (5xx), timeout, unreachable, or circuit_open (not sent).',
+    labelNames: ['provider', 'call', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly providerCallDuration = new Histogram({
+    name: 'paysign_provider_call_duration_seconds',
+    help: 'Time of each HTTP call to an upstream provider, by provider and call.',
+    labelNames: ['provider', 'call'] as const,
+    buckets: LATENCY_BUCKETS_SECONDS,
+    registers: [this.registry],
+  });
+
+  readonly providerMismatches = new Counter({
+    name: 'paysign_provider_mismatches_total',
+    help: 'Provider reports whose amount or currency differs from the payin or payout they name: nothing moved, and the object needs attention.',
+    labelNames: ['provider', 'object'] as const,
+    registers: [this.registry],
+  });
+
   readonly jobRuns = new Counter({
     name: 'paysign_job_runs_total',
     help: 'Runs of each periodic job of this instance (payin-expiry, webhook-delivery, store-health, nonce-sweep), by outcome: ok or failed.',

@@ -11,4 +11,9 @@ export class CheckoutLinks {
   urlOf(checkoutSeed: string): string {
     return `${this.publicOrigin()}${ROUTES.checkout(this.tokens.tokenOf(checkoutSeed))}`;
   }
+
+  /** Where a hosted gateway sends the customer back to: the checkout's return page, which asks the provider before anything moves. */
+  returnUrlOf(checkoutSeed: string): string {
+    return `${this.publicOrigin()}${ROUTES.checkoutReturn(this.tokens.tokenOf(checkoutSeed))}`;
+  }
 }

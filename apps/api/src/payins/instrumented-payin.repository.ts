@@ -1,6 +1,6 @@
 import type { StoreProbe } from '../stores/store-probe';
 import type { PayinEventOf } from './payin-events';
-import type { NewPayin, PayinKey, PayinListQuery, PayinRepository, StoredPayin } from './payin-repository.interface';
+import type { NewPayin, PayinKey, PayinListQuery, PayinRepository, ProviderStart, StoredPayin, TransitionOptions } from './payin-repository.interface';
 import type { PayinTransition } from './payin-states';
 
 /** A PayinRepository whose every call goes through its probe. */
@@ -22,8 +22,24 @@ export class InstrumentedPayinRepository implements PayinRepository {
     return this.probe.observe('find', () => this.inner.findByCheckoutTokenHash(tokenHash));
   }
 
-  transition(key: PayinKey, transition: PayinTransition, now: Date, eventOf: PayinEventOf): Promise<StoredPayin | undefined> {
-    return this.probe.observe('transition', () => this.inner.transition(key, transition, now, eventOf));
+  transition(key: PayinKey, transition: PayinTransition, now: Date, eventOf: PayinEventOf, options?: TransitionOptions): Promise<StoredPayin | undefined> {
+    return this.probe.observe('transition', () => this.inner.transition(key, transition, now, eventOf, options));
+  }
+
+  recordProviderStart(key: PayinKey, start: ProviderStart): Promise<StoredPayin | undefined> {
+    return this.probe.observe('provider_start', () => this.inner.recordProviderStart(key, start));
+  }
+
+  findByProviderReference(providerReference: string): Promise<StoredPayin | undefined> {
+    return this.probe.observe('find', () => this.inner.findByProviderReference(providerReference));
+  }
+
+  claimProviderChecks(limit: number, leaseMs: number): Promise<StoredPayin[]> {
+    return this.probe.observe('claim_provider_checks', () => this.inner.claimProviderChecks(limit, leaseMs));
+  }
+
+  scheduleProviderCheck(key: PayinKey, nextCheckAt: Date | null, needsAttention: boolean): Promise<StoredPayin | undefined> {
+    return this.probe.observe('schedule_provider_check', () => this.inner.scheduleProviderCheck(key, nextCheckAt, needsAttention));
   }
 
   expireDue(options: { limit: number; merchantId?: string }, eventOf: PayinEventOf): Promise<PayinKey[]> {

@@ -38,6 +38,26 @@ export interface StoredPayin extends Omit<NewPayin, 'checkoutSeed' | 'checkoutTo
   feeMinor: bigint | null;
   /** 1 when created, one more with each change; the version its events carry. */
   version: number;
+  /** Set once the payin is started at a hosted gateway: its reference there, and the page the customer pays on. */
+  providerReference: string | null;
+  providerPaymentUrl: string | null;
+  /** When the provider is next asked about the payment; null when no check is due. */
+  nextProviderCheckAt: Date | null;
+  providerChecks: number;
+  /** The provider reported another amount or currency, or a payment once the payin was final: an operator must look. */
+  needsAttention: boolean;
+}
+
+/** A payin's start at a hosted gateway. */
+export interface ProviderStart {
+  providerReference: string;
+  paymentPageUrl: string;
+  firstCheckAt: Date;
+}
+
+export interface TransitionOptions {
+  /** The provider confirmed the outcome: recorded even at or past expiry, while the payin is still PENDING. */
+  confirmedByProvider?: boolean;
 }
 
 export interface PayinKey {
@@ -73,7 +93,18 @@ export interface PayinRepository {
    * entered at or after `expiresAt`. `eventOf` gives the webhook event of the
    * payin that moved, written in the same transaction (the outbox).
    */
-  transition(key: PayinKey, transition: PayinTransition, now: Date, eventOf: PayinEventOf): Promise<StoredPayin | undefined>;
+  transition(key: PayinKey, transition: PayinTransition, now: Date, eventOf: PayinEventOf, options?: TransitionOptions): Promise<StoredPayin | undefined>;
+  /**
+   * Records the payin's start at a hosted gateway, unless it was started
+   * already or is no longer PENDING: of two concurrent starts one is kept;
+   * the other's provider payment is never shown to anyone, so it cannot be paid.
+   */
+  recordProviderStart(key: PayinKey, start: ProviderStart): Promise<StoredPayin | undefined>;
+  findByProviderReference(providerReference: string): Promise<StoredPayin | undefined>;
+  /** Takes up to `limit` PENDING payins whose provider check is due, by the store's clock, moving each's next check `leaseMs` on: instances take disjoint ones. */
+  claimProviderChecks(limit: number, leaseMs: number): Promise<StoredPayin[]>;
+  /** Sets the payin's next provider check (null: none), counts the check, and raises `needsAttention` when asked; never lowers it. */
+  scheduleProviderCheck(key: PayinKey, nextCheckAt: Date | null, needsAttention: boolean): Promise<StoredPayin | undefined>;
   /**
    * Abandons up to `limit` PENDING payins whose `expiresAt` has passed by the
    * store's clock, of one merchant or of all; safe to run on several

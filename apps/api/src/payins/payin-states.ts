@@ -42,10 +42,15 @@ export function failureReasonOf(transition: PayinTransition): FailureReason | nu
 /**
  * The payin as it is at `now`: one still PENDING at or past its expiry is
  * shown ABANDONED, as the expiry sweep will write it (failed at its expiry,
- * one version on). Reads answer with this and write nothing.
+ * one version on). Reads answer with this and write nothing. A payin started
+ * at a provider is the exception: the customer may have paid there just
+ * before expiry, so it stays PENDING until the provider has been asked.
  */
-export function effectivePayin<P extends { status: PayinStatus; expiresAt: Date; failedAt: Date | null; failureReason: FailureReason | null; version: number }>(payin: P, now: number): P {
-  if (payin.status !== 'PENDING' || payin.expiresAt.getTime() > now) return payin;
+export function effectivePayin<P extends { status: PayinStatus; expiresAt: Date; failedAt: Date | null; failureReason: FailureReason | null; version: number; providerReference?: string | null }>(
+  payin: P,
+  now: number,
+): P {
+  if (payin.status !== 'PENDING' || payin.expiresAt.getTime() > now || payin.providerReference) return payin;
   return { ...payin, status: 'ABANDONED', failedAt: payin.expiresAt, failureReason: failureReasonOf({ to: 'ABANDONED' }), version: payin.version + 1 };
 }
 

@@ -24,5 +24,6 @@ export function payinToContract(payin: StoredPayin, links: CheckoutLinks): Payin
     paidAt: payin.paidAt?.toISOString() ?? null,
     failedAt: payin.failedAt?.toISOString() ?? null,
     failureReason: payin.failureReason,
+    needsAttention: payin.needsAttention,
   };
 }

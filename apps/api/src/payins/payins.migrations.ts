@@ -54,3 +54,21 @@ export const PAYIN_VERSION: Migration = {
   // already final has changed once since it was created.
   statements: ['ALTER TABLE payins ADD COLUMN version integer NOT NULL DEFAULT 1', "UPDATE payins SET version = 2 WHERE status <> 'PENDING'"],
 };
+
+export const PAYIN_PROVIDER_PAYMENTS: Migration = {
+  id: 13,
+  name: 'payin provider payments',
+  // A payin taken on a provider's page: the provider's reference and page,
+  // when its outcome is next asked for, and whether an operator must look
+  // (the provider reported another amount, or a payment after expiry).
+  statements: [
+    `ALTER TABLE payins
+       ADD COLUMN provider_reference text,
+       ADD COLUMN provider_payment_url text,
+       ADD COLUMN next_provider_check_at timestamptz,
+       ADD COLUMN provider_checks integer NOT NULL DEFAULT 0,
+       ADD COLUMN needs_attention boolean NOT NULL DEFAULT false`,
+    'CREATE UNIQUE INDEX payins_provider_reference ON payins (provider_reference) WHERE provider_reference IS NOT NULL',
+    "CREATE INDEX payins_provider_check_due ON payins (next_provider_check_at) WHERE status = 'PENDING' AND next_provider_check_at IS NOT NULL",
+  ],
+};

@@ -6,7 +6,6 @@ import { StoreClock } from '../db/store-clock';
 import { WatchedPayinStore } from '../db/db.module';
 import { EventOutbox } from '../events/event-outbox';
 import { EventsModule } from '../events/events.module';
-import { GatewaysModule } from '../gateways/gateways.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { MerchantRegistry } from '../merchants/merchant-registry';
 import { PayinCredits } from '../ledger/payin-credits';
@@ -21,11 +20,12 @@ import { PayinExpirySweeper } from './payin-expiry-sweeper';
 import { PayinRepository } from './payin-repository.interface';
 import { PayinsController } from './payins.controller';
 import { PayinsService } from './payins.service';
+import { ProviderPayments } from './provider-payments';
 import { SqlPayinRepository } from './sql-payin.repository';
 
 /** Payins: creation, reads and listing, their checkout links, their events, and the sweep that abandons expired ones. */
 @Module({
-  imports: [EventsModule, GatewaysModule, LedgerModule, WebhooksModule],
+  imports: [EventsModule, LedgerModule, WebhooksModule],
   controllers: [PayinsController],
   providers: [
     {
@@ -46,7 +46,8 @@ import { SqlPayinRepository } from './sql-payin.repository';
     },
     PayinsService,
     PayinExpirySweeper,
+    ProviderPayments,
   ],
-  exports: [PayinsService, CheckoutLinks, PayinRepository],
+  exports: [PayinsService, CheckoutLinks, PayinRepository, ProviderPayments],
 })
 export class PayinsModule {}

@@ -14,6 +14,7 @@ import { PayinRepository, type NewPayin, type PayinKey, type PayinListQuery, typ
 import { effectivePayin, type PayinTransition } from './payin-states';
 import { PayinEvents } from './payin-events';
 import { payinToContract } from './payin-view';
+import { ProviderPayments } from './provider-payments';
 
 /** What a transition attempt came to: the payin moved, or it was already final (this attempt lost, or came late). */
 export type TransitionResult = { moved: true; payin: StoredPayin } | { moved: false; payin: StoredPayin };
@@ -28,6 +29,7 @@ export class PayinsService {
     private readonly links: CheckoutLinks,
     private readonly events: PayinEvents,
     private readonly merchants: MerchantRegistry,
+    private readonly providerPayments: ProviderPayments,
   ) {}
 
   /** Creates a payin, or replays the one with the same reference and body. */
@@ -63,7 +65,8 @@ export class PayinsService {
     if (!result.created && result.payin.requestFingerprint !== newPayin.requestFingerprint) {
       throw new ApiException('IDEMPOTENCY_CONFLICT', { reference: input.reference });
     }
-    const payin = result.created ? result.payin : this.current(result.payin);
+    // A payin of a hosted gateway is started at the provider now, so the customer's first visit goes straight on; a start that fails is made again at that visit.
+    const payin = result.created ? await this.providerPayments.start(result.payin) : this.current(result.payin);
     return { created: result.created, payin: this.toContract(payin) };
   }
 

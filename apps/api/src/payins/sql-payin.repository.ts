@@ -1,5 +1,5 @@
 import type { FailureReason, PayinChannel, PayinStatus } from '@paysign/contracts';
-import type { NewPayin, PayinKey, PayinListQuery, PayinRepository, StoredPayin } from './payin-repository.interface';
+import type { NewPayin, PayinKey, PayinListQuery, PayinRepository, ProviderStart, StoredPayin, TransitionOptions } from './payin-repository.interface';
 import { failureReasonOf, type PayinTransition } from './payin-states';
 import { sqlNow, type StoreClock } from '../db/store-clock';
 import type { EventOutbox } from '../events/event-outbox';
@@ -29,10 +29,15 @@ interface PayinRow {
   checkout_seed: string | null;
   fee_minor: string | number | bigint | null;
   version: number;
+  provider_reference: string | null;
+  provider_payment_url: string | null;
+  next_provider_check_at: Date | string | null;
+  provider_checks: number;
+  needs_attention: boolean;
 }
 
 const COLUMNS =
-  'merchant_id, reference, status, amount_minor::text AS amount_minor, currency, customer_email, customer_name, gateway, narration, notify_url, redirect_url, request_fingerprint, created_at, expires_at, paid_at, failed_at, failure_reason, checkout_seed, fee_minor::text AS fee_minor, version';
+  'merchant_id, reference, status, amount_minor::text AS amount_minor, currency, customer_email, customer_name, gateway, narration, notify_url, redirect_url, request_fingerprint, created_at, expires_at, paid_at, failed_at, failure_reason, checkout_seed, fee_minor::text AS fee_minor, version, provider_reference, provider_payment_url, next_provider_check_at, provider_checks, needs_attention';
 
 /**
  * Payins in SQL: PGlite on disk by default, PostgreSQL with DATABASE_URL.
@@ -89,24 +94,27 @@ export class SqlPayinRepository implements PayinRepository {
     return rows[0] ? fromRow(rows[0]) : undefined;
   }
 
-  async transition(key: PayinKey, transition: PayinTransition, now: Date, eventOf: PayinEventOf): Promise<StoredPayin | undefined> {
+  async transition(key: PayinKey, transition: PayinTransition, now: Date, eventOf: PayinEventOf, options: TransitionOptions = {}): Promise<StoredPayin | undefined> {
     const at = now.toISOString();
     const reason = failureReasonOf(transition);
+    // A provider's confirmed outcome is recorded past expiry too: the payment was made while the payin was still open at the provider.
+    const openParams: unknown[] = [key.merchantId, key.reference, transition.to, transition.to === 'SUCCESSFUL' ? at : null, transition.to === 'SUCCESSFUL' ? null : at, reason];
+    const stillOpen = options.confirmedByProvider ? '' : `AND expires_at > $${openParams.push(at)}::timestamptz`;
     return this.client.transaction(async (tx) => {
       // An abandoned payin failed when it expired, or now if it was abandoned sooner (a simulation).
       const { rows } =
         transition.to === 'ABANDONED'
           ? await tx.query<PayinRow>(
-              `UPDATE payins SET status = 'ABANDONED', failed_at = LEAST(expires_at, $3::timestamptz), failure_reason = $4, version = version + 1
+              `UPDATE payins SET status = 'ABANDONED', failed_at = LEAST(expires_at, $3::timestamptz), failure_reason = $4, version = version + 1, next_provider_check_at = NULL
                WHERE merchant_id = $1 AND reference = $2 AND status = 'PENDING'
                RETURNING ${COLUMNS}`,
               [key.merchantId, key.reference, at, reason],
             )
           : await tx.query<PayinRow>(
-              `UPDATE payins SET status = $3, paid_at = $4::timestamptz, failed_at = $5::timestamptz, failure_reason = $6, version = version + 1
-               WHERE merchant_id = $1 AND reference = $2 AND status = 'PENDING' AND expires_at > $7::timestamptz
+              `UPDATE payins SET status = $3, paid_at = $4::timestamptz, failed_at = $5::timestamptz, failure_reason = $6, version = version + 1, next_provider_check_at = NULL
+               WHERE merchant_id = $1 AND reference = $2 AND status = 'PENDING' ${stillOpen}
                RETURNING ${COLUMNS}`,
-              [key.merchantId, key.reference, transition.to, transition.to === 'SUCCESSFUL' ? at : null, transition.to === 'SUCCESSFUL' ? null : at, reason, at],
+              openParams,
             );
       let moved = rows[0] ? fromRow(rows[0]) : undefined;
       if (moved?.status === 'SUCCESSFUL') {
@@ -130,7 +138,7 @@ export class SqlPayinRepository implements PayinRepository {
         `UPDATE payins SET status = 'ABANDONED', failed_at = expires_at, failure_reason = 'checkout_expired', version = version + 1
          WHERE (merchant_id, reference) IN (
            SELECT merchant_id, reference FROM payins
-           WHERE status = 'PENDING' AND expires_at <= ${now} ${ofMerchant}
+           WHERE status = 'PENDING' AND expires_at <= ${now} AND provider_reference IS NULL ${ofMerchant}
            ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED)
          AND status = 'PENDING'
          RETURNING ${COLUMNS}`,
@@ -140,6 +148,47 @@ export class SqlPayinRepository implements PayinRepository {
       await this.writeEvents(tx, moved, eventOf);
       return moved.map((payin) => ({ merchantId: payin.merchantId, reference: payin.reference }));
     });
+  }
+
+  async recordProviderStart(key: PayinKey, start: ProviderStart): Promise<StoredPayin | undefined> {
+    const { rows } = await this.client.query<PayinRow>(
+      `UPDATE payins SET provider_reference = $3, provider_payment_url = $4, next_provider_check_at = $5::timestamptz
+       WHERE merchant_id = $1 AND reference = $2 AND status = 'PENDING' AND provider_reference IS NULL
+       RETURNING ${COLUMNS}`,
+      [key.merchantId, key.reference, start.providerReference, start.paymentPageUrl, start.firstCheckAt.toISOString()],
+    );
+    return rows[0] ? fromRow(rows[0]) : undefined;
+  }
+
+  async findByProviderReference(providerReference: string): Promise<StoredPayin | undefined> {
+    const { rows } = await this.client.query<PayinRow>(`SELECT ${COLUMNS} FROM payins WHERE provider_reference = $1`, [providerReference]);
+    return rows[0] ? fromRow(rows[0]) : undefined;
+  }
+
+  async claimProviderChecks(limit: number, leaseMs: number): Promise<StoredPayin[]> {
+    const params: unknown[] = [limit, leaseMs];
+    const now = sqlNow(this.storeClock, params);
+    const { rows } = await this.client.query<PayinRow>(
+      `UPDATE payins SET next_provider_check_at = ${now} + $2 * interval '1 millisecond'
+       WHERE (merchant_id, reference) IN (
+         SELECT merchant_id, reference FROM payins
+         WHERE status = 'PENDING' AND next_provider_check_at IS NOT NULL AND next_provider_check_at <= ${now}
+         ORDER BY next_provider_check_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+       AND status = 'PENDING'
+       RETURNING ${COLUMNS}`,
+      params,
+    );
+    return rows.map(fromRow);
+  }
+
+  async scheduleProviderCheck(key: PayinKey, nextCheckAt: Date | null, needsAttention: boolean): Promise<StoredPayin | undefined> {
+    const { rows } = await this.client.query<PayinRow>(
+      `UPDATE payins SET next_provider_check_at = CASE WHEN status = 'PENDING' THEN $3::timestamptz END, provider_checks = provider_checks + 1, needs_attention = needs_attention OR $4
+       WHERE merchant_id = $1 AND reference = $2
+       RETURNING ${COLUMNS}`,
+      [key.merchantId, key.reference, nextCheckAt?.toISOString() ?? null, needsAttention],
+    );
+    return rows[0] ? fromRow(rows[0]) : undefined;
   }
 
   async list(query: PayinListQuery, now: Date): Promise<StoredPayin[]> {
@@ -173,8 +222,9 @@ export class SqlPayinRepository implements PayinRepository {
 
 /** The status filter on the state at `now`: an expired PENDING payin is ABANDONED, whether or not the sweep has written it yet. */
 function statusAt(status: PayinStatus, params: unknown[], now: Date): string {
-  if (status === 'PENDING') return `(status = 'PENDING' AND expires_at > $${params.push(now.toISOString())}::timestamptz)`;
-  if (status === 'ABANDONED') return `(status = 'ABANDONED' OR (status = 'PENDING' AND expires_at <= $${params.push(now.toISOString())}::timestamptz))`;
+  // A payin started at a provider stays PENDING past expiry until the provider has been asked (effectivePayin).
+  if (status === 'PENDING') return `(status = 'PENDING' AND (expires_at > $${params.push(now.toISOString())}::timestamptz OR provider_reference IS NOT NULL))`;
+  if (status === 'ABANDONED') return `(status = 'ABANDONED' OR (status = 'PENDING' AND provider_reference IS NULL AND expires_at <= $${params.push(now.toISOString())}::timestamptz))`;
   return `status = $${params.push(status)}`;
 }
 
@@ -202,5 +252,10 @@ function fromRow(row: PayinRow): StoredPayin {
     checkoutSeed: row.checkout_seed,
     feeMinor: row.fee_minor === null ? null : BigInt(row.fee_minor),
     version: Number(row.version),
+    providerReference: row.provider_reference,
+    providerPaymentUrl: row.provider_payment_url,
+    nextProviderCheckAt: toDateOrNull(row.next_provider_check_at),
+    providerChecks: Number(row.provider_checks),
+    needsAttention: row.needs_attention === true,
   };
 }

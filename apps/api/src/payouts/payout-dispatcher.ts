@@ -100,6 +100,13 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
     return { again: claimed.length === statusCheckBatchSize };
   }
 
+  /** A status check now of the payout sent under `providerReference`, as the provider's webhook names it; false when no payout has it. */
+  async checkByProviderReference(providerReference: string): Promise<boolean> {
+    const payout = await this.store.findByProviderReference(providerReference);
+    if (payout) await this.checkNow(payout);
+    return payout !== undefined;
+  }
+
   /** A status check now, out of schedule: the merchant's requery. */
   async checkNow(payout: StoredPayout): Promise<void> {
     if (payout.status === 'PROCESSING' || (payout.status === 'SUCCESSFUL' && payout.nextStatusCheckAt !== null)) await this.check(payout, this.shutdown.signal);
@@ -120,7 +127,7 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
     const provider = this.provider as PayoutProvider;
     try {
       const lookup = await this.call('account_name', shutdown, (signal) => provider.accountName(payout, signal), (answer) => answer.outcome);
-      if (lookup === undefined || lookup.outcome === 'bank-unavailable') return;
+      if (lookup === undefined || lookup.outcome === 'bank-unavailable' || lookup.outcome === 'timeout') return;
       if (lookup.outcome === 'not-found' || lookup.outcome === 'dormant') {
         await this.apply(payout, { to: 'FAILED', reason: lookup.outcome === 'not-found' ? 'account_not_found' : 'account_dormant' });
         return;
@@ -140,7 +147,8 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
 
   private async check(payout: StoredPayout, shutdown: AbortSignal): Promise<void> {
     const provider = this.provider as PayoutProvider;
-    const status = await this.call('status', shutdown, (signal) => provider.status(payout.providerReference as string, signal), (a) => a.outcome);
+    const status = await this.call('status', shutdown, (signal) => provider.status({ providerReference: payout.providerReference as string, amountMinor: payout.amountMinor }, signal), (a) => a.outcome);
+    if (status?.outcome === 'mismatch') return this.mismatched(payout, status);
     if (payout.status === 'SUCCESSFUL') {
       if (status?.outcome === 'reversed') await this.apply(payout, { to: 'REVERSED', reason: status.reason });
       else await this.watchForReversal(payout);
@@ -168,6 +176,9 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
       case 'failed':
         await this.apply(payout, { to: 'FAILED', reason: answer.reason });
         return;
+      case 'mismatch':
+        await this.mismatched(payout, answer);
+        return;
       case 'reversed': {
         // Paid, then returned, before we heard of either: both moves, in order, each with its event.
         const paid = await this.apply(payout, { to: 'SUCCESSFUL' });
@@ -193,6 +204,16 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
       this.metrics.payoutsNeedingAttention.inc();
       this.logger.warn({ merchantId: payout.merchantId, reference: payout.reference, providerReference: payout.providerReference, processingAt: payout.processingAt }, 'payout needs attention: no definitive answer from the provider in 72 hours');
     }
+  }
+
+  /** The provider reports this transfer with another amount or currency: nothing moves on its word, checks stop, and an operator is asked to look. */
+  private async mismatched(payout: StoredPayout, reported: { amountMinor: bigint; currency: string }): Promise<void> {
+    await this.store.rescheduleCheck(payout, payout.status, payout.statusChecks + 1, null, true);
+    this.metrics.providerMismatches.inc({ provider: this.config.payouts.provider, object: 'payout' });
+    this.logger.error(
+      { merchantId: payout.merchantId, reference: payout.reference, providerReference: payout.providerReference, amountMinor: payout.amountMinor.toString(), reportedAmountMinor: reported.amountMinor.toString(), reportedCurrency: reported.currency },
+      'payout needs attention: the provider reports another amount or currency; nothing was moved',
+    );
   }
 
   private async watchForReversal(payout: StoredPayout): Promise<void> {

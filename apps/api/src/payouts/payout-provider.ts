@@ -14,8 +14,17 @@ export interface Transfer {
   narration: string;
 }
 
-/** What the provider said of a transfer it was sent: only `successful` and `failed` are definitive. */
-export type SendAnswer = { outcome: 'successful' } | { outcome: 'failed'; reason: PayoutFailureReason } | { outcome: 'pending' };
+/**
+ * What the provider said of a transfer it was sent: only `successful` and
+ * `failed` are definitive. `mismatch`: the provider reports the transfer
+ * with another amount or currency than ours; nothing is moved on it, and
+ * the payout needs an operator.
+ */
+export type SendAnswer =
+  | { outcome: 'successful' }
+  | { outcome: 'failed'; reason: PayoutFailureReason }
+  | { outcome: 'pending' }
+  | { outcome: 'mismatch'; amountMinor: bigint; currency: string };
 
 /** What the provider says of a transfer asked about: also `reversed` after success, and `not_found` when it never received it. */
 export type TransferStatus = SendAnswer | { outcome: 'reversed'; reason: PayoutFailureReason } | { outcome: 'not_found' };
@@ -30,6 +39,6 @@ export interface PayoutProvider {
   accountName(account: { bankCode: string; accountNumber: string }, signal: AbortSignal): Promise<AccountNameLookup>;
   /** Sends the transfer. Idempotent by `providerReference`: a resend of a transfer the provider has is answered with its state, and moves no money again. */
   send(transfer: Transfer, signal: AbortSignal): Promise<SendAnswer>;
-  /** The transfer's state at the provider. */
-  status(providerReference: string, signal: AbortSignal): Promise<TransferStatus>;
+  /** The transfer's state at the provider, checked against the amount it was sent for. */
+  status(transfer: { providerReference: string; amountMinor: bigint }, signal: AbortSignal): Promise<TransferStatus>;
 }

@@ -118,6 +118,11 @@ export class PayoutStore {
     return this.observed('find', () => this.findOn(this.client, key));
   }
 
+  async findByProviderReference(providerReference: string): Promise<StoredPayout | undefined> {
+    const { rows } = await this.observed('find', () => this.client.query<PayoutRow>(`SELECT ${COLUMNS} FROM payouts WHERE provider_reference = $1`, [providerReference]));
+    return rows[0] ? fromRow(rows[0]) : undefined;
+  }
+
   async list(query: PayoutListQuery): Promise<StoredPayout[]> {
     const params: unknown[] = [query.merchantId];
     const where = ['merchant_id = $1'];

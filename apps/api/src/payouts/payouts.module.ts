@@ -1,7 +1,4 @@
 import { Module } from '@nestjs/common';
-import { AccountNameProvider } from '../accounts/account-name-provider.interface';
-import type { AppConfig } from '../config/app-config';
-import { AppConfigToken } from '../config/app-config.token';
 import { WatchedPayinStore } from '../db/db.module';
 import { SqlClient } from '../db/sql-client';
 import { StoreClock } from '../db/store-clock';
@@ -17,16 +14,16 @@ import { PayoutBatchesController } from './payout-batches.controller';
 import { PayoutBatchesService } from './payout-batches.service';
 import { PayoutDispatcher } from './payout-dispatcher';
 import { PayoutEvents } from './payout-events';
-import { PayoutProvider } from './payout-provider';
 import { PayoutStore } from './payout-store';
 import { PayoutsController } from './payouts.controller';
 import { PayoutsService } from './payouts.service';
-import { SandboxPayoutProvider } from './sandbox-payout.provider';
 
 /**
  * Payouts: creation bound to an enquiry, the hold in the ledger, approval
- * by a second credential, batches, sending and status checks, and their events. The provider is the sandbox's in
- * sandbox mode; production has none yet (null), and creates are refused.
+ * by a second credential, batches, sending and status checks, and their
+ * events. The provider (PAYOUT_PROVIDER) is the foundation's: the sandbox's
+ * by default in sandbox mode, none by default in production (creates are
+ * then refused).
  */
 @Module({
   imports: [EventsModule, LedgerModule, WebhooksModule],
@@ -43,12 +40,6 @@ import { SandboxPayoutProvider } from './sandbox-payout.provider';
       useFactory: (client: SqlClient, ledger: Ledger, outbox: EventOutbox, storeClock: StoreClock, batches: PayoutBatchStore, watched: WatchedStore) =>
         new PayoutStore(client, ledger, outbox, storeClock, batches, watched.probe),
       inject: [SqlClient, Ledger, EventOutbox, StoreClock, PayoutBatchStore, WatchedPayinStore],
-    },
-    {
-      provide: PayoutProvider,
-      useFactory: (config: AppConfig, client: SqlClient, storeClock: StoreClock, names: AccountNameProvider) =>
-        config.payouts.provider === 'sandbox' ? new SandboxPayoutProvider(client, storeClock, names, config.payouts.sandboxDelayMs) : null,
-      inject: [AppConfigToken, SqlClient, StoreClock, AccountNameProvider],
     },
     { provide: PayoutEvents, useFactory: (outbox: EventOutbox, merchants: MerchantRegistry) => new PayoutEvents(outbox, merchants), inject: [EventOutbox, MerchantRegistry] },
     PayoutsService,

@@ -63,7 +63,7 @@ export class SandboxPayoutProvider implements PayoutProvider {
     return answerOf(recorded);
   }
 
-  async status(providerReference: string): Promise<TransferStatus> {
+  async status({ providerReference }: { providerReference: string }): Promise<TransferStatus> {
     const params: unknown[] = [providerReference];
     const now = sqlNow(this.storeClock, params);
     const { rows } = await this.client.query<TransferRow & { received_at: Date | string }>(

@@ -69,6 +69,12 @@ export const ERROR_REGISTRY = {
     retryable: false,
     message: 'X-Merchant-ID and X-Tenant-ID must be those of the merchant that owns X-API-KEY. Use the IDs issued with the key.',
   },
+  PROVIDER_SIGNATURE_INVALID: {
+    status: 401,
+    type: 'authentication',
+    retryable: false,
+    message: 'The {header} header is missing or does not match this body. Only {provider} sends events to this URL, signed with the secret key this service is configured with.',
+  },
   INVALID_JSON: {
     status: 400,
     type: 'invalid_request',

@@ -561,6 +561,71 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payment/checkout/{token}/return": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The checkout token from the payin's `checkoutUrl`. */
+                token: components["schemas"]["CheckoutToken"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Back from the payment provider's page
+         * @description Where a hosted gateway (`PAYMENT_GATEWAY=paystack`) sends the customer
+         *     back after its page. The query string the provider adds is ignored:
+         *     the service asks the provider for the payment's outcome, and only its
+         *     answer moves the payin, in one transaction with its ledger entries
+         *     and its event. A final payin sends the customer on with `303`, as the
+         *     checkout form does; one the provider has not confirmed gets a page
+         *     saying so, with a link to check again.
+         */
+        get: operations["returnFromProvider"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payment/provider-webhooks/paystack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Events from Paystack
+         * @description The URL to register with Paystack as the webhook URL (Settings > API
+         *     Keys & Webhooks), when `PAYMENT_GATEWAY` or `PAYOUT_PROVIDER` is
+         *     `paystack`. Unsigned by this API's scheme: the `x-paystack-signature`
+         *     header, the HMAC-SHA512 in hex of the raw body under
+         *     `PAYSTACK_SECRET_KEY`, is checked over the bytes as they arrived,
+         *     before the body is read; anything else is refused with `401` and
+         *     moves nothing.
+         *
+         *     An event is a prompt, never a fact: for `charge.success` the service
+         *     verifies the transaction with Paystack's API, and for `transfer.success`,
+         *     `transfer.failed` and `transfer.reversed` it verifies the transfer,
+         *     and moves the payin or payout on that answer alone. A duplicate, a
+         *     replay or an event out of order changes nothing that the provider's
+         *     current answer does not. Other events, and references of no payin or
+         *     payout here, are acknowledged and ignored. The service answers `200`
+         *     once the event is handled; a `503` (a store down) makes Paystack send
+         *     it again.
+         */
+        post: operations["receivePaystackWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payment/health/live": {
         parameters: {
             query?: never;
@@ -1485,6 +1550,27 @@ export interface components {
              */
             failedAt: string | null;
             failureReason: components["schemas"]["FailureReason"] | null;
+            /**
+             * @description True when the payment provider reported something that moved no
+             *     money and needs an operator: a payment of another amount or
+             *     currency than the payin's (the payin stays `PENDING`, and nothing
+             *     is credited), or a payment made after the payin became final (the
+             *     money is at the provider, not credited, and is refunded there).
+             *     Always false in sandbox.
+             */
+            needsAttention: boolean;
+        };
+        /** @description An event as Paystack sends it (https://paystack.com/docs/payments/webhooks/). Only `event` and `data.reference` are read. */
+        PaystackEvent: {
+            /** @example charge.success */
+            event: string;
+            data: {
+                reference?: string;
+            };
+        };
+        ProviderWebhookReceipt: {
+            /** @constant */
+            received: true;
         };
         Health: {
             /** @enum {string} */
@@ -1493,10 +1579,15 @@ export interface components {
              * @description `nonceStore` and `payinStore`: `up`, `down`, or for the nonce store
              *     `full` (the in-memory store holds as many nonces as it may, so new
              *     requests are refused until some expire). `lifecycle`: `up`, or
-             *     `draining` once shutdown has begun.
+             *     `draining` once shutdown has begun. `provider:<name>`, for each
+             *     upstream provider configured (such as `provider:paystack`): `up`,
+             *     or `degraded` while its circuit is open after repeated failures.
+             *     A degraded provider does not make the service unready: another
+             *     instance would meet the same provider, and payments it could not
+             *     settle are settled by their status checks once it is back.
              */
             checks: {
-                [key: string]: "up" | "down" | "full" | "draining";
+                [key: string]: "up" | "down" | "full" | "draining" | "degraded";
             };
         };
         /**
@@ -1505,7 +1596,7 @@ export interface components {
          *     status.
          * @enum {string}
          */
-        ErrorCode: "AUTH_HEADER_MISSING" | "AUTH_HEADER_MALFORMED" | "AUTH_UNKNOWN_API_KEY" | "AUTH_TIMESTAMP_SKEW" | "AUTH_SIGNATURE_MISMATCH" | "AUTH_NONCE_REPLAYED" | "AUTH_MERCHANT_MISMATCH" | "INVALID_JSON" | "INVALID_UTF8" | "BODY_NOT_OBJECT" | "NESTED_VALUE" | "DUPLICATE_KEY" | "TOO_MANY_FIELDS" | "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "ROUTE_NOT_FOUND" | "PAYIN_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "PAYIN_NOT_PENDING" | "GATEWAY_NOT_CONFIGURED" | "EVENT_NOT_FOUND" | "PAYOUT_NOT_FOUND" | "PAYOUT_NOT_CANCELLABLE" | "PAYOUT_TRANSITION_NOT_ALLOWED" | "INSUFFICIENT_BALANCE" | "ENQUIRY_NOT_FOUND" | "ENQUIRY_EXPIRED" | "PAYOUT_LIMIT_EXCEEDED" | "ACCOUNT_NAME_MISMATCH" | "PAYOUT_PROVIDER_NOT_CONFIGURED" | "ROLE_REQUIRED" | "APPROVER_REQUIRED" | "PAYOUT_NOT_AWAITING_APPROVAL" | "PAYOUT_IN_BATCH" | "PAYOUT_BATCH_NOT_FOUND" | "PAYOUT_BATCH_NOT_OPEN" | "PAYOUT_BATCH_MISMATCH" | "WEBHOOK_NOT_CONFIGURED" | "NUBAN_CHECK_FAILED" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_DORMANT" | "BANK_UNAVAILABLE" | "UPSTREAM_TIMEOUT" | "RATE_LIMITED" | "METRICS_UNAUTHORIZED" | "STORE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "AUTH_HEADER_MISSING" | "AUTH_HEADER_MALFORMED" | "AUTH_UNKNOWN_API_KEY" | "AUTH_TIMESTAMP_SKEW" | "AUTH_SIGNATURE_MISMATCH" | "AUTH_NONCE_REPLAYED" | "AUTH_MERCHANT_MISMATCH" | "PROVIDER_SIGNATURE_INVALID" | "INVALID_JSON" | "INVALID_UTF8" | "BODY_NOT_OBJECT" | "NESTED_VALUE" | "DUPLICATE_KEY" | "TOO_MANY_FIELDS" | "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "ROUTE_NOT_FOUND" | "PAYIN_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "PAYIN_NOT_PENDING" | "GATEWAY_NOT_CONFIGURED" | "EVENT_NOT_FOUND" | "PAYOUT_NOT_FOUND" | "PAYOUT_NOT_CANCELLABLE" | "PAYOUT_TRANSITION_NOT_ALLOWED" | "INSUFFICIENT_BALANCE" | "ENQUIRY_NOT_FOUND" | "ENQUIRY_EXPIRED" | "PAYOUT_LIMIT_EXCEEDED" | "ACCOUNT_NAME_MISMATCH" | "PAYOUT_PROVIDER_NOT_CONFIGURED" | "ROLE_REQUIRED" | "APPROVER_REQUIRED" | "PAYOUT_NOT_AWAITING_APPROVAL" | "PAYOUT_IN_BATCH" | "PAYOUT_BATCH_NOT_FOUND" | "PAYOUT_BATCH_NOT_OPEN" | "PAYOUT_BATCH_MISMATCH" | "WEBHOOK_NOT_CONFIGURED" | "NUBAN_CHECK_FAILED" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_DORMANT" | "BANK_UNAVAILABLE" | "UPSTREAM_TIMEOUT" | "RATE_LIMITED" | "METRICS_UNAUTHORIZED" | "STORE_UNAVAILABLE" | "INTERNAL_ERROR";
         FieldError: {
             /** @description The body field, header or path parameter that failed. */
             field: string;
@@ -3137,6 +3228,124 @@ export interface operations {
                     "text/html": string;
                 };
             };
+        };
+    };
+    returnFromProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The checkout token from the payin's `checkoutUrl`. */
+                token: components["schemas"]["CheckoutToken"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider has not confirmed the payment yet; the page says so and links here to check again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The payin is final; the customer goes to the merchant's `redirectUrl` with `reference` and `status` appended, or to the checkout page, which shows the outcome. */
+            303: {
+                headers: {
+                    /** @example https://merchant.example.com/checkout/done?reference=order-1042&status=SUCCESSFUL */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No payin has this token. A page, not JSON. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests from this client address to the unsigned pages (`RATE_LIMIT_PUBLIC_PER_ADDRESS_PER_MINUTE`). A page, not JSON; wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    receivePaystackWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description HMAC-SHA512 of the raw body under the Paystack secret key, 128 hex digits. */
+                "x-paystack-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaystackEvent"];
+            };
+        };
+        responses: {
+            /** @description The event was handled, or is one the service does not act on. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "received": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ProviderWebhookReceipt"];
+                };
+            };
+            /** @description The signature matched, but the body is not a JSON object with an `event` name (`INVALID_JSON`, `BODY_NOT_OBJECT`). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INVALID_JSON",
+                     *       "message": "The body is not JSON.",
+                     *       "requestId": "0f8e2d9c-3b1a-4e5f-9a7b-6c4d2e1f0a9b",
+                     *       "retryable": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The `x-paystack-signature` header is missing, malformed or does not match the body (`PROVIDER_SIGNATURE_INVALID`). Nothing moved. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "PROVIDER_SIGNATURE_INVALID",
+                     *       "message": "The x-paystack-signature header is missing or does not match this body. Only paystack sends events to this URL, signed with the secret key this service is configured with.",
+                     *       "requestId": "0f8e2d9c-3b1a-4e5f-9a7b-6c4d2e1f0a9b",
+                     *       "retryable": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getLiveness: {

@@ -1585,7 +1585,8 @@ export const SCHEMAS = {
       "expiresAt",
       "paidAt",
       "failedAt",
-      "failureReason"
+      "failureReason",
+      "needsAttention"
     ],
     "properties": {
       "reference": {
@@ -1693,6 +1694,45 @@ export const SCHEMAS = {
             "type": "null"
           }
         ]
+      },
+      "needsAttention": {
+        "type": "boolean",
+        "description": "True when the payment provider reported something that moved no\nmoney and needs an operator: a payment of another amount or\ncurrency than the payin's (the payin stays `PENDING`, and nothing\nis credited), or a payment made after the payin became final (the\nmoney is at the provider, not credited, and is refunded there).\nAlways false in sandbox.\n"
+      }
+    }
+  },
+  "PaystackEvent": {
+    "type": "object",
+    "required": [
+      "event",
+      "data"
+    ],
+    "description": "An event as Paystack sends it (https://paystack.com/docs/payments/webhooks/). Only `event` and `data.reference` are read.",
+    "properties": {
+      "event": {
+        "type": "string",
+        "example": "charge.success"
+      },
+      "data": {
+        "type": "object",
+        "properties": {
+          "reference": {
+            "type": "string"
+          }
+        }
+      }
+    }
+  },
+  "ProviderWebhookReceipt": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "received"
+    ],
+    "properties": {
+      "received": {
+        "type": "boolean",
+        "const": true
       }
     }
   },
@@ -1719,10 +1759,11 @@ export const SCHEMAS = {
             "up",
             "down",
             "full",
-            "draining"
+            "draining",
+            "degraded"
           ]
         },
-        "description": "`nonceStore` and `payinStore`: `up`, `down`, or for the nonce store\n`full` (the in-memory store holds as many nonces as it may, so new\nrequests are refused until some expire). `lifecycle`: `up`, or\n`draining` once shutdown has begun.\n"
+        "description": "`nonceStore` and `payinStore`: `up`, `down`, or for the nonce store\n`full` (the in-memory store holds as many nonces as it may, so new\nrequests are refused until some expire). `lifecycle`: `up`, or\n`draining` once shutdown has begun. `provider:<name>`, for each\nupstream provider configured (such as `provider:paystack`): `up`,\nor `degraded` while its circuit is open after repeated failures.\nA degraded provider does not make the service unready: another\ninstance would meet the same provider, and payments it could not\nsettle are settled by their status checks once it is back.\n"
       }
     }
   },
@@ -1737,6 +1778,7 @@ export const SCHEMAS = {
       "AUTH_SIGNATURE_MISMATCH",
       "AUTH_NONCE_REPLAYED",
       "AUTH_MERCHANT_MISMATCH",
+      "PROVIDER_SIGNATURE_INVALID",
       "INVALID_JSON",
       "INVALID_UTF8",
       "BODY_NOT_OBJECT",
@@ -1790,6 +1832,7 @@ export const SCHEMAS = {
       "AUTH_SIGNATURE_MISMATCH": "The signature does not match. Compare your intermediate values with `debug` (sandbox).",
       "AUTH_NONCE_REPLAYED": "The nonce was already used with this API key in the last 600 s. Use a new nonce per request.",
       "AUTH_MERCHANT_MISMATCH": "`X-Merchant-ID` or `X-Tenant-ID` is not that of the API key's merchant.",
+      "PROVIDER_SIGNATURE_INVALID": "A provider webhook's signature header is missing or does not match its body.",
       "INVALID_JSON": "The body is not JSON.",
       "INVALID_UTF8": "The body is not UTF-8, or holds an unpaired surrogate escape.",
       "BODY_NOT_OBJECT": "The body is JSON but not an object.",

@@ -1,0 +1,177 @@
+import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config/app-config';
+import { AppConfigToken } from '../config/app-config.token';
+import { Clock } from '../config/clock';
+import type { HostedGateway, ProviderPaymentStatus } from '../gateways/payment-gateway';
+import { PaymentGateways } from '../gateways/payment-gateways';
+import { JobRunner, type JobRunOutcome } from '../jobs/job-runner';
+import { ServiceLogger } from '../logging/logger';
+import { ServiceMetrics } from '../metrics/service-metrics';
+import { CheckoutLinks } from './checkout-links';
+import { PayinEvents } from './payin-events';
+import { PayinRepository, type StoredPayin } from './payin-repository.interface';
+import { isFinal } from './payin-states';
+
+export const PAYIN_PROVIDER_CHECK_JOB = 'payin-provider-check';
+
+/** Where a check of the provider came from: the customer's return, the provider's webhook, or the schedule. */
+export type CheckSource = 'return' | 'webhook' | 'schedule';
+
+/** Seconds after its start at which a payin's provider is asked, when nothing else has settled it; then every 10 minutes, and once at expiry. */
+const CHECK_OFFSETS_SECONDS = [60, 180, 600];
+const CHECK_EVERY_SECONDS = 600;
+/** Asked this long past expiry with no answer, a payin is flagged for an operator; its checks go on. */
+const ATTENTION_AFTER_EXPIRY_MS = 24 * 3_600_000;
+
+/**
+ * Payins taken on a provider's page (a hosted gateway): starting them at the
+ * provider, and settling them on the provider's word alone. Three things ask
+ * the provider: the customer's return, the provider's webhook, and the
+ * `payin-provider-check` job, which asks about every payin still PENDING on
+ * a schedule until expiry; none takes the outcome from what it was told.
+ *
+ * A payment the provider reports with another amount or currency than the
+ * payin's moves nothing: the payin stays PENDING, is flagged
+ * `needsAttention`, and its checks stop. So is a payment reported for a
+ * payin already final (paid after it expired or was cancelled): the money
+ * is at the provider, not credited, and an operator refunds it.
+ */
+@Injectable()
+export class ProviderPayments implements OnModuleInit {
+  constructor(
+    @Inject(PayinRepository) private readonly payins: PayinRepository,
+    private readonly gateways: PaymentGateways,
+    private readonly links: CheckoutLinks,
+    private readonly events: PayinEvents,
+    private readonly jobs: JobRunner,
+    private readonly metrics: ServiceMetrics,
+    @Inject(ServiceLogger) private readonly logger: Logger,
+    @Inject(AppConfigToken) private readonly config: AppConfig,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  onModuleInit(): void {
+    if (!this.gateways.channels.some((channel) => this.gateways.adapterFor(channel)?.kind === 'hosted')) return;
+    this.jobs.add({ name: PAYIN_PROVIDER_CHECK_JOB, intervalMs: this.config.payinProviderCheckIntervalMs, run: () => this.checkBatch() });
+  }
+
+  /** The hosted gateway of a payin: the adapter of the channels it may be paid by, when that adapter is hosted. */
+  hostedGatewayOf(payin: Pick<StoredPayin, 'gateway'>): { gateway: HostedGateway; channels: ReturnType<PaymentGateways['channelsFor']> } | undefined {
+    const channels = this.gateways.channelsFor(payin.gateway);
+    const adapter = channels[0] === undefined ? undefined : this.gateways.adapterFor(channels[0]);
+    if (adapter?.kind !== 'hosted') return undefined;
+    return { gateway: adapter, channels: channels.filter((channel) => this.gateways.adapterFor(channel) === adapter) };
+  }
+
+  /**
+   * Starts the payin at its hosted gateway, unless it was started already;
+   * resolves the payin as it is after. A start the provider refused, or gave
+   * no answer to, leaves the payin unstarted: the checkout page starts it
+   * when the customer opens it. Never throws.
+   */
+  async start(payin: StoredPayin): Promise<StoredPayin> {
+    const hosted = this.hostedGatewayOf(payin);
+    if (!hosted || payin.providerReference !== null || payin.status !== 'PENDING' || payin.checkoutSeed === null) return payin;
+    try {
+      const started = await hosted.gateway.startPayment(
+        { ...payin, channels: hosted.channels, returnUrl: this.links.returnUrlOf(payin.checkoutSeed) },
+        AbortSignal.timeout(this.config.providerTimeoutMs),
+      );
+      if ('refused' in started) {
+        this.logger.warn({ merchantId: payin.merchantId, reference: payin.reference, gateway: hosted.gateway.name, refusal: started.refused }, 'the provider refused to start a payin');
+        return payin;
+      }
+      const firstCheckAt = new Date(this.clock() + (CHECK_OFFSETS_SECONDS[0] as number) * 1000);
+      const recorded = await this.payins.recordProviderStart(payin, { providerReference: started.providerReference, paymentPageUrl: started.paymentPageUrl, firstCheckAt });
+      // Another start won the race: its page is the one shown; this one's is never seen by anyone, so it cannot be paid.
+      return recorded ?? (await this.payins.find(payin)) ?? payin;
+    } catch (error) {
+      this.logger.warn({ merchantId: payin.merchantId, reference: payin.reference, gateway: hosted.gateway.name, err: errorSummary(error) }, 'the provider did not answer the start of a payin; the checkout page starts it again');
+      return payin;
+    }
+  }
+
+  /** Settles the payin of a provider reference, as the provider's webhook names it; undefined when no payin has it. */
+  async settleByProviderReference(providerReference: string, source: CheckSource): Promise<StoredPayin | undefined> {
+    const payin = await this.payins.findByProviderReference(providerReference);
+    return payin && this.settle(payin, source);
+  }
+
+  /**
+   * Asks the provider about the payin and moves it as the answer says:
+   * paid (for its own amount and currency), declined, or, once expired and
+   * still not paid, abandoned. Resolves the payin as it is after. A provider
+   * that does not answer leaves it as it was; the schedule asks again.
+   */
+  async settle(payin: StoredPayin, source: CheckSource): Promise<StoredPayin> {
+    const hosted = this.hostedGatewayOf(payin);
+    if (!hosted || payin.providerReference === null) return payin;
+    let status: ProviderPaymentStatus;
+    try {
+      status = await hosted.gateway.paymentStatus(payin.providerReference, AbortSignal.timeout(this.config.providerTimeoutMs));
+    } catch (error) {
+      this.logger.warn({ merchantId: payin.merchantId, reference: payin.reference, source, err: errorSummary(error) }, 'the provider did not answer a payin check; it is asked again later');
+      if (source === 'schedule') await this.reschedule(payin);
+      return payin;
+    }
+
+    if (isFinal(payin.status)) {
+      if (status.outcome === 'paid' && payin.status !== 'SUCCESSFUL') return this.flag(payin, hosted.gateway.name, `the provider reports a payment for a payin already ${payin.status}: the money is at the provider and was not credited; refund it there`);
+      return payin;
+    }
+    const confirmed = { confirmedByProvider: true } as const;
+    switch (status.outcome) {
+      case 'paid':
+        if (status.amountMinor !== payin.amountMinor || status.currency !== payin.currency) {
+          if (!payin.needsAttention) this.metrics.providerMismatches.inc({ provider: hosted.gateway.name, object: 'payin' });
+          return this.flag(payin, hosted.gateway.name, 'the provider reports a payment of another amount or currency than the payin\'s: nothing was credited', { reportedAmountMinor: status.amountMinor.toString(), reportedCurrency: status.currency });
+        }
+        return this.move(payin, { to: 'SUCCESSFUL' }, confirmed, source);
+      case 'declined':
+        return this.move(payin, { to: 'FAILED', reason: status.reason }, confirmed, source);
+      case 'pending':
+      case 'not_found':
+        if (this.clock() >= payin.expiresAt.getTime()) return this.move(payin, { to: 'ABANDONED' }, {}, source);
+        if (source === 'schedule') await this.reschedule(payin);
+        return payin;
+    }
+  }
+
+  /** One batch of due checks; a full one asks the runner for another at once. */
+  async checkBatch(): Promise<JobRunOutcome> {
+    const batchSize = this.config.payinSweepBatchSize;
+    const claimed = await this.payins.claimProviderChecks(batchSize, 2 * this.config.providerTimeoutMs + 60_000);
+    await Promise.all(claimed.map((payin) => this.settle(payin, 'schedule')));
+    return { again: claimed.length === batchSize };
+  }
+
+  private async move(payin: StoredPayin, transition: Parameters<PayinRepository['transition']>[1], options: { confirmedByProvider?: boolean }, source: CheckSource): Promise<StoredPayin> {
+    const moved = await this.payins.transition(payin, transition, new Date(this.clock()), this.events.eventOf, options);
+    if (moved) this.logger.info({ merchantId: moved.merchantId, reference: moved.reference, status: moved.status, source }, 'payin settled by its provider');
+    return moved ?? (await this.payins.find(payin)) ?? payin;
+  }
+
+  /** The next check on the schedule: the next offset still ahead, and never later than expiry, when the last one runs. */
+  private async reschedule(payin: StoredPayin): Promise<void> {
+    const now = this.clock();
+    const startedAt = payin.createdAt.getTime();
+    const offsets = (n: number) => (CHECK_OFFSETS_SECONDS[n] ?? (CHECK_OFFSETS_SECONDS.at(-1) as number) + (n - CHECK_OFFSETS_SECONDS.length + 1) * CHECK_EVERY_SECONDS) * 1000;
+    let n = 0;
+    while (startedAt + offsets(n) <= now) n++;
+    const expiry = payin.expiresAt.getTime();
+    const nextAt = now < expiry ? Math.min(startedAt + offsets(n), expiry) : now + CHECK_EVERY_SECONDS * 1000;
+    const overdue = now >= expiry + ATTENTION_AFTER_EXPIRY_MS;
+    await this.payins.scheduleProviderCheck(payin, new Date(nextAt), overdue);
+  }
+
+  private async flag(payin: StoredPayin, provider: string, why: string, extra: Record<string, string> = {}): Promise<StoredPayin> {
+    const flagged = await this.payins.scheduleProviderCheck(payin, null, true);
+    this.logger.error({ merchantId: payin.merchantId, reference: payin.reference, providerReference: payin.providerReference, provider, amountMinor: payin.amountMinor.toString(), ...extra }, `payin needs attention: ${why}`);
+    return flagged ?? payin;
+  }
+}
+
+function errorSummary(error: unknown): { name: string; message: string } {
+  return error instanceof Error ? { name: error.name, message: error.message } : { name: 'Error', message: String(error) };
+}

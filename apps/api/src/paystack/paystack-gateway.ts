@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import type { DeclineReason, PayinChannel } from '@paysign/contracts';
+import type { HostedCollection, HostedGateway, ProviderPaymentStatus } from '../gateways/payment-gateway';
+import type { PaystackApi } from './paystack-api';
+
+/** Our channels to Paystack's `channels` (https://paystack.com/docs/payments/payment-channels/). */
+const PAYSTACK_CHANNELS: Readonly<Record<PayinChannel, string>> = { card: 'card', bank_transfer: 'bank_transfer', ussd: 'ussd' };
+
+/**
+ * Payins through Paystack's hosted page (https://paystack.com/docs/payments/accept-payments/#redirect):
+ * each payin is initialized as a transaction under a reference of ours,
+ * new for each start, so that two merchants' equal references never meet at
+ * Paystack. Verify Transaction is the only word on its outcome.
+ */
+export class PaystackGateway implements HostedGateway {
+  readonly kind = 'hosted';
+  readonly name = 'paystack';
+  readonly displayName = 'Paystack';
+  readonly channels: readonly PayinChannel[] = ['card', 'bank_transfer', 'ussd'];
+
+  constructor(private readonly api: PaystackApi) {}
+
+  async startPayment(collection: HostedCollection, signal: AbortSignal): Promise<{ providerReference: string; paymentPageUrl: string } | { refused: string }> {
+    const providerReference = `psi-${randomUUID().replaceAll('-', '')}`;
+    const started = await this.api.initializeTransaction(
+      {
+        reference: providerReference,
+        amountMinor: collection.amountMinor,
+        currency: collection.currency,
+        email: collection.customerEmail,
+        channels: collection.channels.map((channel) => PAYSTACK_CHANNELS[channel]),
+        callbackUrl: collection.returnUrl,
+      },
+      signal,
+    );
+    if ('refused' in started) return { refused: `${started.status} ${started.message}` };
+    return { providerReference, paymentPageUrl: started.authorizationUrl };
+  }
+
+  async paymentStatus(providerReference: string, signal: AbortSignal): Promise<ProviderPaymentStatus> {
+    const transaction = await this.api.verifyTransaction(providerReference, signal);
+    if (!transaction) return { outcome: 'not_found' };
+    return transactionStatusOf(transaction);
+  }
+}
+
+/**
+ * Paystack's transaction statuses (https://paystack.com/docs/api/transaction/#verify):
+ * `success` is paid, `failed` declined; `abandoned`, `ongoing`, `pending`,
+ * `processing` and `queued` are not paid yet, and neither is `reversed`.
+ */
+export function transactionStatusOf(transaction: { status: string; amountMinor: bigint; currency: string; gatewayResponse: string }): ProviderPaymentStatus {
+  switch (transaction.status) {
+    case 'success':
+      return { outcome: 'paid', amountMinor: transaction.amountMinor, currency: transaction.currency };
+    case 'failed':
+      return { outcome: 'declined', reason: declineReasonOf(transaction.gatewayResponse) };
+    default:
+      return { outcome: 'pending' };
+  }
+}
+
+/** The processor's words on a failed charge, to our decline reasons; anything else is a decline by the issuer. */
+export function declineReasonOf(gatewayResponse: string): DeclineReason {
+  const words = gatewayResponse.toLowerCase();
+  if (/insufficient/.test(words)) return 'insufficient_funds';
+  if (/expired/.test(words)) return 'expired_card';
+  if (/cvv|cvc|security code/.test(words)) return 'incorrect_cvc';
+  return 'card_declined';
+}

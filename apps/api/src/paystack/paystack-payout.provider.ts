@@ -1,0 +1,124 @@
+import type { PayoutFailureReason } from '@paysign/contracts';
+import type { AccountNameLookup } from '../accounts/account-name-provider.interface';
+import type { SqlClient } from '../db/sql-client';
+import type { PayoutProvider, SendAnswer, Transfer, TransferStatus } from '../payouts/payout-provider';
+import type { Logger } from 'pino';
+import type { PaystackApi, PaystackTransfer } from './paystack-api';
+import { PaystackAccountNameProvider } from './paystack-account-name.provider';
+import { paystackBankCode } from './paystack-banks';
+
+/**
+ * Payouts through Paystack Transfers (https://paystack.com/docs/transfers/single-transfers/):
+ * a transfer recipient per account, created once and kept
+ * (paystack_recipients), then a transfer from the balance under the
+ * payout's provider reference, in lower case as Paystack's references must
+ * be. Transfer verify settles what a lost answer left unknown.
+ *
+ * The account must have OTP for transfers turned off (docs/providers.md):
+ * a transfer waiting for an OTP stays pending here, and Paystack abandons it
+ * after 30 minutes, which is then a failure.
+ */
+export class PaystackPayoutProvider implements PayoutProvider {
+  private readonly names: PaystackAccountNameProvider;
+
+  constructor(
+    private readonly api: PaystackApi,
+    private readonly client: SqlClient,
+    private readonly logger: Logger,
+  ) {
+    this.names = new PaystackAccountNameProvider(api);
+  }
+
+  accountName(account: { bankCode: string; accountNumber: string }, signal: AbortSignal): Promise<AccountNameLookup> {
+    return this.names.lookup({ ...account, signal });
+  }
+
+  async send(transfer: Transfer, signal: AbortSignal): Promise<SendAnswer> {
+    const recipient = await this.recipientFor(transfer, signal);
+    if ('outcome' in recipient) return recipient;
+    const reference = paystackReference(transfer.providerReference);
+    const sent = await this.api.initiateTransfer({ reference, recipientCode: recipient.code, amountMinor: transfer.amountMinor, reason: transfer.narration }, signal);
+    if (sent.accepted) return asSendAnswer(answerOf(sent.transfer, transfer.amountMinor));
+    // A refusal may answer a resend of a reference Paystack already has (its answer to a duplicate is not documented): what verify says of the reference decides.
+    const known = await this.api.verifyTransfer(reference, signal);
+    if (known) return asSendAnswer(answerOf(known, transfer.amountMinor));
+    // Too little in the balance: nothing was sent. Left pending, the status checks find no transfer and send it again after the resend grace.
+    if (/balance/i.test(sent.message)) {
+      this.logger.warn({ providerReference: transfer.providerReference, status: sent.status }, 'paystack balance too low for a payout: it is sent again after PAYOUT_RESEND_GRACE_SECONDS');
+      return { outcome: 'pending' };
+    }
+    this.logger.warn({ providerReference: transfer.providerReference, status: sent.status, message: sent.message }, 'paystack refused a transfer, and has none of its reference: nothing was sent');
+    return { outcome: 'failed', reason: 'provider_error' };
+  }
+
+  async status(transfer: { providerReference: string; amountMinor: bigint }, signal: AbortSignal): Promise<TransferStatus> {
+    const known = await this.api.verifyTransfer(paystackReference(transfer.providerReference), signal);
+    return known ? answerOf(known, transfer.amountMinor) : { outcome: 'not_found' };
+  }
+
+  /** The account's recipient code: the one kept, or a new one. A refusal to create one is definitive: no money was sent. */
+  private async recipientFor(transfer: Transfer, signal: AbortSignal): Promise<{ code: string } | SendAnswer> {
+    const bankCode = paystackBankCode(transfer.bankCode);
+    if (bankCode === undefined) return { outcome: 'failed', reason: 'beneficiary_bank_unavailable' };
+    const kept = await this.client.query<{ recipient_code: string }>('SELECT recipient_code FROM paystack_recipients WHERE bank_code = $1 AND account_number = $2', [transfer.bankCode, transfer.accountNumber]);
+    if (kept.rows[0]) return { code: kept.rows[0].recipient_code };
+    const created = await this.api.createRecipient({ name: transfer.accountName, accountNumber: transfer.accountNumber, bankCode }, signal);
+    if (!created.created) {
+      this.logger.warn({ providerReference: transfer.providerReference, status: created.status, message: created.message }, 'paystack refused the transfer recipient');
+      return { outcome: 'failed', reason: created.status === 422 ? 'account_not_found' : 'provider_error' };
+    }
+    await this.client.query('INSERT INTO paystack_recipients (bank_code, account_number, recipient_code) VALUES ($1, $2, $3) ON CONFLICT (bank_code, account_number) DO NOTHING', [
+      transfer.bankCode,
+      transfer.accountNumber,
+      created.recipientCode,
+    ]);
+    return { code: created.recipientCode };
+  }
+}
+
+/** Paystack references are lower case, with `-` and `_` (https://paystack.com/docs/transfers/single-transfers/#generate-a-transfer-reference); ours are `PSX-` and lower-case hex, so lower-casing is one to one. */
+export function paystackReference(providerReference: string): string {
+  return providerReference.toLowerCase();
+}
+
+/**
+ * Paystack's transfer statuses (https://paystack.com/docs/transfers/how-transfers-work/)
+ * to ours: `success` is paid, `failed` failed, `reversed` returned;
+ * `abandoned` (an OTP never given), `blocked` and `rejected` (refused at
+ * approval) sent nothing, so they fail too. `pending`, `otp`, `received`
+ * and `queued` are not yet known. A report of another amount or currency
+ * than the payout's moves nothing.
+ */
+export function answerOf(transfer: PaystackTransfer, amountMinor: bigint): TransferStatus {
+  if (transfer.amountMinor !== amountMinor || transfer.currency !== 'NGN') return { outcome: 'mismatch', amountMinor: transfer.amountMinor, currency: transfer.currency };
+  switch (transfer.status) {
+    case 'success':
+      return { outcome: 'successful' };
+    case 'failed':
+    case 'abandoned':
+    case 'blocked':
+    case 'rejected':
+      return { outcome: 'failed', reason: failureReasonOf(transfer.failureText) };
+    case 'reversed':
+      return { outcome: 'reversed', reason: 'reversed_by_beneficiary_bank' };
+    default:
+      return { outcome: 'pending' };
+  }
+}
+
+/** At send, a transfer already reversed is left to its status check, which records the payment and then its return, in order. */
+function asSendAnswer(status: TransferStatus): SendAnswer {
+  return status.outcome === 'reversed' || status.outcome === 'not_found' ? { outcome: 'pending' } : status;
+}
+
+/** Paystack's words on a failed transfer, to our reasons; anything unrecognised is the provider's error. */
+export function failureReasonOf(text: string): PayoutFailureReason {
+  const words = text.toLowerCase();
+  if (/dormant/.test(words)) return 'account_dormant';
+  if (/invalid account|account not found|no such account|could not resolve/.test(words)) return 'account_not_found';
+  if (/limit/.test(words)) return 'transfer_limit_exceeded';
+  if (/do not honou?r/.test(words)) return 'do_not_honor';
+  if (/fraud/.test(words)) return 'suspected_fraud';
+  if (/unavailable|not available|timeout|timed out|inactive/.test(words)) return 'beneficiary_bank_unavailable';
+  return 'provider_error';
+}

@@ -1,0 +1,162 @@
+import { performance } from 'node:perf_hooks';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Logger } from 'pino';
+import type { ServiceMetrics } from '../metrics/service-metrics';
+import type { ProviderCircuit } from './provider-circuit';
+
+/** How a call to a provider ended, as the metrics count it. */
+export type CallOutcome = 'ok' | 'refused' | 'unauthorized' | 'error' | 'timeout' | 'unreachable' | 'circuit_open';
+
+/**
+ * The provider gave no usable answer: it timed out, could not be reached,
+ * answered 5xx or something unreadable, or its circuit is open. What the
+ * provider did is unknown, so the caller must ask again later, never treat
+ * it as a refusal.
+ */
+export class ProviderUnavailable extends Error {
+  override readonly name = 'ProviderUnavailable';
+
+  constructor(
+    readonly provider: string,
+    readonly call: string,
+    readonly outcome: Exclude<CallOutcome, 'ok' | 'refused'>,
+  ) {
+    super(`${provider} ${call}: ${outcome}`);
+  }
+}
+
+export interface ProviderRequest {
+  /** The call's name in metrics and logs; the path is never logged, since it can carry an account number. */
+  call: string;
+  method: 'GET' | 'POST';
+  path: string;
+  query?: Record<string, string>;
+  body?: unknown;
+  /** Whether sending it again cannot do anything twice: only then is it retried after a 5xx or a timeout. */
+  idempotent: boolean;
+  /** The caller's own deadline or shutdown, besides PROVIDER_TIMEOUT_MS. */
+  signal?: AbortSignal;
+}
+
+/** An answer of the provider: 2xx or 4xx, with its JSON body. */
+export interface ProviderAnswer {
+  status: number;
+  body: unknown;
+}
+
+export interface UpstreamClientOptions {
+  provider: string;
+  baseUrl: string;
+  /** Sent with every call; the authorization header among them is never logged. */
+  headers: Record<string, string>;
+  timeoutMs: number;
+  retries: number;
+  circuit: ProviderCircuit;
+  metrics: ServiceMetrics;
+  logger: Logger;
+}
+
+/** Larger answers are refused unread: no provider answer the adapters use is near this. */
+const MAX_ANSWER_BYTES = 1_048_576;
+
+/**
+ * JSON calls to one upstream provider, each under PROVIDER_TIMEOUT_MS and
+ * the provider's circuit, counted and timed per call and outcome. Only calls
+ * marked idempotent are retried (PROVIDER_RETRIES), after a 5xx, a timeout
+ * or a failed connection; a 4xx is an answer and is returned, except 401
+ * and 403: a refused key says nothing of the payment.
+ */
+export class UpstreamClient {
+  constructor(private readonly options: UpstreamClientOptions) {}
+
+  get circuitState(): ProviderCircuit['state'] {
+    return this.options.circuit.state;
+  }
+
+  async request(request: ProviderRequest): Promise<ProviderAnswer> {
+    const attempts = request.idempotent ? 1 + this.options.retries : 1;
+    let lastFailure: ProviderUnavailable | undefined;
+    for (let attempt = 1; attempt <= attempts; attempt++) {
+      if (attempt > 1) await delay(100 * 2 ** (attempt - 2), undefined, { signal: request.signal });
+      try {
+        return await this.once(request);
+      } catch (error) {
+        if (!(error instanceof ProviderUnavailable) || error.outcome === 'circuit_open' || request.signal?.aborted) throw error;
+        lastFailure = error;
+      }
+    }
+    throw lastFailure as ProviderUnavailable;
+  }
+
+  private async once(request: ProviderRequest): Promise<ProviderAnswer> {
+    const { provider, circuit, metrics } = this.options;
+    const fail = (outcome: Exclude<CallOutcome, 'ok' | 'refused'>, status?: number): ProviderUnavailable => {
+      metrics.providerCalls.inc({ provider, call: request.call, outcome });
+      this.options.logger.warn({ provider, call: request.call, outcome, status }, 'provider call failed: its outcome is unknown');
+      return new ProviderUnavailable(provider, request.call, outcome);
+    };
+    if (!circuit.tryAcquire()) throw fail('circuit_open');
+
+    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
+    const url = new URL(this.options.baseUrl + request.path);
+    for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value);
+    const started = performance.now();
+    let status: number;
+    let text: string;
+    try {
+      const response = await fetch(url, {
+        method: request.method,
+        headers: { accept: 'application/json', ...(request.body === undefined ? {} : { 'content-type': 'application/json' }), ...this.options.headers },
+        body: request.body === undefined ? undefined : JSON.stringify(request.body),
+        signal,
+        redirect: 'error',
+      });
+      status = response.status;
+      text = await readBounded(response);
+    } catch {
+      circuit.failed();
+      throw fail(timeout.aborted ? 'timeout' : request.signal?.aborted ? 'timeout' : 'unreachable');
+    } finally {
+      metrics.providerCallDuration.observe({ provider, call: request.call }, (performance.now() - started) / 1000);
+    }
+    if (status >= 500 || status < 200 || (status >= 300 && status < 400)) {
+      circuit.failed();
+      throw fail('error', status);
+    }
+    circuit.succeeded();
+    // The provider refused our key: it did nothing, and no answer of it may be read as a refusal of the payment itself.
+    if (status === 401 || status === 403) {
+      this.options.logger.error({ provider, call: request.call, status }, 'the provider refused our secret key: check the key the service is configured with');
+      throw fail('unauthorized', status);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw fail('error', status);
+    }
+    metrics.providerCalls.inc({ provider, call: request.call, outcome: status < 300 ? 'ok' : 'refused' });
+    return { status, body };
+  }
+}
+
+async function readBounded(response: Response): Promise<string> {
+  const declared = Number(response.headers.get('content-length') ?? '0');
+  if (declared > MAX_ANSWER_BYTES) throw new Error('answer too large');
+  const reader = response.body?.getReader();
+  if (!reader) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      await reader.cancel();
+      throw new Error('answer too large');
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
