@@ -8,10 +8,12 @@ const depConstraints = [
   { sourceTag: 'scope:signing', onlyDependOnLibsWithTags: ['scope:signing'] },
   { sourceTag: 'scope:contracts', onlyDependOnLibsWithTags: ['scope:contracts'] },
   { sourceTag: 'scope:sdk', onlyDependOnLibsWithTags: ['scope:sdk', 'scope:signing', 'scope:contracts'] },
-  { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:api', 'scope:signing', 'scope:contracts'] },
+  // The service's tests stand the fake provider in for the upstream one; it depends on none of ours.
+  { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:api', 'scope:signing', 'scope:contracts', 'scope:test-double'] },
   { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:tools', 'scope:signing', 'scope:contracts', 'scope:sdk'] },
+  { sourceTag: 'scope:test-double', onlyDependOnLibsWithTags: [] },
   // End-to-end suites run the SDK against the real service; they ship nothing.
-  { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:e2e', 'scope:sdk', 'scope:api', 'scope:signing', 'scope:contracts'] },
+  { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:e2e', 'scope:sdk', 'scope:api', 'scope:signing', 'scope:contracts', 'scope:test-double'] },
 ];
 
 // Inside the service, each folder of apps/api/src imports only the folders

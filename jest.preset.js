@@ -24,6 +24,7 @@ module.exports = {
     '^@paysign/sdk/signing$': path.join(__dirname, 'libs/sdk/src/signing.ts'),
     '^@paysign/sdk/testing$': path.join(__dirname, 'libs/sdk/src/testing.ts'),
     '^@paysign/api/testing$': path.join(__dirname, 'apps/api/test/support/index.ts'),
+    '^@paysign/fake-paystack$': path.join(__dirname, 'tools/fake-paystack/src/index.ts'),
   },
   testMatch: ['**/*.spec.ts'],
   reporters: ['default', path.join(__dirname, 'tools/scripts/jest-summary-reporter.js')],

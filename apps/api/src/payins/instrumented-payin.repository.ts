@@ -38,6 +38,10 @@ export class InstrumentedPayinRepository implements PayinRepository {
     return this.probe.observe('claim_provider_checks', () => this.inner.claimProviderChecks(limit, leaseMs));
   }
 
+  flagForAttention(key: PayinKey): Promise<StoredPayin | undefined> {
+    return this.probe.observe('flag_for_attention', () => this.inner.flagForAttention(key));
+  }
+
   scheduleProviderCheck(key: PayinKey, nextCheckAt: Date | null, needsAttention: boolean): Promise<StoredPayin | undefined> {
     return this.probe.observe('schedule_provider_check', () => this.inner.scheduleProviderCheck(key, nextCheckAt, needsAttention));
   }

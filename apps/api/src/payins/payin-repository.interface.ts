@@ -105,6 +105,8 @@ export interface PayinRepository {
   claimProviderChecks(limit: number, leaseMs: number): Promise<StoredPayin[]>;
   /** Sets the payin's next provider check (null: none), counts the check, and raises `needsAttention` when asked; never lowers it. */
   scheduleProviderCheck(key: PayinKey, nextCheckAt: Date | null, needsAttention: boolean): Promise<StoredPayin | undefined>;
+  /** Raises `needsAttention` and stops the payin's provider checks; resolves the payin only when this call raised it, so that it is reported once. */
+  flagForAttention(key: PayinKey): Promise<StoredPayin | undefined>;
   /**
    * Abandons up to `limit` PENDING payins whose `expiresAt` has passed by the
    * store's clock, of one merchant or of all; safe to run on several

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { Clock } from '../config/clock';
+import { StoreClock } from '../db/store-clock';
 import type { HostedGateway, ProviderPaymentStatus } from '../gateways/payment-gateway';
 import { PaymentGateways } from '../gateways/payment-gateways';
 import { JobRunner, type JobRunOutcome } from '../jobs/job-runner';
@@ -48,7 +49,8 @@ export class ProviderPayments implements OnModuleInit {
     private readonly metrics: ServiceMetrics,
     @Inject(ServiceLogger) private readonly logger: Logger,
     @Inject(AppConfigToken) private readonly config: AppConfig,
-    @Inject(Clock) private readonly clock: Clock,
+    @Inject(Clock) private readonly serviceClock: Clock,
+    @Inject(StoreClock) private readonly storeClock: StoreClock,
   ) {}
 
   onModuleInit(): void {
@@ -117,15 +119,14 @@ export class ProviderPayments implements OnModuleInit {
     }
 
     if (isFinal(payin.status)) {
-      if (status.outcome === 'paid' && payin.status !== 'SUCCESSFUL') return this.flag(payin, hosted.gateway.name, `the provider reports a payment for a payin already ${payin.status}: the money is at the provider and was not credited; refund it there`);
+      if (status.outcome === 'paid' && payin.status !== 'SUCCESSFUL') return this.flag(payin, hosted.gateway.name, 'late', `the provider reports a payment for a payin already ${payin.status}: the money is at the provider and was not credited; refund it there`);
       return payin;
     }
     const confirmed = { confirmedByProvider: true } as const;
     switch (status.outcome) {
       case 'paid':
         if (status.amountMinor !== payin.amountMinor || status.currency !== payin.currency) {
-          if (!payin.needsAttention) this.metrics.providerMismatches.inc({ provider: hosted.gateway.name, object: 'payin' });
-          return this.flag(payin, hosted.gateway.name, 'the provider reports a payment of another amount or currency than the payin\'s: nothing was credited', { reportedAmountMinor: status.amountMinor.toString(), reportedCurrency: status.currency });
+          return this.flag(payin, hosted.gateway.name, 'mismatch', 'the provider reports a payment of another amount or currency than the payin\'s: nothing was credited', { reportedAmountMinor: status.amountMinor.toString(), reportedCurrency: status.currency });
         }
         return this.move(payin, { to: 'SUCCESSFUL' }, confirmed, source);
       case 'declined':
@@ -165,10 +166,18 @@ export class ProviderPayments implements OnModuleInit {
     await this.payins.scheduleProviderCheck(payin, new Date(nextAt), overdue);
   }
 
-  private async flag(payin: StoredPayin, provider: string, why: string, extra: Record<string, string> = {}): Promise<StoredPayin> {
-    const flagged = await this.payins.scheduleProviderCheck(payin, null, true);
+  /** The instant expiry and the schedule are judged by: the store's clock when a test gives one, as the claim of due checks uses it; else the service's, which keeps to the database's. */
+  private clock(): number {
+    return typeof this.storeClock === 'function' ? this.storeClock() : this.serviceClock();
+  }
+
+  /** Flags the payin for an operator, once: a replayed webhook or a later check finds it flagged, and neither logs nor counts it again. */
+  private async flag(payin: StoredPayin, provider: string, kind: 'mismatch' | 'late', why: string, extra: Record<string, string> = {}): Promise<StoredPayin> {
+    const flagged = await this.payins.flagForAttention(payin);
+    if (!flagged) return (await this.payins.find(payin)) ?? payin;
+    if (kind === 'mismatch') this.metrics.providerMismatches.inc({ provider, object: 'payin' });
     this.logger.error({ merchantId: payin.merchantId, reference: payin.reference, providerReference: payin.providerReference, provider, amountMinor: payin.amountMinor.toString(), ...extra }, `payin needs attention: ${why}`);
-    return flagged ?? payin;
+    return flagged;
   }
 }
 

@@ -181,6 +181,14 @@ export class SqlPayinRepository implements PayinRepository {
     return rows.map(fromRow);
   }
 
+  async flagForAttention(key: PayinKey): Promise<StoredPayin | undefined> {
+    const { rows } = await this.client.query<PayinRow>(
+      `UPDATE payins SET needs_attention = true, next_provider_check_at = NULL WHERE merchant_id = $1 AND reference = $2 AND NOT needs_attention RETURNING ${COLUMNS}`,
+      [key.merchantId, key.reference],
+    );
+    return rows[0] ? fromRow(rows[0]) : undefined;
+  }
+
   async scheduleProviderCheck(key: PayinKey, nextCheckAt: Date | null, needsAttention: boolean): Promise<StoredPayin | undefined> {
     const { rows } = await this.client.query<PayinRow>(
       `UPDATE payins SET next_provider_check_at = CASE WHEN status = 'PENDING' THEN $3::timestamptz END, provider_checks = provider_checks + 1, needs_attention = needs_attention OR $4

@@ -76,6 +76,11 @@ export class PaystackPayoutProvider implements PayoutProvider {
   }
 }
 
+/** Our provider reference of a Paystack transfer reference, as its webhooks name it; undefined for one not of ours. */
+export function providerReferenceOf(paystackReference: string): string | undefined {
+  return /^psx-[0-9a-f]{32}$/.test(paystackReference) ? `PSX-${paystackReference.slice(4)}` : undefined;
+}
+
 /** Paystack references are lower case, with `-` and `_` (https://paystack.com/docs/transfers/single-transfers/#generate-a-transfer-reference); ours are `PSX-` and lower-case hex, so lower-casing is one to one. */
 export function paystackReference(providerReference: string): string {
   return providerReference.toLowerCase();

@@ -7,6 +7,7 @@ import { ServiceLogger } from '../logging/logger';
 import { ProviderPayments } from '../payins/provider-payments';
 import { PayoutDispatcher } from '../payouts/payout-dispatcher';
 import { PaystackApi } from '../paystack/paystack-api';
+import { providerReferenceOf } from '../paystack/paystack-payout.provider';
 
 /** The transfer events, each a prompt to verify the transfer (https://paystack.com/docs/payments/webhooks/#types-of-events). */
 const TRANSFER_EVENTS = new Set(['transfer.success', 'transfer.failed', 'transfer.reversed']);
@@ -46,8 +47,9 @@ export class PaystackWebhooksController {
       const payin = await this.payins.settleByProviderReference(reference, 'webhook');
       this.logger.info({ provider: 'paystack', event: event.event, known: payin !== undefined, status: payin?.status }, 'provider webhook handled');
     } else if (typeof event.event === 'string' && TRANSFER_EVENTS.has(event.event)) {
-      // Our provider references are upper-case PSX-…; Paystack has them in lower case.
-      const known = await this.payouts.checkByProviderReference(reference.toUpperCase());
+      // Paystack has our PSX-… references in lower case.
+      const ours = providerReferenceOf(reference);
+      const known = ours !== undefined && (await this.payouts.checkByProviderReference(ours));
       this.logger.info({ provider: 'paystack', event: event.event, known }, 'provider webhook handled');
     }
     return { received: true };
