@@ -116,7 +116,7 @@ function renderMethod(
     const { heading, button } = HOSTED_METHOD_TEXT[method.channel];
     return `<section class="card" aria-labelledby="${method.channel}-heading"><h2 id="${method.channel}-heading">${heading}</h2><p>You will pay on ${e(method.hostedBy)}'s secure page, then come back here.</p>${form(
       HOSTED_METHOD_ACTION[method.channel],
-      `<button type="submit">${button} ${e(view.amount)}</button>`,
+      `<button type="submit">${e(button(view.amount))}</button>`,
     )}</section>`;
   }
   switch (method.channel) {
@@ -150,10 +150,11 @@ function renderMethod(
   }
 }
 
-const HOSTED_METHOD_TEXT: Record<PayinChannel, { heading: string; button: string }> = {
-  card: { heading: 'Pay by card', button: 'Continue to pay' },
-  bank_transfer: { heading: 'Pay by bank transfer', button: 'Continue to transfer' },
-  ussd: { heading: 'Pay with USSD', button: 'Continue to pay' },
+/** Each channel's section and button; the buttons differ, so that a screen reader's list of buttons tells them apart. */
+const HOSTED_METHOD_TEXT: Record<PayinChannel, { heading: string; button: (amount: string) => string }> = {
+  card: { heading: 'Pay by card', button: (amount) => `Pay ${amount} by card` },
+  bank_transfer: { heading: 'Pay by bank transfer', button: (amount) => `Pay ${amount} by bank transfer` },
+  ussd: { heading: 'Pay with USSD', button: (amount) => `Pay ${amount} with USSD` },
 };
 
 /** The form action of each channel: the contract's CheckoutSubmission actions. */
