@@ -294,7 +294,12 @@ describe('production with Paystack, against the fake provider', () => {
       expect(paid.status).toBe('SUCCESSFUL');
       const paystackReference = (paid.providerReference as string).toLowerCase();
       expect((await signedWebhook('transfer.reversed', fake.transferEvent(paystackReference))).status).toBe(200);
-      expect(await payoutOf(reference)).toMatchObject({ status: 'REVERSED', failureReason: 'reversed_by_beneficiary_bank' });
+      const reversed = await payoutOf(reference);
+      expect(reversed).toMatchObject({ status: 'REVERSED', failureReason: 'reversed_by_beneficiary_bank' });
+      // An earlier event arriving late, twice, changes nothing: the provider's answer now is REVERSED.
+      const late = { ...fake.transferEvent(paystackReference), status: 'success' };
+      for (let copy = 0; copy < 2; copy++) expect((await signedWebhook('transfer.success', late)).status).toBe(200);
+      expect(await payoutOf(reference)).toEqual(reversed);
     });
 
     it('ends a send whose answer was lost SUCCESSFUL, with one transfer at the provider', async () => {
