@@ -18,7 +18,8 @@ import { PRODUCTION_SETTINGS, startProductionTestApp, type TestApp } from './sup
 
 const LIVE_KEY = 'sk_live_fakepaystack0123456789abcdef0123456789';
 const WEBHOOK_PATH = '/payment/provider-webhooks/paystack';
-const ACCOUNT = { bankCode: '058', accountNumber: '0123456785', accountName: 'ADAEZE NWOSU' };
+// An account of no other suite: enquiries are cached in the shared Redis by the suites that cache them.
+const ACCOUNT = { bankCode: '058', accountNumber: makeNuban('058', '731950264'), accountName: 'ADAEZE NWOSU' };
 
 let sequence = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now()}-${sequence++}`;

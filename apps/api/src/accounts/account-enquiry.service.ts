@@ -36,13 +36,15 @@ export class AccountEnquiryService {
   private async accountName(bankCode: string, accountNumber: string): Promise<string> {
     if (checkNuban(bankCode, accountNumber) === 'invalid') throw failure('NUBAN_CHECK_FAILED', { bankCode, accountNumber });
     const cacheKey = `${bankCode}:${accountNumber}`;
-    const cached = await this.cache.get(cacheKey).catch(() => undefined);
+    // ENQUIRY_CACHE_TTL_SECONDS=0 turns the cache off: nothing is read from it either, not even what another deployment on the same Redis wrote.
+    const cacheOn = this.config.enquiryCacheTtlSeconds > 0;
+    const cached = cacheOn ? await this.cache.get(cacheKey).catch(() => undefined) : undefined;
     if (cached !== undefined) return cached;
 
     const lookup = await this.lookup(bankCode, accountNumber);
     switch (lookup.outcome) {
       case 'found':
-        if (this.config.enquiryCacheTtlSeconds > 0) {
+        if (cacheOn) {
           await this.cache.set(cacheKey, lookup.accountName, this.config.enquiryCacheTtlSeconds * 1000).catch((error: Error) => {
             this.logger.warn(`enquiry cache write failed: ${error.message}`);
           });

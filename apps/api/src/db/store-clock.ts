@@ -21,3 +21,12 @@ export function sqlNow(clock: StoreClock, params: unknown[]): string {
 export function sqlNowPlus(clock: StoreClock, params: unknown[], ms: number): string {
   return `(${sqlNow(clock, params)} + $${params.push(Math.round(ms))} * interval '1 millisecond')`;
 }
+
+/**
+ * The instant, in the service, that stored times are compared with: the
+ * store's clock when a test gives one, else the service's clock, which keeps
+ * to the database's.
+ */
+export function storeInstant(storeClock: StoreClock, serviceClock: Clock): number {
+  return typeof storeClock === 'function' ? storeClock() : serviceClock();
+}

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { Clock } from '../config/clock';
-import { StoreClock } from '../db/store-clock';
+import { StoreClock, storeInstant } from '../db/store-clock';
 import type { HostedGateway, ProviderPaymentStatus } from '../gateways/payment-gateway';
 import { PaymentGateways } from '../gateways/payment-gateways';
 import { JobRunner, type JobRunOutcome } from '../jobs/job-runner';
@@ -168,7 +168,7 @@ export class ProviderPayments implements OnModuleInit {
 
   /** The instant expiry and the schedule are judged by: the store's clock when a test gives one, as the claim of due checks uses it; else the service's, which keeps to the database's. */
   private clock(): number {
-    return typeof this.storeClock === 'function' ? this.storeClock() : this.serviceClock();
+    return storeInstant(this.storeClock, this.serviceClock);
   }
 
   /** Flags the payin for an operator, once: a replayed webhook or a later check finds it flagged, and neither logs nor counts it again. */

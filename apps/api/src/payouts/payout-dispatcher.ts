@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { Clock } from '../config/clock';
-import { StoreClock } from '../db/store-clock';
+import { StoreClock, storeInstant } from '../db/store-clock';
 import { JobRunner, type JobRunOutcome } from '../jobs/job-runner';
 import { ServiceLogger } from '../logging/logger';
 import { ServiceMetrics } from '../metrics/service-metrics';
@@ -239,7 +239,7 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
 
   /** The instant the stored times of a payout are compared with: the store's clock when a test gives one, else the service's, which keeps to the database's. */
   private nowMs(): number {
-    return typeof this.storeClock === 'function' ? this.storeClock() : this.clock();
+    return storeInstant(this.storeClock, this.clock);
   }
 
   private now(): Date {

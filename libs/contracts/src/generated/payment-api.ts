@@ -1566,7 +1566,11 @@ export interface components {
             event: string;
             data: {
                 reference?: string;
+            } & {
+                [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
         };
         ProviderWebhookReceipt: {
             /** @constant */
@@ -3303,11 +3307,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "received": true
-                     *     }
-                     */
                     "application/json": components["schemas"]["ProviderWebhookReceipt"];
                 };
             };
@@ -3317,14 +3316,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "code": "INVALID_JSON",
-                     *       "message": "The body is not JSON.",
-                     *       "requestId": "0f8e2d9c-3b1a-4e5f-9a7b-6c4d2e1f0a9b",
-                     *       "retryable": false
-                     *     }
-                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -3334,14 +3325,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "code": "PROVIDER_SIGNATURE_INVALID",
-                     *       "message": "The x-paystack-signature header is missing or does not match this body. Only paystack sends events to this URL, signed with the secret key this service is configured with.",
-                     *       "requestId": "0f8e2d9c-3b1a-4e5f-9a7b-6c4d2e1f0a9b",
-                     *       "retryable": false
-                     *     }
-                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };

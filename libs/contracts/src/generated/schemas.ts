@@ -1703,6 +1703,7 @@ export const SCHEMAS = {
   },
   "PaystackEvent": {
     "type": "object",
+    "additionalProperties": true,
     "required": [
       "event",
       "data"
@@ -1715,6 +1716,7 @@ export const SCHEMAS = {
       },
       "data": {
         "type": "object",
+        "additionalProperties": true,
         "properties": {
           "reference": {
             "type": "string"
@@ -1832,7 +1834,7 @@ export const SCHEMAS = {
       "AUTH_SIGNATURE_MISMATCH": "The signature does not match. Compare your intermediate values with `debug` (sandbox).",
       "AUTH_NONCE_REPLAYED": "The nonce was already used with this API key in the last 600 s. Use a new nonce per request.",
       "AUTH_MERCHANT_MISMATCH": "`X-Merchant-ID` or `X-Tenant-ID` is not that of the API key's merchant.",
-      "PROVIDER_SIGNATURE_INVALID": "A provider webhook's signature header is missing or does not match its body.",
+      "PROVIDER_SIGNATURE_INVALID": "A provider webhook (`/payment/provider-webhooks/paystack`) whose signature header is missing or does not match its body: not sent by the provider, or signed with another key. Nothing moved.",
       "INVALID_JSON": "The body is not JSON.",
       "INVALID_UTF8": "The body is not UTF-8, or holds an unpaired surrogate escape.",
       "BODY_NOT_OBJECT": "The body is JSON but not an object.",
@@ -1859,7 +1861,7 @@ export const SCHEMAS = {
       "ENQUIRY_EXPIRED": "The enquiry is past its `expiresAt`. Enquire the account again, and use the new `enquiryId`.",
       "PAYOUT_LIMIT_EXCEEDED": "The amount is below the minimum or above the maximum payout, or the merchant's payouts of the last 24 hours would pass the daily total.",
       "ACCOUNT_NAME_MISMATCH": "`expectedAccountName` does not match the enquired account name. Check the beneficiary before paying.",
-      "PAYOUT_PROVIDER_NOT_CONFIGURED": "This deployment has no payout provider, so no payout can be sent.",
+      "PAYOUT_PROVIDER_NOT_CONFIGURED": "This deployment has no payout provider (`PAYOUT_PROVIDER=none`), so no payout can be sent.",
       "ROLE_REQUIRED": "The API key lacks the role this payout operation needs (`payouts:create`). Sign with a credential that holds it, or add it to the key's `roles` in MERCHANTS_FILE.",
       "APPROVER_REQUIRED": "Approving needs a credential with the `payouts:approve` role that did not create what it approves (four eyes). Sign with another credential.",
       "PAYOUT_NOT_AWAITING_APPROVAL": "The payout is not `PENDING_APPROVAL`: it was already approved, rejected, expired or cancelled, or never needed approval. Read it for its state.",
