@@ -153,7 +153,7 @@ function paystackApi(config: AppConfig, settings: PaystackSettings, metrics: Ser
     metrics,
     logger,
   });
-  return new PaystackApi(client, settings.secretKey);
+  return new PaystackApi(client, settings.secretKey, settings.baseUrl.startsWith('http:'));
 }
 
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {

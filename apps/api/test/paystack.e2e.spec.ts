@@ -210,6 +210,58 @@ describe('production with Paystack, against the fake provider', () => {
       expect(api.logs.some((line) => typeof line.msg === 'string' && line.msg.startsWith('payin needs attention'))).toBe(true);
     });
 
+    /** The customer's browser on the checkout page: its cookie and form, submitted with `action`. */
+    async function submitCheckout(checkoutUrl: string, action: 'pay_card' | 'cancel'): Promise<Response> {
+      const pageUrl = local(checkoutUrl);
+      const shown = await fetch(pageUrl);
+      const html = await shown.text();
+      const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1] as string;
+      const cookie = (shown.headers.get('set-cookie') as string).split(';')[0] as string;
+      return fetch(pageUrl, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, 'sec-fetch-site': 'same-origin' }, body: new URLSearchParams({ csrf, action }) });
+    }
+
+    it('starts a payin the provider would not start at create when the customer pays, and links on to its page', async () => {
+      fake.faults.serverErrors = { count: 2, route: 'transaction_initialize' };
+      const reference = unique('order');
+      const created = await call('POST', '/payment/api/payins', { amount: 250, currency: 'NGN', customerEmail: 'ada@example.com', reference });
+      expect(created.status).toBe(201);
+      // Not at create, not when the page is shown: the page offers the channels all the same.
+      const submitted = await submitCheckout(created.json.checkoutUrl as string, 'pay_card');
+      expect(fake.faults.serverErrors.count).toBe(0);
+      // Started only now: the page's CSP did not name the provider, so the way on is a link, not a redirect the browser would block.
+      expect(submitted.status).toBe(200);
+      const started = [...fake.transactions.values()].at(-1) as { accessCode: string; amount: number };
+      expect(started.amount).toBe(25_000);
+      expect(await submitted.text()).toContain(`href="${fake.url}/checkout/${started.accessCode}"`);
+      // The next submission goes straight on, the provider's origin now being in the page's CSP.
+      const again = await submitCheckout(created.json.checkoutUrl as string, 'pay_card');
+      expect(again.status).toBe(303);
+      expect(again.headers.get('location')).toBe(`${fake.url}/checkout/${started.accessCode}`);
+    });
+
+    it('answers a webhook it cannot verify while the provider is down with 503, so the provider sends it again, and moves nothing until then', async () => {
+      const { reference, transaction } = await createPayin(650);
+      await payAtProvider(transaction, 'success', 'never');
+      fake.faults.serverErrors = { count: 3, route: 'transaction_verify' };
+      const down = await signedWebhook('charge.success', fake.transactionEvent(transaction.reference));
+      expect(down.status).toBe(503);
+      expect(down.json).toMatchObject({ code: 'PROVIDER_UNAVAILABLE', retryable: true });
+      expect((await call('GET', `/payment/api/payins/${reference}`)).json.status).toBe('PENDING');
+      expect((await signedWebhook('charge.success', fake.transactionEvent(transaction.reference))).status).toBe(200);
+      expect((await call('GET', `/payment/api/payins/${reference}`)).json.status).toBe('SUCCESSFUL');
+    });
+
+    it('flags a payment made at the provider after the customer cancelled here, and credits nothing', async () => {
+      const before = await credited();
+      const { reference, checkoutUrl, transaction } = await createPayin(800);
+      expect((await submitCheckout(checkoutUrl, 'cancel')).status).toBe(303);
+      expect((await call('GET', `/payment/api/payins/${reference}`)).json.status).toBe('CANCELLED');
+      await payAtProvider(transaction, 'success');
+      expect((await call('GET', `/payment/api/payins/${reference}`)).json).toMatchObject({ status: 'CANCELLED', needsAttention: true });
+      expect(await credited()).toBe(before);
+      expect(api.logs.some((line) => typeof line.msg === 'string' && line.msg.includes('already CANCELLED'))).toBe(true);
+    });
+
     it('settles a payment nobody reported on the schedule, and abandons one never paid at expiry, after asking', async () => {
       const paid = await createPayin(400);
       const unpaid = await createPayin(400);

@@ -191,6 +191,15 @@ export function renderOutcomePage(view: OutcomeView): string {
   return page(title, `${summaryCard(view, view.merchantName ?? 'Payment')}<div class="card" role="status"><p class="status">${e(title)}</p>${detail}${next}</div>`);
 }
 
+/** On to a hosted gateway's page by a link: for a payin started there only as the customer submitted, whose page's CSP could not yet name the provider. */
+export function renderContinuePage(view: PayinSummary, provider: string, paymentPageUrl: string): string {
+  const e = escapeHtml;
+  return page(
+    `Continue to ${provider}`,
+    `${summaryCard(view, view.merchantName ?? 'Payment')}<div class="card"><p>This payment is taken on ${e(provider)}'s secure page.</p><p><a href="${e(paymentPageUrl)}">Continue to ${e(provider)} to pay ${e(view.amount)}</a></p></div>`,
+  );
+}
+
 /** A page for a link that leads nowhere: unknown (404) or expired (410) tokens, and refusals. */
 export function renderMessagePage(title: string, message: string): string {
   return page(title, `<div class="card"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></div>`);

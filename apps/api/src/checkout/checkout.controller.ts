@@ -17,7 +17,7 @@ import { isPlainAsciiUrl } from '../http/merchant-url';
 import { ROUTES } from '../http/routes';
 import { CheckoutRoute } from './checkout-route';
 import { hashCheckoutToken, isCheckoutTokenShaped } from '../payins/checkout-tokens';
-import { checkoutCsp, formatAmount, renderCheckoutPage, renderMessagePage, renderOutcomePage, type PayinSummary } from './checkout-page';
+import { checkoutCsp, formatAmount, renderCheckoutPage, renderContinuePage, renderMessagePage, renderOutcomePage, type PayinSummary } from './checkout-page';
 
 const CSRF_COOKIE = 'paysign_checkout_csrf';
 /** The form's actions and fields are the contract's CheckoutSubmission. */
@@ -134,11 +134,23 @@ export class CheckoutController {
     return this.finished(reply, token, payin);
   }
 
-  /** A hosted gateway's channel: on to the provider's page, starting the payin there first if its start at create failed. */
+  /**
+   * A hosted gateway's channel: on to the provider's page, starting the
+   * payin there first if its start at create failed. Never once the payin
+   * has expired: a payment made there after expiry is not credited.
+   */
   private async toProviderPage(reply: FastifyReply, payin: StoredPayin): Promise<void> {
+    if (payin.expiresAt.getTime() <= this.clock()) {
+      return this.send(reply, { status: 410, html: renderMessagePage('This payment link has expired', 'It was not paid in time, and nothing was charged. Ask the merchant for a new payment link.') });
+    }
     const started = await this.providerPayments.start(payin);
     if (started.providerPaymentUrl === null || !isPlainAsciiUrl(started.providerPaymentUrl)) {
       return this.send(reply, { status: 503, html: renderMessagePage('Payment unavailable', 'The payment provider cannot take this payment right now, and nothing was charged. Try again in a few minutes.') });
+    }
+    // Started only now: the page the form came from did not name the provider's origin in its CSP, so the browser would block a redirect there. A link is not a form.
+    if (payin.providerPaymentUrl === null) {
+      const provider = this.providerPayments.hostedGatewayOf(payin)?.gateway.displayName ?? 'the payment provider';
+      return this.send(reply, { status: 200, html: renderContinuePage(this.summary(started), provider, started.providerPaymentUrl) });
     }
     void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
     void reply.status(303).header('location', started.providerPaymentUrl).send();
@@ -229,7 +241,7 @@ export class CheckoutController {
 
   private send(reply: FastifyReply, answer: PageAnswer): void {
     const formTarget = (answer.formTargets ?? [])
-      .filter((target): target is string => target !== null)
+      .filter((target): target is string => target !== null && URL.canParse(target))
       .map((target) => ` ${new URL(target).origin}`)
       .join('');
     void reply

@@ -105,8 +105,13 @@ describe('loadConfig', () => {
       ['the sandbox gateway in production', { PAYMENT_GATEWAY: 'sandbox' }, 'PAYMENT_GATEWAY must not be "sandbox" in production mode'],
       ['the sandbox payout provider in production', { PAYOUT_PROVIDER: 'sandbox' }, 'PAYOUT_PROVIDER must not be "sandbox" in production mode'],
       ['a gateway that does not exist', { PAYMENT_GATEWAY: 'flutterwave' }, 'PAYMENT_GATEWAY must be one of "sandbox", "paystack", "none", got "flutterwave"'],
+      ['the API over plain http to another host', { ...ALL_PAYSTACK, PAYSTACK_SECRET_KEY: LIVE_KEY, PAYSTACK_BASE_URL: 'http://api.paystack.co' }, 'PAYSTACK_BASE_URL must be https'],
     ])('refuses %s, naming it', (_case, env, want) => {
       expect(() => loadConfig({ ...PRODUCTION, ...env })).toThrow(want);
+    });
+
+    it('refuses a live key in sandbox mode, where simulations could report payments that never happened', () => {
+      expect(() => loadConfig({ PAYMENT_GATEWAY: 'paystack', PAYSTACK_SECRET_KEY: LIVE_KEY })).toThrow('PAYSTACK_SECRET_KEY is a live key (sk_live_), refused in sandbox mode');
     });
 
     it('never echoes the key in a refusal', () => {

@@ -428,7 +428,13 @@ function paystackSettings(env: Readonly<Record<string, string | undefined>>, mod
   if (secretKey === '') problems.push('PAYSTACK_SECRET_KEY is required when ACCOUNT_NAME_PROVIDER, PAYMENT_GATEWAY or PAYOUT_PROVIDER is "paystack": it is the secret key of the Paystack account (Settings > API Keys & Webhooks)');
   else if (!/^sk_(test|live)_[A-Za-z0-9]{8,200}$/.test(secretKey)) problems.push('PAYSTACK_SECRET_KEY must be a Paystack secret key, sk_live_ or sk_test_ followed by letters and digits; a public key (pk_) cannot call the API');
   else if (mode === 'production' && secretKey.startsWith('sk_test_')) problems.push('PAYSTACK_SECRET_KEY is a test key (sk_test_), refused in production mode: test transactions move no money. Use the live secret key');
-  return { secretKey, baseUrl: (baseUrl ?? PAYSTACK_PUBLIC_BASE_URL).replace(/\/+$/, '') };
+  else if (mode === 'sandbox' && secretKey.startsWith('sk_live_')) problems.push('PAYSTACK_SECRET_KEY is a live key (sk_live_), refused in sandbox mode: the sandbox\'s simulations could then report real payments and transfers that never happened. Use the test secret key');
+  const base = (baseUrl ?? PAYSTACK_PUBLIC_BASE_URL).replace(/\/+$/, '');
+  // The key travels in every call's header: over the network only inside TLS; plain http only to a fake on this host.
+  if (URL.canParse(base) && new URL(base).protocol === 'http:' && !['127.0.0.1', 'localhost', '[::1]'].includes(new URL(base).hostname)) {
+    problems.push(`PAYSTACK_BASE_URL must be https, got "${base}": the secret key is sent with every call (plain http is allowed only on this host, for a local fake)`);
+  }
+  return { secretKey, baseUrl: base };
 }
 
 /** WEBHOOK_RETRY_SCHEDULE: comma-separated delays in seconds, such as 0,1,2 for tests. */

@@ -55,13 +55,17 @@ export interface HostedCollection extends Collection {
 /**
  * What the provider says of a payment now. `paid` carries the amount and
  * currency it reports, which the caller checks against the payin's own
- * before anything moves. `pending`: not paid yet (or never started);
- * `not_found`: the provider has no such payment.
+ * before anything moves. `declined`: the last attempt was declined, and the
+ * customer may still try again on the provider's page. `pending`: a payment
+ * is under way (a transfer not yet received, a card being authorised).
+ * `unpaid`: nothing paid and nothing under way. `not_found`: the provider
+ * has no such payment.
  */
 export type ProviderPaymentStatus =
   | { outcome: 'paid'; amountMinor: bigint; currency: string }
   | { outcome: 'declined'; reason: DeclineReason }
   | { outcome: 'pending' }
+  | { outcome: 'unpaid' }
   | { outcome: 'not_found' };
 
 /**

@@ -8,6 +8,7 @@ import type { HostedGateway, ProviderPaymentStatus } from '../gateways/payment-g
 import { PaymentGateways } from '../gateways/payment-gateways';
 import { JobRunner, type JobRunOutcome } from '../jobs/job-runner';
 import { ServiceLogger } from '../logging/logger';
+import { ApiException } from '../errors/api.exception';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { CheckoutLinks } from './checkout-links';
 import { PayinEvents } from './payin-events';
@@ -19,7 +20,7 @@ export const PAYIN_PROVIDER_CHECK_JOB = 'payin-provider-check';
 /** Where a check of the provider came from: the customer's return, the provider's webhook, or the schedule. */
 export type CheckSource = 'return' | 'webhook' | 'schedule';
 
-/** Seconds after its start at which a payin's provider is asked, when nothing else has settled it; then every 10 minutes, and once at expiry. */
+/** Seconds after its creation at which a payin's provider is asked, when nothing else has settled it; then every 10 minutes, and once at expiry. */
 const CHECK_OFFSETS_SECONDS = [60, 180, 600];
 const CHECK_EVERY_SECONDS = 600;
 /** Asked this long past expiry with no answer, a payin is flagged for an operator; its checks go on. */
@@ -101,10 +102,14 @@ export class ProviderPayments implements OnModuleInit {
   }
 
   /**
-   * Asks the provider about the payin and moves it as the answer says:
-   * paid (for its own amount and currency), declined, or, once expired and
-   * still not paid, abandoned. Resolves the payin as it is after. A provider
-   * that does not answer leaves it as it was; the schedule asks again.
+   * Asks the provider about the payin and moves it as the answer says, and
+   * as nothing else does: paid (for its own amount and currency); declined,
+   * once the customer is back from the provider's page or the payin has
+   * expired (before that, the customer may still try again there); or
+   * abandoned, once expired with nothing paid and nothing under way.
+   * Resolves the payin as it is after. A provider that does not answer
+   * leaves it as it was, and the schedule asks again; for a webhook, the
+   * answer is PROVIDER_UNAVAILABLE (503), so that the provider sends it again.
    */
   async settle(payin: StoredPayin, source: CheckSource): Promise<StoredPayin> {
     const hosted = this.hostedGatewayOf(payin);
@@ -114,29 +119,35 @@ export class ProviderPayments implements OnModuleInit {
       status = await hosted.gateway.paymentStatus(payin.providerReference, AbortSignal.timeout(this.config.providerTimeoutMs));
     } catch (error) {
       this.logger.warn({ merchantId: payin.merchantId, reference: payin.reference, source, err: errorSummary(error) }, 'the provider did not answer a payin check; it is asked again later');
+      if (source === 'webhook') throw new ApiException('PROVIDER_UNAVAILABLE', { provider: hosted.gateway.name });
       if (source === 'schedule') await this.reschedule(payin);
       return payin;
     }
 
-    if (isFinal(payin.status)) {
-      if (status.outcome === 'paid' && payin.status !== 'SUCCESSFUL') return this.flag(payin, hosted.gateway.name, 'late', `the provider reports a payment for a payin already ${payin.status}: the money is at the provider and was not credited; refund it there`);
-      return payin;
-    }
-    const confirmed = { confirmedByProvider: true } as const;
+    if (isFinal(payin.status)) return status.outcome === 'paid' ? this.paidWhenFinal(payin, hosted.gateway.name) : payin;
+    const expired = this.clock() >= payin.expiresAt.getTime();
     switch (status.outcome) {
       case 'paid':
         if (status.amountMinor !== payin.amountMinor || status.currency !== payin.currency) {
-          return this.flag(payin, hosted.gateway.name, 'mismatch', 'the provider reports a payment of another amount or currency than the payin\'s: nothing was credited', { reportedAmountMinor: status.amountMinor.toString(), reportedCurrency: status.currency });
+          return this.flag(payin, hosted.gateway.name, 'mismatch', 'the provider reports a payment of another amount or currency than the payin\'s: nothing was credited', {
+            reportedAmountMinor: status.amountMinor.toString(),
+            reportedCurrency: status.currency,
+          });
         }
-        return this.move(payin, { to: 'SUCCESSFUL' }, confirmed, source);
+        return this.move(payin, { to: 'SUCCESSFUL' }, source, hosted.gateway.name);
       case 'declined':
-        return this.move(payin, { to: 'FAILED', reason: status.reason }, confirmed, source);
-      case 'pending':
+        if (source === 'return' || expired) return this.move(payin, { to: 'FAILED', reason: status.reason }, source, hosted.gateway.name);
+        break;
+      case 'unpaid':
       case 'not_found':
-        if (this.clock() >= payin.expiresAt.getTime()) return this.move(payin, { to: 'ABANDONED' }, {}, source);
-        if (source === 'schedule') await this.reschedule(payin);
-        return payin;
+        if (expired) return this.move(payin, { to: 'ABANDONED' }, source, hosted.gateway.name);
+        break;
+      case 'pending':
+        // A payment under way is never abandoned: past expiry it is asked about every 10 minutes until it ends, and flagged after a day.
+        break;
     }
+    if (source === 'schedule') await this.reschedule(payin);
+    return payin;
   }
 
   /** One batch of due checks; a full one asks the runner for another at once. */
@@ -147,10 +158,21 @@ export class ProviderPayments implements OnModuleInit {
     return { again: claimed.length === batchSize };
   }
 
-  private async move(payin: StoredPayin, transition: Parameters<PayinRepository['transition']>[1], options: { confirmedByProvider?: boolean }, source: CheckSource): Promise<StoredPayin> {
-    const moved = await this.payins.transition(payin, transition, new Date(this.clock()), this.events.eventOf, options);
-    if (moved) this.logger.info({ merchantId: moved.merchantId, reference: moved.reference, status: moved.status, source }, 'payin settled by its provider');
-    return moved ?? (await this.payins.find(payin)) ?? payin;
+  /** Moves the payin on the provider's answer. A payment the provider confirmed, for a payin another path made final meanwhile (expired, cancelled), is flagged, never dropped. */
+  private async move(payin: StoredPayin, transition: Parameters<PayinRepository['transition']>[1], source: CheckSource, provider: string): Promise<StoredPayin> {
+    const moved = await this.payins.transition(payin, transition, new Date(this.clock()), this.events.eventOf, { confirmedByProvider: transition.to !== 'ABANDONED' });
+    if (moved) {
+      this.logger.info({ merchantId: moved.merchantId, reference: moved.reference, status: moved.status, source }, 'payin settled by its provider');
+      return moved;
+    }
+    const now = (await this.payins.find(payin)) ?? payin;
+    return transition.to === 'SUCCESSFUL' && isFinal(now.status) ? this.paidWhenFinal(now, provider) : now;
+  }
+
+  /** The provider reports a payment for a payin already final: SUCCESSFUL is the same payment; any other final state leaves the money uncredited at the provider, for an operator to refund. */
+  private async paidWhenFinal(payin: StoredPayin, provider: string): Promise<StoredPayin> {
+    if (payin.status === 'SUCCESSFUL') return payin;
+    return this.flag(payin, provider, 'late', `the provider reports a payment for a payin already ${payin.status}: the money is at the provider and was not credited; refund it there`);
   }
 
   /** The next check on the schedule: the next offset still ahead, and never later than expiry, when the last one runs. */
@@ -164,6 +186,9 @@ export class ProviderPayments implements OnModuleInit {
     const nextAt = now < expiry ? Math.min(startedAt + offsets(n), expiry) : now + CHECK_EVERY_SECONDS * 1000;
     const overdue = now >= expiry + ATTENTION_AFTER_EXPIRY_MS;
     await this.payins.scheduleProviderCheck(payin, new Date(nextAt), overdue);
+    if (overdue && !payin.needsAttention) {
+      this.logger.error({ merchantId: payin.merchantId, reference: payin.reference, providerReference: payin.providerReference }, 'payin needs attention: no final answer from the provider a day after expiry; its checks go on');
+    }
   }
 
   /** The instant expiry and the schedule are judged by: the store's clock when a test gives one, as the claim of due checks uses it; else the service's, which keeps to the database's. */

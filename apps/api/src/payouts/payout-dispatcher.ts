@@ -147,7 +147,7 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
 
   private async check(payout: StoredPayout, shutdown: AbortSignal): Promise<void> {
     const provider = this.provider as PayoutProvider;
-    const status = await this.call('status', shutdown, (signal) => provider.status({ providerReference: payout.providerReference as string, amountMinor: payout.amountMinor }, signal), (a) => a.outcome);
+    const status = await this.call('status', shutdown, (signal) => provider.status({ providerReference: payout.providerReference as string, amountMinor: payout.amountMinor, paid: payout.status === 'SUCCESSFUL' }, signal), (a) => a.outcome);
     if (status?.outcome === 'mismatch') return this.mismatched(payout, status);
     if (payout.status === 'SUCCESSFUL') {
       if (status?.outcome === 'reversed') await this.apply(payout, { to: 'REVERSED', reason: status.reason });
@@ -209,6 +209,8 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
   /** The provider reports this transfer with another amount or currency: nothing moves on its word, checks stop, and an operator is asked to look. */
   private async mismatched(payout: StoredPayout, reported: { amountMinor: bigint; currency: string }): Promise<void> {
     await this.store.rescheduleCheck(payout, payout.status, payout.statusChecks + 1, null, true);
+    // A requery or a replayed webhook that meets it again reports nothing new.
+    if (payout.needsAttention) return;
     this.metrics.providerMismatches.inc({ provider: this.config.payouts.provider, object: 'payout' });
     this.logger.error(
       { merchantId: payout.merchantId, reference: payout.reference, providerReference: payout.providerReference, amountMinor: payout.amountMinor.toString(), reportedAmountMinor: reported.amountMinor.toString(), reportedCurrency: reported.currency },

@@ -39,6 +39,11 @@ export interface PayoutProvider {
   accountName(account: { bankCode: string; accountNumber: string }, signal: AbortSignal): Promise<AccountNameLookup>;
   /** Sends the transfer. Idempotent by `providerReference`: a resend of a transfer the provider has is answered with its state, and moves no money again. */
   send(transfer: Transfer, signal: AbortSignal): Promise<SendAnswer>;
-  /** The transfer's state at the provider, checked against the amount it was sent for. */
-  status(transfer: { providerReference: string; amountMinor: bigint }, signal: AbortSignal): Promise<TransferStatus>;
+  /**
+   * The transfer's state at the provider, checked against the amount it was
+   * sent for. `paid`: whether the payout is SUCCESSFUL here already, so that
+   * a provider whose "reversed" also covers transfers that never reached the
+   * beneficiary can tell a failure from a return.
+   */
+  status(transfer: { providerReference: string; amountMinor: bigint; paid: boolean }, signal: AbortSignal): Promise<TransferStatus>;
 }

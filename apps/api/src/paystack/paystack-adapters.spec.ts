@@ -15,7 +15,7 @@ import { PaystackAccountNameProvider } from './paystack-account-name.provider';
 import { PaystackApi } from './paystack-api';
 import { banksWithoutPaystackCode, paystackBankCode } from './paystack-banks';
 import { declineReasonOf, PaystackGateway, transactionStatusOf } from './paystack-gateway';
-import { answerOf, failureReasonOf, paystackReference, providerReferenceOf } from './paystack-payout.provider';
+import { answerOf, failureReasonOf, PaystackPayoutProvider, paystackReference, providerReferenceOf } from './paystack-payout.provider';
 
 const FIXTURES = path.resolve(__dirname, '../../../../tools/fake-paystack/fixtures');
 const fixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8')) as Record<string, unknown>;
@@ -33,6 +33,12 @@ async function serve(answers: Record<string, [number, Record<string, unknown>]>)
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, seen };
+}
+
+/** Closes a server and the keep-alive connections fetch holds to it. */
+function stop(server: Server): void {
+  server.closeAllConnections();
+  server.close();
 }
 
 function apiAt(url: string, options: { retries?: number; failures?: number } = {}) {
@@ -59,7 +65,7 @@ describe('the Paystack adapters on the documented example responses', () => {
       '/transaction/verify/re4lyvq3s3': [200, fixture('transaction-verify.200.json')],
     });
   });
-  afterAll(() => documented.server.close());
+  afterAll(() => stop(documented.server));
 
   it('resolves an account name, with or without bank_id, sending the secret key as the bearer token', async () => {
     const { api } = apiAt(documented.url);
@@ -69,7 +75,7 @@ describe('the Paystack adapters on the documented example responses', () => {
     try {
       expect(await new PaystackAccountNameProvider(apiAt(guide.url).api).lookup({ bankCode: '058', accountNumber: '0001234567', signal: signal() })).toEqual({ outcome: 'found', accountName: 'Doe Jane Loren' });
     } finally {
-      guide.server.close();
+      stop(guide.server);
     }
   });
 
@@ -92,21 +98,35 @@ describe('the Paystack adapters on the documented example responses', () => {
 
   it('initializes a transaction and reads its authorization URL; verifies one as paid for its reported amount', async () => {
     const gateway = new PaystackGateway(apiAt(documented.url).api);
-    const started = await gateway.startPayment({ merchantId: 'MCH-A', reference: 'order-1', amountMinor: 40_333n, currency: 'NGN', customerEmail: 'ada@example.com', channels: ['card'], returnUrl: 'https://pay.example.com/r' }, signal());
+    const started = await gateway.startPayment({ merchantId: 'MCH-A', reference: 'order-1', amountMinor: 30_050n, currency: 'NGN', customerEmail: 'ada@example.com', channels: ['card'], returnUrl: 'https://pay.example.com/r' }, signal());
     expect(started).toEqual({ providerReference: expect.stringMatching(/^psi-[0-9a-f]{32}$/), paymentPageUrl: 'https://checkout.paystack.com/3ni8kdavz62431k' });
-    expect(await gateway.paymentStatus('re4lyvq3s3', signal())).toEqual({ outcome: 'paid', amountMinor: 40_333n, currency: 'NGN' });
+    // The documented example charged 40333 kobo for a request of 30050: the customer paid the fee. The payin's amount is the one requested.
+    expect(await gateway.paymentStatus('re4lyvq3s3', signal())).toEqual({ outcome: 'paid', amountMinor: 30_050n, currency: 'NGN' });
   });
 
   it('takes the documented refusals as refusals: an invalid recipient, a duplicate transaction reference', async () => {
     const refusing = await serve({ '/transfer': [400, fixture('transfer-initiate.400.json')], '/transaction/initialize': [400, fixture('transaction-initialize.400.json')] });
     try {
       const { api } = apiAt(refusing.url);
-      expect(await api.initiateTransfer({ reference: 'psx-0123456789abcdef', recipientCode: 'RCP_x', amountMinor: 100n, reason: 'r' }, signal())).toEqual({ accepted: false, status: 400, message: 'Recipient specified is invalid' });
+      expect(await api.initiateTransfer({ reference: 'psx-0123456789abcdef', recipientCode: 'RCP_x', amountMinor: 100n, reason: 'r' }, signal())).toEqual({ accepted: false, status: 400, message: 'Recipient specified is invalid', type: 'validation_error', code: 'invalid_transfer_recipient' });
       expect(await new PaystackGateway(api).startPayment({ merchantId: 'M', reference: 'r', amountMinor: 100n, currency: 'NGN', customerEmail: 'a@b.co', channels: ['card'], returnUrl: 'https://x' }, signal())).toEqual({
         refused: '400 Duplicate Transaction Reference',
       });
     } finally {
-      refusing.server.close();
+      stop(refusing.server);
+    }
+  });
+
+  it('takes a transfer reversed before the payout was paid as a failure, and one reversed after as a return', async () => {
+    const reversed = { ...fixture('transfer-verify.200.json'), data: { ...(fixture('transfer-verify.200.json').data as Record<string, unknown>), status: 'reversed' } };
+    const server = await serve({ '/transfer/verify/psx-0123456789abcdef0123456789abcdef': [200, reversed] });
+    try {
+      const provider = new PaystackPayoutProvider(apiAt(server.url).api, undefined as never, pino({ level: 'silent' }));
+      const transfer = { providerReference: 'PSX-0123456789abcdef0123456789abcdef', amountMinor: 100_000n };
+      expect(await provider.status({ ...transfer, paid: false }, signal())).toEqual({ outcome: 'failed', reason: 'reversed_by_beneficiary_bank' });
+      expect(await provider.status({ ...transfer, paid: true }, signal())).toEqual({ outcome: 'reversed', reason: 'reversed_by_beneficiary_bank' });
+    } finally {
+      stop(server.server);
     }
   });
 
@@ -163,7 +183,8 @@ describe('the mappings', () => {
 
   it('maps transaction statuses and decline words to ours', () => {
     const tx = (status: string, gatewayResponse = '') => transactionStatusOf({ status, amountMinor: 100n, currency: 'NGN', gatewayResponse });
-    expect(['abandoned', 'ongoing', 'pending', 'processing', 'queued', 'reversed'].map((s) => tx(s).outcome)).toEqual(Array(6).fill('pending'));
+    expect(['ongoing', 'pending', 'processing', 'queued'].map((s) => tx(s).outcome)).toEqual(Array(4).fill('pending'));
+    expect(['abandoned', 'reversed'].map((s) => tx(s).outcome)).toEqual(['unpaid', 'unpaid']);
     expect(tx('failed', 'Declined')).toEqual({ outcome: 'declined', reason: 'card_declined' });
     expect(['Insufficient Funds', 'Expired Card', 'Invalid CVV', 'Declined'].map(declineReasonOf)).toEqual(['insufficient_funds', 'expired_card', 'incorrect_cvc', 'card_declined']);
   });
@@ -190,7 +211,7 @@ describe('the provider client', () => {
       expect(calls).toBe(4);
       expect(await metrics.registry.getSingleMetricAsString('paysign_provider_calls_total')).toMatch(/call="transfer_initiate",outcome="error"} 1/);
     } finally {
-      failing.close();
+      stop(failing);
     }
   });
 
@@ -204,7 +225,7 @@ describe('the provider client', () => {
       expect(logs.join('')).not.toContain(KEY);
       expect(logs.join('')).not.toContain('0022728151');
     } finally {
-      refusing.server.close();
+      stop(refusing.server);
     }
   });
 });

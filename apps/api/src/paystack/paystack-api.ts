@@ -14,6 +14,8 @@ export class PaystackApi {
   constructor(
     private readonly client: UpstreamClient,
     private readonly secretKey: string,
+    /** Whether the customer may be sent to an http page: only against a local fake, never Paystack's own https pages. */
+    private readonly allowHttpPages = false,
   ) {}
 
   get circuitState(): UpstreamClient['circuitState'] {
@@ -40,7 +42,7 @@ export class PaystackApi {
    * a `nuban` recipient for the account; answers its `recipient_code`. The
    * same account again answers the recipient it has, so a retry makes no second one.
    */
-  async createRecipient(recipient: { name: string; accountNumber: string; bankCode: string }, signal: AbortSignal): Promise<{ created: true; recipientCode: string } | { created: false; status: number; message: string }> {
+  async createRecipient(recipient: { name: string; accountNumber: string; bankCode: string }, signal: AbortSignal): Promise<{ created: true; recipientCode: string } | ({ created: false } & Refusal)> {
     const answer = await this.client.request({
       call: 'transferrecipient_create',
       method: 'POST',
@@ -54,7 +56,7 @@ export class PaystackApi {
       if (typeof data.recipient_code !== 'string' || !/^RCP_[A-Za-z0-9]+$/.test(data.recipient_code)) throw unreadable('transferrecipient_create');
       return { created: true, recipientCode: data.recipient_code };
     }
-    return { created: false, status: answer.status, message: messageOf(answer) };
+    return { created: false, ...refusalOf(answer) };
   }
 
   /**
@@ -64,7 +66,7 @@ export class PaystackApi {
    * once per payout, and a resend of it never makes a second transfer. Not
    * retried here: a lost answer is settled by verifying the reference.
    */
-  async initiateTransfer(transfer: { reference: string; recipientCode: string; amountMinor: bigint; reason: string }, signal: AbortSignal): Promise<{ accepted: true; transfer: PaystackTransfer } | { accepted: false; status: number; message: string }> {
+  async initiateTransfer(transfer: { reference: string; recipientCode: string; amountMinor: bigint; reason: string }, signal: AbortSignal): Promise<{ accepted: true; transfer: PaystackTransfer } | ({ accepted: false } & Refusal)> {
     const answer = await this.client.request({
       call: 'transfer_initiate',
       method: 'POST',
@@ -74,7 +76,7 @@ export class PaystackApi {
       signal,
     });
     if (answer.status === 200) return { accepted: true, transfer: transferOf(dataOf(answer, 'transfer_initiate'), 'transfer_initiate') };
-    return { accepted: false, status: answer.status, message: messageOf(answer) };
+    return { accepted: false, ...refusalOf(answer) };
   }
 
   /** GET /transfer/verify/:reference (https://paystack.com/docs/api/transfer/#verify); undefined when Paystack has no transfer of that reference (404, or 400 "not found"). */
@@ -103,8 +105,11 @@ export class PaystackApi {
     });
     if (answer.status !== 200) return { refused: true, status: answer.status, message: messageOf(answer) };
     const data = dataOf(answer, 'transaction_initialize');
-    if (typeof data.authorization_url !== 'string' || !/^https?:\/\//.test(data.authorization_url)) throw unreadable('transaction_initialize');
-    return { authorizationUrl: data.authorization_url };
+    if (typeof data.authorization_url !== 'string' || !URL.canParse(data.authorization_url)) throw unreadable('transaction_initialize');
+    const page = new URL(data.authorization_url);
+    // The customer is sent here with a 303, and the checkout page's CSP names its origin: only a plain https page will do.
+    if (!(page.protocol === 'https:' || (this.allowHttpPages && page.protocol === 'http:')) || page.username !== '' || page.password !== '' || page.href.length > 2048) throw unreadable('transaction_initialize');
+    return { authorizationUrl: page.href };
   }
 
   /** GET /transaction/verify/:reference (https://paystack.com/docs/api/transaction/#verify); undefined when Paystack has no transaction of that reference. */
@@ -113,9 +118,11 @@ export class PaystackApi {
     if (answer.status === 404 || (answer.status === 400 && /not found/i.test(messageOf(answer)))) return undefined;
     if (answer.status !== 200) throw new ProviderUnavailable('paystack', 'transaction_verify', 'error');
     const data = dataOf(answer, 'transaction_verify');
-    const { status, reference: ref, amount, currency, gateway_response: gatewayResponse } = data;
+    const { status, reference: ref, amount, requested_amount: requested, currency, gateway_response: gatewayResponse } = data;
     if (typeof status !== 'string' || typeof ref !== 'string' || !Number.isSafeInteger(amount) || typeof currency !== 'string') throw unreadable('transaction_verify');
-    return { status, reference: ref, amountMinor: BigInt(amount as number), currency, gatewayResponse: typeof gatewayResponse === 'string' ? gatewayResponse : '' };
+    // `amount` includes Paystack's fee when the account passes charges to customers; `requested_amount` is what was asked for, the payin's amount.
+    const asked = Number.isSafeInteger(requested) ? (requested as number) : (amount as number);
+    return { status, reference: ref, amountMinor: BigInt(asked), currency, gatewayResponse: typeof gatewayResponse === 'string' ? gatewayResponse : '' };
   }
 
   /**
@@ -161,6 +168,23 @@ function transferOf(data: Record<string, unknown>, call: string): PaystackTransf
   const failures = data.failures;
   const failureText = [data.gateway_response, typeof failures === 'string' ? failures : null].filter((part): part is string => typeof part === 'string').join(' ');
   return { reference, status, amountMinor: BigInt(amount as number), currency, failureText };
+}
+
+/**
+ * A 4xx answer: its status, message, and the `type` and `code` Paystack's
+ * error bodies carry (https://paystack.com/docs/api/errors/), such as
+ * `validation_error` and `invalid_transfer_recipient`.
+ */
+export interface Refusal {
+  status: number;
+  message: string;
+  type: string;
+  code: string;
+}
+
+function refusalOf(answer: ProviderAnswer): Refusal {
+  const body = answer.body as { type?: unknown; code?: unknown } | null;
+  return { status: answer.status, message: messageOf(answer), type: typeof body?.type === 'string' ? body.type : '', code: typeof body?.code === 'string' ? body.code : '' };
 }
 
 /** The message of a refusal, for our logs only: it is never shown to merchants as is. */

@@ -45,9 +45,11 @@ export class PaystackGateway implements HostedGateway {
 }
 
 /**
- * Paystack's transaction statuses (https://paystack.com/docs/api/transaction/#verify):
- * `success` is paid, `failed` declined; `abandoned`, `ongoing`, `pending`,
- * `processing` and `queued` are not paid yet, and neither is `reversed`.
+ * Paystack's transaction statuses (https://paystack.com/docs/payments/verify-payments/#transaction-statuses):
+ * `success` is paid; `failed` is a declined attempt, after which the
+ * customer may try again on Paystack's page; `ongoing`, `pending`,
+ * `processing` and `queued` are a payment under way; `abandoned` (never
+ * completed) and `reversed` (returned to the customer) are not paid.
  */
 export function transactionStatusOf(transaction: { status: string; amountMinor: bigint; currency: string; gatewayResponse: string }): ProviderPaymentStatus {
   switch (transaction.status) {
@@ -55,6 +57,9 @@ export function transactionStatusOf(transaction: { status: string; amountMinor: 
       return { outcome: 'paid', amountMinor: transaction.amountMinor, currency: transaction.currency };
     case 'failed':
       return { outcome: 'declined', reason: declineReasonOf(transaction.gatewayResponse) };
+    case 'abandoned':
+    case 'reversed':
+      return { outcome: 'unpaid' };
     default:
       return { outcome: 'pending' };
   }

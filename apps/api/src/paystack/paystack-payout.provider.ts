@@ -42,21 +42,32 @@ export class PaystackPayoutProvider implements PayoutProvider {
     // A refusal may answer a resend of a reference Paystack already has (its answer to a duplicate is not documented): what verify says of the reference decides.
     const known = await this.api.verifyTransfer(reference, signal);
     if (known) return asSendAnswer(answerOf(known, transfer.amountMinor));
-    // Too little in the balance: nothing was sent. Left pending, the status checks find no transfer and send it again after the resend grace.
-    if (/balance/i.test(sent.message)) {
-      this.logger.warn({ providerReference: transfer.providerReference, status: sent.status }, 'paystack balance too low for a payout: it is sent again after PAYOUT_RESEND_GRACE_SECONDS');
+    const logged = { providerReference: transfer.providerReference, status: sent.status, type: sent.type, code: sent.code, message: sent.message };
+    if (sent.code === 'invalid_transfer_recipient') {
+      // The kept recipient is gone at Paystack (deleted, or made under another key): made afresh at the resend.
+      await this.client.query('DELETE FROM paystack_recipients WHERE bank_code = $1 AND account_number = $2 AND recipient_code = $3', [transfer.bankCode, transfer.accountNumber, recipient.code]);
+      this.logger.warn(logged, 'paystack no longer knows the kept transfer recipient: it is made again when the payout is sent again');
       return { outcome: 'pending' };
     }
-    this.logger.warn({ providerReference: transfer.providerReference, status: sent.status, message: sent.message }, 'paystack refused a transfer, and has none of its reference: nothing was sent');
-    return { outcome: 'failed', reason: 'provider_error' };
+    // A validation error about the transfer itself is a definitive refusal: Paystack has no transfer of the reference, and will not make one.
+    if (sent.type === 'validation_error' && !/balance/i.test(sent.message)) {
+      this.logger.warn(logged, 'paystack refused the transfer, and has none of its reference: nothing was sent');
+      return { outcome: 'failed', reason: 'provider_error' };
+    }
+    // Anything else (a low balance, a refusal of unknown meaning) leaves the payout unsettled: the status checks find no transfer and send it again, under the same reference, after PAYOUT_RESEND_GRACE_SECONDS.
+    this.logger.warn(logged, 'paystack did not take the transfer: it is sent again under the same reference after PAYOUT_RESEND_GRACE_SECONDS');
+    return { outcome: 'pending' };
   }
 
-  async status(transfer: { providerReference: string; amountMinor: bigint }, signal: AbortSignal): Promise<TransferStatus> {
+  async status(transfer: { providerReference: string; amountMinor: bigint; paid: boolean }, signal: AbortSignal): Promise<TransferStatus> {
     const known = await this.api.verifyTransfer(paystackReference(transfer.providerReference), signal);
-    return known ? answerOf(known, transfer.amountMinor) : { outcome: 'not_found' };
+    if (!known) return { outcome: 'not_found' };
+    const status = answerOf(known, transfer.amountMinor);
+    // Paystack's `reversed` also covers a transfer that never reached the beneficiary ("could not be processed; amount returned"): for a payout not yet paid, a failure.
+    return status.outcome === 'reversed' && !transfer.paid ? { outcome: 'failed', reason: 'reversed_by_beneficiary_bank' } : status;
   }
 
-  /** The account's recipient code: the one kept, or a new one. A refusal to create one is definitive: no money was sent. */
+  /** The account's recipient code: the one kept, or a new one. A refusal to create one is definitive only as a validation error or 422: no money was sent. */
   private async recipientFor(transfer: Transfer, signal: AbortSignal): Promise<{ code: string } | SendAnswer> {
     const bankCode = paystackBankCode(transfer.bankCode);
     if (bankCode === undefined) return { outcome: 'failed', reason: 'beneficiary_bank_unavailable' };
@@ -64,7 +75,9 @@ export class PaystackPayoutProvider implements PayoutProvider {
     if (kept.rows[0]) return { code: kept.rows[0].recipient_code };
     const created = await this.api.createRecipient({ name: transfer.accountName, accountNumber: transfer.accountNumber, bankCode }, signal);
     if (!created.created) {
-      this.logger.warn({ providerReference: transfer.providerReference, status: created.status, message: created.message }, 'paystack refused the transfer recipient');
+      const definitive = created.status === 422 || created.type === 'validation_error';
+      this.logger.warn({ providerReference: transfer.providerReference, status: created.status, type: created.type, code: created.code, message: created.message }, 'paystack refused the transfer recipient');
+      if (!definitive) return { outcome: 'pending' };
       return { outcome: 'failed', reason: created.status === 422 ? 'account_not_found' : 'provider_error' };
     }
     await this.client.query('INSERT INTO paystack_recipients (bank_code, account_number, recipient_code) VALUES ($1, $2, $3) ON CONFLICT (bank_code, account_number) DO NOTHING', [
@@ -111,9 +124,10 @@ export function answerOf(transfer: PaystackTransfer, amountMinor: bigint): Trans
   }
 }
 
-/** At send, a transfer already reversed is left to its status check, which records the payment and then its return, in order. */
+/** At send, a transfer already reversed never reached the beneficiary: a failure (see `status`). */
 function asSendAnswer(status: TransferStatus): SendAnswer {
-  return status.outcome === 'reversed' || status.outcome === 'not_found' ? { outcome: 'pending' } : status;
+  if (status.outcome === 'reversed') return { outcome: 'failed', reason: status.reason };
+  return status.outcome === 'not_found' ? { outcome: 'pending' } : status;
 }
 
 /** Paystack's words on a failed transfer, to our reasons; anything unrecognised is the provider's error. */

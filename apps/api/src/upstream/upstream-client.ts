@@ -5,7 +5,7 @@ import type { ServiceMetrics } from '../metrics/service-metrics';
 import type { ProviderCircuit } from './provider-circuit';
 
 /** How a call to a provider ended, as the metrics count it. */
-export type CallOutcome = 'ok' | 'refused' | 'unauthorized' | 'error' | 'timeout' | 'unreachable' | 'circuit_open';
+export type CallOutcome = 'ok' | 'refused' | 'unauthorized' | 'throttled' | 'error' | 'timeout' | 'unreachable' | 'circuit_open';
 
 /**
  * The provider gave no usable answer: it timed out, could not be reached,
@@ -64,7 +64,8 @@ const MAX_ANSWER_BYTES = 1_048_576;
  * the provider's circuit, counted and timed per call and outcome. Only calls
  * marked idempotent are retried (PROVIDER_RETRIES), after a 5xx, a timeout
  * or a failed connection; a 4xx is an answer and is returned, except 401
- * and 403: a refused key says nothing of the payment.
+ * and 403 (a refused key) and 429 (too many calls), which say nothing of
+ * the payment.
  */
 export class UpstreamClient {
   constructor(private readonly options: UpstreamClientOptions) {}
@@ -130,6 +131,8 @@ export class UpstreamClient {
       this.options.logger.error({ provider, call: request.call, status }, 'the provider refused our secret key: check the key the service is configured with');
       throw fail('unauthorized', status);
     }
+    // Too many calls: nothing was done, and the call may be made again later. An answer about our rate, never about the payment.
+    if (status === 429) throw fail('throttled', status);
     let body: unknown;
     try {
       body = JSON.parse(text);

@@ -75,6 +75,12 @@ export const ERROR_REGISTRY = {
     retryable: false,
     message: 'The {header} header is missing or does not match this body. Only {provider} sends events to this URL, signed with the secret key this service is configured with.',
   },
+  PROVIDER_UNAVAILABLE: {
+    status: 503,
+    type: 'unavailable',
+    retryable: true,
+    message: '{provider} did not answer the verification this event needs, so nothing moved. The provider sends the event again.',
+  },
   INVALID_JSON: {
     status: 400,
     type: 'invalid_request',

@@ -616,8 +616,8 @@ export interface paths {
          *     replay or an event out of order changes nothing that the provider's
          *     current answer does not. Other events, and references of no payin or
          *     payout here, are acknowledged and ignored. The service answers `200`
-         *     once the event is handled; a `503` (a store down) makes Paystack send
-         *     it again.
+         *     once the event is handled; a `503` (a store down, or Paystack's API
+         *     not answering the verification) makes Paystack send it again.
          */
         post: operations["receivePaystackWebhook"];
         delete?: never;
@@ -1600,7 +1600,7 @@ export interface components {
          *     status.
          * @enum {string}
          */
-        ErrorCode: "AUTH_HEADER_MISSING" | "AUTH_HEADER_MALFORMED" | "AUTH_UNKNOWN_API_KEY" | "AUTH_TIMESTAMP_SKEW" | "AUTH_SIGNATURE_MISMATCH" | "AUTH_NONCE_REPLAYED" | "AUTH_MERCHANT_MISMATCH" | "PROVIDER_SIGNATURE_INVALID" | "INVALID_JSON" | "INVALID_UTF8" | "BODY_NOT_OBJECT" | "NESTED_VALUE" | "DUPLICATE_KEY" | "TOO_MANY_FIELDS" | "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "ROUTE_NOT_FOUND" | "PAYIN_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "PAYIN_NOT_PENDING" | "GATEWAY_NOT_CONFIGURED" | "EVENT_NOT_FOUND" | "PAYOUT_NOT_FOUND" | "PAYOUT_NOT_CANCELLABLE" | "PAYOUT_TRANSITION_NOT_ALLOWED" | "INSUFFICIENT_BALANCE" | "ENQUIRY_NOT_FOUND" | "ENQUIRY_EXPIRED" | "PAYOUT_LIMIT_EXCEEDED" | "ACCOUNT_NAME_MISMATCH" | "PAYOUT_PROVIDER_NOT_CONFIGURED" | "ROLE_REQUIRED" | "APPROVER_REQUIRED" | "PAYOUT_NOT_AWAITING_APPROVAL" | "PAYOUT_IN_BATCH" | "PAYOUT_BATCH_NOT_FOUND" | "PAYOUT_BATCH_NOT_OPEN" | "PAYOUT_BATCH_MISMATCH" | "WEBHOOK_NOT_CONFIGURED" | "NUBAN_CHECK_FAILED" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_DORMANT" | "BANK_UNAVAILABLE" | "UPSTREAM_TIMEOUT" | "RATE_LIMITED" | "METRICS_UNAUTHORIZED" | "STORE_UNAVAILABLE" | "INTERNAL_ERROR";
+        ErrorCode: "AUTH_HEADER_MISSING" | "AUTH_HEADER_MALFORMED" | "AUTH_UNKNOWN_API_KEY" | "AUTH_TIMESTAMP_SKEW" | "AUTH_SIGNATURE_MISMATCH" | "AUTH_NONCE_REPLAYED" | "AUTH_MERCHANT_MISMATCH" | "PROVIDER_SIGNATURE_INVALID" | "PROVIDER_UNAVAILABLE" | "INVALID_JSON" | "INVALID_UTF8" | "BODY_NOT_OBJECT" | "NESTED_VALUE" | "DUPLICATE_KEY" | "TOO_MANY_FIELDS" | "VALIDATION_FAILED" | "MALFORMED_REQUEST" | "REQUEST_TIMEOUT" | "HEADERS_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "BODY_TOO_LARGE" | "ROUTE_NOT_FOUND" | "PAYIN_NOT_FOUND" | "IDEMPOTENCY_CONFLICT" | "PAYIN_NOT_PENDING" | "GATEWAY_NOT_CONFIGURED" | "EVENT_NOT_FOUND" | "PAYOUT_NOT_FOUND" | "PAYOUT_NOT_CANCELLABLE" | "PAYOUT_TRANSITION_NOT_ALLOWED" | "INSUFFICIENT_BALANCE" | "ENQUIRY_NOT_FOUND" | "ENQUIRY_EXPIRED" | "PAYOUT_LIMIT_EXCEEDED" | "ACCOUNT_NAME_MISMATCH" | "PAYOUT_PROVIDER_NOT_CONFIGURED" | "ROLE_REQUIRED" | "APPROVER_REQUIRED" | "PAYOUT_NOT_AWAITING_APPROVAL" | "PAYOUT_IN_BATCH" | "PAYOUT_BATCH_NOT_FOUND" | "PAYOUT_BATCH_NOT_OPEN" | "PAYOUT_BATCH_MISMATCH" | "WEBHOOK_NOT_CONFIGURED" | "NUBAN_CHECK_FAILED" | "ACCOUNT_NOT_FOUND" | "ACCOUNT_DORMANT" | "BANK_UNAVAILABLE" | "UPSTREAM_TIMEOUT" | "RATE_LIMITED" | "METRICS_UNAUTHORIZED" | "STORE_UNAVAILABLE" | "INTERNAL_ERROR";
         FieldError: {
             /** @description The body field, header or path parameter that failed. */
             field: string;
@@ -3328,7 +3328,19 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            503: components["responses"]["ServiceUnavailable"];
+            /**
+             * @description The event could not be handled now, so Paystack sends it again: a
+             *     store is down (`STORE_UNAVAILABLE`), or Paystack's API did not
+             *     answer the verification the event prompted (`PROVIDER_UNAVAILABLE`).
+             */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getLiveness: {
