@@ -101,6 +101,7 @@ describe('metrics', () => {
 describe('logs', () => {
   let api: TestApp;
   const failingProvider: AccountNameProvider = {
+    name: 'failing',
     lookup: async () => {
       throw new Error('connection to the bank switch refused');
     },

@@ -60,7 +60,7 @@ describe('operations over real HTTP', () => {
       const body = JSON.stringify({ bankCode: '044', accountNumber: '0001112221' });
       await signedCall(api.baseUrl, { path: ENQUIRY, body, credential: MERCHANT_A });
       const cache = api.app.get<EnquiryCache>(EnquiryCache);
-      expect(await cache.get('044:0001112221')).toBe('CHINEDU OKAFOR');
+      expect(await cache.get('sandbox:044:0001112221')).toBe('CHINEDU OKAFOR');
     });
   });
 

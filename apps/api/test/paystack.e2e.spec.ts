@@ -5,6 +5,7 @@
 import { createHmac } from 'node:crypto';
 import { startFakePaystack, type FakePaystack } from '@paysign/fake-paystack';
 import { makeNuban } from '../src/accounts/nuban';
+import { EnquiryCache } from '../src/accounts/enquiry-cache';
 import { SqlClient } from '../src/db/sql-client';
 import { JobRunner } from '../src/jobs/job-runner';
 import { checkLedger } from '../src/ledger/ledger-check';
@@ -392,6 +393,25 @@ describe('production with Paystack, against the fake provider', () => {
       expect(logged).not.toContain(LIVE_KEY);
       expect(logged).not.toContain(ACCOUNT.accountNumber);
     });
+  });
+});
+
+describe('the enquiry cache shared with a sandbox', () => {
+  it('never answers a Paystack enquiry with a name another provider cached in the same Redis', async () => {
+    const fake = await startFakePaystack({ secretKey: LIVE_KEY });
+    const account = { bankCode: '058', accountNumber: makeNuban('058', '731950277'), accountName: 'NAME AT THE BANK' };
+    fake.addAccount(account);
+    const api = await startProductionTestApp({ ACCOUNT_NAME_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: LIVE_KEY, PAYSTACK_BASE_URL: fake.url, ENQUIRY_CACHE_TTL_SECONDS: '300' });
+    try {
+      const cache = api.app.get<EnquiryCache>(EnquiryCache);
+      await cache.set(`sandbox:${account.bankCode}:${account.accountNumber}`, 'SANDBOX FIXED NAME', 60_000);
+      const enquiry = await signedCall(api.baseUrl, { path: '/payment/merchant-api/account/inquiry', body: JSON.stringify({ bankCode: account.bankCode, accountNumber: account.accountNumber }), credential: MERCHANT_A });
+      expect(enquiry.json.accountName).toBe('NAME AT THE BANK');
+      expect(await cache.get(`paystack:${account.bankCode}:${account.accountNumber}`)).toBe('NAME AT THE BANK');
+    } finally {
+      await api.close();
+      await fake.close();
+    }
   });
 });
 

@@ -35,7 +35,7 @@ export class AccountEnquiryService {
   /** The name behind the account, from the cache or the provider. */
   private async accountName(bankCode: string, accountNumber: string): Promise<string> {
     if (checkNuban(bankCode, accountNumber) === 'invalid') throw failure('NUBAN_CHECK_FAILED', { bankCode, accountNumber });
-    const cacheKey = `${bankCode}:${accountNumber}`;
+    const cacheKey = `${this.provider.name}:${bankCode}:${accountNumber}`;
     // ENQUIRY_CACHE_TTL_SECONDS=0 turns the cache off: nothing is read from it either, not even what another deployment on the same Redis wrote.
     const cacheOn = this.config.enquiryCacheTtlSeconds > 0;
     const cached = cacheOn ? await this.cache.get(cacheKey).catch(() => undefined) : undefined;

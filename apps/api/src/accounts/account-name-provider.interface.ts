@@ -11,6 +11,8 @@ export type AccountNameLookup =
 
 /** Resolves an account holder's name at the beneficiary's bank. */
 export interface AccountNameProvider {
+  /** Which provider this is: the enquiry cache keeps each provider's names apart, so the sandbox's fixed names never answer for a real provider sharing its Redis. */
+  readonly name: string;
   /** Must stop work and reject when `signal` aborts (the service's enquiry timeout). */
   lookup(query: { bankCode: string; accountNumber: string; signal: AbortSignal }): Promise<AccountNameLookup>;
 }

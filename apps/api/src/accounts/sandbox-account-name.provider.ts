@@ -3,6 +3,7 @@ import { SANDBOX_ACCOUNTS } from './sandbox-accounts';
 
 /** The embedded default: answers from the documented sandbox accounts. */
 export class SandboxAccountNameProvider implements AccountNameProvider {
+  readonly name = 'sandbox';
   private readonly accounts = new Map(SANDBOX_ACCOUNTS.map((a) => [`${a.bankCode}:${a.accountNumber}`, a.behaviour]));
 
   async lookup({ bankCode, accountNumber, signal }: { bankCode: string; accountNumber: string; signal: AbortSignal }): Promise<AccountNameLookup> {

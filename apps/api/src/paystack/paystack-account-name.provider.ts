@@ -12,6 +12,7 @@ import { paystackBankCode } from './paystack-banks';
  * dormant accounts, so none is ever answered dormant.
  */
 export class PaystackAccountNameProvider implements AccountNameProvider {
+  readonly name = 'paystack';
   constructor(private readonly api: PaystackApi) {}
 
   async lookup({ bankCode, accountNumber, signal }: { bankCode: string; accountNumber: string; signal: AbortSignal }): Promise<AccountNameLookup> {
