@@ -85,7 +85,7 @@ export class ServiceMetrics {
 
   readonly providerCalls = new Counter({
     name: 'paysign_provider_calls_total',
-    help: 'HTTP calls to an upstream provider, by provider, call and outcome: ok, refused (a 4xx answer), error (5xx), timeout, unreachable, or circuit_open (not sent).',
+    help: 'HTTP calls to an upstream provider, by provider, call and outcome: ok, refused (a 4xx answer), unauthorized (our key refused), throttled (429), error (5xx or unreadable), timeout, unreachable, or circuit_open (not sent).',
     labelNames: ['provider', 'call', 'outcome'] as const,
     registers: [this.registry],
   });
