@@ -55,9 +55,10 @@ describe('production with Paystack, against the fake provider', () => {
         PAYOUT_PROVIDER: 'paystack',
         PAYSTACK_SECRET_KEY: LIVE_KEY,
         PAYSTACK_BASE_URL: fake.url,
-        PROVIDER_TIMEOUT_MS: '1000',
-        PAYOUT_PROVIDER_TIMEOUT_MS: '3000',
-        ENQUIRY_TIMEOUT_MS: '3000',
+        // Room for a busy machine; the tests that lose answers wait these out.
+        PROVIDER_TIMEOUT_MS: '2500',
+        PAYOUT_PROVIDER_TIMEOUT_MS: '4000',
+        ENQUIRY_TIMEOUT_MS: '8000',
         SETTLEMENT_DELAY_SECONDS: '0',
         ENQUIRY_CACHE_TTL_SECONDS: '0',
       },
