@@ -89,10 +89,10 @@ export async function buildFoundation(
     : new MerchantsFileWatcher(merchants, { file: config.merchantsFile, mode: config.mode, intervalMs: config.merchantsWatchIntervalMs, logger });
   const redis = config.redisUrl && !(overrides.nonceStore && overrides.rateLimitStore) ? await RedisConnection.open(config.redisUrl) : undefined;
   const nonceStore =
-    overrides.nonceStore ?? (redis ? new RedisNonceStore(redis) : new MemoryNonceStore({ maxEntries: config.nonceStoreMaxEntries, maxPerKey: config.nonceStoreMaxPerKey, now: clock }));
+    overrides.nonceStore ?? (redis ? new RedisNonceStore(redis, config.redisKeyPrefix) : new MemoryNonceStore({ maxEntries: config.nonceStoreMaxEntries, maxPerKey: config.nonceStoreMaxPerKey, now: clock }));
   const memoryNonces = nonceStore instanceof MemoryNonceStore ? nonceStore : undefined;
   if (memoryNonces) metrics.watchMemoryNonces(() => ({ held: memoryNonces.heldCount, tableBytes: memoryNonces.tableBytes }));
-  const rateLimitStore = overrides.rateLimitStore ?? (redis ? new RedisRateLimitStore(redis) : new MemoryRateLimitStore());
+  const rateLimitStore = overrides.rateLimitStore ?? (redis ? new RedisRateLimitStore(redis, config.redisKeyPrefix) : new MemoryRateLimitStore());
   if (!overrides.payinStore && !config.databaseUrl) logger.info({ dataDir: config.dataDir }, 'opening the embedded payin database; its first start takes several seconds');
   const payinStore =
     overrides.payinStore ??
@@ -130,7 +130,7 @@ export async function buildFoundation(
     rateLimitStore: new InstrumentedRateLimitStore(rateLimitStore, probe('rate-limit store', redisCheck)),
     payinStore,
     payinProbe: probe('payin store', config.databaseUrl ? 'DATABASE_URL and the PostgreSQL server' : `DATA_DIR (${config.dataDir}) and its disk`),
-    enquiryCache: overrides.enquiryCache ?? createEnquiryCache(config.redisUrl),
+    enquiryCache: overrides.enquiryCache ?? createEnquiryCache(config.redisUrl, config.redisKeyPrefix),
     accountNameProvider,
     gateways,
     payoutProvider,

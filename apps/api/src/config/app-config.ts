@@ -14,6 +14,8 @@ export interface AppConfig {
   merchantsFile: string;
   /** Nonce store, rate-limit counters and enquiry cache in Redis when set, shared by every instance; in memory otherwise. */
   redisUrl: string | undefined;
+  /** What every key the service writes to Redis starts with, so that services sharing one Redis never meet. */
+  redisKeyPrefix: string;
   /** Payins in PostgreSQL when set; embedded on disk under dataDir otherwise. */
   databaseUrl: string | undefined;
   /** The PostgreSQL pool of each instance: connections, the wait for a free one, and the longest query. */
@@ -282,6 +284,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
     mode,
     merchantsFile: path.resolve(env.MERCHANTS_FILE || paths.sandboxMerchantsFile),
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
+    redisKeyPrefix: redisKeyPrefix(env.REDIS_KEY_PREFIX, problems),
     databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
     databasePool: {
       size: int('DATABASE_POOL_SIZE', 10, 1, 200),
@@ -435,6 +438,19 @@ function paystackSettings(env: Readonly<Record<string, string | undefined>>, mod
     problems.push(`PAYSTACK_BASE_URL must be https, got "${base}": the secret key is sent with every call (plain http is allowed only on this host, for a local fake)`);
   }
   return { secretKey, baseUrl: base };
+}
+
+/** The default of REDIS_KEY_PREFIX, which every key the service writes to Redis starts with. */
+export const DEFAULT_REDIS_KEY_PREFIX = 'paysign:';
+
+/** REDIS_KEY_PREFIX: letters, digits and `_ . - :`, ending in `:` so that ours never run into another service's keys. */
+function redisKeyPrefix(raw: string | undefined, problems: string[]): string {
+  if (raw === undefined || raw === '') return DEFAULT_REDIS_KEY_PREFIX;
+  if (!/^[A-Za-z0-9_.-][A-Za-z0-9_.:-]{0,62}:$/.test(raw)) {
+    problems.push(`REDIS_KEY_PREFIX must be 2 to 64 letters, digits, "_", ".", "-" or ":", ending in ":", such as "paysign-eu:"; got "${raw}"`);
+    return DEFAULT_REDIS_KEY_PREFIX;
+  }
+  return raw;
 }
 
 /** WEBHOOK_RETRY_SCHEDULE: comma-separated delays in seconds, such as 0,1,2 for tests. */

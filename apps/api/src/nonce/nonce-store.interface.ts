@@ -1,3 +1,5 @@
+import { DEFAULT_REDIS_KEY_PREFIX } from '../config/app-config';
+
 /** Injection token of the NonceStore. */
 export const NonceStore = Symbol('NonceStore');
 
@@ -31,6 +33,6 @@ export class NonceShareExceededError extends Error {
 }
 
 /** The nonce key: scoped to the API key. Nonces cannot contain ':', so the split is unambiguous. */
-export function nonceKey(apiKey: string, nonce: string): string {
-  return `paysign:nonce:${apiKey}:${nonce}`;
+export function nonceKey(apiKey: string, nonce: string, prefix = DEFAULT_REDIS_KEY_PREFIX): string {
+  return `${prefix}nonce:${apiKey}:${nonce}`;
 }

@@ -1,4 +1,5 @@
 import { withTimeout, type RedisConnection } from '../redis/redis-connection';
+import { DEFAULT_REDIS_KEY_PREFIX } from '../config/app-config';
 import { nonceKey, type NonceStore } from './nonce-store.interface';
 
 /** A command that has not answered in this time is treated as a store failure. */
@@ -11,7 +12,11 @@ const COMMAND_TIMEOUT_MS = 1000;
  * reconnecting, so the service recovers by itself.
  */
 export class RedisNonceStore implements NonceStore {
-  constructor(private readonly redis: RedisConnection) {}
+  constructor(
+    private readonly redis: RedisConnection,
+    /** REDIS_KEY_PREFIX: services sharing one Redis keep their nonces apart. */
+    private readonly keyPrefix = DEFAULT_REDIS_KEY_PREFIX,
+  ) {}
 
   /**
    * One `SET NX PX`. Redis holds no per-key count: the per-key rate limit,
@@ -19,7 +24,7 @@ export class RedisNonceStore implements NonceStore {
    * the hold time, and Redis's memory is the operator's to size.
    */
   async claim(apiKey: string, nonce: string, holdMs: number): Promise<boolean> {
-    const reply = await withTimeout(this.redis.client.set(nonceKey(apiKey, nonce), '1', { NX: true, PX: holdMs }), COMMAND_TIMEOUT_MS, 'Redis SET timed out');
+    const reply = await withTimeout(this.redis.client.set(nonceKey(apiKey, nonce, this.keyPrefix), '1', { NX: true, PX: holdMs }), COMMAND_TIMEOUT_MS, 'Redis SET timed out');
     return reply === 'OK';
   }
 

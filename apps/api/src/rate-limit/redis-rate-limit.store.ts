@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { DEFAULT_REDIS_KEY_PREFIX } from '../config/app-config';
 import { withTimeout, type RedisConnection } from '../redis/redis-connection';
 import type { RateLimitRefusal, RateLimitRule, RateLimitStore } from './rate-limit-store.interface';
 
@@ -30,13 +31,17 @@ const HIT_SCRIPT_SHA1 = createHash('sha1').update(HIT_SCRIPT).digest('hex');
 
 /** Counters in Redis, shared by every instance of the service. */
 export class RedisRateLimitStore implements RateLimitStore {
-  constructor(private readonly redis: RedisConnection) {}
+  constructor(
+    private readonly redis: RedisConnection,
+    /** REDIS_KEY_PREFIX: services sharing one Redis keep their counters apart. */
+    private readonly keyPrefix = DEFAULT_REDIS_KEY_PREFIX,
+  ) {}
 
   async hit(tracker: string, rules: readonly RateLimitRule[]): Promise<RateLimitRefusal | undefined> {
     const keys: string[] = [];
     const args: string[] = [];
     for (const rule of rules) {
-      const counter = `paysign:rate:{${tracker}}:${rule.name}`;
+      const counter = `${this.keyPrefix}rate:{${tracker}}:${rule.name}`;
       keys.push(counter, `${counter}:blocked`);
       args.push(String(rule.windowMs), String(rule.limit));
     }
