@@ -78,7 +78,11 @@ describeWithChromium('checkout in a real browser', () => {
     const response = await page.goto(payin.checkoutUrl as string);
     expect(response?.status()).toBe(200);
     const text = await page.locator('main').innerText();
-    for (const shown of ['Pay Merchant A', '₦1,500.50', 'Order 1042: two bags of rice', 'order-1042', 'Sandbox test cards', 'Pay by bank transfer', 'Cancel payment']) expect(text).toContain(shown);
+    for (const shown of ['Pay Merchant A', '₦1,500.50', 'Order 1042: two bags of rice', 'order-1042', 'Receipt to', 'ada@example.com', 'Test mode.', 'Sandbox test cards', 'Pay by bank transfer', 'Cancel payment', 'Secured by Paysign']) {
+      expect(text).toContain(shown);
+    }
+    // The banner speaks to whoever is testing, not of the service's files.
+    expect(text).not.toContain('docs/sandbox.md');
     // Fits the screen: nothing sticks out past the right edge of a 390 px phone.
     for (const box of await Promise.all((await page.locator('main *').all()).map((element) => element.boundingBox()))) {
       if (box) expect(box.x + box.width).toBeLessThanOrEqual(390);

@@ -33,6 +33,7 @@ a{color:#0b5cad}
 table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{text-align:left;padding:.25rem .5rem .25rem 0;border-bottom:1px solid #e5e7eb}
 code{font-family:ui-monospace,Menlo,Consolas,monospace}td code{white-space:nowrap}
 .status{font-size:1.4rem;font-weight:700;margin:.25rem 0}
+.secured{text-align:center;color:#4a4f57;font-size:.85rem;margin:0 0 1rem}
 `;
 
 /** The only style the pages' Content-Security-Policy allows. */
@@ -50,6 +51,8 @@ export interface PayinSummary {
   amount: string;
   reference: string;
   narration: string | null;
+  /** Where the receipt goes, shown so that the customer can catch a mistyped address. */
+  customerEmail?: string;
 }
 
 export interface CheckoutView extends PayinSummary {
@@ -98,7 +101,7 @@ export function renderCheckoutPage(view: CheckoutView): string {
   const form = (action: string, body: string) => `<form method="post" action="${e(view.action)}" novalidate>${hidden(action)}${body}</form>`;
   const methods = view.methods.map((method) => renderMethod(method, view, form, errors)).join('');
   const body = `${summaryCard(view, `Pay ${view.merchantName}`)}
-${view.sandbox ? '<p class="card sandbox"><strong>Sandbox.</strong> No real money moves. Use the test details below; docs/sandbox.md lists every outcome.</p>' : ''}
+${view.sandbox ? '<p class="card sandbox"><strong>Test mode.</strong> No real money moves. Use the test details shown below.</p>' : ''}
 ${summary}
 ${methods}
 <div class="card">${form('cancel', '<button type="submit" class="link">Cancel payment</button>')}</div>`;
@@ -209,7 +212,7 @@ function summaryCard(view: PayinSummary, heading: string): string {
   const e = escapeHtml;
   return `<header class="card"><p class="merchant">${e(heading)}</p><h1>${e(view.amount)}</h1><dl><dt>Reference</dt><dd>${e(view.reference)}</dd>${
     view.narration ? `<dt>For</dt><dd>${e(view.narration)}</dd>` : ''
-  }</dl></header>`;
+  }${view.customerEmail ? `<dt>Receipt to</dt><dd>${e(view.customerEmail)}</dd>` : ''}</dl></header>`;
 }
 
 function page(title: string, body: string): string {
@@ -225,6 +228,7 @@ function page(title: string, body: string): string {
 <body>
 <main>
 ${body}
+<p class="secured">Secured by Paysign</p>
 </main>
 </body>
 </html>

@@ -227,6 +227,7 @@ export class CheckoutController {
       amount: formatAmount(payin.amountMinor, payin.currency),
       reference: payin.reference,
       narration: payin.narration,
+      customerEmail: payin.customerEmail,
     };
   }
 
