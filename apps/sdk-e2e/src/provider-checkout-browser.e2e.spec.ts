@@ -18,6 +18,7 @@ import { startFakePaystack, type FakePaystack } from '@paysign/fake-paystack';
 import { MERCHANT_A, startProductionTestApp, type TestApp } from '@paysign/api/testing';
 import { PaymentClient, type Payin } from '@paysign/sdk';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { violationsOf } from './support/axe';
 import { describeWithChromium, launchChromium } from './support/chromium';
 
 const LIVE_KEY = 'sk_live_browsertest0123456789abcdef0123456789';
@@ -148,5 +149,21 @@ describeWithChromium('checkout through the upstream provider, in a real browser,
 
   it('broke no Content-Security-Policy on the way to the provider and back', () => {
     expect(consoleMessages.filter((message) => /Content Security Policy|Refused to/i.test(message))).toEqual([]);
+  });
+
+  it('has no WCAG 2.1 A or AA violation on the hosted methods view or the pending return page', async () => {
+    // A context of its own: axe runs past the pages' CSP, which the test above holds the others to.
+    const checking = await browser.newContext({ viewport: { width: 390, height: 844 }, ignoreHTTPSErrors: true, bypassCSP: true });
+    try {
+      const payin = await createPayin();
+      const page = await checking.newPage();
+      await page.goto(payin.checkoutUrl as string);
+      expect(await violationsOf(page)).toEqual([]);
+      await page.goto(`${payin.checkoutUrl as string}/return`);
+      expect(await page.locator('main').innerText()).toContain('Check again');
+      expect(await violationsOf(page)).toEqual([]);
+    } finally {
+      await checking.close();
+    }
   });
 });

@@ -1,0 +1,111 @@
+// Every view of the hosted checkout, checked by a machine for accessibility:
+// axe-core's WCAG 2.1 A and AA rules, in Debian's chromium, at phone and
+// desktop widths. The pages need no script; axe itself is run by the test
+// through the browser's debugging protocol, past the pages' CSP.
+import { MERCHANT_A, startTestApp, type TestApp } from '@paysign/api/testing';
+import { PaymentClient, type Payin } from '@paysign/sdk';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { violationsOf } from './support/axe';
+import { describeWithChromium, launchChromium } from './support/chromium';
+
+describeWithChromium('checkout accessibility, checked by axe-core', () => {
+  let api: TestApp;
+  let browser: Browser;
+  let client: PaymentClient;
+  let run = 0;
+
+  beforeAll(async () => {
+    api = await startTestApp();
+    client = new PaymentClient({ baseUrl: api.baseUrl, ...MERCHANT_A });
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await api?.close();
+  });
+
+  const createPayin = (): Promise<Payin> =>
+    client.payins.create({ amount: 1500.5, currency: 'NGN', customerEmail: 'ada@example.com', narration: 'Order 1042', reference: `a11y-${Date.now()}-${++run}` });
+
+  /** Each view of the checkout, reached as a shopper reaches it. */
+  const VIEWS: Array<[string, (page: Page) => Promise<void>]> = [
+    ['the payment methods', async (page) => void (await page.goto((await createPayin()).checkoutUrl as string))],
+    [
+      'an error summary after a mistyped card',
+      async (page) => {
+        await page.goto((await createPayin()).checkoutUrl as string);
+        await page.getByLabel('Card number').fill('4242 4242 4242 4241');
+        await page.getByRole('button', { name: /^Pay / }).click();
+        await page.waitForSelector('[role=alert]');
+      },
+    ],
+    [
+      'a declined card\'s outcome',
+      async (page) => {
+        await page.goto((await createPayin()).checkoutUrl as string);
+        await page.getByLabel('Card number').fill('4000 0000 0000 9995');
+        await page.getByLabel('Expiry date').fill('12/34');
+        await page.getByLabel('Security code').fill('123');
+        await page.getByRole('button', { name: /^Pay / }).click();
+        await page.waitForSelector('[role=status]');
+      },
+    ],
+    [
+      'a successful payment\'s outcome',
+      async (page) => {
+        await page.goto((await createPayin()).checkoutUrl as string);
+        await page.getByRole('button', { name: 'I have sent the transfer' }).click();
+        await page.waitForSelector('[role=status]');
+      },
+    ],
+    [
+      'a cancelled payment',
+      async (page) => {
+        await page.goto((await createPayin()).checkoutUrl as string);
+        await page.getByRole('button', { name: 'Cancel payment' }).click();
+        await page.waitForSelector('[role=status]');
+      },
+    ],
+    [
+      'an expired link (410)',
+      async (page) => {
+        const payin = await createPayin();
+        await client.payins.simulate(payin.reference, { outcome: 'abandoned' });
+        await page.goto(payin.checkoutUrl as string);
+      },
+    ],
+    ['an unknown link (404)', async (page) => void (await page.goto(`${api.baseUrl}/payment/checkout/${'A'.repeat(43)}`))],
+  ];
+
+  it('finds the violations of a page that has them, so that an empty list means something', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.setContent('<!doctype html><html><head><title>Bad</title></head><body><main><input type="text"><p style="color:#bbb;background:#fff">faint</p></main></body></html>');
+    const found = await violationsOf(page);
+    expect(found.map((violation) => violation.split(' ')[0])).toEqual(expect.arrayContaining(['html-has-lang', 'label', 'color-contrast']));
+    await context.close();
+  });
+
+  describe.each([
+    ['a phone', { width: 390, height: 844 }],
+    ['a desktop', { width: 1366, height: 768 }],
+  ])('at the width of %s', (_width, viewport) => {
+    let context: BrowserContext;
+    beforeAll(async () => {
+      // The pages run no script and forbid it; the test's own axe is let through, for the check only.
+      context = await browser.newContext({ viewport, bypassCSP: true });
+    });
+    afterAll(() => context?.close());
+
+    it.each(VIEWS)('%s has no WCAG 2.1 A or AA violation', async (_view, reach) => {
+      const page = await context.newPage();
+      try {
+        await reach(page);
+        expect(await violationsOf(page)).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    });
+  });
+});
