@@ -12,6 +12,7 @@ import { PayinRepository } from '../src/payins/payin-repository.interface';
 import { send, signedCall } from './support/api-client';
 import { MERCHANT_A, MERCHANT_B, TEST_MERCHANTS_FILE, type TestCredential } from './support/credentials';
 import { rawExchange } from './support/raw-http';
+import { TestClock } from './support/test-clock';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const PAYINS = '/payment/api/payins';
@@ -444,5 +445,28 @@ describe('hosted checkout of a merchant no longer in force', () => {
     expect(again.status).toBe(200);
     expect(await again.text()).toContain('Payment successful');
     expect(await storedStatus(reference)).toBe('SUCCESSFUL');
+  });
+});
+
+describe('the transfer deadline', () => {
+  const clock = new TestClock();
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp({}, { overrides: { clock: clock.now } });
+  });
+  afterAll(() => api.close());
+
+  it('says by when to transfer, in Lagos time, with the minutes left by the service clock', async () => {
+    const reference = `deadline-${randomUUID().slice(0, 8)}`;
+    const created = await signedCall(api.baseUrl, { path: PAYINS, body: JSON.stringify({ amount: 1500.5, currency: 'NGN', customerEmail: 'ada@example.com', reference }), credential: MERCHANT_A });
+    expect(created.status).toBe(201);
+    const expiresAt = new Date(created.json.expiresAt as string);
+    const lagos = new Intl.DateTimeFormat('en-GB', { timeZone: 'Africa/Lagos', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(expiresAt);
+    const checkoutUrl = created.json.checkoutUrl as string;
+    expect((await browser().open(checkoutUrl)).html).toContain(`before <time datetime="${expiresAt.toISOString()}">${lagos} WAT</time> (30 minutes left)`);
+    clock.advance(11 * 60_000 + 30_000);
+    expect((await browser().open(checkoutUrl)).html).toContain(`${lagos} WAT</time> (18 minutes left)`);
+    clock.advance(18 * 60_000);
+    expect((await browser().open(checkoutUrl)).html).toContain(`${lagos} WAT</time> (less than a minute left)`);
   });
 });

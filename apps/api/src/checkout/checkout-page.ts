@@ -61,6 +61,9 @@ export interface CheckoutView extends PayinSummary {
   csrf: string;
   sandbox: boolean;
   methods: CheckoutMethod[];
+  /** When the payin expires, and now: the transfer's deadline, shown in Lagos time with the minutes left. */
+  expiresAt: Date;
+  now: Date;
   /** Shown above the methods, such as why a submission was refused. */
   notice?: string;
   errors?: Partial<Record<CardField, string>>;
@@ -141,7 +144,7 @@ function renderMethod(
       )}${testCards}</section>`;
     }
     case 'bank_transfer':
-      return `<section class="card" aria-labelledby="transfer-heading"><h2 id="transfer-heading">Pay by bank transfer</h2><p>Transfer exactly <strong>${e(view.amount)}</strong> to:</p><dl><dt>Bank</dt><dd>${e(method.bankName)}</dd><dt>Account number</dt><dd><code>${e(method.accountNumber)}</code></dd><dt>Account name</dt><dd>${e(method.accountName)}</dd></dl>${form(
+      return `<section class="card" aria-labelledby="transfer-heading"><h2 id="transfer-heading">Pay by bank transfer</h2><p>Transfer exactly <strong>${e(view.amount)}</strong> to this account before ${transferDeadline(view.expiresAt, view.now)}:</p><dl><dt>Bank</dt><dd>${e(method.bankName)}</dd><dt>Account number</dt><dd><code>${e(method.accountNumber)}</code></dd><dt>Account name</dt><dd>${e(method.accountName)}</dd></dl>${form(
         'confirm_transfer',
         '<button type="submit" class="secondary">I have sent the transfer</button>',
       )}</section>`;
@@ -154,6 +157,16 @@ function renderMethod(
 }
 
 /** Each channel's section and button; the buttons differ, so that a screen reader's list of buttons tells them apart. */
+/** Where the market is: the deadline is shown in its time, named, since the page runs no script to learn the shopper's own. */
+const DEADLINE_TIME = new Intl.DateTimeFormat('en-NG', { timeZone: 'Africa/Lagos', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+
+/** "14:32 WAT (29 minutes left)": the minutes rounded down, so that the shopper never has less time than the page says. */
+export function transferDeadline(expiresAt: Date, now: Date): string {
+  const minutesLeft = Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 60_000));
+  const left = minutesLeft === 0 ? 'less than a minute left' : `${minutesLeft} minute${minutesLeft === 1 ? '' : 's'} left`;
+  return `<time datetime="${expiresAt.toISOString()}">${DEADLINE_TIME.format(expiresAt)} WAT</time> (${left})`;
+}
+
 const HOSTED_METHOD_TEXT: Record<PayinChannel, { heading: string; button: (amount: string) => string }> = {
   card: { heading: 'Pay by card', button: (amount) => `Pay ${amount} by card` },
   bank_transfer: { heading: 'Pay by bank transfer', button: (amount) => `Pay ${amount} by bank transfer` },

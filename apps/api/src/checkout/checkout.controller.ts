@@ -217,7 +217,17 @@ export class CheckoutController {
     const csrf = this.links.tokens.csrfFieldFor(cookie, hashCheckoutToken(token));
     const maxAge = Math.max(1, Math.ceil((payin.expiresAt.getTime() - this.clock()) / 1000));
     void reply.header('set-cookie', `${CSRF_COOKIE}=${cookie}; Path=/payment/checkout/${token}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${this.secureCookie ? '; Secure' : ''}`);
-    const html = renderCheckoutPage({ ...this.summary(payin), merchantName: merchant.name, action: ROUTES.checkout(token), csrf, sandbox: this.config.mode === 'sandbox', methods, ...extra });
+    const html = renderCheckoutPage({
+      ...this.summary(payin),
+      merchantName: merchant.name,
+      action: ROUTES.checkout(token),
+      csrf,
+      sandbox: this.config.mode === 'sandbox',
+      methods,
+      expiresAt: payin.expiresAt,
+      now: new Date(this.clock()),
+      ...extra,
+    });
     return { status, html, formTargets: [payin.redirectUrl, payin.providerPaymentUrl] };
   }
 
