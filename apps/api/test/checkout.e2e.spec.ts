@@ -1,7 +1,7 @@
 // The hosted checkout over real HTTP, as a browser would use it: pages,
 // headers, the CSRF cookie, post/redirect/get, resubmission, unknown and
 // expired links, races, and which merchant a link belongs to.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -10,7 +10,7 @@ import { MerchantsFileWatcher } from '../src/merchants/merchants-file-watcher';
 import { CheckoutLinks } from '../src/payins/checkout-links';
 import { PayinRepository } from '../src/payins/payin-repository.interface';
 import { send, signedCall } from './support/api-client';
-import { MERCHANT_A, MERCHANT_B, TEST_MERCHANTS_FILE, type TestCredential } from './support/credentials';
+import { MERCHANT_A, MERCHANT_B, TEST_LOGO, TEST_MERCHANTS_FILE, brandedMerchantsFile, type TestCredential } from './support/credentials';
 import { rawExchange } from './support/raw-http';
 import { TestClock } from './support/test-clock';
 import { startTestApp, type TestApp } from './support/test-app';
@@ -468,5 +468,30 @@ describe('the transfer deadline', () => {
     expect((await browser().open(checkoutUrl)).html).toContain(`${lagos} WAT</time> (18 minutes left)`);
     clock.advance(18 * 60_000);
     expect((await browser().open(checkoutUrl)).html).toContain(`${lagos} WAT</time> (less than a minute left)`);
+  });
+});
+
+describe('a branded merchant\'s checkout', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp({ MERCHANTS_FILE: brandedMerchantsFile() });
+  });
+  afterAll(() => api.close());
+
+  it('shows its display name, its logo embedded in the page and its colour at AA contrast, each allowed by the CSP and nothing else', async () => {
+    const reference = `brand-${randomUUID().slice(0, 8)}`;
+    const created = await signedCall(api.baseUrl, { path: PAYINS, body: JSON.stringify({ amount: 100, currency: 'NGN', customerEmail: 'ada@example.com', reference }), credential: MERCHANT_A });
+    const page = await browser().open(created.json.checkoutUrl as string);
+    expect(page.html).toContain('Pay Ada Stores');
+    expect(page.html).toContain(`<img class="logo" src="${TEST_LOGO}" width="1" height="1" alt="">`);
+    const brandStyle = /<style>(:root\{--brand:#[0-9a-f]{6}\})<\/style>/.exec(page.html)?.[1] as string;
+    // #FFD400 is too light for white text: a darker shade of it is used.
+    expect(brandStyle).not.toContain('#ffd400');
+    const csp = page.headers.get('content-security-policy') as string;
+    expect(csp).toContain(`'sha256-${createHash('sha256').update(brandStyle).digest('base64')}'`);
+    expect(csp).toContain('img-src data:;');
+    // Merchant B has no branding: its pages load no image at all.
+    const other = await signedCall(api.baseUrl, { path: PAYINS, body: JSON.stringify({ amount: 100, currency: 'NGN', customerEmail: 'ada@example.com', reference }), credential: MERCHANT_B });
+    expect((await browser().open(other.json.checkoutUrl as string)).headers.get('content-security-policy')).toContain("img-src 'none'");
   });
 });

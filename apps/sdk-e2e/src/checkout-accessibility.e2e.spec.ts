@@ -2,7 +2,7 @@
 // axe-core's WCAG 2.1 A and AA rules, in Debian's chromium, at phone and
 // desktop widths. The pages need no script; axe itself is run by the test
 // through the browser's debugging protocol, past the pages' CSP.
-import { MERCHANT_A, startTestApp, type TestApp } from '@paysign/api/testing';
+import { MERCHANT_A, MERCHANT_B, brandedMerchantsFile, startTestApp, type TestApp } from '@paysign/api/testing';
 import { PaymentClient, type Payin } from '@paysign/sdk';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { violationsOf } from './support/axe';
@@ -12,11 +12,14 @@ describeWithChromium('checkout accessibility, checked by axe-core', () => {
   let api: TestApp;
   let browser: Browser;
   let client: PaymentClient;
+  let unbranded: PaymentClient;
   let run = 0;
 
   beforeAll(async () => {
-    api = await startTestApp();
+    // Merchant A branded with a light colour the service must darken, and a logo; merchant B in the service's own colours.
+    api = await startTestApp({ MERCHANTS_FILE: brandedMerchantsFile() });
     client = new PaymentClient({ baseUrl: api.baseUrl, ...MERCHANT_A });
+    unbranded = new PaymentClient({ baseUrl: api.baseUrl, ...MERCHANT_B });
     browser = await launchChromium();
   }, 60_000);
 
@@ -31,6 +34,13 @@ describeWithChromium('checkout accessibility, checked by axe-core', () => {
   /** Each view of the checkout, reached as a shopper reaches it. */
   const VIEWS: Array<[string, (page: Page) => Promise<void>]> = [
     ['the payment methods', async (page) => void (await page.goto((await createPayin()).checkoutUrl as string))],
+    [
+      'an unbranded merchant\'s payment methods',
+      async (page) => {
+        const payin = await unbranded.payins.create({ amount: 1500.5, currency: 'NGN', customerEmail: 'ada@example.com', reference: `a11y-b-${Date.now()}-${++run}` });
+        await page.goto(payin.checkoutUrl as string);
+      },
+    ],
     [
       'an error summary after a mistyped card',
       async (page) => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FailureReason, PayinChannel, PayinStatus } from '@paysign/contracts';
 import type { CardField, CheckoutMethod } from '../gateways/payment-gateway';
+import type { Logo } from '../merchants/branding';
 import { formatMoney } from '../money/money';
 
 // Server-rendered pages for the customer: no script, no external asset, one
@@ -23,10 +24,11 @@ input[aria-invalid=true]{border-color:#b3261e}
 .row{display:flex;gap:.75rem}.row>div{flex:1}
 .hint{margin:.25rem 0 0;color:#4a4f57;font-size:.9rem}
 .error{margin:.25rem 0 0;color:#b3261e;font-weight:600}
-button{font:inherit;font-weight:600;width:100%;margin-top:1rem;padding:.75rem 1rem;border:0;border-radius:6px;background:#0b5cad;color:#fff;cursor:pointer}
-button.secondary{background:#fff;color:#0b5cad;border:2px solid #0b5cad}
-button.link{width:auto;background:none;color:#0b5cad;text-decoration:underline;padding:.25rem 0;margin:0}
-a{color:#0b5cad}
+button{font:inherit;font-weight:600;width:100%;margin-top:1rem;padding:.75rem 1rem;border:0;border-radius:6px;background:var(--brand,#0b5cad);color:#fff;cursor:pointer}
+button.secondary{background:#fff;color:var(--brand,#0b5cad);border:2px solid var(--brand,#0b5cad)}
+button.link{width:auto;background:none;color:var(--brand,#0b5cad);text-decoration:underline;padding:.25rem 0;margin:0}
+a{color:var(--brand,#0b5cad)}
+.logo{display:block;max-height:48px;max-width:160px;width:auto;height:auto;margin:0 0 .5rem}
 :focus-visible{outline:3px solid #b35c00;outline-offset:2px}
 .notice{border-left:4px solid #b3261e;padding:.5rem .75rem;background:#fdf0ef}
 .sandbox{border-left:4px solid #8a5a00;padding:.5rem .75rem;background:#fff7e6;font-size:.9rem}
@@ -39,10 +41,24 @@ code{font-family:ui-monospace,Menlo,Consolas,monospace}td code{white-space:nowra
 /** The only style the pages' Content-Security-Policy allows. */
 export const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
 
+/** A merchant's look on its pages: its colour (already of AA contrast with white) and its embedded logo. */
+export interface Brand {
+  color: string | undefined;
+  logo: Logo | undefined;
+}
+
+/** The one rule a brand adds: the colour every button and link takes. */
+function brandStyle(color: string): string {
+  return `:root{--brand:${color}}`;
+}
+
 /** The pages' Content-Security-Policy; error pages, whose forms (none) need no target, use it too. */
-export function checkoutCsp(formTarget = ''): string {
+export function checkoutCsp(formTarget = '', brand?: Brand): string {
+  const styles = [STYLE_HASH, ...(brand?.color ? [`'sha256-${createHash('sha256').update(brandStyle(brand.color)).digest('base64')}'`] : [])].join(' ');
+  // Images only as the merchant's logo, embedded in the page: no origin is ever named.
+  const images = brand?.logo ? 'data:' : "'none'";
   // form-action covers the redirect after a submission too, so the merchant's origin, and a hosted gateway's page, are allowed there.
-  return `default-src 'none'; style-src ${STYLE_HASH}; img-src 'none'; form-action 'self'${formTarget}; frame-ancestors 'none'; base-uri 'none'`;
+  return `default-src 'none'; style-src ${styles}; img-src ${images}; form-action 'self'${formTarget}; frame-ancestors 'none'; base-uri 'none'`;
 }
 
 export interface PayinSummary {
@@ -53,6 +69,8 @@ export interface PayinSummary {
   narration: string | null;
   /** Where the receipt goes, shown so that the customer can catch a mistyped address. */
   customerEmail?: string;
+  /** The merchant's look, while it takes payments. */
+  brand?: Brand;
 }
 
 export interface CheckoutView extends PayinSummary {
@@ -108,7 +126,7 @@ ${view.sandbox ? '<p class="card sandbox"><strong>Test mode.</strong> No real mo
 ${summary}
 ${methods}
 <div class="card">${form('cancel', '<button type="submit" class="link">Cancel payment</button>')}</div>`;
-  return page(`Pay ${view.amount} to ${view.merchantName}`, body);
+  return page(`Pay ${view.amount} to ${view.merchantName}`, body, view.brand);
 }
 
 function renderMethod(
@@ -204,7 +222,7 @@ export function renderOutcomePage(view: OutcomeView): string {
         ? `<p>The payment provider has not confirmed this payment yet. If you paid, it is confirmed within a few minutes.</p><p><a href="${e(view.checkAgainUrl)}">Check again</a></p>`
         : '';
   const next = view.continueUrl ? `<p><a href="${e(view.continueUrl)}">Return to ${e(view.merchantName ?? 'the merchant')}</a></p>` : '<p>You can close this page.</p>';
-  return page(title, `${summaryCard(view, view.merchantName ?? 'Payment')}<div class="card" role="status"><p class="status">${e(title)}</p>${detail}${next}</div>`);
+  return page(title, `${summaryCard(view, view.merchantName ?? 'Payment')}<div class="card" role="status"><p class="status">${e(title)}</p>${detail}${next}</div>`, view.brand);
 }
 
 /** On to a hosted gateway's page by a link: for a payin started there only as the customer submitted, whose page's CSP could not yet name the provider. */
@@ -213,6 +231,7 @@ export function renderContinuePage(view: PayinSummary, provider: string, payment
   return page(
     `Continue to ${provider}`,
     `${summaryCard(view, view.merchantName ?? 'Payment')}<div class="card"><p>This payment is taken on ${e(provider)}'s secure page.</p><p><a href="${e(paymentPageUrl)}">Continue to ${e(provider)} to pay ${e(view.amount)}</a></p></div>`,
+    view.brand,
   );
 }
 
@@ -223,12 +242,13 @@ export function renderMessagePage(title: string, message: string): string {
 
 function summaryCard(view: PayinSummary, heading: string): string {
   const e = escapeHtml;
-  return `<header class="card"><p class="merchant">${e(heading)}</p><h1>${e(view.amount)}</h1><dl><dt>Reference</dt><dd>${e(view.reference)}</dd>${
+  const logo = view.brand?.logo ? `<img class="logo" src="${e(view.brand.logo.dataUrl)}" width="${view.brand.logo.width}" height="${view.brand.logo.height}" alt="">` : '';
+  return `<header class="card">${logo}<p class="merchant">${e(heading)}</p><h1>${e(view.amount)}</h1><dl><dt>Reference</dt><dd>${e(view.reference)}</dd>${
     view.narration ? `<dt>For</dt><dd>${e(view.narration)}</dd>` : ''
   }${view.customerEmail ? `<dt>Receipt to</dt><dd>${e(view.customerEmail)}</dd>` : ''}</dl></header>`;
 }
 
-function page(title: string, body: string): string {
+function page(title: string, body: string, brand?: Brand): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -236,7 +256,7 @@ function page(title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)}</title>
-<style>${STYLE}</style>
+<style>${STYLE}</style>${brand?.color ? `\n<style>${brandStyle(brand.color)}</style>` : ''}
 </head>
 <body>
 <main>

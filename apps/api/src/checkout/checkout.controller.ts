@@ -17,7 +17,7 @@ import { isPlainAsciiUrl } from '../http/merchant-url';
 import { ROUTES } from '../http/routes';
 import { CheckoutRoute } from './checkout-route';
 import { hashCheckoutToken, isCheckoutTokenShaped } from '../payins/checkout-tokens';
-import { checkoutCsp, formatAmount, renderCheckoutPage, renderContinuePage, renderMessagePage, renderOutcomePage, type PayinSummary } from './checkout-page';
+import { checkoutCsp, formatAmount, renderCheckoutPage, renderContinuePage, renderMessagePage, renderOutcomePage, type Brand, type PayinSummary } from './checkout-page';
 
 const CSRF_COOKIE = 'paysign_checkout_csrf';
 /** The form's actions and fields are the contract's CheckoutSubmission. */
@@ -39,6 +39,8 @@ interface CheckoutPageExtra {
 interface PageAnswer {
   status: number;
   html: string;
+  /** The merchant's look the page carries: its style and logo are allowed by the page's CSP. */
+  brand?: Brand;
   /** Where the page's forms may be sent on to: the merchant's redirectUrl, where the 303 after payment goes, and a hosted gateway's page. */
   formTargets?: ReadonlyArray<string | null>;
 }
@@ -130,7 +132,10 @@ export class CheckoutController {
     const found = await this.payinOf(token);
     if (!found) return this.send(reply, notFound());
     const payin = found.status === 'PENDING' ? await this.providerPayments.settle(found, 'return') : found;
-    if (!isFinal(payin.status)) return this.send(reply, { status: 200, html: renderOutcomePage({ ...this.summary(payin), status: payin.status, failureReason: null, continueUrl: null, checkAgainUrl: ROUTES.checkoutReturn(token) }) });
+    if (!isFinal(payin.status)) {
+      const summary = this.summary(payin);
+      return this.send(reply, { status: 200, brand: summary.brand, html: renderOutcomePage({ ...summary, status: payin.status, failureReason: null, continueUrl: null, checkAgainUrl: ROUTES.checkoutReturn(token) }) });
+    }
     return this.finished(reply, token, payin);
   }
 
@@ -150,7 +155,8 @@ export class CheckoutController {
     // Started only now: the page the form came from did not name the provider's origin in its CSP, so the browser would block a redirect there. A link is not a form.
     if (payin.providerPaymentUrl === null) {
       const provider = this.providerPayments.hostedGatewayOf(payin)?.gateway.displayName ?? 'the payment provider';
-      return this.send(reply, { status: 200, html: renderContinuePage(this.summary(started), provider, started.providerPaymentUrl) });
+      const summary = this.summary(started);
+      return this.send(reply, { status: 200, brand: summary.brand, html: renderContinuePage(summary, provider, started.providerPaymentUrl) });
     }
     void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
     void reply.status(303).header('location', started.providerPaymentUrl).send();
@@ -200,7 +206,7 @@ export class CheckoutController {
   private outcome(payin: StoredPayin): PageAnswer {
     const summary = this.summary(payin);
     const continueUrl = payin.redirectUrl && payin.status !== 'ABANDONED' && summary.merchantName !== null ? withOutcome(payin.redirectUrl, payin) : null;
-    return { status: payin.status === 'ABANDONED' ? 410 : 200, html: renderOutcomePage({ ...summary, status: payin.status, failureReason: payin.failureReason, continueUrl }) };
+    return { status: payin.status === 'ABANDONED' ? 410 : 200, brand: summary.brand, html: renderOutcomePage({ ...summary, status: payin.status, failureReason: payin.failureReason, continueUrl }) };
   }
 
   private checkoutPage(reply: FastifyReply, token: string, payin: StoredPayin, status: number, extra: CheckoutPageExtra = {}): PageAnswer {
@@ -217,9 +223,10 @@ export class CheckoutController {
     const csrf = this.links.tokens.csrfFieldFor(cookie, hashCheckoutToken(token));
     const maxAge = Math.max(1, Math.ceil((payin.expiresAt.getTime() - this.clock()) / 1000));
     void reply.header('set-cookie', `${CSRF_COOKIE}=${cookie}; Path=/payment/checkout/${token}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${this.secureCookie ? '; Secure' : ''}`);
+    const summary = this.summary(payin);
     const html = renderCheckoutPage({
-      ...this.summary(payin),
-      merchantName: merchant.name,
+      ...summary,
+      merchantName: summary.merchantName ?? merchant.name,
       action: ROUTES.checkout(token),
       csrf,
       sandbox: this.config.mode === 'sandbox',
@@ -228,16 +235,20 @@ export class CheckoutController {
       now: new Date(this.clock()),
       ...extra,
     });
-    return { status, html, formTargets: [payin.redirectUrl, payin.providerPaymentUrl] };
+    return { status, html, brand: summary.brand, formTargets: [payin.redirectUrl, payin.providerPaymentUrl] };
   }
 
+  /** What every page shows of the payin, and the merchant's name and look while it takes payments. */
   private summary(payin: StoredPayin): PayinSummary {
+    const merchant = this.merchants.merchantTakingPayments(payin.merchantId);
+    const branding = merchant ? this.merchants.brandingOf(payin.merchantId) : undefined;
     return {
-      merchantName: this.merchants.merchantTakingPayments(payin.merchantId)?.name ?? null,
+      merchantName: merchant ? (branding?.displayName ?? merchant.name) : null,
       amount: formatAmount(payin.amountMinor, payin.currency),
       reference: payin.reference,
       narration: payin.narration,
       customerEmail: payin.customerEmail,
+      ...(branding && (branding.brandColor || branding.logo) ? { brand: { color: branding.brandColor, logo: branding.logo } } : {}),
     };
   }
 
@@ -258,7 +269,7 @@ export class CheckoutController {
     void reply
       .status(answer.status)
       .header('content-type', 'text/html; charset=utf-8')
-      .header('content-security-policy', checkoutCsp(formTarget))
+      .header('content-security-policy', checkoutCsp(formTarget, answer.brand))
       .header('cache-control', 'no-store')
       // The token is in the URL: no Referer may carry it to the merchant or anyone else.
       .header('referrer-policy', 'no-referrer')

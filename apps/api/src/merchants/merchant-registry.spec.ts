@@ -84,6 +84,21 @@ describe('merchants file', () => {
     expect(logged).toContainEqual(expect.objectContaining({ msg: 'merchants file refused: the merchants already in force stay in force', err: expect.stringContaining('credentials[0].secretKey is too predictable') }));
   });
 
+  it('applies a merchant\'s branding from the file, and refuses a reload with a remote logo, keeping the branding in force', () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'merchants-brand-')), 'merchants.json');
+    fs.writeFileSync(file, JSON.stringify([{ ...valid, displayName: 'Shop & Co', brandColor: '#0B5CAD' }]));
+    const registry = MerchantRegistry.fromFile(file);
+    expect(registry.brandingOf('MCH-1')).toEqual({ displayName: 'Shop & Co', brandColor: '#0b5cad', logo: undefined });
+    const logged: Array<Record<string, unknown>> = [];
+    const logger = pino({ level: 'info' }, { write: (line: string) => logged.push(JSON.parse(line) as Record<string, unknown>) });
+    const watcher = new MerchantsFileWatcher(registry, { file, mode: 'sandbox', intervalMs: 0, logger });
+
+    fs.writeFileSync(file, JSON.stringify([{ ...valid, displayName: 'Shop & Co', logo: 'https://cdn.example.com/logo.png' }]));
+    expect(watcher.reload('SIGHUP')).toBe(false);
+    expect(registry.brandingOf('MCH-1').brandColor).toBe('#0b5cad');
+    expect(logged).toContainEqual(expect.objectContaining({ err: expect.stringContaining('merchants[0].logo must be a PNG or JPEG embedded as a data URL') }));
+  });
+
   it('refuses the sandbox merchants file in production mode', () => {
     expect(() => MerchantRegistry.fromFile(SANDBOX_MERCHANTS_FILE, { mode: 'production' })).toThrow(/public sandbox key, refused in production mode/);
   });

@@ -6,6 +6,7 @@ import { isGuessableSecret, MIN_SECRET_LENGTH, SECRET_STRENGTH_RULE } from '../c
 import { displayTextError } from '../http/display-text';
 import { normaliseMerchantUrl } from '../http/merchant-url';
 import { DEFAULT_FEES, parseFeeSchedule, type FeeSchedule } from '../money/fees';
+import { NO_BRANDING, parseBranding, type Branding } from './branding';
 import type { Credential, Merchant } from './merchant';
 import { DEFAULT_ROLES, NO_APPROVAL, parsePayoutApproval, parseRoles, type PayoutApprovalPolicy, type PayoutRole } from './payout-approval';
 
@@ -14,7 +15,7 @@ const MIN_SANDBOX_SECRET_LENGTH = 16;
 /** API keys of the public sandbox; production refuses them. */
 const SANDBOX_API_KEY_PREFIX = 'pk_sandbox_';
 
-const MERCHANT_FIELDS = ['merchantId', 'tenantId', 'name', 'credentials', 'webhookSecrets', 'webhookUrl', 'fees', 'payoutApproval'];
+const MERCHANT_FIELDS = ['merchantId', 'tenantId', 'name', 'credentials', 'webhookSecrets', 'webhookUrl', 'fees', 'payoutApproval', 'displayName', 'brandColor', 'logo'];
 const CREDENTIAL_FIELDS = ['apiKey', 'secretKey', 'status', 'roles'];
 const CREDENTIAL_STATUSES = ['active', 'revoked'];
 
@@ -24,7 +25,15 @@ export interface MerchantFileOptions {
 }
 
 /** A merchant as MERCHANTS_FILE gives it; `fees` left out are the defaults (DEFAULT_FEES), and no `payoutApproval` is none. */
-export type MerchantEntry = Merchant & { credentials: readonly Credential[]; webhookSecrets?: readonly string[]; webhookUrl?: string; fees?: FeeSchedule; payoutApproval?: PayoutApprovalPolicy };
+export type MerchantEntry = Merchant & {
+  credentials: readonly Credential[];
+  webhookSecrets?: readonly string[];
+  webhookUrl?: string;
+  fees?: FeeSchedule;
+  payoutApproval?: PayoutApprovalPolicy;
+  /** `displayName`, `brandColor` and `logo` in the file, read into one (merchants/branding.ts). */
+  branding?: Branding;
+};
 
 interface ActiveCredential {
   merchant: Merchant;
@@ -38,6 +47,7 @@ interface MerchantSettings {
   fees: FeeSchedule;
   webhookUrl: string | undefined;
   payoutApproval: PayoutApprovalPolicy;
+  branding: Branding;
   active: boolean;
 }
 
@@ -69,10 +79,10 @@ export class MerchantRegistry {
   replace(entries: readonly MerchantEntry[]): MerchantChanges {
     const byApiKey = new Map<string, ActiveCredential>();
     const byMerchantId = new Map<string, MerchantSettings>();
-    for (const { credentials, merchantId, tenantId, name, webhookSecrets = [], webhookUrl, fees = DEFAULT_FEES, payoutApproval = NO_APPROVAL } of entries) {
+    for (const { credentials, merchantId, tenantId, name, webhookSecrets = [], webhookUrl, fees = DEFAULT_FEES, payoutApproval = NO_APPROVAL, branding = NO_BRANDING } of entries) {
       // The merchant a request carries: its identity only, never a secret.
       const merchant = { merchantId, tenantId, name };
-      byMerchantId.set(merchantId, { merchant, webhookSecrets, fees, webhookUrl, payoutApproval, active: credentials.some((c) => c.status !== 'revoked') });
+      byMerchantId.set(merchantId, { merchant, webhookSecrets, fees, webhookUrl, payoutApproval, branding, active: credentials.some((c) => c.status !== 'revoked') });
       for (const { apiKey, secretKey, status, roles = DEFAULT_ROLES } of credentials) if (status !== 'revoked') byApiKey.set(apiKey, { merchant, secretKey, roles: new Set(roles) });
     }
     const changes = diff(this.entries, entries);
@@ -103,6 +113,11 @@ export class MerchantRegistry {
   /** The merchant's `payoutApproval`: none for a merchant that set none, or is no longer in the file. */
   payoutApprovalOf(merchantId: string): PayoutApprovalPolicy {
     return this.byMerchantId.get(merchantId)?.payoutApproval ?? NO_APPROVAL;
+  }
+
+  /** How the merchant's checkout looks: none for a merchant that set none, or is no longer in the file. */
+  brandingOf(merchantId: string): Branding {
+    return this.byMerchantId.get(merchantId)?.branding ?? NO_BRANDING;
   }
 
   /** The merchant's webhook secrets, each of which signs every delivery; empty when it has none. */
@@ -183,6 +198,7 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
   const seenKeys = new Set<string>();
   const fees: FeeSchedule[] = [];
   const approvals: PayoutApprovalPolicy[] = [];
+  const brandings: Branding[] = [];
   const roles = new Map<string, readonly PayoutRole[]>();
   const webhookUrls: Array<string | undefined> = [];
   data.forEach((entry: unknown, i) => {
@@ -209,6 +225,7 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
     }
     fees[i] = parseFeeSchedule(e.fees, `${at}.fees`, problems);
     approvals[i] = parsePayoutApproval(e.payoutApproval, `${at}.payoutApproval`, problems);
+    brandings[i] = parseBranding(e, at, problems);
     if (e.webhookUrl !== undefined) {
       const url = typeof e.webhookUrl === 'string' ? normaliseMerchantUrl('webhookUrl', e.webhookUrl) : undefined;
       if (!url || 'error' in url) problems.push(`${at}.webhookUrl ${url && 'error' in url ? url.error.message.replace(/^webhookUrl /, '').replace(/\.$/, '') : 'must be a string'}`);
@@ -258,8 +275,9 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
     });
   });
   if (problems.length) throw new ConfigError(`MERCHANTS_FILE ${file} is invalid:\n- ${problems.join('\n- ')}`);
-  return (data as MerchantEntry[]).map((entry, i) => ({
+  return (data as Array<MerchantEntry & Record<string, unknown>>).map(({ displayName: _displayName, brandColor: _brandColor, logo: _logo, ...entry }, i) => ({
     ...entry,
+    branding: brandings[i] ?? NO_BRANDING,
     credentials: entry.credentials.map((credential) => ({ ...credential, roles: roles.get(credential.apiKey) ?? DEFAULT_ROLES })),
     fees: fees[i] ?? DEFAULT_FEES,
     payoutApproval: approvals[i] ?? NO_APPROVAL,

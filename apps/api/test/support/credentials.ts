@@ -34,3 +34,18 @@ export function freshMerchants(): { file: string; merchantA: TestCredential; mer
 /** The webhook secrets of merchants.test.json: merchant A holds two, as during a rotation. */
 export const WEBHOOK_SECRETS_A = ['whsec_dGVzdC13ZWJob29rLXNlY3JldC1vZi1tZXJjaGFudC1h', 'whsec_cm90YXRlZC10ZXN0LXdlYmhvb2stc2VjcmV0LW9mLWE='] as const;
 export const WEBHOOK_SECRET_B = 'whsec_dGVzdC13ZWJob29rLXNlY3JldC1vZi1tZXJjaGFudC1i';
+
+/** A real 1×1 PNG, as a data URL: a logo for branded test merchants. */
+export const TEST_LOGO = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+/**
+ * The test merchants, with merchant A branded: a display name, a logo, and a
+ * light colour white text does not read on, which the service darkens.
+ */
+export function brandedMerchantsFile(): string {
+  const merchants = JSON.parse(fs.readFileSync(TEST_MERCHANTS_FILE, 'utf8')) as Array<Record<string, unknown>>;
+  const branded = merchants.map((merchant) => (merchant.merchantId === MERCHANT_A.merchantId ? { ...merchant, displayName: 'Ada Stores', brandColor: '#FFD400', logo: TEST_LOGO } : merchant));
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'branded-merchants-')), 'merchants.json');
+  fs.writeFileSync(file, JSON.stringify(branded));
+  return file;
+}

@@ -1,7 +1,7 @@
 // Test support that other projects' integration tests use to run the real service in-process.
 export { startTestApp, startProductionTestApp } from './test-app';
 export type { TestApp } from './test-app';
-export { MERCHANT_A, MERCHANT_A_ROTATED, MERCHANT_B, TEST_MERCHANTS_FILE } from './credentials';
+export { MERCHANT_A, MERCHANT_A_ROTATED, MERCHANT_B, TEST_MERCHANTS_FILE, brandedMerchantsFile } from './credentials';
 export type { TestCredential } from './credentials';
 export { SANDBOX_ACCOUNTS } from '../../src/accounts/sandbox-accounts';
 export { SANDBOX_PAYOUT_ACCOUNTS } from '../../src/accounts/sandbox-payout-accounts';
