@@ -462,7 +462,7 @@ describe('the transfer deadline', () => {
     expect(created.status).toBe(201);
     const expiresAt = new Date(created.json.expiresAt as string);
     const lagos = new Intl.DateTimeFormat('en-GB', { timeZone: 'Africa/Lagos', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(expiresAt);
-    const checkoutUrl = created.json.checkoutUrl as string;
+    const checkoutUrl = `${created.json.checkoutUrl as string}?method=bank_transfer`;
     expect((await browser().open(checkoutUrl)).html).toContain(`before <time datetime="${expiresAt.toISOString()}">${lagos} WAT</time> (30 minutes left)`);
     clock.advance(11 * 60_000 + 30_000);
     expect((await browser().open(checkoutUrl)).html).toContain(`${lagos} WAT</time> (18 minutes left)`);
@@ -493,5 +493,32 @@ describe('a branded merchant\'s checkout', () => {
     // Merchant B has no branding: its pages load no image at all.
     const other = await signedCall(api.baseUrl, { path: PAYINS, body: JSON.stringify({ amount: 100, currency: 'NGN', customerEmail: 'ada@example.com', reference }), credential: MERCHANT_B });
     expect((await browser().open(other.json.checkoutUrl as string)).headers.get('content-security-policy')).toContain("img-src 'none'");
+  });
+});
+
+describe('one payment method at a time', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp();
+  });
+  afterAll(() => api.close());
+
+  it('shows the card first, each other method by its link, and refuses a method the payin does not offer with the page and 400', async () => {
+    const reference = `one-${randomUUID().slice(0, 8)}`;
+    const created = await signedCall(api.baseUrl, { path: PAYINS, body: JSON.stringify({ amount: 100, currency: 'NGN', customerEmail: 'ada@example.com', reference }), credential: MERCHANT_A });
+    const checkoutUrl = created.json.checkoutUrl as string;
+    const first = await browser().open(checkoutUrl);
+    expect(first.html).toContain('id="card-heading"');
+    expect(first.html).not.toContain('id="transfer-heading"');
+    expect(first.html).toContain(`<a href="${new URL(checkoutUrl).pathname}?method=card" aria-current="page">Card</a>`);
+    expect(first.html).toContain(`<a href="${new URL(checkoutUrl).pathname}?method=ussd">USSD</a>`);
+    const ussd = await browser().open(`${checkoutUrl}?method=ussd`);
+    expect({ status: ussd.status, ussd: ussd.html.includes('id="ussd-heading"'), card: ussd.html.includes('id="card-heading"') }).toEqual({ status: 200, ussd: true, card: false });
+    for (const method of ['paypal', '']) {
+      const refused = await browser().open(`${checkoutUrl}?method=${method}`);
+      expect(refused.status).toBe(400);
+      expect(refused.html).toContain('That payment method is not offered for this payment.');
+    }
+    expect((await browser().open(`${checkoutUrl}?method=card&method=ussd`)).status).toBe(400);
   });
 });

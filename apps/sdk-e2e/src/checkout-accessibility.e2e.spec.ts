@@ -33,7 +33,9 @@ describeWithChromium('checkout accessibility, checked by axe-core', () => {
 
   /** Each view of the checkout, reached as a shopper reaches it. */
   const VIEWS: Array<[string, (page: Page) => Promise<void>]> = [
-    ['the payment methods', async (page) => void (await page.goto((await createPayin()).checkoutUrl as string))],
+    ['the card view', async (page) => void (await page.goto((await createPayin()).checkoutUrl as string))],
+    ['the transfer view', async (page) => void (await page.goto(`${(await createPayin()).checkoutUrl as string}?method=bank_transfer`))],
+    ['the USSD view', async (page) => void (await page.goto(`${(await createPayin()).checkoutUrl as string}?method=ussd`))],
     [
       'an unbranded merchant\'s payment methods',
       async (page) => {
@@ -65,6 +67,7 @@ describeWithChromium('checkout accessibility, checked by axe-core', () => {
       'a successful payment\'s outcome',
       async (page) => {
         await page.goto((await createPayin()).checkoutUrl as string);
+        await page.getByRole('link', { name: 'Bank transfer' }).click();
         await page.getByRole('button', { name: 'I have sent the transfer' }).click();
         await page.waitForSelector('[role=status]');
       },

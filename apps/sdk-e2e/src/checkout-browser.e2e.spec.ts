@@ -78,11 +78,15 @@ describeWithChromium('checkout in a real browser', () => {
     const response = await page.goto(payin.checkoutUrl as string);
     expect(response?.status()).toBe(200);
     const text = await page.locator('main').innerText();
-    for (const shown of ['Pay Merchant A', '₦1,500.50', 'Order 1042: two bags of rice', 'order-1042', 'Receipt to', 'ada@example.com', 'Test mode.', 'Sandbox test cards', 'Pay by bank transfer', 'Cancel payment', 'Secured by Paysign']) {
+    for (const shown of ['Pay Merchant A', '₦1,500.50', 'Order 1042: two bags of rice', 'order-1042', 'Receipt to', 'ada@example.com', 'Test mode.', 'Sandbox test cards', 'Pay by card', 'Bank transfer', 'USSD', 'Cancel payment', 'Secured by Paysign']) {
       expect(text).toContain(shown);
     }
     // The banner speaks to whoever is testing, not of the service's files.
     expect(text).not.toContain('docs/sandbox.md');
+    // One method at a time: the card form, and links to the others. The first screen holds the card form's Pay button.
+    expect(text).not.toContain('Pay by bank transfer');
+    const pay = await page.getByRole('button', { name: 'Pay ₦1,500.50' }).boundingBox();
+    expect((pay?.y ?? Infinity) + (pay?.height ?? 0)).toBeLessThanOrEqual(844);
     // Fits the screen: nothing sticks out past the right edge of a 390 px phone.
     for (const box of await Promise.all((await page.locator('main *').all()).map((element) => element.boundingBox()))) {
       if (box) expect(box.x + box.width).toBeLessThanOrEqual(390);
@@ -152,6 +156,8 @@ describeWithChromium('checkout in a real browser', () => {
     const payin = await client.payins.create({ amount: 1500.5, currency: 'NGN', customerEmail: 'ada@example.com', reference: `order-no-redirect-${Date.now()}` });
     const page = await context.newPage();
     await page.goto(payin.checkoutUrl as string);
+    await page.getByRole('link', { name: 'Bank transfer' }).click();
+    expect(await page.locator('main').innerText()).toContain('minutes left');
     await page.getByRole('button', { name: 'I have sent the transfer' }).click();
     await page.waitForURL(payin.checkoutUrl as string);
     expect(await page.locator('[role=status]').innerText()).toContain('Payment successful');

@@ -36,6 +36,10 @@ table{border-collapse:collapse;width:100%;font-size:.9rem}th,td{text-align:left;
 code{font-family:ui-monospace,Menlo,Consolas,monospace}td code{white-space:nowrap}
 .status{font-size:1.4rem;font-weight:700;margin:.25rem 0}
 .secured{text-align:center;color:#4a4f57;font-size:.85rem;margin:0 0 1rem}
+.methods ul{display:flex;gap:.5rem;list-style:none;margin:0 0 1rem;padding:0}
+.methods li{flex:1}
+.methods a{display:block;text-align:center;padding:.6rem .25rem;border:2px solid #6b7280;border-radius:6px;background:#fff;color:#1a1a1a;text-decoration:none;font-weight:600}
+.methods a[aria-current=page]{border-color:var(--brand,#0b5cad);background:var(--brand,#0b5cad);color:#fff}
 `;
 
 /** The only style the pages' Content-Security-Policy allows. */
@@ -79,6 +83,8 @@ export interface CheckoutView extends PayinSummary {
   csrf: string;
   sandbox: boolean;
   methods: CheckoutMethod[];
+  /** The method shown; the others are links in the chooser. */
+  selected: PayinChannel;
   /** When the payin expires, and now: the transfer's deadline, shown in Lagos time with the minutes left. */
   expiresAt: Date;
   now: Date;
@@ -120,13 +126,27 @@ export function renderCheckoutPage(view: CheckoutView): string {
         : '';
   const hidden = (action: string) => `<input type="hidden" name="csrf" value="${e(view.csrf)}"><input type="hidden" name="action" value="${action}">`;
   const form = (action: string, body: string) => `<form method="post" action="${e(view.action)}" novalidate>${hidden(action)}${body}</form>`;
-  const methods = view.methods.map((method) => renderMethod(method, view, form, errors)).join('');
+  const shown = view.methods.find((method) => method.channel === view.selected) ?? (view.methods[0] as CheckoutMethod);
   const body = `${summaryCard(view, `Pay ${view.merchantName}`)}
 ${view.sandbox ? '<p class="card sandbox"><strong>Test mode.</strong> No real money moves. Use the test details shown below.</p>' : ''}
 ${summary}
-${methods}
+${methodChooser(view.methods, shown.channel, view.action)}
+${renderMethod(shown, view, form, errors)}
 <div class="card">${form('cancel', '<button type="submit" class="link">Cancel payment</button>')}</div>`;
   return page(`Pay ${view.amount} to ${view.merchantName}`, body, view.brand);
+}
+
+const CHANNEL_LABELS: Record<PayinChannel, string> = { card: 'Card', bank_transfer: 'Bank transfer', ussd: 'USSD' };
+
+/** One method at a time: links to the others, the shown one marked as current. Links, not script, so it works with none. */
+function methodChooser(methods: readonly CheckoutMethod[], selected: PayinChannel, action: string): string {
+  if (methods.length < 2) return '';
+  const links = methods.map(({ channel }) =>
+    channel === selected
+      ? `<li><a href="${escapeHtml(action)}?method=${channel}" aria-current="page">${CHANNEL_LABELS[channel]}</a></li>`
+      : `<li><a href="${escapeHtml(action)}?method=${channel}">${CHANNEL_LABELS[channel]}</a></li>`,
+  );
+  return `<nav class="methods" aria-label="Payment method"><ul>${links.join('')}</ul></nav>`;
 }
 
 function renderMethod(

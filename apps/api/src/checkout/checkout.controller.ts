@@ -29,9 +29,10 @@ const ACTION_CHANNEL: Readonly<Record<string, PayinChannel | 'cancel'>> = {
 } satisfies Record<CheckoutSubmission['action'], PayinChannel | 'cancel'>;
 const FORM_FIELDS: ReadonlySet<string> = new Set(Object.keys(SCHEMAS.CheckoutSubmission.properties));
 
-/** What a page shown again carries: why, and what the customer typed. */
+/** What a page shown again carries: why, what the customer typed, and which method they used. */
 interface CheckoutPageExtra {
   notice?: string;
+  method?: PayinChannel;
   errors?: Partial<Record<CardField, string>>;
   values?: { cardNumber?: string; cardExpiry?: string };
 }
@@ -70,12 +71,19 @@ export class CheckoutController {
 
   @Get(':token')
   @CheckoutRoute()
-  async show(@Param('token') token: string, @Res() reply: FastifyReply): Promise<void> {
+  async show(@Param('token') token: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const payin = await this.payinOf(token);
     if (!payin) return this.send(reply, notFound());
     if (isFinal(payin.status)) return this.send(reply, this.outcome(payin));
     // Started at a hosted gateway before the page is shown, so that its page is among the places the page's forms may lead.
-    return this.send(reply, this.checkoutPage(reply, token, await this.providerPayments.start(payin), 200));
+    const started = await this.providerPayments.start(payin);
+    const asked = (request.query as Record<string, unknown>).method;
+    if (asked === undefined) return this.send(reply, this.checkoutPage(reply, token, started, 200));
+    const offered = this.gateways.channelsFor(started.gateway);
+    if (typeof asked !== 'string' || !(offered as readonly string[]).includes(asked)) {
+      return this.send(reply, this.checkoutPage(reply, token, started, 400, { notice: 'That payment method is not offered for this payment. Choose one of the methods below.' }));
+    }
+    return this.send(reply, this.checkoutPage(reply, token, started, 200, { method: asked as PayinChannel }));
   }
 
   @Post(':token')
@@ -174,7 +182,7 @@ export class CheckoutController {
     if (!decision) return { status: 503, html: renderMessagePage('Payment unavailable', 'This payment method cannot take payments right now. Try again later.') };
     if (decision.kind === 'invalid') {
       const values = { cardNumber: form.get('cardNumber') ?? '', cardExpiry: form.get('cardExpiry') ?? '' };
-      return this.checkoutPage(reply, token, payin, 400, { errors: decision.errors, values });
+      return this.checkoutPage(reply, token, payin, 400, { errors: decision.errors, values, method: channel });
     }
     return decision.kind === 'paid' ? { to: 'SUCCESSFUL' } : { to: 'FAILED', reason: decision.reason };
   }
@@ -231,6 +239,7 @@ export class CheckoutController {
       csrf,
       sandbox: this.config.mode === 'sandbox',
       methods,
+      selected: extra.method ?? (methods[0] as CheckoutMethod).channel,
       expiresAt: payin.expiresAt,
       now: new Date(this.clock()),
       ...extra,

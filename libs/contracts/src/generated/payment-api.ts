@@ -537,11 +537,12 @@ export interface paths {
         /**
          * Hosted checkout page
          * @description The page the customer pays on: the merchant's name, the amount, the
-         *     narration and the reference, and the payment methods of the payin's
-         *     gateway. Once the payin is final it shows the outcome instead. Served
-         *     with a strict Content-Security-Policy and no external assets; works
-         *     without JavaScript. Sets the `paysign_checkout_csrf` cookie; the form's
-         *     `csrf` field is its HMAC for this checkout.
+         *     narration and the reference, and one payment method of the payin's
+         *     gateway at a time, with links to the others. Once the payin is final
+         *     it shows the outcome instead. Served with a strict
+         *     Content-Security-Policy and no external assets; works without
+         *     JavaScript. Sets the `paysign_checkout_csrf` cookie; the form's `csrf`
+         *     field is its HMAC for this checkout.
          */
         get: operations["showCheckout"];
         put?: never;
@@ -3049,7 +3050,10 @@ export interface operations {
     };
     showCheckout: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The payment method to show; the first the payin offers when absent. One it does not offer gets the page with a notice and `400`. */
+                method?: components["schemas"]["PayinChannel"];
+            };
             header?: never;
             path: {
                 /** @description The checkout token from the payin's `checkoutUrl`. */
@@ -3068,7 +3072,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The request is not valid HTTP/1.1, such as one without a Host header or with a fragment (`#`) in its path. A page, not JSON. */
+            /** @description The request is not valid HTTP/1.1, such as one without a Host header or with a fragment (`#`) in its path, or `method` names a payment method the payin does not offer (the page, with a notice). A page, not JSON. */
             400: {
                 headers: {
                     [name: string]: unknown;
