@@ -71,12 +71,16 @@ describe('hosted checkout', () => {
     const page = await browser().open(checkoutUrl);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; img-src 'none'; form-action 'self' https:\/\/shop\.example\.com; frame-ancestors 'none'; base-uri 'none'$/);
+    expect(page.headers.get('content-security-policy')).toMatch(/^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/=]+'; style-src 'sha256-[A-Za-z0-9+/=]+'; img-src 'none'; form-action 'self' https:\/\/shop\.example\.com; frame-ancestors 'none'; base-uri 'none'$/);
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     expect(page.headers.get('cache-control')).toBe('no-store');
     expect(page.headers.get('x-frame-options')).toBe('DENY');
     expect(page.headers.get('set-cookie')).toMatch(/^paysign_checkout_csrf=[A-Za-z0-9_-]{43}; Path=\/payment\/checkout\/[A-Za-z0-9_-]{43}; Max-Age=\d+; HttpOnly; SameSite=Strict$/);
-    expect(page.html).not.toMatch(/<script|<link|<img|<iframe|src=|https?:\/\/(?!shop\.example\.com)/i);
+    // One inline script, the progressive enhancement, allowed by its hash and by nothing broader; nothing loaded from anywhere.
+    const scripts = [...page.html.matchAll(/<script>([\s\S]*?)<\/script>/g)].map((match) => match[1] as string);
+    expect(scripts).toHaveLength(1);
+    expect(page.headers.get('content-security-policy')).toContain(`script-src 'sha256-${createHash('sha256').update(scripts[0] as string).digest('base64')}';`);
+    expect(page.html.replace(/<script>[\s\S]*?<\/script>/, '')).not.toMatch(/<script|<link|<img|<iframe|src=|https?:\/\/(?!shop\.example\.com)/i);
     expect(page.html).toContain('Merchant A');
     expect(page.html).toContain('₦1,500.50');
     expect(page.html).toContain(reference);
@@ -463,11 +467,11 @@ describe('the transfer deadline', () => {
     const expiresAt = new Date(created.json.expiresAt as string);
     const lagos = new Intl.DateTimeFormat('en-GB', { timeZone: 'Africa/Lagos', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(expiresAt);
     const checkoutUrl = `${created.json.checkoutUrl as string}?method=bank_transfer`;
-    expect((await browser().open(checkoutUrl)).html).toContain(`before <time datetime="${expiresAt.toISOString()}">${lagos} WAT</time> (30 minutes left)`);
+    expect((await browser().open(checkoutUrl)).html).toContain(`before <time datetime="${expiresAt.toISOString()}" data-deadline>${lagos} WAT</time> (<span data-minutes-left>30 minutes left</span>)`);
     clock.advance(11 * 60_000 + 30_000);
-    expect((await browser().open(checkoutUrl)).html).toContain(`${lagos} WAT</time> (18 minutes left)`);
+    expect((await browser().open(checkoutUrl)).html).toContain(`${lagos} WAT</time> (<span data-minutes-left>18 minutes left</span>)`);
     clock.advance(18 * 60_000);
-    expect((await browser().open(checkoutUrl)).html).toContain(`${lagos} WAT</time> (less than a minute left)`);
+    expect((await browser().open(checkoutUrl)).html).toContain(`${lagos} WAT</time> (<span data-minutes-left>less than a minute left</span>)`);
   });
 });
 

@@ -165,6 +165,30 @@ describeWithChromium('checkout in a real browser', () => {
     await page.close();
   });
 
+  it('with script on, copies the account number and the amount, and keeps the deadline current, within the page\'s CSP', async () => {
+    const scripted = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const messages: string[] = [];
+    scripted.on('console', (message) => messages.push(message.text()));
+    await scripted.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: api.baseUrl });
+    try {
+      const payin = await createPayin();
+      const page = await scripted.newPage();
+      await page.clock.install({ time: new Date() });
+      await page.goto(`${payin.checkoutUrl as string}?method=bank_transfer`);
+      const clipboard = () => page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
+      await page.getByRole('button', { name: 'Copy account number' }).click();
+      expect(await clipboard()).toMatch(/^99[0-9]{8}$/);
+      await page.getByRole('button', { name: 'Copy amount' }).click();
+      expect(await clipboard()).toBe('1500.50');
+      expect(await page.locator('[data-minutes-left]').innerText()).toBe('29 minutes left');
+      await page.clock.fastForward('10:00');
+      expect(await page.locator('[data-minutes-left]').innerText()).toBe('19 minutes left');
+      expect(messages.filter((message) => /Content Security Policy|Refused to/i.test(message))).toEqual([]);
+    } finally {
+      await scripted.close();
+    }
+  });
+
   it('made no request outside the service and the merchant, and broke no Content-Security-Policy', () => {
     const origins = new Set(requested.map((url) => new URL(url).origin));
     expect([...origins].sort()).toEqual([api.baseUrl, merchant.origin].sort());

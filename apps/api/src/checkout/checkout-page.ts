@@ -28,6 +28,7 @@ button{font:inherit;font-weight:600;width:100%;margin-top:1rem;padding:.75rem 1r
 button.secondary{background:#fff;color:var(--brand,#0b5cad);border:2px solid var(--brand,#0b5cad)}
 button.link{width:auto;background:none;color:var(--brand,#0b5cad);text-decoration:underline;padding:.25rem 0;margin:0}
 a{color:var(--brand,#0b5cad)}
+button.copy{width:auto;margin:.25rem 0 0 .5rem;padding:.2rem .6rem;font-size:.85rem;background:#fff;color:var(--brand,#0b5cad);border:2px solid var(--brand,#0b5cad)}
 .logo{display:block;max-height:48px;max-width:160px;width:auto;height:auto;margin:0 0 .5rem}
 :focus-visible{outline:3px solid #b35c00;outline-offset:2px}
 .notice{border-left:4px solid #b3261e;padding:.5rem .75rem;background:#fdf0ef}
@@ -44,6 +45,44 @@ code{font-family:ui-monospace,Menlo,Consolas,monospace}td code{white-space:nowra
 
 /** The only style the pages' Content-Security-Policy allows. */
 export const STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`;
+
+// Progressive enhancement, for browsers that run script: copy buttons for
+// what the customer must type (the account number, the amount), and the
+// transfer deadline in the customer's own time, its minutes kept current.
+// Without script the page is complete: the deadline is server-rendered.
+const ENHANCEMENT = `(function () {
+  var copyable = document.querySelectorAll('[data-copy]');
+  for (var i = 0; navigator.clipboard && i < copyable.length; i++) {
+    (function (source) {
+      var label = 'Copy ' + source.getAttribute('data-copy-label');
+      var button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'copy';
+      button.textContent = label;
+      button.addEventListener('click', function () {
+        navigator.clipboard.writeText(source.getAttribute('data-copy')).then(function () {
+          button.textContent = 'Copied';
+          setTimeout(function () { button.textContent = label; }, 2000);
+        });
+      });
+      source.parentNode.insertBefore(button, source.nextSibling);
+    })(copyable[i]);
+  }
+  var deadline = document.querySelector('time[data-deadline]');
+  var left = document.querySelector('[data-minutes-left]');
+  if (!deadline || !left) return;
+  var end = Date.parse(deadline.getAttribute('datetime'));
+  deadline.textContent = new Date(end).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+  var tick = function () {
+    var minutes = Math.max(0, Math.floor((end - Date.now()) / 60000));
+    left.textContent = minutes === 0 ? 'less than a minute left' : minutes + (minutes === 1 ? ' minute left' : ' minutes left');
+  };
+  tick();
+  setInterval(tick, 15000);
+})();`;
+
+/** The only script the pages' Content-Security-Policy allows. */
+const SCRIPT_HASH = `'sha256-${createHash('sha256').update(ENHANCEMENT).digest('base64')}'`;
 
 /** A merchant's look on its pages: its colour (already of AA contrast with white) and its embedded logo. */
 export interface Brand {
@@ -62,7 +101,7 @@ export function checkoutCsp(formTarget = '', brand?: Brand): string {
   // Images only as the merchant's logo, embedded in the page: no origin is ever named.
   const images = brand?.logo ? 'data:' : "'none'";
   // form-action covers the redirect after a submission too, so the merchant's origin, and a hosted gateway's page, are allowed there.
-  return `default-src 'none'; style-src ${styles}; img-src ${images}; form-action 'self'${formTarget}; frame-ancestors 'none'; base-uri 'none'`;
+  return `default-src 'none'; script-src ${SCRIPT_HASH}; style-src ${styles}; img-src ${images}; form-action 'self'${formTarget}; frame-ancestors 'none'; base-uri 'none'`;
 }
 
 export interface PayinSummary {
@@ -182,7 +221,7 @@ function renderMethod(
       )}${testCards}</section>`;
     }
     case 'bank_transfer':
-      return `<section class="card" aria-labelledby="transfer-heading"><h2 id="transfer-heading">Pay by bank transfer</h2><p>Transfer exactly <strong>${e(view.amount)}</strong> to this account before ${transferDeadline(view.expiresAt, view.now)}:</p><dl><dt>Bank</dt><dd>${e(method.bankName)}</dd><dt>Account number</dt><dd><code>${e(method.accountNumber)}</code></dd><dt>Account name</dt><dd>${e(method.accountName)}</dd></dl>${form(
+      return `<section class="card" aria-labelledby="transfer-heading"><h2 id="transfer-heading">Pay by bank transfer</h2><p>Transfer exactly <strong data-copy="${e(plainAmount(view.amount))}" data-copy-label="amount">${e(view.amount)}</strong> to this account before ${transferDeadline(view.expiresAt, view.now)}:</p><dl><dt>Bank</dt><dd>${e(method.bankName)}</dd><dt>Account number</dt><dd><code data-copy="${e(method.accountNumber)}" data-copy-label="account number">${e(method.accountNumber)}</code></dd><dt>Account name</dt><dd>${e(method.accountName)}</dd></dl>${form(
         'confirm_transfer',
         '<button type="submit" class="secondary">I have sent the transfer</button>',
       )}</section>`;
@@ -202,7 +241,12 @@ const DEADLINE_TIME = new Intl.DateTimeFormat('en-NG', { timeZone: 'Africa/Lagos
 export function transferDeadline(expiresAt: Date, now: Date): string {
   const minutesLeft = Math.max(0, Math.floor((expiresAt.getTime() - now.getTime()) / 60_000));
   const left = minutesLeft === 0 ? 'less than a minute left' : `${minutesLeft} minute${minutesLeft === 1 ? '' : 's'} left`;
-  return `<time datetime="${expiresAt.toISOString()}">${DEADLINE_TIME.format(expiresAt)} WAT</time> (${left})`;
+  return `<time datetime="${expiresAt.toISOString()}" data-deadline>${DEADLINE_TIME.format(expiresAt)} WAT</time> (<span data-minutes-left>${left}</span>)`;
+}
+
+/** The amount as a bank app takes it: ₦1,500.50 is 1500.50. */
+function plainAmount(formatted: string): string {
+  return formatted.replace(/[^0-9.]/g, '');
 }
 
 const HOSTED_METHOD_TEXT: Record<PayinChannel, { heading: string; button: (amount: string) => string }> = {
@@ -283,6 +327,7 @@ function page(title: string, body: string, brand?: Brand): string {
 ${body}
 <p class="secured">Secured by Paysign</p>
 </main>
+<script>${ENHANCEMENT}</script>
 </body>
 </html>
 `;
