@@ -2,11 +2,13 @@
 // axe-core's WCAG 2.1 A and AA rules, in Debian's chromium, at phone and
 // desktop widths. The pages need no script; axe itself is run by the test
 // through the browser's debugging protocol, past the pages' CSP.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { MERCHANT_A, MERCHANT_B, brandedMerchantsFile, startTestApp, type TestApp } from '@paysign/api/testing';
 import { PaymentClient, type Payin } from '@paysign/sdk';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { violationsOf } from './support/axe';
-import { describeWithChromium, launchChromium } from './support/chromium';
+import { SCREENSHOT_DIR, describeWithChromium, launchChromium } from './support/chromium';
 
 describeWithChromium('checkout accessibility, checked by axe-core', () => {
   let api: TestApp;
@@ -31,7 +33,7 @@ describeWithChromium('checkout accessibility, checked by axe-core', () => {
   const createPayin = (): Promise<Payin> =>
     client.payins.create({ amount: 1500.5, currency: 'NGN', customerEmail: 'ada@example.com', narration: 'Order 1042', reference: `a11y-${Date.now()}-${++run}` });
 
-  /** Each view of the checkout, reached as a shopper reaches it. */
+  /** Each view of the checkout, reached as a shopper reaches it, and the file its phone-width screenshot is saved as (docs/images/ holds them for docs/sandbox.md). */
   const VIEWS: Array<[string, (page: Page) => Promise<void>]> = [
     ['the card view', async (page) => void (await page.goto((await createPayin()).checkoutUrl as string))],
     ['the transfer view', async (page) => void (await page.goto(`${(await createPayin()).checkoutUrl as string}?method=bank_transfer`))],
@@ -111,11 +113,15 @@ describeWithChromium('checkout accessibility, checked by axe-core', () => {
     });
     afterAll(() => context?.close());
 
-    it.each(VIEWS)('%s has no WCAG 2.1 A or AA violation', async (_view, reach) => {
+    it.each(VIEWS)('%s has no WCAG 2.1 A or AA violation', async (view, reach) => {
       const page = await context.newPage();
       try {
         await reach(page);
         expect(await violationsOf(page)).toEqual([]);
+        if (viewport.width === 390) {
+          fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+          await page.screenshot({ path: path.join(SCREENSHOT_DIR, `checkout-${view.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase()}.png`), fullPage: true });
+        }
       } finally {
         await page.close();
       }

@@ -38,8 +38,8 @@ code{font-family:ui-monospace,Menlo,Consolas,monospace}td code{white-space:nowra
 .status{font-size:1.4rem;font-weight:700;margin:.25rem 0}
 .secured{text-align:center;color:#4a4f57;font-size:.85rem;margin:0 0 1rem}
 .methods ul{display:flex;gap:.5rem;list-style:none;margin:0 0 1rem;padding:0}
-.methods li{flex:1}
-.methods a{display:block;text-align:center;padding:.6rem .25rem;border:2px solid #6b7280;border-radius:6px;background:#fff;color:#1a1a1a;text-decoration:none;font-weight:600}
+.methods li{flex:1;display:flex}
+.methods a{flex:1;display:flex;align-items:center;justify-content:center;text-align:center;padding:.6rem .25rem;border:2px solid #6b7280;border-radius:6px;background:#fff;color:#1a1a1a;text-decoration:none;font-weight:600}
 .methods a[aria-current=page]{border-color:var(--brand,#0b5cad);background:var(--brand,#0b5cad);color:#fff}
 `;
 
