@@ -4,9 +4,10 @@ import type { CardField, CheckoutMethod } from '../gateways/payment-gateway';
 import type { Logo } from '../merchants/branding';
 import { formatMoney } from '../money/money';
 
-// Server-rendered pages for the customer: no script, no external asset, one
-// inline stylesheet allowed by its hash. Plain forms, so they work without
-// JavaScript; labels, visible focus and AA contrast, so they work for everyone.
+// Server-rendered pages for the customer: no external asset, one inline
+// stylesheet and one inline script, each allowed by its hash. Plain forms, so
+// they work without JavaScript (the script only adds to them); labels,
+// visible focus and AA contrast, checked by axe-core, so they work for everyone.
 
 const STYLE = `
 *{box-sizing:border-box}
@@ -234,7 +235,7 @@ function renderMethod(
 }
 
 /** Each channel's section and button; the buttons differ, so that a screen reader's list of buttons tells them apart. */
-/** Where the market is: the deadline is shown in its time, named, since the page runs no script to learn the shopper's own. */
+/** Where the market is: the server shows the deadline in its time, named; where script runs, the page shows it in the shopper's own. */
 const DEADLINE_TIME = new Intl.DateTimeFormat('en-NG', { timeZone: 'Africa/Lagos', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
 
 /** "14:32 WAT (29 minutes left)": the minutes rounded down, so that the shopper never has less time than the page says. */
