@@ -54,7 +54,7 @@ const deployPackage = {
   private: true,
   description: 'The Paysign payment service, built for deployment: run `npm ci --omit=dev`, then `node main.js`.',
   engines: rootPackage.engines,
-  scripts: { start: 'node main.js', 'ledger:check': 'node main.js ledger-check' },
+  scripts: { start: 'node main.js', 'ledger:check': 'node main.js ledger-check', merchants: 'node main.js merchants' },
   dependencies,
   overrides: Object.fromEntries(Object.entries(rootPackage.overrides ?? {}).filter(([name]) => name in dependencies)),
 };
@@ -78,6 +78,7 @@ fs.writeFileSync(
     '',
     'Run `node main.js` directly (not through npm), so that SIGTERM reaches the service and it drains before it exits.',
     '`npm run ledger:check`, with the same environment, checks every invariant of the ledger and exits non-zero with what is wrong (docs/ledger.md in the monorepo).',
+    '`npm run merchants -- <command>` adds merchants, rotates and revokes keys, and adds and removes webhook secrets in MERCHANTS_FILE; `npm run merchants -- --help` lists the commands (docs/operations.md in the monorepo).',
     'Every setting is an environment variable; the monorepo README lists them, and docs/operations.md explains deployment.',
     '',
   ].join('\n'),

@@ -1,11 +1,17 @@
 import { loadConfig } from './config/app-config';
 import { installPaths } from './config/install-paths';
 import { runLedgerCheck } from './ledger/ledger-check.command';
+import { runMerchantsCommand } from './merchants/merchants-command';
 import { SCHEMA } from './schema';
 import { fail, runService } from './service';
 
-// `node main.js` runs the service; `node main.js ledger-check` checks the ledger in its database and exits.
-if (process.argv[2] === 'ledger-check') {
+// `node main.js` runs the service; `node main.js ledger-check` checks the ledger in its database and exits;
+// `node main.js merchants <command>` edits MERCHANTS_FILE.
+if (process.argv[2] === 'merchants') {
+  const result = runMerchantsCommand(process.argv.slice(3), process.env);
+  for (const line of result.out) (result.code === 0 ? console.log : console.error)(line);
+  process.exit(result.code);
+} else if (process.argv[2] === 'ledger-check') {
   // Only where the payin store is: the check needs no merchants, secrets or mode, and an operator's shell may not have them.
   const store = loadConfig({ DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: process.env.DATA_DIR }, installPaths(__dirname));
   runLedgerCheck(store, SCHEMA, (line) => console.log(line)).then(

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Pool } from 'pg';
+import { validateMerchants } from '../src/merchants/merchant-registry';
 import { signedCall } from './support/api-client';
 import { MERCHANT_A, TEST_MERCHANTS_FILE } from './support/credentials';
 import { freePort } from './support/private-redis';
@@ -108,5 +109,16 @@ describeInProduction('the deployable folder', () => {
     expect(printed).toMatch(/^ledger check: \d+ journals, \d+ entries, \d+ accounts$/m);
     expect(printed).toContain('holds   each journal sums to zero');
     expect(printed).not.toContain('BROKEN');
+  });
+
+  it('adds a merchant with npm run merchants in the deployable folder, in a file the service takes in production', () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'deployed-merchants-')), 'merchants.json');
+    const printed = execFileSync('npm', ['run', '-s', 'merchants', '--', 'add', '--merchant-id', 'MCH-OPS', '--tenant-id', 'TEN-OPS', '--name', 'Ops Test'], {
+      cwd: out,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, PAYSIGN_MODE: 'production', MERCHANTS_FILE: file },
+    });
+    expect(printed).toMatch(/^API key \(X-API-KEY\): pk_live_[0-9a-f]{24}$/m);
+    expect(() => validateMerchants(JSON.parse(fs.readFileSync(file, 'utf8')), file, { mode: 'production' })).not.toThrow();
   });
 });

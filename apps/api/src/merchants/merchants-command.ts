@@ -1,0 +1,191 @@
+import { createHash, randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { ServiceMode } from '../config/app-config';
+import { validateMerchants } from './merchant-registry';
+
+/**
+ * `node main.js merchants <command>` (`npm run merchants --`): the operator's
+ * tool for MERCHANTS_FILE. Keys and secrets come from crypto.randomBytes in
+ * fixed formats; every edit is checked with the service's own validator and
+ * written atomically (a temporary file, fsync, rename), so the running
+ * service's watcher sees the old file or the new one, never half of one.
+ * A new secret is printed once, on stdout, and never logged.
+ */
+
+export const MERCHANTS_USAGE = `Usage: merchants <command> [--file F] [--mode sandbox|production]
+
+Commands:
+  list                                   Merchants, their key IDs and status, and webhook secret fingerprints; never a secret.
+  add --merchant-id M --tenant-id T --name N
+                                         Add a merchant with one new key; prints the key and its secret once.
+  rotate-key --merchant-id M             Add a new key beside the current ones (same roles); prints it once. Revoke the old key once clients use the new one.
+  revoke-key --api-key K                 Revoke a key: refused at once by every instance (MERCHANTS_WATCH_INTERVAL_MS, or SIGHUP).
+  add-webhook-secret --merchant-id M     Add a webhook signing secret; prints it once. Events are signed with every secret until the old one is removed.
+  remove-webhook-secret --merchant-id M --fingerprint F
+                                         Remove the webhook secret whose fingerprint (from list) is F.
+
+--file defaults to MERCHANTS_FILE; --mode to PAYSIGN_MODE (sandbox): production refuses what the service refuses in production.`;
+
+type Entry = Record<string, unknown> & { merchantId: string; credentials: Array<Record<string, unknown>>; webhookSecrets?: string[] };
+
+/** What a run prints: lines for stdout (the new secret among them, once), and the exit code. */
+export interface CommandResult {
+  code: number;
+  out: string[];
+}
+
+/** Runs one command against the file; never throws for an operator's mistake, which is a message and exit code 2. */
+export function runMerchantsCommand(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): CommandResult {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      options: {
+        file: { type: 'string' },
+        mode: { type: 'string' },
+        'merchant-id': { type: 'string' },
+        'tenant-id': { type: 'string' },
+        name: { type: 'string' },
+        'api-key': { type: 'string' },
+        fingerprint: { type: 'string' },
+        help: { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    return refuse(`${(error as Error).message}\n\n${MERCHANTS_USAGE}`);
+  }
+  const { values, positionals } = parsed;
+  const command = positionals[0];
+  if (values.help || command === undefined) return { code: command === undefined && !values.help ? 2 : 0, out: [MERCHANTS_USAGE] };
+  const file = values.file ?? env.MERCHANTS_FILE;
+  if (!file) return refuse('Name the merchants file with --file, or set MERCHANTS_FILE.');
+  const mode = (values.mode ?? env.PAYSIGN_MODE ?? 'sandbox') as ServiceMode;
+  if (mode !== 'sandbox' && mode !== 'production') return refuse(`--mode must be sandbox or production, got "${mode}".`);
+
+  const exists = fs.existsSync(file);
+  if (!exists && command !== 'add') return refuse(`${file} does not exist; create it with the add command.`);
+  let entries: Entry[];
+  try {
+    entries = exists ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Entry[]) : [];
+    if (!Array.isArray(entries)) return refuse(`${file} must hold a JSON array of merchants.`);
+  } catch (error) {
+    return refuse(`${file} is not JSON: ${(error as Error).message}`);
+  }
+
+  const need = (name: 'merchant-id' | 'tenant-id' | 'name' | 'api-key' | 'fingerprint'): string => {
+    const value = values[name];
+    if (typeof value !== 'string' || value === '') throw new Refusal(`${command} needs --${name}.`);
+    return value;
+  };
+  const merchantOf = (merchantId: string): Entry => {
+    const entry = entries.find((e) => e.merchantId === merchantId);
+    if (!entry) throw new Refusal(`No merchant ${merchantId} in ${file}.`);
+    return entry;
+  };
+
+  try {
+    switch (command) {
+      case 'list':
+        return { code: 0, out: entries.flatMap(describe) };
+      case 'add': {
+        const merchantId = need('merchant-id');
+        if (entries.some((e) => e.merchantId === merchantId)) throw new Refusal(`Merchant ${merchantId} is already in ${file}; use rotate-key to give it another key.`);
+        const credential = newCredential(mode);
+        entries.push({ merchantId, tenantId: need('tenant-id'), name: need('name'), credentials: [credential] });
+        write(file, entries, mode);
+        return { code: 0, out: [`Added merchant ${merchantId}.`, ...shownOnce(credential)] };
+      }
+      case 'rotate-key': {
+        const entry = merchantOf(need('merchant-id'));
+        const current = entry.credentials.find((c) => c.status !== 'revoked');
+        const credential = { ...newCredential(mode), ...(current?.roles ? { roles: current.roles } : {}) };
+        entry.credentials.push(credential);
+        write(file, entries, mode);
+        return { code: 0, out: [`Added a key to ${entry.merchantId}; its other keys stay active until you revoke them.`, ...shownOnce(credential)] };
+      }
+      case 'revoke-key': {
+        const apiKey = need('api-key');
+        const credential = entries.flatMap((e) => e.credentials).find((c) => c.apiKey === apiKey);
+        if (!credential) throw new Refusal(`No key ${apiKey} in ${file}.`);
+        credential.status = 'revoked';
+        write(file, entries, mode);
+        return { code: 0, out: [`Revoked ${apiKey}. Every instance refuses it once it has read the file (within MERCHANTS_WATCH_INTERVAL_MS, or at once on SIGHUP).`] };
+      }
+      case 'add-webhook-secret': {
+        const entry = merchantOf(need('merchant-id'));
+        const secret = `whsec_${randomBytes(32).toString('base64')}`;
+        entry.webhookSecrets = [...(entry.webhookSecrets ?? []), secret];
+        write(file, entries, mode);
+        return { code: 0, out: [`Added a webhook secret to ${entry.merchantId} (fingerprint ${fingerprintOf(secret)}). It is shown once:`, secret] };
+      }
+      case 'remove-webhook-secret': {
+        const entry = merchantOf(need('merchant-id'));
+        const fingerprint = need('fingerprint');
+        const kept = (entry.webhookSecrets ?? []).filter((secret) => fingerprintOf(secret) !== fingerprint);
+        if (kept.length === (entry.webhookSecrets ?? []).length) throw new Refusal(`${entry.merchantId} has no webhook secret of fingerprint ${fingerprint}; list shows them.`);
+        entry.webhookSecrets = kept;
+        if (kept.length === 0) delete entry.webhookSecrets;
+        write(file, entries, mode);
+        return { code: 0, out: [`Removed the webhook secret ${fingerprint} of ${entry.merchantId}.`] };
+      }
+      default:
+        return refuse(`Unknown command "${command}".\n\n${MERCHANTS_USAGE}`);
+    }
+  } catch (error) {
+    if (error instanceof Refusal) return refuse(error.message);
+    // The service's validator: the file the edit would make is refused whole, and the file on disk is unchanged.
+    return refuse(`Nothing was written: ${(error as Error).message}`);
+  }
+}
+
+class Refusal extends Error {}
+
+function refuse(message: string): CommandResult {
+  return { code: 2, out: [message] };
+}
+
+/** A key ID and its secret: `pk_<mode>_` and 24 hex digits; `sk_<mode>_` and 43 characters of base64url (256 bits). */
+function newCredential(mode: ServiceMode): { apiKey: string; secretKey: string } {
+  const tag = mode === 'production' ? 'live' : 'test';
+  return { apiKey: `pk_${tag}_${randomBytes(12).toString('hex')}`, secretKey: `sk_${tag}_${randomBytes(32).toString('base64url')}` };
+}
+
+function shownOnce(credential: { apiKey: string; secretKey: string }): string[] {
+  return [`API key (X-API-KEY): ${credential.apiKey}`, 'Secret key, shown once; give it to the merchant over a secure channel:', credential.secretKey];
+}
+
+/** The first 12 hex digits of a secret's SHA-256: enough to tell secrets apart, nothing to sign with. */
+export function fingerprintOf(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex').slice(0, 12);
+}
+
+function describe(entry: Entry): string[] {
+  const keys = entry.credentials.map((c) => `  key ${String(c.apiKey)} ${c.status === 'revoked' ? 'revoked' : 'active'}${Array.isArray(c.roles) ? ` (${c.roles.join(', ')})` : ''}`);
+  const secrets = (entry.webhookSecrets ?? []).map((secret) => `  webhook secret ${fingerprintOf(secret)}`);
+  return [`${entry.merchantId} (${String(entry.tenantId)}) ${String(entry.name)}`, ...keys, ...secrets];
+}
+
+/** Validates the whole file as the service would, then replaces it atomically, keeping its permissions (0600 for a new one). */
+function write(file: string, entries: Entry[], mode: ServiceMode): void {
+  validateMerchants(JSON.parse(JSON.stringify(entries)), file, { mode });
+  const permissions = fs.existsSync(file) ? fs.statSync(file).mode & 0o777 : 0o600;
+  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const handle = fs.openSync(temporary, 'wx', permissions);
+  try {
+    fs.writeSync(handle, `${JSON.stringify(entries, null, 2)}\n`);
+    fs.fsyncSync(handle);
+  } finally {
+    fs.closeSync(handle);
+  }
+  fs.renameSync(temporary, file);
+  // The rename itself is durable only once the directory is synced.
+  const directory = fs.openSync(path.dirname(file), 'r');
+  try {
+    fs.fsyncSync(directory);
+  } finally {
+    fs.closeSync(directory);
+  }
+}
