@@ -232,6 +232,7 @@ export class CheckoutController {
     const maxAge = Math.max(1, Math.ceil((payin.expiresAt.getTime() - this.clock()) / 1000));
     void reply.header('set-cookie', `${CSRF_COOKIE}=${cookie}; Path=/payment/checkout/${token}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${this.secureCookie ? '; Secure' : ''}`);
     const summary = this.summary(payin);
+    const { method, ...shownAgain } = extra;
     const html = renderCheckoutPage({
       ...summary,
       merchantName: summary.merchantName ?? merchant.name,
@@ -239,10 +240,10 @@ export class CheckoutController {
       csrf,
       sandbox: this.config.mode === 'sandbox',
       methods,
-      selected: extra.method ?? (methods[0] as CheckoutMethod).channel,
+      selected: method ?? (methods[0] as CheckoutMethod).channel,
       expiresAt: payin.expiresAt,
       now: new Date(this.clock()),
-      ...extra,
+      ...shownAgain,
     });
     return { status, html, brand: summary.brand, formTargets: [payin.redirectUrl, payin.providerPaymentUrl] };
   }

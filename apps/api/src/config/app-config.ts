@@ -268,8 +268,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
   const choice = <C extends ProviderChoice>(name: string, allowed: readonly C[], fallback: C): C => {
     const raw = env[name];
     if (raw === undefined || raw === '') return fallback;
-    if (!(allowed as readonly string[]).includes(raw)) problems.push(`${name} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}, got "${raw}"`);
-    return (allowed as readonly string[]).includes(raw) ? (raw as C) : fallback;
+    if ((allowed as readonly string[]).includes(raw)) return raw as C;
+    problems.push(`${name} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}, got "${raw}"`);
+    return fallback;
   };
   const accountNameProvider = choice('ACCOUNT_NAME_PROVIDER', ['sandbox', 'paystack'] as const, 'sandbox');
   const paymentGateway = choice('PAYMENT_GATEWAY', ['sandbox', 'paystack', 'none'] as const, mode === 'sandbox' ? 'sandbox' : 'none');

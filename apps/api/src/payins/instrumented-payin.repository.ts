@@ -42,7 +42,7 @@ export class InstrumentedPayinRepository implements PayinRepository {
     return this.probe.observe('flag_for_attention', () => this.inner.flagForAttention(key));
   }
 
-  scheduleProviderCheck(key: PayinKey, nextCheckAt: Date | null, needsAttention: boolean): Promise<StoredPayin | undefined> {
+  scheduleProviderCheck(key: PayinKey, nextCheckAt: Date, needsAttention: boolean): Promise<StoredPayin | undefined> {
     return this.probe.observe('schedule_provider_check', () => this.inner.scheduleProviderCheck(key, nextCheckAt, needsAttention));
   }
 

@@ -41,9 +41,6 @@ export interface StoredPayin extends Omit<NewPayin, 'checkoutSeed' | 'checkoutTo
   /** Set once the payin is started at a hosted gateway: its reference there, and the page the customer pays on. */
   providerReference: string | null;
   providerPaymentUrl: string | null;
-  /** When the provider is next asked about the payment; null when no check is due. */
-  nextProviderCheckAt: Date | null;
-  providerChecks: number;
   /** The provider reported another amount or currency, or a payment once the payin was final: an operator must look. */
   needsAttention: boolean;
 }
@@ -103,8 +100,8 @@ export interface PayinRepository {
   findByProviderReference(providerReference: string): Promise<StoredPayin | undefined>;
   /** Takes up to `limit` PENDING payins whose provider check is due, by the store's clock, moving each's next check `leaseMs` on: instances take disjoint ones. */
   claimProviderChecks(limit: number, leaseMs: number): Promise<StoredPayin[]>;
-  /** Sets the payin's next provider check (null: none), counts the check, and raises `needsAttention` when asked; never lowers it. */
-  scheduleProviderCheck(key: PayinKey, nextCheckAt: Date | null, needsAttention: boolean): Promise<StoredPayin | undefined>;
+  /** Sets the next provider check of a payin still PENDING, and raises `needsAttention` when asked; never lowers it. */
+  scheduleProviderCheck(key: PayinKey, nextCheckAt: Date, needsAttention: boolean): Promise<StoredPayin | undefined>;
   /** Raises `needsAttention` and stops the payin's provider checks; resolves the payin only when this call raised it, so that it is reported once. */
   flagForAttention(key: PayinKey): Promise<StoredPayin | undefined>;
   /**

@@ -66,7 +66,6 @@ export const PAYIN_PROVIDER_PAYMENTS: Migration = {
        ADD COLUMN provider_reference text,
        ADD COLUMN provider_payment_url text,
        ADD COLUMN next_provider_check_at timestamptz,
-       ADD COLUMN provider_checks integer NOT NULL DEFAULT 0,
        ADD COLUMN needs_attention boolean NOT NULL DEFAULT false`,
     'CREATE UNIQUE INDEX payins_provider_reference ON payins (provider_reference) WHERE provider_reference IS NOT NULL',
     "CREATE INDEX payins_provider_check_due ON payins (next_provider_check_at) WHERE status = 'PENDING' AND next_provider_check_at IS NOT NULL",

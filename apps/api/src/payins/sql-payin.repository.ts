@@ -1,7 +1,7 @@
 import type { FailureReason, PayinChannel, PayinStatus } from '@paysign/contracts';
 import type { NewPayin, PayinKey, PayinListQuery, PayinRepository, ProviderStart, StoredPayin, TransitionOptions } from './payin-repository.interface';
 import { failureReasonOf, type PayinTransition } from './payin-states';
-import { sqlNow, type StoreClock } from '../db/store-clock';
+import { sqlNow, sqlNowPlus, type StoreClock } from '../db/store-clock';
 import type { EventOutbox } from '../events/event-outbox';
 import type { PayinCredits } from '../ledger/payin-credits';
 import type { PayinEventOf } from './payin-events';
@@ -31,13 +31,11 @@ interface PayinRow {
   version: number;
   provider_reference: string | null;
   provider_payment_url: string | null;
-  next_provider_check_at: Date | string | null;
-  provider_checks: number;
   needs_attention: boolean;
 }
 
 const COLUMNS =
-  'merchant_id, reference, status, amount_minor::text AS amount_minor, currency, customer_email, customer_name, gateway, narration, notify_url, redirect_url, request_fingerprint, created_at, expires_at, paid_at, failed_at, failure_reason, checkout_seed, fee_minor::text AS fee_minor, version, provider_reference, provider_payment_url, next_provider_check_at, provider_checks, needs_attention';
+  'merchant_id, reference, status, amount_minor::text AS amount_minor, currency, customer_email, customer_name, gateway, narration, notify_url, redirect_url, request_fingerprint, created_at, expires_at, paid_at, failed_at, failure_reason, checkout_seed, fee_minor::text AS fee_minor, version, provider_reference, provider_payment_url, needs_attention';
 
 /**
  * Payins in SQL: PGlite on disk by default, PostgreSQL with DATABASE_URL.
@@ -166,10 +164,10 @@ export class SqlPayinRepository implements PayinRepository {
   }
 
   async claimProviderChecks(limit: number, leaseMs: number): Promise<StoredPayin[]> {
-    const params: unknown[] = [limit, leaseMs];
+    const params: unknown[] = [limit];
     const now = sqlNow(this.storeClock, params);
     const { rows } = await this.client.query<PayinRow>(
-      `UPDATE payins SET next_provider_check_at = ${now} + $2 * interval '1 millisecond'
+      `UPDATE payins SET next_provider_check_at = ${sqlNowPlus(this.storeClock, params, leaseMs)}
        WHERE (merchant_id, reference) IN (
          SELECT merchant_id, reference FROM payins
          WHERE status = 'PENDING' AND next_provider_check_at IS NOT NULL AND next_provider_check_at <= ${now}
@@ -189,12 +187,12 @@ export class SqlPayinRepository implements PayinRepository {
     return rows[0] ? fromRow(rows[0]) : undefined;
   }
 
-  async scheduleProviderCheck(key: PayinKey, nextCheckAt: Date | null, needsAttention: boolean): Promise<StoredPayin | undefined> {
+  async scheduleProviderCheck(key: PayinKey, nextCheckAt: Date, needsAttention: boolean): Promise<StoredPayin | undefined> {
     const { rows } = await this.client.query<PayinRow>(
-      `UPDATE payins SET next_provider_check_at = CASE WHEN status = 'PENDING' THEN $3::timestamptz END, provider_checks = provider_checks + 1, needs_attention = needs_attention OR $4
+      `UPDATE payins SET next_provider_check_at = CASE WHEN status = 'PENDING' THEN $3::timestamptz END, needs_attention = needs_attention OR $4
        WHERE merchant_id = $1 AND reference = $2
        RETURNING ${COLUMNS}`,
-      [key.merchantId, key.reference, nextCheckAt?.toISOString() ?? null, needsAttention],
+      [key.merchantId, key.reference, nextCheckAt.toISOString(), needsAttention],
     );
     return rows[0] ? fromRow(rows[0]) : undefined;
   }
@@ -262,8 +260,6 @@ function fromRow(row: PayinRow): StoredPayin {
     version: Number(row.version),
     providerReference: row.provider_reference,
     providerPaymentUrl: row.provider_payment_url,
-    nextProviderCheckAt: toDateOrNull(row.next_provider_check_at),
-    providerChecks: Number(row.provider_checks),
     needsAttention: row.needs_attention === true,
   };
 }

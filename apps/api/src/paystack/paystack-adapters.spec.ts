@@ -216,10 +216,13 @@ describe('the provider client', () => {
   });
 
   it('takes a refused key as no answer, never as a refusal of the payment, and never logs the key', async () => {
-    const refusing = await serve({ '/transfer': [401, { status: false, message: 'Invalid key' }], '/bank/resolve': [200, fixture('bank-resolve.200.json')] });
+    const refusing = await serve({ '/transfer': [401, { status: false, message: 'Invalid key' }], '/transfer/verify/psx-x': [401, { status: false, message: 'Invalid key' }], '/bank/resolve': [200, fixture('bank-resolve.200.json')] });
     try {
-      const { api, logs } = apiAt(refusing.url);
+      const { api, logs } = apiAt(refusing.url, { retries: 2 });
       await expect(api.initiateTransfer({ reference: 'psx-0123456789abcdef', recipientCode: 'RCP_x', amountMinor: 100n, reason: 'r' }, signal())).rejects.toMatchObject({ outcome: 'unauthorized' });
+      // A lookup is retried after a 5xx, never after a refused key: the same key meets the same refusal.
+      await expect(api.verifyTransfer('psx-x', signal())).rejects.toMatchObject({ outcome: 'unauthorized' });
+      expect(refusing.seen.filter((line) => line.startsWith('GET /transfer/verify/'))).toHaveLength(1);
       await api.resolveAccount('0022728151', '058', signal());
       expect(logs.join('')).toContain('the provider refused our secret key');
       expect(logs.join('')).not.toContain(KEY);

@@ -56,6 +56,9 @@ export interface UpstreamClientOptions {
   logger: Logger;
 }
 
+/** The failures a call marked idempotent is sent again after (PROVIDER_RETRIES). */
+const RETRIED: ReadonlySet<CallOutcome> = new Set(['error', 'timeout', 'unreachable']);
+
 /** Larger answers are refused unread: no provider answer the adapters use is near this. */
 const MAX_ANSWER_BYTES = 1_048_576;
 
@@ -82,7 +85,8 @@ export class UpstreamClient {
       try {
         return await this.once(request);
       } catch (error) {
-        if (!(error instanceof ProviderUnavailable) || error.outcome === 'circuit_open' || request.signal?.aborted) throw error;
+        // Only what another try may mend: a refused key, our rate, or an open circuit would meet the same answer.
+        if (!(error instanceof ProviderUnavailable) || !RETRIED.has(error.outcome) || request.signal?.aborted) throw error;
         lastFailure = error;
       }
     }
@@ -117,11 +121,12 @@ export class UpstreamClient {
       text = await readBounded(response);
     } catch {
       circuit.failed();
-      throw fail(timeout.aborted ? 'timeout' : request.signal?.aborted ? 'timeout' : 'unreachable');
+      throw fail(signal.aborted ? 'timeout' : 'unreachable');
     } finally {
       metrics.providerCallDuration.observe({ provider, call: request.call }, (performance.now() - started) / 1000);
     }
-    if (status >= 500 || status < 200 || (status >= 300 && status < 400)) {
+    // Redirects are refused by fetch itself (redirect: 'error'), as failed connections.
+    if (status >= 500) {
       circuit.failed();
       throw fail('error', status);
     }
