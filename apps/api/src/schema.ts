@@ -3,7 +3,7 @@ import type { Migration } from './db/migrations';
 import { CREATE_OUTBOX, OUTBOX_OF_ANY_OBJECT } from './events/events.migrations';
 import { LEDGER } from './ledger/ledger.migrations';
 import { PAYOUT_APPROVALS_AND_BATCHES, PAYOUTS, SANDBOX_PAYOUT_TRANSFERS } from './payouts/payouts.migrations';
-import { CREATE_PAYINS, PAYIN_LIFECYCLE, PAYIN_PROVIDER_PAYMENTS, PAYIN_VERSION } from './payins/payins.migrations';
+import { CREATE_PAYINS, PAYIN_ATTEMPTS, PAYIN_LIFECYCLE, PAYIN_PROVIDER_PAYMENTS, PAYIN_VERSION } from './payins/payins.migrations';
 import { PAYSTACK_RECIPIENTS } from './paystack/paystack.migrations';
 import { ATTEMPTS_ALLOWED, RECEIVER_CIRCUITS } from './webhooks/webhooks.migrations';
 
@@ -11,4 +11,4 @@ import { ATTEMPTS_ALLOWED, RECEIVER_CIRCUITS } from './webhooks/webhooks.migrati
  * The database's schema: one ordered list of every feature's migrations,
  * each owned by its feature's folder. Append; never edit a shipped one.
  */
-export const SCHEMA: readonly Migration[] = [CREATE_PAYINS, PAYIN_LIFECYCLE, CREATE_OUTBOX, OUTBOX_OF_ANY_OBJECT, PAYIN_VERSION, ATTEMPTS_ALLOWED, RECEIVER_CIRCUITS, LEDGER, ACCOUNT_ENQUIRIES, PAYOUTS, SANDBOX_PAYOUT_TRANSFERS, PAYOUT_APPROVALS_AND_BATCHES, PAYIN_PROVIDER_PAYMENTS, PAYSTACK_RECIPIENTS];
+export const SCHEMA: readonly Migration[] = [CREATE_PAYINS, PAYIN_LIFECYCLE, CREATE_OUTBOX, OUTBOX_OF_ANY_OBJECT, PAYIN_VERSION, ATTEMPTS_ALLOWED, RECEIVER_CIRCUITS, LEDGER, ACCOUNT_ENQUIRIES, PAYOUTS, SANDBOX_PAYOUT_TRANSFERS, PAYOUT_APPROVALS_AND_BATCHES, PAYIN_PROVIDER_PAYMENTS, PAYSTACK_RECIPIENTS, PAYIN_ATTEMPTS];

@@ -5,50 +5,20 @@ import { createHash, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { Payin } from '@paysign/contracts';
 import { ContractValidator } from '@paysign/contracts/testing';
 import { MerchantsFileWatcher } from '../src/merchants/merchants-file-watcher';
 import { CheckoutLinks } from '../src/payins/checkout-links';
 import { PayinRepository } from '../src/payins/payin-repository.interface';
 import { send, signedCall } from './support/api-client';
 import { MERCHANT_A, MERCHANT_B, TEST_LOGO, TEST_MERCHANTS_FILE, brandedMerchantsFile, type TestCredential } from './support/credentials';
+import { CARD, DECLINED_CARD, browser } from './support/checkout-browser';
 import { rawExchange } from './support/raw-http';
 import { TestClock } from './support/test-clock';
 import { startTestApp, type TestApp } from './support/test-app';
 
 const PAYINS = '/payment/api/payins';
 
-interface Browser {
-  /** The page's HTML, its status and headers, and the CSRF value of its form. */
-  open(url: string): Promise<{ status: number; html: string; headers: Headers; csrf: string | undefined }>;
-  submit(url: string, fields: Record<string, string>, headers?: Record<string, string>): Promise<Response>;
-  /** The cookie the browser holds, as it sends it. */
-  cookie(): string | undefined;
-}
-
-/** A cookie jar of one: what a browser keeps between the page and its form. */
-function browser(): Browser {
-  let cookie: string | undefined;
-  return {
-    async open(url) {
-      const response = await fetch(url, { redirect: 'manual' });
-      const setCookie = response.headers.get('set-cookie');
-      if (setCookie) cookie = setCookie.split(';')[0];
-      const html = await response.text();
-      return { status: response.status, html, headers: response.headers, csrf: /name="csrf" value="([^"]+)"/.exec(html)?.[1] };
-    },
-    cookie: () => cookie,
-    submit(url, fields, headers = {}) {
-      return fetch(url, {
-        method: 'POST',
-        redirect: 'manual',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}), ...headers },
-        body: new URLSearchParams(fields).toString(),
-      });
-    },
-  };
-}
-
-const CARD = { cardNumber: '4242 4242 4242 4242', cardExpiry: '12/34', cardCvc: '123' };
 
 describe('hosted checkout', () => {
   let api: TestApp;
@@ -122,13 +92,12 @@ describe('hosted checkout', () => {
     const final = (await statusOf(reference)).status as string;
     expect(['SUCCESSFUL', 'CANCELLED']).toContain(final);
     for (const answer of answers) expect(answer.headers.get('location')).toBe(`https://shop.example.com/done?reference=${reference}&status=${final}`);
-    const moved = api.logs.filter((line) => line.msg === 'payin moved at checkout' && line.reference === reference);
+    const moved = api.logs.filter((line) => line.msg === 'payin changed at checkout' && line.reference === reference);
     expect(moved).toHaveLength(1);
   });
 
   it.each([
-    ['a declined card', { action: 'pay_card', ...CARD, cardNumber: '4000000000000002' }, 'FAILED', 'card_declined'],
-    ['an expired card', { action: 'pay_card', ...CARD, cardNumber: '4000000000000069' }, 'FAILED', 'expired_card'],
+    ['a card the bank blocks', { action: 'pay_card', ...CARD, cardNumber: '4100000000000019' }, 'FAILED', 'fraud_suspected'],
     ['a bank transfer', { action: 'confirm_transfer' }, 'SUCCESSFUL', null],
     ['a USSD payment', { action: 'confirm_ussd' }, 'SUCCESSFUL', null],
     ['cancel', { action: 'cancel' }, 'CANCELLED', 'customer_cancelled'],
@@ -145,6 +114,56 @@ describe('hosted checkout', () => {
     expect(outcome.status).toBe(200);
     expect(outcome.html).toContain('role="status"');
     expect(outcome.html).not.toContain('name="csrf"');
+  });
+
+  it('keeps the payin open after a decline: back to the card form with the reason, then paid by another card, with both attempts', async () => {
+    const { checkoutUrl, reference } = await createPayin({ redirectUrl: 'https://shop.example.com/done' });
+    const customer = browser();
+    const page = await customer.open(checkoutUrl);
+    const declined = await customer.submit(checkoutUrl, { csrf: page.csrf as string, action: 'pay_card', ...DECLINED_CARD });
+    expect(declined.status).toBe(303);
+    expect(declined.headers.get('location')).toBe(`${new URL(checkoutUrl).pathname}?method=card`);
+    expect(await statusOf(reference)).toMatchObject({ status: 'PENDING', failureReason: null, attempts: [{ channel: 'card', outcome: 'declined', declineReason: 'card_declined', attemptedAt: expect.any(String) }] });
+
+    const again = await customer.open(new URL(declined.headers.get('location') as string, checkoutUrl).toString());
+    expect(again.status).toBe(200);
+    expect(again.html).toContain('<div class="card notice" role="alert"><p>Your bank declined this card. Try another card or pay by transfer or pay with USSD. You have 2 attempts left.</p></div>');
+    const paid = await customer.submit(checkoutUrl, { csrf: again.csrf as string, action: 'pay_card', ...CARD });
+    expect(paid.headers.get('location')).toBe(`https://shop.example.com/done?reference=${reference}&status=SUCCESSFUL`);
+    const final = (await statusOf(reference)) as Payin;
+    expect(final).toMatchObject({ status: 'SUCCESSFUL', attempts: [{ outcome: 'declined' }, { channel: 'card', outcome: 'succeeded', declineReason: null }] });
+    expect(Date.parse(final.attempts[0]?.attemptedAt as string)).toBeLessThanOrEqual(Date.parse(final.attempts[1]?.attemptedAt as string));
+    expect(new ContractValidator().validateResponse({ method: 'GET', path: `${PAYINS}/${reference}`, status: 200, body: final })).toEqual([]);
+  });
+
+  it('fails the payin at the last decline allowed, with too_many_attempts, and sends the customer to the merchant', async () => {
+    const { checkoutUrl, reference } = await createPayin({ redirectUrl: 'https://shop.example.com/done' });
+    const customer = browser();
+    const cards = ['4000 0000 0000 0002', '4000 0000 0000 9995', '4000 0000 0000 0069'];
+    const locations: Array<string | null> = [];
+    for (const cardNumber of cards) {
+      const page = await customer.open(checkoutUrl);
+      locations.push((await customer.submit(checkoutUrl, { csrf: page.csrf as string, action: 'pay_card', ...CARD, cardNumber })).headers.get('location'));
+    }
+    expect(locations).toEqual([`${new URL(checkoutUrl).pathname}?method=card`, `${new URL(checkoutUrl).pathname}?method=card`, `https://shop.example.com/done?reference=${reference}&status=FAILED`]);
+    const failed = (await statusOf(reference)) as Payin;
+    expect(failed).toMatchObject({ status: 'FAILED', failureReason: 'too_many_attempts', checkoutUrl: null });
+    expect(failed.attempts.map((attempt) => attempt.declineReason)).toEqual(['card_declined', 'insufficient_funds', 'expired_card']);
+    const outcome = await customer.open(checkoutUrl);
+    expect(outcome.html).toContain('It was declined too many times');
+  });
+
+  it('keeps the same payin when the customer switches from a declined card to a transfer', async () => {
+    const { checkoutUrl, reference } = await createPayin();
+    const customer = browser();
+    const page = await customer.open(checkoutUrl);
+    await customer.submit(checkoutUrl, { csrf: page.csrf as string, action: 'pay_card', ...DECLINED_CARD });
+    const transfer = await customer.open(`${checkoutUrl}?method=bank_transfer`);
+    expect(transfer.html).toContain('Your bank declined this card.');
+    expect(transfer.html).toContain('id="transfer-heading"');
+    const sent = await customer.submit(checkoutUrl, { csrf: transfer.csrf as string, action: 'confirm_transfer' });
+    expect(sent.status).toBe(303);
+    expect(await statusOf(reference)).toMatchObject({ reference, status: 'SUCCESSFUL', attempts: [{ channel: 'card', outcome: 'declined' }, { channel: 'bank_transfer', outcome: 'succeeded' }] });
   });
 
   it('shows card mistakes next to their fields with 400, keeps the number but never the security code, and charges nothing', async () => {

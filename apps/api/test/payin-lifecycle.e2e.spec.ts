@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'pg';
 import { signedCall, type ApiResponse } from './support/api-client';
+import { CARD, DECLINED_CARD, browser } from './support/checkout-browser';
 import { MERCHANT_A, MERCHANT_B, type TestCredential } from './support/credentials';
 import { DATABASE_URL, describeInProduction, describeWithStore } from './support/stores';
 import { appsOnPrivateDatabases, startEmbeddedTestApp, startProductionTestApp, startTestApp, type TestApp } from './support/test-app';
@@ -109,7 +110,7 @@ function lifecycleSuite(start: (env?: Record<string, string>, options?: CreateAp
       expect(unknownOutcome.json.details).toEqual([expect.objectContaining({ field: 'outcome', code: 'enum' })]);
       const misplacedReason = await simulate(api, ref, { outcome: 'successful', failureReason: 'card_declined' });
       expect(misplacedReason.status).toBe(400);
-      expect(misplacedReason.json.details).toEqual([{ field: 'failureReason', code: 'not_allowed', message: 'failureReason is allowed only with outcome failed.' }]);
+      expect(misplacedReason.json.details).toEqual([{ field: 'failureReason', code: 'not_allowed', message: 'failureReason is allowed only with outcome failed or declined.' }]);
       expect((await read(api, ref)).json.status).toBe('PENDING');
     });
 
@@ -117,6 +118,76 @@ function lifecycleSuite(start: (env?: Record<string, string>, options?: CreateAp
       const response = await simulate(api, reference('none'), { outcome: 'successful' });
       expect(response.status).toBe(404);
       expect(response.json.code).toBe('PAYIN_NOT_FOUND');
+    });
+  });
+
+  describe('attempts', () => {
+    type Attempt = { channel: string; outcome: string; declineReason: string | null; attemptedAt: string };
+
+    it('records a declined attempt and keeps the payin PENDING, one version on, until the last decline allowed fails it', async () => {
+      const ref = reference('declines');
+      await create(api, ref, { gateway: 'card' });
+      const first = await simulate(api, ref, { outcome: 'declined' });
+      expect(first.status).toBe(200);
+      expect(first.json).toMatchObject({ status: 'PENDING', failureReason: null, failedAt: null, checkoutUrl: expect.any(String) });
+      expect(first.json.attempts).toEqual([{ channel: 'card', outcome: 'declined', declineReason: 'card_declined', attemptedAt: expect.any(String) }]);
+      expect((await read(api, ref)).json).toEqual(first.json);
+      const second = await simulate(api, ref, { outcome: 'declined', failureReason: 'insufficient_funds' });
+      expect(second.json.status).toBe('PENDING');
+      const third = await simulate(api, ref, { outcome: 'declined', failureReason: 'expired_card' });
+      expect(third.json).toMatchObject({ status: 'FAILED', failureReason: 'too_many_attempts', checkoutUrl: null, failedAt: expect.any(String) });
+      expect((third.json.attempts as Attempt[]).map((attempt) => attempt.declineReason)).toEqual(['card_declined', 'insufficient_funds', 'expired_card']);
+      const refused = await simulate(api, ref, { outcome: 'declined' });
+      expect(refused.status).toBe(409);
+      expect((await read(api, ref)).json).toEqual(third.json);
+    });
+
+    it('takes concurrent attempts one at a time, in order: the last allowed fails the payin once, and the rest are refused', async () => {
+      const ref = reference('attempt-race');
+      await create(api, ref);
+      const answers = await Promise.all(Array.from({ length: 6 }, () => simulate(api, ref, { outcome: 'declined' })));
+      expect(answers.filter((answer) => answer.status === 200)).toHaveLength(api.config.payinMaxAttempts);
+      expect(answers.filter((answer) => answer.status === 409)).toHaveLength(6 - api.config.payinMaxAttempts);
+      const final = (await read(api, ref)).json;
+      expect(final).toMatchObject({ status: 'FAILED', failureReason: 'too_many_attempts' });
+      const times = (final.attempts as Attempt[]).map((attempt) => Date.parse(attempt.attemptedAt));
+      expect(times).toEqual([...times].sort((a, b) => a - b));
+      // Each accepted answer saw one more attempt than the one before it: none was lost or counted twice.
+      const counts = answers.filter((answer) => answer.status === 200).map((answer) => (answer.json.attempts as Attempt[]).length);
+      expect(counts.sort()).toEqual(Array.from({ length: api.config.payinMaxAttempts }, (_, i) => i + 1));
+    });
+
+    it('pays once when two tabs submit the checkout at once, recording attempts in order', async () => {
+      const ref = reference('two-tabs');
+      const { checkoutUrl } = (await create(api, ref, { redirectUrl: 'https://merchant.example.com/done' })).json as { checkoutUrl: string };
+      const [tabOne, tabTwo] = [browser(), browser()];
+      const [pageOne, pageTwo] = await Promise.all([tabOne.open(checkoutUrl), tabTwo.open(checkoutUrl)]);
+      const answers = await Promise.all([
+        tabOne.submit(checkoutUrl, { csrf: pageOne.csrf as string, action: 'pay_card', ...DECLINED_CARD }),
+        tabTwo.submit(checkoutUrl, { csrf: pageTwo.csrf as string, action: 'pay_card', ...CARD }),
+      ]);
+      const final = (await read(api, ref)).json;
+      expect(final.status).toBe('SUCCESSFUL');
+      const outcomes = (final.attempts as Attempt[]).map((attempt) => attempt.outcome);
+      // The decline counts only if it came first: after the payment, nothing more is recorded.
+      expect([['succeeded'], ['declined', 'succeeded']]).toContainEqual(outcomes);
+      for (const answer of answers) expect(answer.status).toBe(303);
+      expect(answers.map((answer) => answer.headers.get('location'))).toContain(`https://merchant.example.com/done?reference=${ref}&status=SUCCESSFUL`);
+    });
+
+    it('sends payin.attempt_failed to a merchant that opted in, and to no other', async () => {
+      const [optedIn, notOptedIn] = [reference('optin'), reference('no-optin')];
+      await create(api, optedIn, { notifyUrl: 'https://merchant.example.com/hooks' }, MERCHANT_B);
+      await create(api, notOptedIn, { notifyUrl: 'https://merchant.example.com/hooks' }, MERCHANT_A);
+      await simulate(api, optedIn, { outcome: 'declined' }, MERCHANT_B);
+      await simulate(api, notOptedIn, { outcome: 'declined' }, MERCHANT_A);
+      const events = async (ref: string, credential: TestCredential) => (await signedCall(api.baseUrl, { path: `${PAYINS}/${ref}/events`, credential })).json.data as Array<Record<string, unknown>>;
+      expect(await events(optedIn, MERCHANT_B)).toEqual([
+        expect.objectContaining({ type: 'payin.attempt_failed', payload: expect.objectContaining({ type: 'payin.attempt_failed', version: 2, data: expect.objectContaining({ status: 'PENDING', attempts: [expect.objectContaining({ outcome: 'declined' })] }) }) }),
+      ]);
+      expect(await events(notOptedIn, MERCHANT_A)).toEqual([]);
+      await simulate(api, notOptedIn, { outcome: 'successful' }, MERCHANT_A);
+      expect((await events(notOptedIn, MERCHANT_A)).map((event) => event.type)).toEqual(['payin.successful']);
     });
   });
 

@@ -31,12 +31,25 @@ export async function rightTypes(): Promise<void> {
   const page = await client.payins.list({ status: 'SUCCESSFUL', limit: 50 });
   const next: string | null = page.nextCursor;
   for await (const listed of client.payins.list({ status: 'FAILED' })) {
-    const reason: 'card_declined' | 'insufficient_funds' | 'expired_card' | 'incorrect_cvc' | 'transfer_not_received' | 'checkout_expired' | 'customer_cancelled' | null = listed.failureReason;
-    void reason;
+    const reason:
+      | 'card_declined'
+      | 'insufficient_funds'
+      | 'expired_card'
+      | 'incorrect_cvc'
+      | 'transfer_not_received'
+      | 'fraud_suspected'
+      | 'too_many_attempts'
+      | 'checkout_expired'
+      | 'customer_cancelled'
+      | null = listed.failureReason;
+    const declines: Array<'card_declined' | 'insufficient_funds' | 'expired_card' | 'incorrect_cvc' | 'transfer_not_received' | 'fraud_suspected' | null> = listed.attempts.map((attempt) => attempt.declineReason);
+    void [reason, declines];
   }
   const firstPage = await client.payins.list();
   const simulated = await client.payins.simulate(payin.reference, { outcome: 'failed', failureReason: 'insufficient_funds' });
-  void [status, checkoutUrl, expiresAt, next, firstPage.hasMore, simulated];
+  const declined = await client.payins.simulate(payin.reference, { outcome: 'declined' });
+  const attemptOutcome: 'succeeded' | 'declined' | undefined = declined.attempts[0]?.outcome;
+  void [attemptOutcome, status, checkoutUrl, expiresAt, next, firstPage.hasMore, simulated];
 }
 
 export async function listingTypes(): Promise<void> {

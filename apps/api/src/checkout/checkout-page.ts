@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FailureReason, PayinChannel, PayinStatus } from '@paysign/contracts';
+import type { DeclineReason, FailureReason, PayinChannel, PayinStatus } from '@paysign/contracts';
 import type { CardField, CheckoutMethod } from '../gateways/payment-gateway';
 import type { Logo } from '../merchants/branding';
 import { formatMoney } from '../money/money';
@@ -178,6 +178,26 @@ ${renderMethod(shown, view, form, errors)}
 
 const CHANNEL_LABELS: Record<PayinChannel, string> = { card: 'Card', bank_transfer: 'Bank transfer', ussd: 'USSD' };
 
+/** What went wrong, as the customer's bank would say it; a decline that ends the payin is never shown here, since the payin is then final. */
+const DECLINE_TEXT: Record<DeclineReason, string> = {
+  card_declined: 'Your bank declined this card.',
+  insufficient_funds: 'Your bank declined this card: there is not enough money on it.',
+  expired_card: 'Your bank declined this card: it has expired.',
+  incorrect_cvc: 'Your bank declined this card: the security code was wrong.',
+  transfer_not_received: 'Your transfer has not arrived.',
+  fraud_suspected: 'Your bank blocked this payment.',
+};
+const PAY_BY: Record<PayinChannel, string> = { card: 'pay by card', bank_transfer: 'pay by transfer', ussd: 'pay with USSD' };
+
+/** "Your bank declined this card. Try another card or pay by transfer. You have 2 attempts left." */
+export function declineNotice(reason: DeclineReason, channel: PayinChannel, offered: readonly PayinChannel[], attemptsLeft: number): string {
+  const again = channel === 'card' ? 'Try another card' : `Check the details and ${PAY_BY[channel]} again`;
+  const others = offered.filter((other) => other !== channel).map((other) => PAY_BY[other]);
+  const alternatives = others.length === 0 ? '' : ` or ${others.length === 1 ? others[0] : `${others.slice(0, -1).join(', ')} or ${others.at(-1)}`}`;
+  const left = attemptsLeft === 1 ? 'You have one attempt left.' : `You have ${attemptsLeft} attempts left.`;
+  return `${DECLINE_TEXT[reason]} ${again}${alternatives}. ${left}`;
+}
+
 /** One method at a time: links to the others, the shown one marked as current. Links, not script, so it works with none. */
 function methodChooser(methods: readonly CheckoutMethod[], selected: PayinChannel, action: string): string {
   if (methods.length < 2) return '';
@@ -272,6 +292,8 @@ const REASON_TEXT: Record<FailureReason, string> = {
   expired_card: 'The card has expired.',
   incorrect_cvc: 'The security code was incorrect.',
   transfer_not_received: 'The transfer was not received.',
+  fraud_suspected: 'The bank blocked this payment. Nothing was charged.',
+  too_many_attempts: 'It was declined too many times, and nothing was charged. Ask the merchant for a new payment link to try again.',
   checkout_expired: 'It was not paid in time. Ask the merchant for a new payment link.',
   customer_cancelled: 'You cancelled this payment. Nothing was charged.',
 };

@@ -8,8 +8,8 @@ import { Clock } from '../config/clock';
 import type { CardField, CheckoutMethod, PaymentAttempt } from '../gateways/payment-gateway';
 import { PaymentGateways } from '../gateways/payment-gateways';
 import { MerchantRegistry } from '../merchants/merchant-registry';
-import type { StoredPayin } from '../payins/payin-repository.interface';
-import { isFinal, type PayinTransition } from '../payins/payin-states';
+import type { NewPayinAttempt, StoredPayin } from '../payins/payin-repository.interface';
+import { isFinal } from '../payins/payin-states';
 import { PayinsService } from '../payins/payins.service';
 import { ProviderPayments } from '../payins/provider-payments';
 import { CheckoutLinks } from '../payins/checkout-links';
@@ -17,7 +17,7 @@ import { isPlainAsciiUrl } from '../http/merchant-url';
 import { ROUTES } from '../http/routes';
 import { CheckoutRoute } from './checkout-route';
 import { hashCheckoutToken, isCheckoutTokenShaped } from '../payins/checkout-tokens';
-import { checkoutCsp, formatAmount, renderCheckoutPage, renderContinuePage, renderMessagePage, renderOutcomePage, type Brand, type PayinSummary } from './checkout-page';
+import { checkoutCsp, declineNotice, formatAmount, renderCheckoutPage, renderContinuePage, renderMessagePage, renderOutcomePage, type Brand, type PayinSummary } from './checkout-page';
 
 const CSRF_COOKIE = 'paysign_checkout_csrf';
 /** The form's actions and fields are the contract's CheckoutSubmission. */
@@ -115,10 +115,11 @@ export class CheckoutController {
     }
 
     if (channel !== 'cancel' && this.gateways.adapterFor(channel)?.kind === 'hosted') return this.toProviderPage(reply, payin);
-    const transition = channel === 'cancel' ? ({ to: 'CANCELLED' } as const) : await this.paymentTransition(reply, token, payin, channel, form);
-    if ('html' in transition) return this.send(reply, transition);
-    const result = await this.payins.transition(payin, transition);
-    if (result.moved) reply.request.log.info({ merchantId: payin.merchantId, reference: payin.reference, status: result.payin.status }, 'payin moved at checkout');
+    const result = channel === 'cancel' ? await this.cancel(payin) : await this.pay(reply, token, payin, channel, form);
+    if ('html' in result) return this.send(reply, result);
+    if (result.changed) reply.request.log.info({ merchantId: payin.merchantId, reference: payin.reference, status: result.payin.status, attempts: result.payin.attempts.length }, 'payin changed at checkout');
+    // Declined with attempts left: back to the page (post/redirect/get), which says why and offers the method again.
+    if (result.payin.status === 'PENDING') return this.seeOther(reply, `${ROUTES.checkout(token)}?method=${result.payin.attempts.at(-1)?.channel ?? channel}`);
     try {
       return this.finished(reply, token, result.payin);
     } catch (error) {
@@ -170,21 +171,30 @@ export class CheckoutController {
     void reply.status(303).header('location', started.providerPaymentUrl).send();
   }
 
+  private async cancel(payin: StoredPayin): Promise<{ changed: boolean; payin: StoredPayin }> {
+    const result = await this.payins.transition(payin, { to: 'CANCELLED' });
+    return { changed: result.moved, payin: result.payin };
+  }
+
   /**
-   * What the gateway makes of the customer's payment: a final state to record,
-   * or a page to show again (a mistyped card changes nothing).
+   * The customer's payment: the gateway's decision recorded as an attempt,
+   * with the move it makes; or a page to show again, recording nothing (a
+   * mistyped card is not an attempt).
    */
-  private async paymentTransition(reply: FastifyReply, token: string, payin: StoredPayin, channel: PayinChannel, form: URLSearchParams): Promise<PayinTransition | PageAnswer> {
-    const attempt: PaymentAttempt =
+  private async pay(reply: FastifyReply, token: string, payin: StoredPayin, channel: PayinChannel, form: URLSearchParams): Promise<{ changed: boolean; payin: StoredPayin } | PageAnswer> {
+    const payment: PaymentAttempt =
       channel === 'card' ? { channel, card: { number: form.get('cardNumber') ?? '', expiry: form.get('cardExpiry') ?? '', cvc: form.get('cardCvc') ?? '' } } : { channel };
     const adapter = this.gateways.adapterFor(channel);
-    const decision = adapter?.kind === 'form' ? await adapter.attempt(payin, attempt, new Date(this.clock())) : undefined;
+    const decision = adapter?.kind === 'form' ? await adapter.attempt(payin, payment, new Date(this.clock())) : undefined;
     if (!decision) return { status: 503, html: renderMessagePage('Payment unavailable', 'This payment method cannot take payments right now. Try again later.') };
     if (decision.kind === 'invalid') {
       const values = { cardNumber: form.get('cardNumber') ?? '', cardExpiry: form.get('cardExpiry') ?? '' };
       return this.checkoutPage(reply, token, payin, 400, { errors: decision.errors, values, method: channel });
     }
-    return decision.kind === 'paid' ? { to: 'SUCCESSFUL' } : { to: 'FAILED', reason: decision.reason };
+    const attempt: Omit<NewPayinAttempt, 'attemptedAt'> =
+      decision.kind === 'paid' ? { channel, outcome: 'succeeded', declineReason: null } : { channel, outcome: 'declined', declineReason: decision.reason };
+    const result = await this.payins.attempt(payin, attempt);
+    return { changed: result.recorded, payin: result.payin };
   }
 
   /** The payin of a checkout token. One started at a provider and past its expiry is settled with the provider first: paid there just in time, or abandoned. */
@@ -206,6 +216,10 @@ export class CheckoutController {
     if (payin.status === 'ABANDONED') return this.send(reply, this.outcome(payin));
     const location = payin.redirectUrl ? withOutcome(payin.redirectUrl, payin) : ROUTES.checkout(token);
     if (!isPlainAsciiUrl(location)) return this.send(reply, this.outcome(payin));
+    this.seeOther(reply, location);
+  }
+
+  private seeOther(reply: FastifyReply, location: string): void {
     void reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
     void reply.status(303).header('location', location).send();
   }
@@ -233,6 +247,12 @@ export class CheckoutController {
     void reply.header('set-cookie', `${CSRF_COOKIE}=${cookie}; Path=/payment/checkout/${token}; Max-Age=${maxAge}; HttpOnly; SameSite=Strict${this.secureCookie ? '; Secure' : ''}`);
     const summary = this.summary(payin);
     const { method, ...shownAgain } = extra;
+    const lastAttempt = payin.attempts.at(-1);
+    // The last attempt's decline, in plain words, until the customer tries again; a notice of this request's own comes first.
+    const declined =
+      lastAttempt?.outcome === 'declined' && lastAttempt.declineReason !== null && extra.notice === undefined && extra.errors === undefined
+        ? { notice: declineNotice(lastAttempt.declineReason, lastAttempt.channel, methods.map((m) => m.channel), this.payins.attemptsLeft(payin)) }
+        : {};
     const html = renderCheckoutPage({
       ...summary,
       merchantName: summary.merchantName ?? merchant.name,
@@ -243,6 +263,7 @@ export class CheckoutController {
       selected: method ?? (methods[0] as CheckoutMethod).channel,
       expiresAt: payin.expiresAt,
       now: new Date(this.clock()),
+      ...declined,
       ...shownAgain,
     });
     return { status, html, brand: summary.brand, formTargets: [payin.redirectUrl, payin.providerPaymentUrl] };

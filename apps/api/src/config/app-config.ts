@@ -89,6 +89,8 @@ export interface AppConfig {
   publicBaseUrl: string | undefined;
   /** How long a payin waits to be paid before it becomes ABANDONED. */
   payinExpirySeconds: number;
+  /** Declined attempts at checkout a payin takes: the last of them makes it FAILED with too_many_attempts. */
+  payinMaxAttempts: number;
   /** How often each instance abandons the payins that expired, and at most how many per statement. */
   payinSweepIntervalMs: number;
   payinSweepBatchSize: number;
@@ -336,6 +338,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
     docs: paths.docs,
     publicBaseUrl: publicBaseUrl(url('PUBLIC_BASE_URL', ['http:', 'https:']), problems),
     payinExpirySeconds: int('PAYIN_EXPIRY_SECONDS', 1800, 1, 604_800),
+    // At most the contract's maxItems of a payin's attempts.
+    payinMaxAttempts: int('PAYIN_MAX_ATTEMPTS', 3, 1, 10),
     payinSweepIntervalMs: int('PAYIN_SWEEP_INTERVAL_MS', 10_000, 50, 3_600_000),
     payinSweepBatchSize: int('PAYIN_SWEEP_BATCH_SIZE', 500, 1, 100_000),
     settlementDelaySeconds: int('SETTLEMENT_DELAY_SECONDS', mode === 'production' ? 86_400 : 0, 0, 2_592_000),

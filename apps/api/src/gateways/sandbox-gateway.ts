@@ -9,6 +9,7 @@ export const SANDBOX_TEST_CARDS: ReadonlyArray<{ number: string; outcome: 'paid'
   { number: '4000000000009995', outcome: 'insufficient_funds' },
   { number: '4000000000000069', outcome: 'expired_card' },
   { number: '4000000000000127', outcome: 'incorrect_cvc' },
+  { number: '4100000000000019', outcome: 'fraud_suspected' },
 ];
 
 export const SANDBOX_TRANSFER_BANK = 'Paysign Sandbox Bank';

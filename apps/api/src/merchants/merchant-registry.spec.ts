@@ -30,6 +30,9 @@ describe('merchants file', () => {
     ['a right-to-left override in the name the checkout page shows', { given: [{ ...valid, name: 'Shop \u202Egnp.exe' }], want: 'merchants[0].name holds U+202E, an invisible or formatting character' }],
     ['a name of braille blanks', { given: [{ ...valid, name: '\u2800\u2800' }], want: 'merchants[0].name must hold at least one visible character' }],
     ['a credential that is not an object', { given: [{ ...valid, credentials: ['pk_1'] }], want: 'merchants[0].credentials[0] must be an object' }],
+    ['an event that is not opt-in', { given: [{ ...valid, webhookOptInEvents: ['payin.successful'] }], want: 'merchants[0].webhookOptInEvents must be an array of the opt-in events: payin.attempt_failed' }],
+    ['opt-in events as a string', { given: [{ ...valid, webhookOptInEvents: 'payin.attempt_failed' }], want: 'merchants[0].webhookOptInEvents must be an array of the opt-in events' }],
+    ['an opt-in event named twice', { given: [{ ...valid, webhookOptInEvents: ['payin.attempt_failed', 'payin.attempt_failed'] }], want: 'merchants[0].webhookOptInEvents names an event twice' }],
   ])('refuses %s, naming the entry', (_name, { given, want }) => {
     expect(() => validateMerchants(given, 'merchants.json')).toThrow(want);
   });
@@ -97,6 +100,13 @@ describe('merchants file', () => {
     expect(watcher.reload('SIGHUP')).toBe(false);
     expect(registry.brandingOf('MCH-1').brandColor).toBe('#0b5cad');
     expect(logged).toContainEqual(expect.objectContaining({ err: expect.stringContaining('merchants[0].logo must be a PNG or JPEG embedded as a data URL') }));
+  });
+
+  it('sends an opt-in event only to the merchants that asked for it', () => {
+    const registry = new MerchantRegistry(validateMerchants([{ ...valid, webhookOptInEvents: ['payin.attempt_failed'] }, { ...valid, merchantId: 'MCH-2', credentials: [{ apiKey: 'pk_2', secretKey: 'sk_2_long_enough_secret' }] }], 'merchants.json'));
+    expect(registry.optedInTo('MCH-1', 'payin.attempt_failed')).toBe(true);
+    expect(registry.optedInTo('MCH-2', 'payin.attempt_failed')).toBe(false);
+    expect(registry.optedInTo('MCH-GONE', 'payin.attempt_failed')).toBe(false);
   });
 
   it('refuses the sandbox merchants file in production mode', () => {

@@ -1,3 +1,4 @@
+import type { WebhookEventType } from '@paysign/contracts';
 import { isWebhookSecret, WEBHOOK_SECRET_PREFIX, WEBHOOK_SECRET_RULE } from '@paysign/signing';
 import * as fs from 'node:fs';
 import { HEADER_GRAMMAR } from '@paysign/signing';
@@ -15,7 +16,10 @@ const MIN_SANDBOX_SECRET_LENGTH = 16;
 /** API keys of the public sandbox; production refuses them. */
 const SANDBOX_API_KEY_PREFIX = 'pk_sandbox_';
 
-const MERCHANT_FIELDS = ['merchantId', 'tenantId', 'name', 'credentials', 'webhookSecrets', 'webhookUrl', 'fees', 'payoutApproval', 'displayName', 'brandColor', 'logo'];
+const MERCHANT_FIELDS = ['merchantId', 'tenantId', 'name', 'credentials', 'webhookSecrets', 'webhookUrl', 'webhookOptInEvents', 'fees', 'payoutApproval', 'displayName', 'brandColor', 'logo'];
+/** The events a merchant receives only when it asks for them: the contract's webhooks that say they are opt-in. */
+export const OPT_IN_EVENTS = ['payin.attempt_failed'] as const satisfies readonly WebhookEventType[];
+export type OptInEvent = (typeof OPT_IN_EVENTS)[number];
 const CREDENTIAL_FIELDS = ['apiKey', 'secretKey', 'status', 'roles'];
 const CREDENTIAL_STATUSES = ['active', 'revoked'];
 
@@ -29,6 +33,8 @@ export type MerchantEntry = Merchant & {
   credentials: readonly Credential[];
   webhookSecrets?: readonly string[];
   webhookUrl?: string;
+  /** Events sent only to merchants that ask for them (OPT_IN_EVENTS). */
+  webhookOptInEvents?: readonly OptInEvent[];
   fees?: FeeSchedule;
   payoutApproval?: PayoutApprovalPolicy;
   /** `displayName`, `brandColor` and `logo` in the file, read into one (merchants/branding.ts). */
@@ -46,6 +52,7 @@ interface MerchantSettings {
   webhookSecrets: readonly string[];
   fees: FeeSchedule;
   webhookUrl: string | undefined;
+  webhookOptInEvents: ReadonlySet<OptInEvent>;
   payoutApproval: PayoutApprovalPolicy;
   branding: Branding;
   active: boolean;
@@ -79,10 +86,11 @@ export class MerchantRegistry {
   replace(entries: readonly MerchantEntry[]): MerchantChanges {
     const byApiKey = new Map<string, ActiveCredential>();
     const byMerchantId = new Map<string, MerchantSettings>();
-    for (const { credentials, merchantId, tenantId, name, webhookSecrets = [], webhookUrl, fees = DEFAULT_FEES, payoutApproval = NO_APPROVAL, branding = NO_BRANDING } of entries) {
+    for (const { credentials, merchantId, tenantId, name, webhookSecrets = [], webhookUrl, webhookOptInEvents = [], fees = DEFAULT_FEES, payoutApproval = NO_APPROVAL, branding = NO_BRANDING } of entries) {
       // The merchant a request carries: its identity only, never a secret.
       const merchant = { merchantId, tenantId, name };
-      byMerchantId.set(merchantId, { merchant, webhookSecrets, fees, webhookUrl, payoutApproval, branding, active: credentials.some((c) => c.status !== 'revoked') });
+      const optedIn = new Set(webhookOptInEvents);
+      byMerchantId.set(merchantId, { merchant, webhookSecrets, fees, webhookUrl, webhookOptInEvents: optedIn, payoutApproval, branding, active: credentials.some((c) => c.status !== 'revoked') });
       for (const { apiKey, secretKey, status, roles = DEFAULT_ROLES } of credentials) if (status !== 'revoked') byApiKey.set(apiKey, { merchant, secretKey, roles: new Set(roles) });
     }
     const changes = diff(this.entries, entries);
@@ -128,6 +136,11 @@ export class MerchantRegistry {
   /** Where the merchant's events go when the payin or payout names no notifyUrl; undefined when it set none. */
   webhookUrlOf(merchantId: string): string | undefined {
     return this.byMerchantId.get(merchantId)?.webhookUrl;
+  }
+
+  /** Whether the merchant asked for an opt-in event; read per event, so a reload applies to the next one. */
+  optedInTo(merchantId: string, event: OptInEvent): boolean {
+    return this.byMerchantId.get(merchantId)?.webhookOptInEvents.has(event) ?? false;
   }
 
   /** What the merchant pays: its `fees` in the file, or the defaults; the defaults too for a merchant no longer in the file. */
@@ -232,6 +245,12 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
       else if (production && !url.url.startsWith('https:')) problems.push(`${at}.webhookUrl must be an https URL in production mode`);
       else if (!Array.isArray(e.webhookSecrets) || e.webhookSecrets.length === 0) problems.push(`${at}.webhookUrl needs webhookSecrets to sign the events sent to it`);
       else webhookUrls[i] = url.url;
+    }
+    if (e.webhookOptInEvents !== undefined) {
+      const events = e.webhookOptInEvents;
+      if (!Array.isArray(events) || events.some((event) => !(OPT_IN_EVENTS as readonly unknown[]).includes(event))) {
+        problems.push(`${at}.webhookOptInEvents must be an array of the opt-in events: ${OPT_IN_EVENTS.join(', ')}`);
+      } else if (new Set(events).size !== events.length) problems.push(`${at}.webhookOptInEvents names an event twice`);
     }
     if (e.webhookSecrets !== undefined) {
       if (!Array.isArray(e.webhookSecrets)) problems.push(`${at}.webhookSecrets must be an array of whsec_ secrets`);

@@ -1,6 +1,6 @@
 import type { StoreProbe } from '../stores/store-probe';
 import type { PayinEventOf } from './payin-events';
-import type { NewPayin, PayinKey, PayinListQuery, PayinRepository, ProviderStart, StoredPayin, TransitionOptions } from './payin-repository.interface';
+import type { NewPayin, NewPayinAttempt, PayinKey, PayinListQuery, PayinRepository, ProviderStart, StoredPayin, TransitionOptions } from './payin-repository.interface';
 import type { PayinTransition } from './payin-states';
 
 /** A PayinRepository whose every call goes through its probe. */
@@ -24,6 +24,10 @@ export class InstrumentedPayinRepository implements PayinRepository {
 
   transition(key: PayinKey, transition: PayinTransition, now: Date, eventOf: PayinEventOf, options?: TransitionOptions): Promise<StoredPayin | undefined> {
     return this.probe.observe('transition', () => this.inner.transition(key, transition, now, eventOf, options));
+  }
+
+  recordAttempt(key: PayinKey, attempt: NewPayinAttempt, maxAttempts: number, eventOf: PayinEventOf): Promise<StoredPayin | undefined> {
+    return this.probe.observe('record_attempt', () => this.inner.recordAttempt(key, attempt, maxAttempts, eventOf));
   }
 
   recordProviderStart(key: PayinKey, start: ProviderStart): Promise<StoredPayin | undefined> {

@@ -9,26 +9,37 @@ import { payinToContract } from './payin-view';
 /** Builds the outbox row of a payin that just moved, if it has one; the payin store writes it in the transaction of the move. */
 export type PayinEventOf = (moved: StoredPayin) => NewOutboxEvent | undefined;
 
-/** The events payins send: one when a payin becomes final, to its notifyUrl or else the merchant's webhookUrl, on every path that makes it so (checkout, simulation, expiry). */
+/**
+ * The events payins send, to the payin's notifyUrl or else the merchant's
+ * webhookUrl: one when a payin becomes final, on every path that makes it so
+ * (checkout, simulation, expiry); and `payin.attempt_failed` when a decline
+ * leaves it open, to merchants that opted in.
+ */
 export class PayinEvents {
   constructor(
     private readonly outbox: EventOutbox,
     private readonly links: CheckoutLinks,
     /** The merchant's `webhookUrl`, which gets the events of payins created without a notifyUrl. */
     private readonly webhookUrlOf: (merchantId: string) => string | undefined = () => undefined,
+    /** Whether the merchant asked for declined attempts' events. */
+    private readonly followsDeclines: (merchantId: string) => boolean = () => false,
   ) {}
 
   readonly eventOf: PayinEventOf = (payin) => {
     const notifyUrl = payin.notifyUrl ?? this.webhookUrlOf(payin.merchantId);
-    if (!isFinal(payin.status) || !notifyUrl) return undefined;
-    const type = `payin.${payin.status.toLowerCase()}` as PayinEventType;
+    if (!notifyUrl) return undefined;
+    const lastAttempt = payin.attempts.at(-1);
+    // Still open after a change: the only such change that has an event is a declined attempt.
+    const declinedAndOpen = payin.status === 'PENDING' && lastAttempt?.outcome === 'declined';
+    if (declinedAndOpen ? !this.followsDeclines(payin.merchantId) : !isFinal(payin.status)) return undefined;
+    const type: PayinEventType = declinedAndOpen ? 'payin.attempt_failed' : (`payin.${payin.status.toLowerCase()}` as PayinEventType);
     return this.outbox.event<PayinEventType, PayinEvent['data']>({
       merchantId: payin.merchantId,
       objectType: 'payin',
       objectId: payin.reference,
       type,
       version: payin.version,
-      occurredAt: payin.paidAt ?? payin.failedAt ?? payin.createdAt,
+      occurredAt: declinedAndOpen ? lastAttempt.attemptedAt : (payin.paidAt ?? payin.failedAt ?? payin.createdAt),
       data: payinToContract(payin, this.links),
       notifyUrl,
     });

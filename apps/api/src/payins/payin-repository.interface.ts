@@ -1,4 +1,4 @@
-import type { FailureReason, Payin, PayinChannel, PayinStatus } from '@paysign/contracts';
+import type { FailureReason, Payin, PayinAttempt, PayinChannel, PayinStatus } from '@paysign/contracts';
 import type { PayinEventOf } from './payin-events';
 import type { PayinTransition } from './payin-states';
 
@@ -43,7 +43,20 @@ export interface StoredPayin extends Omit<NewPayin, 'checkoutSeed' | 'checkoutTo
   providerPaymentUrl: string | null;
   /** The provider reported another amount or currency, or a payment once the payin was final: an operator must look. */
   needsAttention: boolean;
+  /** Each try at paying at checkout, oldest first. */
+  attempts: StoredPayinAttempt[];
 }
+
+/** One try at paying: a card submitted, a transfer or USSD payment confirmed. */
+export interface StoredPayinAttempt {
+  channel: PayinChannel;
+  outcome: PayinAttempt['outcome'];
+  /** Null when it succeeded. */
+  declineReason: PayinAttempt['declineReason'];
+  attemptedAt: Date;
+}
+
+export type NewPayinAttempt = StoredPayinAttempt;
 
 /** A payin's start at a hosted gateway. */
 export interface ProviderStart {
@@ -91,6 +104,16 @@ export interface PayinRepository {
    * payin that moved, written in the same transaction (the outbox).
    */
   transition(key: PayinKey, transition: PayinTransition, now: Date, eventOf: PayinEventOf, options?: TransitionOptions): Promise<StoredPayin | undefined>;
+  /**
+   * Records an attempt at paying a PENDING payin still open at its
+   * `attemptedAt`, numbered after the earlier ones, and in the same
+   * transaction the move it makes (transitionOfAttempt): paid, failed at the
+   * `maxAttempts`-th decline or one that ends it, or still open with its
+   * version one on. `eventOf` gives the event of the payin as changed.
+   * Concurrent attempts are taken one at a time, in order. Resolves
+   * undefined, recording nothing, when the payin is final or expired.
+   */
+  recordAttempt(key: PayinKey, attempt: NewPayinAttempt, maxAttempts: number, eventOf: PayinEventOf): Promise<StoredPayin | undefined>;
   /**
    * Records the payin's start at a hosted gateway, unless it was started
    * already or is no longer PENDING: of two concurrent starts one is kept;

@@ -1,4 +1,4 @@
-import { SCHEMAS, type DeclineReason, type FailureReason, type PayinStatus } from '@paysign/contracts';
+import { SCHEMAS, type DeclineReason, type FailureReason, type PayinAttempt, type PayinStatus } from '@paysign/contracts';
 
 // The states, their transitions, the channels and the reasons are the contract's (openapi/payment-api.yaml).
 export const PAYIN_STATUSES = SCHEMAS.PayinStatus.enum;
@@ -18,10 +18,13 @@ export function transitionsFrom(from: PayinStatus): readonly PayinStatus[] {
   return TRANSITIONS[from];
 }
 
+/** Why a payin FAILED: a decline that ends it (a simulated one, or a provider's), or one decline too many. */
+export type FailedReason = DeclineReason | 'too_many_attempts';
+
 /** A move to a final state, with what it records. */
 export type PayinTransition =
   | { to: 'SUCCESSFUL' }
-  | { to: 'FAILED'; reason: DeclineReason }
+  | { to: 'FAILED'; reason: FailedReason }
   | { to: 'CANCELLED' }
   | { to: 'ABANDONED' };
 
@@ -52,6 +55,21 @@ export function effectivePayin<P extends { status: PayinStatus; expiresAt: Date;
 ): P {
   if (payin.status !== 'PENDING' || payin.expiresAt.getTime() > now || payin.providerReference) return payin;
   return { ...payin, status: 'ABANDONED', failedAt: payin.expiresAt, failureReason: failureReasonOf({ to: 'ABANDONED' }), version: payin.version + 1 };
+}
+
+/** A decline that ends the payin at once, whatever attempts are left: another card would be the same shopper. */
+const DECLINES_THAT_END: ReadonlySet<DeclineReason> = new Set(['fraud_suspected']);
+
+/**
+ * What an attempt does to a PENDING payin that has had `earlier` attempts:
+ * one that succeeded pays it; a decline fails it when it is the
+ * `maxAttempts`-th or one that ends it, and otherwise leaves it open.
+ */
+export function transitionOfAttempt(attempt: Pick<PayinAttempt, 'outcome' | 'declineReason'>, earlier: number, maxAttempts: number): PayinTransition | undefined {
+  if (attempt.outcome === 'succeeded') return { to: 'SUCCESSFUL' };
+  const reason = attempt.declineReason ?? 'card_declined';
+  if (DECLINES_THAT_END.has(reason)) return { to: 'FAILED', reason };
+  return earlier + 1 >= maxAttempts ? { to: 'FAILED', reason: 'too_many_attempts' } : undefined;
 }
 
 export function isPayinStatus(value: unknown): value is PayinStatus {

@@ -25,5 +25,11 @@ export function payinToContract(payin: StoredPayin, links: CheckoutLinks): Payin
     failedAt: payin.failedAt?.toISOString() ?? null,
     failureReason: payin.failureReason,
     needsAttention: payin.needsAttention,
+    attempts: payin.attempts.map((attempt) => ({
+      channel: attempt.channel,
+      outcome: attempt.outcome,
+      declineReason: attempt.declineReason,
+      attemptedAt: attempt.attemptedAt.toISOString(),
+    })),
   };
 }

@@ -71,3 +71,24 @@ export const PAYIN_PROVIDER_PAYMENTS: Migration = {
     "CREATE INDEX payins_provider_check_due ON payins (next_provider_check_at) WHERE status = 'PENDING' AND next_provider_check_at IS NOT NULL",
   ],
 };
+
+export const PAYIN_ATTEMPTS: Migration = {
+  id: 15,
+  name: 'payin attempts',
+  // Each try at paying a payin at checkout, numbered from 1 per payin: the
+  // number is the order, and the primary key makes two tabs that read the
+  // same count unable to both write the next one. A new table: the release
+  // before it reads and writes payins as it did.
+  statements: [
+    `CREATE TABLE payin_attempts (
+       merchant_id text NOT NULL,
+       reference text NOT NULL,
+       attempt integer NOT NULL CHECK (attempt > 0),
+       channel text NOT NULL,
+       outcome text NOT NULL CHECK (outcome IN ('succeeded', 'declined')),
+       decline_reason text,
+       attempted_at timestamptz NOT NULL,
+       PRIMARY KEY (merchant_id, reference, attempt),
+       FOREIGN KEY (merchant_id, reference) REFERENCES payins (merchant_id, reference))`,
+  ],
+};

@@ -41,7 +41,13 @@ import { SqlPayinRepository } from './sql-payin.repository';
     },
     {
       provide: PayinEvents,
-      useFactory: (outbox: EventOutbox, links: CheckoutLinks, merchants: MerchantRegistry) => new PayinEvents(outbox, links, (merchantId) => merchants.webhookUrlOf(merchantId)),
+      useFactory: (outbox: EventOutbox, links: CheckoutLinks, merchants: MerchantRegistry) =>
+        new PayinEvents(
+          outbox,
+          links,
+          (merchantId) => merchants.webhookUrlOf(merchantId),
+          (merchantId) => merchants.optedInTo(merchantId, 'payin.attempt_failed'),
+        ),
       inject: [EventOutbox, CheckoutLinks, MerchantRegistry],
     },
     PayinsService,

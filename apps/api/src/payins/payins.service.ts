@@ -10,7 +10,7 @@ import { PaymentGateways } from '../gateways/payment-gateways';
 import { MerchantRegistry } from '../merchants/merchant-registry';
 import { moneyFromAmount } from '../money/money';
 import type { CreatePayinDto } from './create-payin.dto';
-import { PayinRepository, type NewPayin, type PayinKey, type PayinListQuery, type StoredPayin } from './payin-repository.interface';
+import { PayinRepository, type NewPayin, type NewPayinAttempt, type PayinKey, type PayinListQuery, type StoredPayin } from './payin-repository.interface';
 import { effectivePayin, type PayinTransition } from './payin-states';
 import { PayinEvents } from './payin-events';
 import { payinToContract } from './payin-view';
@@ -101,6 +101,24 @@ export class PayinsService {
     const moved = await this.payins.transition(key, transition, this.now(), this.events.eventOf);
     if (moved) return { moved: true, payin: moved };
     return { moved: false, payin: await this.find(key) };
+  }
+
+  /**
+   * Records the customer's attempt at paying, and the move it makes: paid,
+   * failed at the PAYIN_MAX_ATTEMPTS-th decline (or one that ends it), or
+   * still PENDING for another try. `recorded: false` when the payin was
+   * already final or expired: nothing is recorded, and the payin is as it is.
+   */
+  async attempt(key: PayinKey, attempt: Omit<NewPayinAttempt, 'attemptedAt'>): Promise<{ recorded: boolean; payin: StoredPayin }> {
+    const recorded = await this.payins.recordAttempt(key, { ...attempt, attemptedAt: this.now() }, this.config.payinMaxAttempts, this.events.eventOf);
+    if (recorded) return { recorded: true, payin: recorded };
+    return { recorded: false, payin: await this.find(key) };
+  }
+
+  /** Declined attempts left before the next decline fails the payin; 0 once it is final. */
+  attemptsLeft(payin: StoredPayin): number {
+    if (payin.status !== 'PENDING') return 0;
+    return Math.max(0, this.config.payinMaxAttempts - payin.attempts.length);
   }
 
   toContract(payin: StoredPayin): Payin {

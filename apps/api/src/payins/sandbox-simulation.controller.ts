@@ -6,7 +6,7 @@ import { VerifiedBody } from '../http/verified-body.decorator';
 import { validateBody } from '../http/validate-body';
 import { checkedReference } from '../http/request-rules';
 import { PayinsService } from './payins.service';
-import { SIMULATE_PAYIN_FIELDS, SimulatePayinDto, simulateFieldErrors, transitionOf } from './simulate-payin.dto';
+import { SIMULATE_PAYIN_FIELDS, SimulatePayinDto, declineOf, simulateFieldErrors, transitionOf } from './simulate-payin.dto';
 
 /**
  * Sandbox test helper, like Stripe's test helpers: drives a payin to a final
@@ -23,7 +23,14 @@ export class SandboxSimulationController {
     const merchant = request.merchant as NonNullable<FastifyRequest['merchant']>;
     const key = { merchantId: merchant.merchantId, reference: checkedReference(reference) };
     const input = validateBody(SimulatePayinDto, SIMULATE_PAYIN_FIELDS, body, simulateFieldErrors(body));
-    const result = await this.payins.transition(key, transitionOf(input));
+    if (input.outcome === 'declined') {
+      // As a declined card at checkout: on the payin's channel, or by card when it offers every one.
+      const payin = await this.payins.find(key);
+      const result = await this.payins.attempt(key, { channel: payin.gateway ?? 'card', outcome: 'declined', declineReason: declineOf(input) });
+      if (!result.recorded) throw new ApiException('PAYIN_NOT_PENDING', { reference, status: result.payin.status });
+      return this.payins.toContract(result.payin);
+    }
+    const result = await this.payins.transition(key, transitionOf({ ...input, outcome: input.outcome }));
     if (!result.moved) throw new ApiException('PAYIN_NOT_PENDING', { reference, status: result.payin.status });
     return this.payins.toContract(result.payin);
   }

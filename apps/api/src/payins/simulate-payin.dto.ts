@@ -16,13 +16,19 @@ export class SimulatePayinDto implements SimulatePayinRequest {
   failureReason?: DeclineReason;
 }
 
-/** A failureReason only means something for a failed outcome; elsewhere it is refused rather than ignored. */
+/** A failureReason only means something for a failed or declined outcome; elsewhere it is refused rather than ignored. */
 export function simulateFieldErrors(body: Record<string, unknown>) {
-  if (body.failureReason === undefined || body.failureReason === null || body.outcome === 'failed') return [];
-  return [{ field: 'failureReason', code: 'not_allowed', message: 'failureReason is allowed only with outcome failed.' }];
+  if (body.failureReason === undefined || body.failureReason === null || body.outcome === 'failed' || body.outcome === 'declined') return [];
+  return [{ field: 'failureReason', code: 'not_allowed', message: 'failureReason is allowed only with outcome failed or declined.' }];
 }
 
-export function transitionOf(input: SimulatePayinDto): PayinTransition {
+/** The decline a `declined` simulation records, as a declined card at checkout would. */
+export function declineOf(input: SimulatePayinDto): DeclineReason {
+  return input.failureReason ?? 'card_declined';
+}
+
+/** The final state of any outcome but `declined`, which records an attempt instead. */
+export function transitionOf(input: SimulatePayinDto & { outcome: Exclude<SimulatePayinRequest['outcome'], 'declined'> }): PayinTransition {
   switch (input.outcome) {
     case 'successful':
       return { to: 'SUCCESSFUL' };

@@ -1,6 +1,6 @@
-import type { FailureReason, PayinChannel, PayinStatus } from '@paysign/contracts';
-import type { NewPayin, PayinKey, PayinListQuery, PayinRepository, ProviderStart, StoredPayin, TransitionOptions } from './payin-repository.interface';
-import { failureReasonOf, type PayinTransition } from './payin-states';
+import type { FailureReason, PayinAttempt, PayinChannel, PayinStatus } from '@paysign/contracts';
+import type { NewPayin, NewPayinAttempt, PayinKey, PayinListQuery, PayinRepository, ProviderStart, StoredPayin, TransitionOptions } from './payin-repository.interface';
+import { failureReasonOf, transitionOfAttempt, type PayinTransition } from './payin-states';
 import { sqlNow, sqlNowPlus, type StoreClock } from '../db/store-clock';
 import type { EventOutbox } from '../events/event-outbox';
 import type { PayinCredits } from '../ledger/payin-credits';
@@ -32,10 +32,25 @@ interface PayinRow {
   provider_reference: string | null;
   provider_payment_url: string | null;
   needs_attention: boolean;
+  /** JSON: an array, or its text, as the driver gives it. */
+  attempts: AttemptRow[] | string;
 }
 
-const COLUMNS =
+interface AttemptRow {
+  channel: PayinChannel;
+  outcome: PayinAttempt['outcome'];
+  declineReason: PayinAttempt['declineReason'];
+  attemptedAt: string;
+}
+
+const PAYIN_COLUMNS =
   'merchant_id, reference, status, amount_minor::text AS amount_minor, currency, customer_email, customer_name, gateway, narration, notify_url, redirect_url, request_fingerprint, created_at, expires_at, paid_at, failed_at, failure_reason, checkout_seed, fee_minor::text AS fee_minor, version, provider_reference, provider_payment_url, needs_attention';
+/** A payin with its attempts, oldest first, read in the statement that reads or writes it. */
+const COLUMNS = `${PAYIN_COLUMNS}, (
+  SELECT coalesce(json_agg(json_build_object('channel', a.channel, 'outcome', a.outcome, 'declineReason', a.decline_reason, 'attemptedAt', a.attempted_at) ORDER BY a.attempt), '[]'::json)
+  FROM payin_attempts a WHERE a.merchant_id = payins.merchant_id AND a.reference = payins.reference) AS attempts`;
+/** A payin just created has no attempt yet. */
+const NEW_PAYIN_COLUMNS = `${PAYIN_COLUMNS}, '[]'::json AS attempts`;
 
 /**
  * Payins in SQL: PGlite on disk by default, PostgreSQL with DATABASE_URL.
@@ -56,7 +71,7 @@ export class SqlPayinRepository implements PayinRepository {
                            request_fingerprint, created_at, expires_at, checkout_seed, checkout_token_hash)
        VALUES ($1, $2, 'PENDING', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::timestamptz, $13::timestamptz, $14, $15)
        ON CONFLICT (merchant_id, reference) DO NOTHING
-       RETURNING ${COLUMNS}`,
+       RETURNING ${NEW_PAYIN_COLUMNS}`,
       [
         payin.merchantId,
         payin.reference,
@@ -93,37 +108,68 @@ export class SqlPayinRepository implements PayinRepository {
   }
 
   async transition(key: PayinKey, transition: PayinTransition, now: Date, eventOf: PayinEventOf, options: TransitionOptions = {}): Promise<StoredPayin | undefined> {
+    return this.client.transaction(async (tx) => {
+      const moved = await this.move(tx, key, transition, now, options);
+      if (moved) await this.writeEvents(tx, [moved], eventOf);
+      return moved;
+    });
+  }
+
+  async recordAttempt(key: PayinKey, attempt: NewPayinAttempt, maxAttempts: number, eventOf: PayinEventOf): Promise<StoredPayin | undefined> {
+    const at = attempt.attemptedAt.toISOString();
+    return this.client.transaction(async (tx) => {
+      // The row lock takes two tabs paying at once one after the other: the second counts the first's attempt, or finds the payin final.
+      const open = await tx.query(`SELECT 1 FROM payins WHERE merchant_id = $1 AND reference = $2 AND status = 'PENDING' AND expires_at > $3::timestamptz FOR UPDATE`, [
+        key.merchantId,
+        key.reference,
+        at,
+      ]);
+      if (open.rows.length === 0) return undefined;
+      const counted = await tx.query<{ earlier: string | number }>('SELECT count(*) AS earlier FROM payin_attempts WHERE merchant_id = $1 AND reference = $2', [key.merchantId, key.reference]);
+      const earlier = Number(counted.rows[0]?.earlier ?? 0);
+      await tx.query(
+        'INSERT INTO payin_attempts (merchant_id, reference, attempt, channel, outcome, decline_reason, attempted_at) VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz)',
+        [key.merchantId, key.reference, earlier + 1, attempt.channel, attempt.outcome, attempt.declineReason, at],
+      );
+      const transition = transitionOfAttempt(attempt, earlier, maxAttempts);
+      // A decline that leaves the payin open still changes it: its version moves on, so that its event is ordered before the final one.
+      const changed = transition
+        ? await this.move(tx, key, transition, attempt.attemptedAt)
+        : await tx.query<PayinRow>(`UPDATE payins SET version = version + 1 WHERE merchant_id = $1 AND reference = $2 RETURNING ${COLUMNS}`, [key.merchantId, key.reference]).then(({ rows }) => rows[0] && fromRow(rows[0]));
+      if (!changed) throw new Error(`payin ${key.reference} was locked open but did not change`);
+      await this.writeEvents(tx, [changed], eventOf);
+      return changed;
+    });
+  }
+
+  /** Moves a PENDING payin, crediting the merchant when it succeeds; its event is the caller's to write in the same transaction. */
+  private async move(tx: SqlQueryable, key: PayinKey, transition: PayinTransition, now: Date, options: TransitionOptions = {}): Promise<StoredPayin | undefined> {
     const at = now.toISOString();
     const reason = failureReasonOf(transition);
     // A provider's confirmed outcome is recorded past expiry too: the payment was made while the payin was still open at the provider.
     const openParams: unknown[] = [key.merchantId, key.reference, transition.to, transition.to === 'SUCCESSFUL' ? at : null, transition.to === 'SUCCESSFUL' ? null : at, reason];
     const stillOpen = options.confirmedByProvider ? '' : `AND expires_at > $${openParams.push(at)}::timestamptz`;
-    return this.client.transaction(async (tx) => {
-      // An abandoned payin failed when it expired, or now if it was abandoned sooner (a simulation).
-      const { rows } =
-        transition.to === 'ABANDONED'
-          ? await tx.query<PayinRow>(
-              `UPDATE payins SET status = 'ABANDONED', failed_at = LEAST(expires_at, $3::timestamptz), failure_reason = $4, version = version + 1, next_provider_check_at = NULL
-               WHERE merchant_id = $1 AND reference = $2 AND status = 'PENDING'
-               RETURNING ${COLUMNS}`,
-              [key.merchantId, key.reference, at, reason],
-            )
-          : await tx.query<PayinRow>(
-              `UPDATE payins SET status = $3, paid_at = $4::timestamptz, failed_at = $5::timestamptz, failure_reason = $6, version = version + 1, next_provider_check_at = NULL
-               WHERE merchant_id = $1 AND reference = $2 AND status = 'PENDING' ${stillOpen}
-               RETURNING ${COLUMNS}`,
-              openParams,
-            );
-      let moved = rows[0] ? fromRow(rows[0]) : undefined;
-      if (moved?.status === 'SUCCESSFUL') {
-        // The money in the same transaction as the move and its event: the merchant is credited exactly when the payin succeeded.
-        const feeMinor = await this.credits.credit(tx, moved, now);
-        await tx.query('UPDATE payins SET fee_minor = $3 WHERE merchant_id = $1 AND reference = $2', [key.merchantId, key.reference, feeMinor.toString()]);
-        moved = { ...moved, feeMinor };
-      }
-      if (moved) await this.writeEvents(tx, [moved], eventOf);
-      return moved;
-    });
+    // An abandoned payin failed when it expired, or now if it was abandoned sooner (a simulation).
+    const { rows } =
+      transition.to === 'ABANDONED'
+        ? await tx.query<PayinRow>(
+            `UPDATE payins SET status = 'ABANDONED', failed_at = LEAST(expires_at, $3::timestamptz), failure_reason = $4, version = version + 1, next_provider_check_at = NULL
+             WHERE merchant_id = $1 AND reference = $2 AND status = 'PENDING'
+             RETURNING ${COLUMNS}`,
+            [key.merchantId, key.reference, at, reason],
+          )
+        : await tx.query<PayinRow>(
+            `UPDATE payins SET status = $3, paid_at = $4::timestamptz, failed_at = $5::timestamptz, failure_reason = $6, version = version + 1, next_provider_check_at = NULL
+             WHERE merchant_id = $1 AND reference = $2 AND status = 'PENDING' ${stillOpen}
+             RETURNING ${COLUMNS}`,
+            openParams,
+          );
+    const moved = rows[0] ? fromRow(rows[0]) : undefined;
+    if (moved?.status !== 'SUCCESSFUL') return moved;
+    // The money in the same transaction as the move and its event: the merchant is credited exactly when the payin succeeded.
+    const feeMinor = await this.credits.credit(tx, moved, now);
+    await tx.query('UPDATE payins SET fee_minor = $3 WHERE merchant_id = $1 AND reference = $2', [key.merchantId, key.reference, feeMinor.toString()]);
+    return { ...moved, feeMinor };
   }
 
   async expireDue(options: { limit: number; merchantId?: string }, eventOf: PayinEventOf): Promise<PayinKey[]> {
@@ -261,5 +307,11 @@ function fromRow(row: PayinRow): StoredPayin {
     providerReference: row.provider_reference,
     providerPaymentUrl: row.provider_payment_url,
     needsAttention: row.needs_attention === true,
+    attempts: (typeof row.attempts === 'string' ? (JSON.parse(row.attempts) as AttemptRow[]) : row.attempts).map((attempt) => ({
+      channel: attempt.channel,
+      outcome: attempt.outcome,
+      declineReason: attempt.declineReason,
+      attemptedAt: toDate(attempt.attemptedAt),
+    })),
   };
 }

@@ -118,8 +118,12 @@ export interface paths {
         /**
          * Simulate a payin outcome (sandbox only)
          * @description Drives a `PENDING` payin to a final state, through the same transition
-         *     as the hosted checkout, so that automated tests need no browser. Only
-         *     in sandbox mode: in production this path answers `404 ROUTE_NOT_FOUND`.
+         *     as the hosted checkout, so that automated tests need no browser; or,
+         *     with `declined`, records a declined attempt as a declined card at the
+         *     checkout does, leaving the payin `PENDING` until its
+         *     `PAYIN_MAX_ATTEMPTS`-th decline makes it `FAILED` with
+         *     `too_many_attempts`. Only in sandbox mode: in production this path
+         *     answers `404 ROUTE_NOT_FOUND`.
          */
         post: operations["simulatePayin"];
         delete?: never;
@@ -548,12 +552,18 @@ export interface paths {
         put?: never;
         /**
          * Submit the checkout form
-         * @description Pays, or cancels, from the checkout page's form. Once the payin is
-         *     final the customer is sent with `303` to the payin's `redirectUrl`,
-         *     with `reference` and `status` appended to its query string, or back to
-         *     the page, which then shows the outcome. A submission after the payin
-         *     is final changes nothing. The redirect is not proof of payment:
-         *     confirm with `GET /payment/api/payins/{reference}`.
+         * @description Pays, or cancels, from the checkout page's form. Each payment is an
+         *     attempt, recorded in the payin's `attempts`. A declined attempt
+         *     leaves the payin `PENDING` and sends the customer back to the page
+         *     with `303`, where the reason is shown in plain words and they can try
+         *     another card or method; the payin fails only after
+         *     `PAYIN_MAX_ATTEMPTS` declines (`too_many_attempts`) or on a decline
+         *     that ends it (`fraud_suspected`). Once the payin is final the
+         *     customer is sent with `303` to the payin's `redirectUrl`, with
+         *     `reference` and `status` appended to its query string, or back to the
+         *     page, which then shows the outcome. A submission after the payin is
+         *     final changes nothing. The redirect is not proof of payment: confirm
+         *     with `GET /payment/api/payins/{reference}`.
          */
         post: operations["submitCheckout"];
         delete?: never;
@@ -787,6 +797,31 @@ export interface webhooks {
          *     `410 Gone` stops the retries of this event.
          */
         post: operations["payincancelledWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payin.attempt_failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A payment attempt was declined (opt-in)
+         * @description Sent when the customer's attempt at checkout is declined and the payin
+         *     stays `PENDING` for another try; the attempt is the last of
+         *     `data.attempts`. Off by default: an operator turns it on for a
+         *     merchant with `"webhookOptInEvents": ["payin.attempt_failed"]` in the
+         *     merchants file. The decline that ends the payin sends `payin.failed`
+         *     instead. Signed, acknowledged and retried as every other event.
+         */
+        post: operations["payinattemptfailedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1046,23 +1081,33 @@ export interface components {
         PayinChannel: "card" | "bank_transfer" | "ussd";
         /**
          * @description A payin is created `PENDING` and moves at most once, to one final state:
-         *     `SUCCESSFUL` (paid), `FAILED` (the payment was declined),
-         *     `ABANDONED` (not paid before `expiresAt`) or `CANCELLED` (the customer
-         *     cancelled at checkout). Final states never change.
+         *     `SUCCESSFUL` (paid), `FAILED` (the payment cannot go on: declined
+         *     `PAYIN_MAX_ATTEMPTS` times, `too_many_attempts`, or once for a reason
+         *     that ends it, `fraud_suspected`), `ABANDONED` (not paid before
+         *     `expiresAt`) or `CANCELLED` (the customer cancelled at checkout).
+         *     Final states never change. A declined attempt short of those is not a
+         *     transition: the payin stays `PENDING`, with the attempt in `attempts`.
          * @enum {string}
          */
         PayinStatus: "PENDING" | "SUCCESSFUL" | "FAILED" | "ABANDONED" | "CANCELLED";
         /**
-         * @description Why a payment was declined; the `failureReason` of a `FAILED` payin.
+         * @description Why a payment attempt was declined. `fraud_suspected` ends the payin
+         *     at once (`FAILED` with that reason); the others leave it `PENDING`
+         *     for another try, until the `PAYIN_MAX_ATTEMPTS`-th decline. A payin
+         *     taken on a provider's page (`PAYMENT_GATEWAY=paystack`) is retried
+         *     there, and a payment the provider reports failed ends the payin with
+         *     its reason.
          * @enum {string}
          */
-        DeclineReason: "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "transfer_not_received";
+        DeclineReason: "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "transfer_not_received" | "fraud_suspected";
         /**
-         * @description Why a payin did not succeed: a `DeclineReason` for `FAILED`,
-         *     `checkout_expired` for `ABANDONED`, `customer_cancelled` for `CANCELLED`.
+         * @description Why a payin did not succeed: for `FAILED`, `too_many_attempts` (each
+         *     decline is in `attempts`), `fraud_suspected`, or a provider's decline
+         *     reason; `checkout_expired` for `ABANDONED`; `customer_cancelled` for
+         *     `CANCELLED`. New reasons may be added.
          * @enum {string}
          */
-        FailureReason: "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "transfer_not_received" | "checkout_expired" | "customer_cancelled";
+        FailureReason: "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "transfer_not_received" | "fraud_suspected" | "too_many_attempts" | "checkout_expired" | "customer_cancelled";
         /**
          * @description Items per page.
          * @default 20
@@ -1379,16 +1424,16 @@ export interface components {
          * @description The type of any webhook event, a payin's, a payout's (`PayoutEventType`) or a payout batch's (`PayoutBatchEventType`).
          * @enum {string}
          */
-        WebhookEventType: "payin.successful" | "payin.failed" | "payin.abandoned" | "payin.cancelled" | "payout.approval_required" | "payout.successful" | "payout.failed" | "payout.reversed" | "payout.cancelled" | "payout_batch.completed";
+        WebhookEventType: "payin.successful" | "payin.failed" | "payin.abandoned" | "payin.cancelled" | "payin.attempt_failed" | "payout.approval_required" | "payout.successful" | "payout.failed" | "payout.reversed" | "payout.cancelled" | "payout_batch.completed";
         /** @description Any webhook event body, of a payin, a payout or a payout batch; `type` says which. */
         WebhookEvent: components["schemas"]["PayinEvent"] | components["schemas"]["PayoutEvent"] | components["schemas"]["PayoutBatchEvent"];
         SimulatePayinRequest: {
             /**
-             * @description The final state to drive the payin to.
+             * @description The final state to drive the payin to, or `declined` to record a declined attempt.
              * @enum {string}
              */
-            outcome: "successful" | "failed" | "abandoned" | "cancelled";
-            /** @description With `outcome` `failed` only; `card_declined` when absent. */
+            outcome: "successful" | "failed" | "abandoned" | "cancelled" | "declined";
+            /** @description With `outcome` `failed` or `declined` only; `card_declined` when absent. */
             failureReason?: components["schemas"]["DeclineReason"];
         };
         /** @description An event's id, sent as its `webhook-id`. */
@@ -1440,6 +1485,20 @@ export interface components {
             timestamp: string;
             data: components["schemas"]["Payin"];
         };
+        PayinAttemptFailedEvent: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "payin.attempt_failed";
+            version: components["schemas"]["ObjectVersion"];
+            /**
+             * Format: date-time
+             * @description When the attempt was declined.
+             */
+            timestamp: string;
+            data: components["schemas"]["Payin"];
+        };
         /**
          * @description The version of the object (`data`) this event reports: 1 when it was
          *     created, one more with each change. Events can arrive out of order;
@@ -1447,7 +1506,7 @@ export interface components {
          */
         ObjectVersion: number;
         /** @description Any webhook event body; `type` says which. */
-        PayinEvent: components["schemas"]["PayinSuccessfulEvent"] | components["schemas"]["PayinFailedEvent"] | components["schemas"]["PayinAbandonedEvent"] | components["schemas"]["PayinCancelledEvent"];
+        PayinEvent: components["schemas"]["PayinSuccessfulEvent"] | components["schemas"]["PayinFailedEvent"] | components["schemas"]["PayinAbandonedEvent"] | components["schemas"]["PayinCancelledEvent"] | components["schemas"]["PayinAttemptFailedEvent"];
         DeliveryAttempt: {
             attempt: number;
             /** Format: date-time */
@@ -1560,6 +1619,23 @@ export interface components {
              *     Always false in sandbox.
              */
             needsAttention: boolean;
+            /**
+             * @description Each try at paying on the hosted checkout, oldest first: declined
+             *     ones, and the one that paid. Empty until the customer tries; a
+             *     payin taken on a provider's page records none (retries happen
+             *     there).
+             */
+            attempts: components["schemas"]["PayinAttempt"][];
+        };
+        /** @description One try at paying a payin at checkout. */
+        PayinAttempt: {
+            channel: components["schemas"]["PayinChannel"];
+            /** @enum {string} */
+            outcome: "succeeded" | "declined";
+            /** @description Why it was declined; `null` when it succeeded. */
+            declineReason: components["schemas"]["DeclineReason"] | null;
+            /** Format: date-time */
+            attemptedAt: string;
         };
         /** @description An event as Paystack sends it (https://paystack.com/docs/payments/webhooks/). Only `event` and `data.reference` are read. */
         PaystackEvent: {
@@ -2054,7 +2130,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The payin, in its new final state. */
+            /** @description The payin, in its new final state, or still `PENDING` with the declined attempt recorded. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3154,11 +3230,11 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description The payin is final; the customer goes to the merchant's `redirectUrl`, or back to the page. */
+            /** @description The payin is final, and the customer goes to the merchant's `redirectUrl`, or back to the page; or the attempt was declined and the payin is still `PENDING`, and the customer goes back to the page with the method they used, which says why and offers another try. */
             303: {
                 headers: {
                     /**
-                     * @description The merchant's `redirectUrl` as stored (normalised, plain ASCII) with `reference` and `status` appended, or the checkout page.
+                     * @description The merchant's `redirectUrl` as stored (normalised, plain ASCII) with `reference` and `status` appended, or the checkout page (with `?method=` after a decline).
                      * @example https://merchant.example.com/checkout/done?reference=order-1042&status=SUCCESSFUL
                      */
                     Location?: string;
@@ -3574,6 +3650,48 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PayinCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone. No more attempts of this event are made. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    payinattemptfailedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event's id, the same on every attempt. Deduplicate on it. */
+                "webhook-id": components["parameters"]["WebhookId"];
+                /**
+                 * @description Unix seconds when this attempt was signed. Refuse it when far from your clock (300 s by default).
+                 * @example 1795860192
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                /**
+                 * @description Space-separated `v1,<base64 HMAC-SHA256>` signatures, one per active webhook secret; one matching is enough.
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignature"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PayinAttemptFailedEvent"];
             };
         };
         responses: {

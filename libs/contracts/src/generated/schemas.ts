@@ -235,9 +235,10 @@ export const SCHEMAS = {
       "ABANDONED",
       "CANCELLED"
     ],
-    "description": "A payin is created `PENDING` and moves at most once, to one final state:\n`SUCCESSFUL` (paid), `FAILED` (the payment was declined),\n`ABANDONED` (not paid before `expiresAt`) or `CANCELLED` (the customer\ncancelled at checkout). Final states never change.\n",
+    "description": "A payin is created `PENDING` and moves at most once, to one final state:\n`SUCCESSFUL` (paid), `FAILED` (the payment cannot go on: declined\n`PAYIN_MAX_ATTEMPTS` times, `too_many_attempts`, or once for a reason\nthat ends it, `fraud_suspected`), `ABANDONED` (not paid before\n`expiresAt`) or `CANCELLED` (the customer cancelled at checkout).\nFinal states never change. A declined attempt short of those is not a\ntransition: the payin stays `PENDING`, with the attempt in `attempts`.\n",
     "x-transitions": {
       "PENDING": [
+        "PENDING",
         "SUCCESSFUL",
         "FAILED",
         "ABANDONED",
@@ -256,9 +257,10 @@ export const SCHEMAS = {
       "insufficient_funds",
       "expired_card",
       "incorrect_cvc",
-      "transfer_not_received"
+      "transfer_not_received",
+      "fraud_suspected"
     ],
-    "description": "Why a payment was declined; the `failureReason` of a `FAILED` payin."
+    "description": "Why a payment attempt was declined. `fraud_suspected` ends the payin\nat once (`FAILED` with that reason); the others leave it `PENDING`\nfor another try, until the `PAYIN_MAX_ATTEMPTS`-th decline. A payin\ntaken on a provider's page (`PAYMENT_GATEWAY=paystack`) is retried\nthere, and a payment the provider reports failed ends the payin with\nits reason.\n"
   },
   "FailureReason": {
     "type": "string",
@@ -268,10 +270,12 @@ export const SCHEMAS = {
       "expired_card",
       "incorrect_cvc",
       "transfer_not_received",
+      "fraud_suspected",
+      "too_many_attempts",
       "checkout_expired",
       "customer_cancelled"
     ],
-    "description": "Why a payin did not succeed: a `DeclineReason` for `FAILED`,\n`checkout_expired` for `ABANDONED`, `customer_cancelled` for `CANCELLED`.\n"
+    "description": "Why a payin did not succeed: for `FAILED`, `too_many_attempts` (each\ndecline is in `attempts`), `fraud_suspected`, or a provider's decline\nreason; `checkout_expired` for `ABANDONED`; `customer_cancelled` for\n`CANCELLED`. New reasons may be added.\n"
   },
   "PageLimit": {
     "type": "integer",
@@ -1201,6 +1205,7 @@ export const SCHEMAS = {
       "payin.failed",
       "payin.abandoned",
       "payin.cancelled",
+      "payin.attempt_failed",
       "payout.approval_required",
       "payout.successful",
       "payout.failed",
@@ -1237,13 +1242,14 @@ export const SCHEMAS = {
           "successful",
           "failed",
           "abandoned",
-          "cancelled"
+          "cancelled",
+          "declined"
         ],
-        "description": "The final state to drive the payin to."
+        "description": "The final state to drive the payin to, or `declined` to record a declined attempt."
       },
       "failureReason": {
         "$ref": "#/components/schemas/DeclineReason",
-        "description": "With `outcome` `failed` only; `card_declined` when absent."
+        "description": "With `outcome` `failed` or `declined` only; `card_declined` when absent."
       }
     }
   },
@@ -1357,6 +1363,33 @@ export const SCHEMAS = {
       }
     }
   },
+  "PayinAttemptFailedEvent": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "type",
+      "version",
+      "timestamp",
+      "data"
+    ],
+    "properties": {
+      "type": {
+        "type": "string",
+        "const": "payin.attempt_failed"
+      },
+      "version": {
+        "$ref": "#/components/schemas/ObjectVersion"
+      },
+      "timestamp": {
+        "type": "string",
+        "format": "date-time",
+        "description": "When the attempt was declined."
+      },
+      "data": {
+        "$ref": "#/components/schemas/Payin"
+      }
+    }
+  },
   "ObjectVersion": {
     "type": "integer",
     "minimum": 1,
@@ -1376,6 +1409,9 @@ export const SCHEMAS = {
       },
       {
         "$ref": "#/components/schemas/PayinCancelledEvent"
+      },
+      {
+        "$ref": "#/components/schemas/PayinAttemptFailedEvent"
       }
     ],
     "discriminator": {
@@ -1384,7 +1420,8 @@ export const SCHEMAS = {
         "payin.successful": "#/components/schemas/PayinSuccessfulEvent",
         "payin.failed": "#/components/schemas/PayinFailedEvent",
         "payin.abandoned": "#/components/schemas/PayinAbandonedEvent",
-        "payin.cancelled": "#/components/schemas/PayinCancelledEvent"
+        "payin.cancelled": "#/components/schemas/PayinCancelledEvent",
+        "payin.attempt_failed": "#/components/schemas/PayinAttemptFailedEvent"
       }
     }
   },
@@ -1586,7 +1623,8 @@ export const SCHEMAS = {
       "paidAt",
       "failedAt",
       "failureReason",
-      "needsAttention"
+      "needsAttention",
+      "attempts"
     ],
     "properties": {
       "reference": {
@@ -1698,6 +1736,52 @@ export const SCHEMAS = {
       "needsAttention": {
         "type": "boolean",
         "description": "True when the payment provider reported something that moved no\nmoney and needs an operator: a payment of another amount or\ncurrency than the payin's (the payin stays `PENDING`, and nothing\nis credited), or a payment made after the payin became final (the\nmoney is at the provider, not credited, and is refunded there).\nAlways false in sandbox.\n"
+      },
+      "attempts": {
+        "type": "array",
+        "maxItems": 10,
+        "items": {
+          "$ref": "#/components/schemas/PayinAttempt"
+        },
+        "description": "Each try at paying on the hosted checkout, oldest first: declined\nones, and the one that paid. Empty until the customer tries; a\npayin taken on a provider's page records none (retries happen\nthere).\n"
+      }
+    }
+  },
+  "PayinAttempt": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "channel",
+      "outcome",
+      "declineReason",
+      "attemptedAt"
+    ],
+    "description": "One try at paying a payin at checkout.",
+    "properties": {
+      "channel": {
+        "$ref": "#/components/schemas/PayinChannel"
+      },
+      "outcome": {
+        "type": "string",
+        "enum": [
+          "succeeded",
+          "declined"
+        ]
+      },
+      "declineReason": {
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/DeclineReason"
+          },
+          {
+            "type": "null"
+          }
+        ],
+        "description": "Why it was declined; `null` when it succeeded."
+      },
+      "attemptedAt": {
+        "type": "string",
+        "format": "date-time"
       }
     }
   },
