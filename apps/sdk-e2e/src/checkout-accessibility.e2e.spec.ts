@@ -33,6 +33,14 @@ describeWithChromium('checkout accessibility, checked by axe-core', () => {
   const createPayin = (): Promise<Payin> =>
     client.payins.create({ amount: 1500.5, currency: 'NGN', customerEmail: 'ada@example.com', narration: 'Order 1042', reference: `a11y-${Date.now()}-${++run}` });
 
+  async function payByCard(page: Page, number: string): Promise<void> {
+    await page.getByLabel('Card number').fill(number);
+    await page.getByLabel('Expiry date').fill('12/34');
+    await page.getByLabel('Security code').fill('123');
+    await page.getByRole('button', { name: /^Pay / }).click();
+    await page.waitForLoadState();
+  }
+
   /** Each view of the checkout, reached as a shopper reaches it, and the file its phone-width screenshot is saved as (docs/images/ holds them for docs/sandbox.md). */
   const VIEWS: Array<[string, (page: Page) => Promise<void>]> = [
     ['the card view', async (page) => void (await page.goto((await createPayin()).checkoutUrl as string))],
@@ -55,13 +63,18 @@ describeWithChromium('checkout accessibility, checked by axe-core', () => {
       },
     ],
     [
-      'a declined card\'s outcome',
+      'a decline with another try',
       async (page) => {
         await page.goto((await createPayin()).checkoutUrl as string);
-        await page.getByLabel('Card number').fill('4000 0000 0000 9995');
-        await page.getByLabel('Expiry date').fill('12/34');
-        await page.getByLabel('Security code').fill('123');
-        await page.getByRole('button', { name: /^Pay / }).click();
+        await payByCard(page, '4000 0000 0000 9995');
+        await page.waitForSelector('[role=alert]');
+      },
+    ],
+    [
+      'a payment declined too many times',
+      async (page) => {
+        await page.goto((await createPayin()).checkoutUrl as string);
+        for (const number of ['4000 0000 0000 0002', '4000 0000 0000 9995', '4000 0000 0000 0069']) await payByCard(page, number);
         await page.waitForSelector('[role=status]');
       },
     ],

@@ -1,8 +1,8 @@
 // A customer's checkout in a real browser: Debian's chromium, driven by
 // playwright-core, never a downloaded browser. The merchant creates the payin
-// through the SDK, the customer pays (or is declined, or cancels) on the
-// hosted page with JavaScript off, lands on the merchant's redirectUrl, and
-// the merchant confirms the outcome server-side.
+// through the SDK, the customer pays (or is declined and tries again, or
+// cancels) on the hosted page with JavaScript off, and on, lands on the
+// merchant's redirectUrl, and the merchant confirms the outcome server-side.
 import * as fs from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -115,14 +115,55 @@ describeWithChromium('checkout in a real browser', () => {
     await page.close();
   });
 
-  it('is declined with the insufficient-funds test card: FAILED with its reason', async () => {
+  it('with script off, is declined, says why, then pays with another card for the same payin: SUCCESSFUL with two attempts', async () => {
     const payin = await createPayin();
     const page = await context.newPage();
     await page.goto(payin.checkoutUrl as string);
     await payByCard(page, '4000 0000 0000 9995');
+    await page.waitForURL(`${payin.checkoutUrl as string}?method=card`);
+    expect(await page.getByRole('alert').innerText()).toBe('Your bank declined this card: there is not enough money on it. Try another card or pay by transfer or pay with USSD. You have 2 attempts left.');
+    expect(await client.payins.get(payin.reference)).toMatchObject({ status: 'PENDING', attempts: [{ channel: 'card', outcome: 'declined', declineReason: 'insufficient_funds' }] });
+    await payByCard(page, '4242 4242 4242 4242');
+    await page.waitForURL(`${merchant.origin}/done**`);
+    expect(new URL(page.url()).searchParams.get('status')).toBe('SUCCESSFUL');
+    const paid = await client.payins.get(payin.reference);
+    expect(paid).toMatchObject({ status: 'SUCCESSFUL', attempts: [{ outcome: 'declined' }, { channel: 'card', outcome: 'succeeded', declineReason: null }] });
+    await page.close();
+  });
+
+  it('with script on, is declined, then switches to a transfer and pays for the same payin', async () => {
+    const scripted = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    try {
+      const payin = await createPayin();
+      const page = await scripted.newPage();
+      await page.goto(payin.checkoutUrl as string);
+      await payByCard(page, '4000 0000 0000 0002');
+      await page.waitForURL(`${payin.checkoutUrl as string}?method=card`);
+      expect(await page.getByRole('alert').innerText()).toContain('Your bank declined this card. Try another card or pay by transfer');
+      await page.getByRole('link', { name: 'Bank transfer' }).click();
+      await page.getByRole('button', { name: 'I have sent the transfer' }).click();
+      await page.waitForURL(`${merchant.origin}/done**`);
+      expect(new URL(page.url()).searchParams.get('reference')).toBe(payin.reference);
+      expect(await client.payins.get(payin.reference)).toMatchObject({ status: 'SUCCESSFUL', attempts: [{ channel: 'card', outcome: 'declined' }, { channel: 'bank_transfer', outcome: 'succeeded' }] });
+    } finally {
+      await scripted.close();
+    }
+  });
+
+  it('fails the payin at the third decline: FAILED with too_many_attempts at the merchant and through the SDK', async () => {
+    const payin = await createPayin();
+    const page = await context.newPage();
+    await page.goto(payin.checkoutUrl as string);
+    await payByCard(page, '4000 0000 0000 0002');
+    await page.waitForURL(`${payin.checkoutUrl as string}?method=card`);
+    await payByCard(page, '4000 0000 0000 0069');
+    expect(await page.getByRole('alert').innerText()).toContain('You have one attempt left.');
+    await payByCard(page, '4000 0000 0000 0127');
     await page.waitForURL(`${merchant.origin}/done**`);
     expect(new URL(page.url()).searchParams.get('status')).toBe('FAILED');
-    expect(await client.payins.get(payin.reference)).toMatchObject({ status: 'FAILED', failureReason: 'insufficient_funds' });
+    const failed = await client.payins.get(payin.reference);
+    expect(failed).toMatchObject({ status: 'FAILED', failureReason: 'too_many_attempts' });
+    expect(failed.attempts.map((attempt) => attempt.declineReason)).toEqual(['card_declined', 'expired_card', 'incorrect_cvc']);
     await page.close();
   });
 
