@@ -31,6 +31,13 @@ function contract(changes: { request?: object; response?: object; responses?: ob
 
 const base = contract();
 
+/** The base contract with a status schema whose transitions are `moves`. */
+function withTransitions(moves: Record<string, string[]>): OpenApiDocument {
+  const document = contract();
+  (document.components?.schemas as Record<string, unknown>).ThingStatus = { type: 'string', enum: Object.keys(moves), 'x-transitions': moves };
+  return document;
+}
+
 describe('breakingChanges', () => {
   it.each<[string, { after: OpenApiDocument; want: string[] }]>([
     ['a removed operation', { after: { ...base, paths: {} }, want: ['POST /payment/api/things: the operation was removed.'] }],
@@ -74,5 +81,18 @@ describe('breakingChanges', () => {
     ['a new status code', contract({ responses: { '201': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Thing' } } } }, '400': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }, '429': { content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } } } })],
   ])('lets %s pass', (_name, after) => {
     expect(breakingChanges(base, after)).toEqual([]);
+  });
+
+  describe('state machines (x-transitions)', () => {
+    const before = withTransitions({ PENDING: ['PAID', 'FAILED'], PAID: [], FAILED: [] });
+    it('reports a new move out of a state merchants know, such as a state that may now stay as it is', () => {
+      expect(breakingChanges(before, withTransitions({ PENDING: ['PENDING', 'PAID', 'FAILED'], PAID: [], FAILED: [] }))).toEqual([
+        'ThingStatus: PENDING may now move to PENDING (x-transitions), a move integrated merchants have not handled.',
+      ]);
+    });
+    it('passes the same moves, in any order, and fewer moves', () => {
+      expect(breakingChanges(before, withTransitions({ PENDING: ['FAILED', 'PAID'], PAID: [], FAILED: [] }))).toEqual([]);
+      expect(breakingChanges(before, withTransitions({ PENDING: ['PAID'], PAID: [], FAILED: [] }))).toEqual([]);
+    });
   });
 });

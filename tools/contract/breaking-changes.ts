@@ -1,7 +1,9 @@
 // Finds the changes between two versions of the OpenAPI contract that would
 // break a merchant already integrated, and says each in words. Additive
 // changes pass: new operations, new optional request fields, new response
-// fields, new enum values in responses (new error codes).
+// fields, new enum values in responses (new error codes). A state machine's
+// new transition (`x-transitions`) out of a state merchants already know is
+// breaking: code written for the old moves meets one it never handled.
 
 type Schema = {
   $ref?: string;
@@ -58,7 +60,24 @@ export function breakingChanges(before: OpenApiDocument, after: OpenApiDocument)
       compareResponses(name, old, oldOperation, now, newOperation, found);
     }
   }
+  compareTransitions(before, after, found);
   return found;
+}
+
+/** A transition added to a state that existed before: a merchant's code sees a move it was never written for. */
+function compareTransitions(before: OpenApiDocument, after: OpenApiDocument, found: string[]): void {
+  const schemasOf = (document: OpenApiDocument) => (document.components?.schemas ?? {}) as Record<string, { 'x-transitions'?: Record<string, string[]> }>;
+  const afterSchemas = schemasOf(after);
+  for (const [name, schema] of Object.entries(schemasOf(before))) {
+    const oldMoves = schema['x-transitions'];
+    const newMoves = afterSchemas[name]?.['x-transitions'];
+    if (!oldMoves || !newMoves) continue;
+    for (const [from, tos] of Object.entries(oldMoves)) {
+      for (const to of (newMoves[from] ?? []).filter((target) => !tos.includes(target))) {
+        found.push(`${name}: ${from} may now move to ${to} (x-transitions), a move integrated merchants have not handled.`);
+      }
+    }
+  }
 }
 
 class Resolver {
