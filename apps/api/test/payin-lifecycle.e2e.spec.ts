@@ -121,6 +121,38 @@ function lifecycleSuite(start: (env?: Record<string, string>, options?: CreateAp
     });
   });
 
+  describe("the merchant's cancellation", () => {
+    const cancel = (ref: string, body = '{}', credential: TestCredential = MERCHANT_A) => signedCall(api.baseUrl, { path: `${PAYINS}/${ref}/cancel`, body, credential });
+
+    it('cancels a PENDING payin once, as merchant_cancelled with no link left, and never a final one', async () => {
+      const ref = reference('mcancel');
+      await create(api, ref);
+      const cancelled = await cancel(ref);
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.json).toMatchObject({ status: 'CANCELLED', failureReason: 'merchant_cancelled', checkoutUrl: null, failedAt: expect.any(String) });
+      expect((await read(api, ref)).json).toEqual(cancelled.json);
+      const again = await cancel(ref);
+      expect(again.status).toBe(409);
+      expect(again.json.code).toBe('PAYIN_NOT_PENDING');
+
+      const paid = reference('mcancel-paid');
+      await create(api, paid);
+      await simulate(api, paid, { outcome: 'successful' });
+      expect((await cancel(paid)).json).toMatchObject({ code: 'PAYIN_NOT_PENDING' });
+      expect((await read(api, paid)).json.status).toBe('SUCCESSFUL');
+    });
+
+    it("refuses a body with fields, and another merchant's payin", async () => {
+      const ref = reference('mcancel-bad');
+      await create(api, ref);
+      const withField = await cancel(ref, JSON.stringify({ reason: 'out of stock' }));
+      expect(withField.status).toBe(400);
+      expect(withField.json.details).toEqual([{ field: 'reason', code: 'unknown', message: 'reason is not a field of this operation, which takes none; send {}.' }]);
+      expect((await cancel(ref, '{}', MERCHANT_B)).status).toBe(404);
+      expect((await read(api, ref)).json.status).toBe('PENDING');
+    });
+  });
+
   describe('attempts', () => {
     type Attempt = { channel: string; outcome: string; declineReason: string | null; attemptedAt: string };
 

@@ -120,7 +120,7 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
     it.each([
       ['SUCCESSFUL', { to: 'SUCCESSFUL' }, { paidAt: BEFORE_EXPIRY, failedAt: null, failureReason: null }],
       ['FAILED', { to: 'FAILED', reason: 'insufficient_funds' }, { paidAt: null, failedAt: BEFORE_EXPIRY, failureReason: 'insufficient_funds' }],
-      ['CANCELLED', { to: 'CANCELLED' }, { paidAt: null, failedAt: BEFORE_EXPIRY, failureReason: 'customer_cancelled' }],
+      ['CANCELLED', { to: 'CANCELLED', by: 'customer' }, { paidAt: null, failedAt: BEFORE_EXPIRY, failureReason: 'customer_cancelled' }],
       ['ABANDONED', { to: 'ABANDONED' }, { paidAt: null, failedAt: BEFORE_EXPIRY, failureReason: 'checkout_expired' }],
     ] as const)('moves PENDING to %s and records when and why', async (status, transition, recorded) => {
       await repository.insertIfAbsent(payin(`t-${status}`));
@@ -132,7 +132,7 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
     it('never moves a final payin again', async () => {
       await repository.insertIfAbsent(payin('t-final'));
       await repository.transition(key('t-final'), { to: 'SUCCESSFUL' }, BEFORE_EXPIRY, NO_EVENT);
-      for (const transition of [{ to: 'FAILED', reason: 'card_declined' }, { to: 'CANCELLED' }, { to: 'ABANDONED' }, { to: 'SUCCESSFUL' }] as const) {
+      for (const transition of [{ to: 'FAILED', reason: 'card_declined' }, { to: 'CANCELLED', by: 'customer' }, { to: 'ABANDONED' }, { to: 'SUCCESSFUL' }] as const) {
         expect(await repository.transition(key('t-final'), transition, BEFORE_EXPIRY, NO_EVENT)).toBeUndefined();
       }
       expect((await repository.find(key('t-final')))?.status).toBe('SUCCESSFUL');
@@ -140,7 +140,7 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
 
     it('moves a payin exactly once when transitions race', async () => {
       await repository.insertIfAbsent(payin('t-race'));
-      const attempts = [{ to: 'SUCCESSFUL' }, { to: 'CANCELLED' }, { to: 'FAILED', reason: 'card_declined' }, { to: 'SUCCESSFUL' }, { to: 'ABANDONED' }, { to: 'SUCCESSFUL' }] as const;
+      const attempts = [{ to: 'SUCCESSFUL' }, { to: 'CANCELLED', by: 'customer' }, { to: 'FAILED', reason: 'card_declined' }, { to: 'SUCCESSFUL' }, { to: 'ABANDONED' }, { to: 'SUCCESSFUL' }] as const;
       const results = await Promise.all(attempts.map((transition) => repository.transition(key('t-race'), transition, BEFORE_EXPIRY, NO_EVENT)));
       const winners = results.filter((result) => result !== undefined);
       expect(winners).toHaveLength(1);
@@ -152,7 +152,7 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
       for (const reference of ['l-paid', 'l-declined', 'l-cancelled']) await repository.insertIfAbsent(payin(reference, { merchantId: 'MCH-LEDGER' }));
       const paid = await repository.transition(of('l-paid'), { to: 'SUCCESSFUL' }, BEFORE_EXPIRY, NO_EVENT);
       await repository.transition(of('l-declined'), { to: 'FAILED', reason: 'card_declined' }, BEFORE_EXPIRY, NO_EVENT);
-      await repository.transition(of('l-cancelled'), { to: 'CANCELLED' }, BEFORE_EXPIRY, NO_EVENT);
+      await repository.transition(of('l-cancelled'), { to: 'CANCELLED', by: 'customer' }, BEFORE_EXPIRY, NO_EVENT);
       // 1.5 % of ₦1,000.50, rounded half up to the kobo.
       expect(paid?.feeMinor).toBe(1_501n);
       expect((await repository.find(of('l-paid')))?.feeMinor).toBe(1_501n);
@@ -171,6 +171,39 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
       await repository.insertIfAbsent(payin('t-late'));
       expect(await repository.transition(key('t-late'), { to: 'SUCCESSFUL' }, AFTER_EXPIRY, NO_EVENT)).toBeUndefined();
       expect(await repository.transition(key('t-late'), { to: 'ABANDONED' }, AFTER_EXPIRY, NO_EVENT)).toMatchObject({ status: 'ABANDONED', failedAt: new Date('2026-11-22T10:30:00.000Z') });
+    });
+  });
+
+  describe('attempts', () => {
+    const key = (reference: string) => ({ merchantId: 'MCH-ATTEMPTS', reference });
+    const declined = { channel: 'card', outcome: 'declined', declineReason: 'card_declined', attemptedAt: BEFORE_EXPIRY } as const;
+    const paying = { channel: 'bank_transfer', outcome: 'succeeded', declineReason: null, attemptedAt: BEFORE_EXPIRY } as const;
+
+    it('keeps a payin open after a decline, one version on, and pays it with the credit on a paying attempt', async () => {
+      await repository.insertIfAbsent(payin('a-paid', { merchantId: 'MCH-ATTEMPTS' }));
+      const open = await repository.recordAttempt(key('a-paid'), declined, 3, NO_EVENT);
+      expect(open).toMatchObject({ status: 'PENDING', version: 2, attempts: [declined] });
+      const paid = await repository.recordAttempt(key('a-paid'), paying, 3, NO_EVENT);
+      expect(paid).toMatchObject({ status: 'SUCCESSFUL', version: 3, paidAt: BEFORE_EXPIRY, feeMinor: 1_501n, attempts: [declined, paying] });
+      expect(await repository.find(key('a-paid'))).toEqual(paid);
+      expect(await ledger.balanceOf('MCH-ATTEMPTS', 'NGN')).toMatchObject({ availableMinor: 98_549n });
+      expect(await repository.recordAttempt(key('a-paid'), paying, 3, NO_EVENT)).toBeUndefined();
+      expect((await repository.find(key('a-paid')))?.attempts).toHaveLength(2);
+    });
+
+    it('records nothing at or after expiresAt', async () => {
+      await repository.insertIfAbsent(payin('a-late', { merchantId: 'MCH-ATTEMPTS' }));
+      expect(await repository.recordAttempt(key('a-late'), { ...paying, attemptedAt: AFTER_EXPIRY }, 3, NO_EVENT)).toBeUndefined();
+      expect(await repository.find(key('a-late'))).toMatchObject({ status: 'PENDING', version: 1, attempts: [] });
+    });
+
+    it('numbers concurrent attempts from 1 with no gap, fails the payin at the last allowed, and records none after it', async () => {
+      await repository.insertIfAbsent(payin('a-race', { merchantId: 'MCH-ATTEMPTS' }));
+      const results = await Promise.all(Array.from({ length: 5 }, () => repository.recordAttempt(key('a-race'), declined, 3, NO_EVENT)));
+      expect(results.filter((result) => result !== undefined).map((result) => result?.version).sort()).toEqual([2, 3, 4]);
+      const { rows } = await client.query<{ attempt: number }>('SELECT attempt FROM payin_attempts WHERE merchant_id = $1 AND reference = $2 ORDER BY attempt', ['MCH-ATTEMPTS', 'a-race']);
+      expect(rows.map((row) => Number(row.attempt))).toEqual([1, 2, 3]);
+      expect(await repository.find(key('a-race'))).toMatchObject({ status: 'FAILED', failureReason: 'too_many_attempts', version: 4 });
     });
   });
 

@@ -77,6 +77,17 @@ describe('PaymentClient against the real service', () => {
       expect(again).toMatchObject({ code: 'PAYIN_NOT_PENDING', status: 409 });
     });
 
+    it('payins.simulate records declined attempts, and payins.cancel cancels an open payin once', async () => {
+      const reference = `sdk-decline-${Date.now()}`;
+      await client().payins.create({ amount: 250, currency: 'NGN', customerEmail: 'ada@example.com', reference });
+      const declined = await client().payins.simulate(reference, { outcome: 'declined', failureReason: 'expired_card' });
+      expect(declined).toMatchObject({ status: 'PENDING', attempts: [{ channel: 'card', outcome: 'declined', declineReason: 'expired_card' }] });
+      expect(await client().payins.cancel(reference)).toMatchObject({ status: 'CANCELLED', failureReason: 'merchant_cancelled', checkoutUrl: null });
+      const again = await client().payins.cancel(reference).catch((e: unknown) => e);
+      expect(again).toBeInstanceOf(ConflictError);
+      expect(again).toMatchObject({ code: 'PAYIN_NOT_PENDING', status: 409 });
+    });
+
     it('payins.list is one page when awaited, from a cursor when given, and every payin with for await', async () => {
       const createdFrom = new Date().toISOString();
       const references: string[] = [];

@@ -131,9 +131,20 @@ export class PaymentClient {
     },
 
     /**
-     * Sandbox only: drives a PENDING payin to a final state, through the same
-     * transition as the hosted checkout, for automated tests. In production the
-     * service answers 404.
+     * Cancels one of your payins not yet paid, such as an order you can no
+     * longer fill: `CANCELLED` with `failureReason` `merchant_cancelled`, and
+     * its checkout link takes no payment.
+     * @throws {ConflictError} with code `PAYIN_NOT_PENDING` when the payin is already final (a payment that won the race stands).
+     * @throws {NotFoundError} when you have no payin with this reference.
+     * @throws {AuthenticationError | RateLimitError | ServiceUnavailableError | ConnectionError | TimeoutError} as every method.
+     */
+    cancel: async (reference: string): Promise<Payin> => expectData(await this.http.POST('/payment/api/payins/{reference}/cancel', { params: { path: { reference } }, body: {} })),
+
+    /**
+     * Sandbox only: drives a PENDING payin to a final state, or records a
+     * declined attempt (`declined`), through the same transitions as the
+     * hosted checkout, for automated tests. In production the service
+     * answers 404.
      * @throws {ConflictError} with code `PAYIN_NOT_PENDING` when the payin is already final.
      * @throws {NotFoundError} when you have no payin with this reference, or the service runs in production mode.
      * @throws {AuthenticationError | RateLimitError | ServiceUnavailableError | ConnectionError | TimeoutError} as every method.

@@ -41,6 +41,7 @@ export async function rightTypes(): Promise<void> {
       | 'too_many_attempts'
       | 'checkout_expired'
       | 'customer_cancelled'
+      | 'merchant_cancelled'
       | null = listed.failureReason;
     const declines: Array<'card_declined' | 'insufficient_funds' | 'expired_card' | 'incorrect_cvc' | 'transfer_not_received' | 'fraud_suspected' | null> = listed.attempts.map((attempt) => attempt.declineReason);
     void [reason, declines];

@@ -296,6 +296,7 @@ const REASON_TEXT: Record<FailureReason, string> = {
   too_many_attempts: 'It was declined too many times, and nothing was charged. Ask the merchant for a new payment link to try again.',
   checkout_expired: 'It was not paid in time. Ask the merchant for a new payment link.',
   customer_cancelled: 'You cancelled this payment. Nothing was charged.',
+  merchant_cancelled: 'The merchant cancelled this payment. Nothing was charged.',
 };
 
 export function renderOutcomePage(view: OutcomeView): string {

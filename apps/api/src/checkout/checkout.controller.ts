@@ -172,7 +172,7 @@ export class CheckoutController {
   }
 
   private async cancel(payin: StoredPayin): Promise<{ changed: boolean; payin: StoredPayin }> {
-    const result = await this.payins.transition(payin, { to: 'CANCELLED' });
+    const result = await this.payins.transition(payin, { to: 'CANCELLED', by: 'customer' });
     return { changed: result.moved, payin: result.payin };
   }
 

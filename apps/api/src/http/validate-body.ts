@@ -57,3 +57,9 @@ const CONSTRAINT_CODES: Record<string, string> = {
 function constraintCode(constraint: string): string {
   return CONSTRAINT_CODES[constraint] ?? constraint;
 }
+
+/** The body of an operation that takes no fields (`{}`): any field is refused, as an unknown field of any body is. */
+export function refuseFields(body: Record<string, unknown>): void {
+  const fields = Object.keys(body);
+  if (fields.length > 0) throw validationFailed(fields.map((field) => ({ field, code: 'unknown', message: `${field} is not a field of this operation, which takes none; send {}.` })));
+}

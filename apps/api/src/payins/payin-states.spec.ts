@@ -22,9 +22,10 @@ describe('the payin states of the contract', () => {
     const reasons: readonly string[] = SCHEMAS.FailureReason.enum;
     expect(failureReasonOf({ to: 'SUCCESSFUL' })).toBeNull();
     for (const reason of [...SCHEMAS.DeclineReason.enum, 'too_many_attempts'] as const) expect(failureReasonOf({ to: 'FAILED', reason })).toBe(reason);
-    expect(reasons).toContain(failureReasonOf({ to: 'CANCELLED' }));
+    expect(reasons).toContain(failureReasonOf({ to: 'CANCELLED', by: 'customer' }));
+    expect(reasons).toContain(failureReasonOf({ to: 'CANCELLED', by: 'merchant' }));
     expect(reasons).toContain(failureReasonOf({ to: 'ABANDONED' }));
-    expect([...SCHEMAS.DeclineReason.enum, 'too_many_attempts', failureReasonOf({ to: 'CANCELLED' }), failureReasonOf({ to: 'ABANDONED' })].sort()).toEqual([...reasons].sort());
+    expect([...SCHEMAS.DeclineReason.enum, 'too_many_attempts', failureReasonOf({ to: 'CANCELLED', by: 'customer' }), failureReasonOf({ to: 'CANCELLED', by: 'merchant' }), failureReasonOf({ to: 'ABANDONED' })].sort()).toEqual([...reasons].sort());
   });
 });
 

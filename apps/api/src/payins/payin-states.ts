@@ -25,7 +25,7 @@ export type FailedReason = DeclineReason | 'too_many_attempts';
 export type PayinTransition =
   | { to: 'SUCCESSFUL' }
   | { to: 'FAILED'; reason: FailedReason }
-  | { to: 'CANCELLED' }
+  | { to: 'CANCELLED'; by: 'customer' | 'merchant' }
   | { to: 'ABANDONED' };
 
 /** The `failureReason` each final state records; FAILED records the decline's own. */
@@ -36,7 +36,7 @@ export function failureReasonOf(transition: PayinTransition): FailureReason | nu
     case 'FAILED':
       return transition.reason;
     case 'CANCELLED':
-      return 'customer_cancelled';
+      return transition.by === 'merchant' ? 'merchant_cancelled' : 'customer_cancelled';
     case 'ABANDONED':
       return 'checkout_expired';
   }

@@ -1,12 +1,13 @@
-import { Controller, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { FieldError, Payin, PayinList, EventDeliveryLogList } from '@paysign/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pageOf } from '../http/listing-query';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
+import { ApiException } from '../errors/api.exception';
 import { VerifiedBody, verifiedFieldText } from '../http/verified-body.decorator';
 import { ROUTES } from '../http/routes';
-import { validateBody } from '../http/validate-body';
+import { refuseFields, validateBody } from '../http/validate-body';
 import { amountTextErrors, checkedReference } from '../http/request-rules';
 import { CREATE_PAYIN_FIELDS, CreatePayinDto } from './create-payin.dto';
 import { encodeCursor, parseListQuery } from './list-payins.query';
@@ -54,6 +55,19 @@ export class PayinsController {
   async get(@Param('reference') reference: string, @Req() request: FastifyRequest): Promise<Payin> {
     const merchant = request.merchant as NonNullable<FastifyRequest['merchant']>;
     return this.payins.get({ merchantId: merchant.merchantId, reference: checkedReference(reference) });
+  }
+
+  /** The merchant's own cancellation of a payin not yet paid: CANCELLED with merchant_cancelled, once; a payin already final is left as it is. */
+  @Post(':reference/cancel')
+  @HttpCode(200)
+  async cancel(@Param('reference') reference: string, @VerifiedBody() body: Record<string, unknown>, @Req() request: FastifyRequest): Promise<Payin> {
+    refuseFields(body);
+    const merchant = request.merchant as NonNullable<FastifyRequest['merchant']>;
+    const key = { merchantId: merchant.merchantId, reference: checkedReference(reference) };
+    await this.payins.find(key);
+    const result = await this.payins.transition(key, { to: 'CANCELLED', by: 'merchant' });
+    if (!result.moved) throw new ApiException('PAYIN_NOT_PENDING', { reference, status: result.payin.status });
+    return this.payins.toContract(result.payin);
   }
 
   /** Every event of the payin with every delivery attempt, for a merchant debugging its receiver. */

@@ -37,6 +37,6 @@ export function transitionOf(input: SimulatePayinDto & { outcome: Exclude<Simula
     case 'abandoned':
       return { to: 'ABANDONED' };
     case 'cancelled':
-      return { to: 'CANCELLED' };
+      return { to: 'CANCELLED', by: 'customer' };
   }
 }

@@ -5,11 +5,11 @@ import { pageOf } from '../http/listing-query';
 import { amountTextErrors, checkedReference } from '../http/request-rules';
 import { ROUTES } from '../http/routes';
 import { VerifiedBody, verifiedFieldText } from '../http/verified-body.decorator';
-import { validateBody } from '../http/validate-body';
+import { refuseFields, validateBody } from '../http/validate-body';
 import { CREATE_PAYOUT_BATCH_FIELDS, CreatePayoutBatchDto, encodePayoutBatchCursor, parsePayoutBatchListQuery, SUBMIT_PAYOUT_BATCH_FIELDS, SubmitPayoutBatchDto } from './payout-requests';
 import { payoutBatchToContract } from './payout-view';
 import { PayoutBatchesService } from './payout-batches.service';
-import { callerOf, merchantOf, refuseFields } from './payouts.controller';
+import { callerOf, merchantOf } from './payouts.controller';
 
 @Controller('api/payout-batches')
 export class PayoutBatchesController {

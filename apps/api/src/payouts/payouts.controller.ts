@@ -5,11 +5,11 @@ import { pageOf } from '../http/listing-query';
 import { Inject } from '@nestjs/common';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
-import { rateLimited, validationFailed } from '../errors/api.exception';
+import { rateLimited } from '../errors/api.exception';
 import { amountTextErrors, checkedReference } from '../http/request-rules';
 import { ROUTES } from '../http/routes';
 import { VerifiedBody, verifiedFieldText } from '../http/verified-body.decorator';
-import { validateBody } from '../http/validate-body';
+import { refuseFields, validateBody } from '../http/validate-body';
 import { SqlWebhookEventRepository } from '../webhooks/sql-webhook-event.repository';
 import { webhookEventToContract } from '../webhooks/webhook-event-view';
 import { checkedMerchantUrl } from '../webhooks/webhook-target';
@@ -106,12 +106,6 @@ export class PayoutsController {
     const result = checkedMerchantUrl('notifyUrl', raw, { production: this.config.mode === 'production', allowLocalReceivers: this.config.webhooks.allowLocalReceivers });
     return 'error' in result ? { errors: [result.error] } : { url: result.url, errors: [] };
   }
-}
-
-/** The body of an operation that takes no fields (`{}`): any field is refused, as an unknown field of any body is. */
-export function refuseFields(body: Record<string, unknown>): void {
-  const fields = Object.keys(body);
-  if (fields.length > 0) throw validationFailed(fields.map((field) => ({ field, code: 'unknown', message: `${field} is not a field of this operation, which takes none; send {}.` })));
 }
 
 export const merchantOf = (request: FastifyRequest): string => (request.merchant as NonNullable<FastifyRequest['merchant']>).merchantId;

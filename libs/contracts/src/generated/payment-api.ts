@@ -106,6 +106,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payment/api/payins/{reference}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payin not yet paid
+         * @description Cancels a `PENDING` payin, such as an order that can no longer be
+         *     filled: it becomes `CANCELLED` with `failureReason`
+         *     `merchant_cancelled`, its checkout link shows that it was cancelled,
+         *     and nothing more can be paid there. A payin already final answers
+         *     `409 PAYIN_NOT_PENDING`, so a payment that won the race is never
+         *     undone. A payin taken on a provider's page that the customer pays
+         *     there after the cancellation is flagged `needsAttention` and not
+         *     credited (refund it at the provider).
+         */
+        post: operations["cancelPayin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payment/api/payins/{reference}/simulate": {
         parameters: {
             query?: never;
@@ -788,7 +815,7 @@ export interface webhooks {
         get?: never;
         put?: never;
         /**
-         * A payin was cancelled by the customer
+         * A payin was cancelled, by the customer or the merchant
          * @description Sent to the payin's `notifyUrl` when it becomes `CANCELLED`, signed as
          *     Standard Webhooks: `webhook-signature` holds one `v1,` signature per
          *     active webhook secret of the merchant, over `{webhook-id}.{webhook-timestamp}.{body}`.
@@ -1084,7 +1111,8 @@ export interface components {
          *     `SUCCESSFUL` (paid), `FAILED` (the payment cannot go on: declined
          *     `PAYIN_MAX_ATTEMPTS` times, `too_many_attempts`, or once for a reason
          *     that ends it, `fraud_suspected`), `ABANDONED` (not paid before
-         *     `expiresAt`) or `CANCELLED` (the customer cancelled at checkout).
+         *     `expiresAt`) or `CANCELLED` (the customer cancelled at checkout, or
+         *     the merchant cancelled it).
          *     Final states never change. A declined attempt short of those is not a
          *     transition: the payin stays `PENDING`, with the attempt in `attempts`.
          * @enum {string}
@@ -1103,11 +1131,11 @@ export interface components {
         /**
          * @description Why a payin did not succeed: for `FAILED`, `too_many_attempts` (each
          *     decline is in `attempts`), `fraud_suspected`, or a provider's decline
-         *     reason; `checkout_expired` for `ABANDONED`; `customer_cancelled` for
-         *     `CANCELLED`. New reasons may be added.
+         *     reason; `checkout_expired` for `ABANDONED`; `customer_cancelled` or
+         *     `merchant_cancelled` for `CANCELLED`. New reasons may be added.
          * @enum {string}
          */
-        FailureReason: "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "transfer_not_received" | "fraud_suspected" | "too_many_attempts" | "checkout_expired" | "customer_cancelled";
+        FailureReason: "card_declined" | "insufficient_funds" | "expired_card" | "incorrect_cvc" | "transfer_not_received" | "fraud_suspected" | "too_many_attempts" | "checkout_expired" | "customer_cancelled" | "merchant_cancelled";
         /**
          * @description Items per page.
          * @default 20
@@ -2106,6 +2134,55 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelPayin: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The merchant's reference given at creation.
+                 * @example order-1042
+                 */
+                reference: components["schemas"]["Reference"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EmptyRequest"];
+            };
+        };
+        responses: {
+            /** @description The payin, `CANCELLED`. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Payin"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The calling merchant has no payin with this reference (`PAYIN_NOT_FOUND`). */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            409: components["responses"]["PayinNotPending"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -235,7 +235,7 @@ export const SCHEMAS = {
       "ABANDONED",
       "CANCELLED"
     ],
-    "description": "A payin is created `PENDING` and moves at most once, to one final state:\n`SUCCESSFUL` (paid), `FAILED` (the payment cannot go on: declined\n`PAYIN_MAX_ATTEMPTS` times, `too_many_attempts`, or once for a reason\nthat ends it, `fraud_suspected`), `ABANDONED` (not paid before\n`expiresAt`) or `CANCELLED` (the customer cancelled at checkout).\nFinal states never change. A declined attempt short of those is not a\ntransition: the payin stays `PENDING`, with the attempt in `attempts`.\n",
+    "description": "A payin is created `PENDING` and moves at most once, to one final state:\n`SUCCESSFUL` (paid), `FAILED` (the payment cannot go on: declined\n`PAYIN_MAX_ATTEMPTS` times, `too_many_attempts`, or once for a reason\nthat ends it, `fraud_suspected`), `ABANDONED` (not paid before\n`expiresAt`) or `CANCELLED` (the customer cancelled at checkout, or\nthe merchant cancelled it).\nFinal states never change. A declined attempt short of those is not a\ntransition: the payin stays `PENDING`, with the attempt in `attempts`.\n",
     "x-transitions": {
       "PENDING": [
         "PENDING",
@@ -273,9 +273,10 @@ export const SCHEMAS = {
       "fraud_suspected",
       "too_many_attempts",
       "checkout_expired",
-      "customer_cancelled"
+      "customer_cancelled",
+      "merchant_cancelled"
     ],
-    "description": "Why a payin did not succeed: for `FAILED`, `too_many_attempts` (each\ndecline is in `attempts`), `fraud_suspected`, or a provider's decline\nreason; `checkout_expired` for `ABANDONED`; `customer_cancelled` for\n`CANCELLED`. New reasons may be added.\n"
+    "description": "Why a payin did not succeed: for `FAILED`, `too_many_attempts` (each\ndecline is in `attempts`), `fraud_suspected`, or a provider's decline\nreason; `checkout_expired` for `ABANDONED`; `customer_cancelled` or\n`merchant_cancelled` for `CANCELLED`. New reasons may be added.\n"
   },
   "PageLimit": {
     "type": "integer",
