@@ -85,6 +85,9 @@ describe('fair webhook delivery', () => {
       clock.advance(300_000);
       await jobs.runNow('webhook-delivery');
       expect(await leased()).toBe(0);
+      // Held back by the receiver's circuit, the events are queued but delivery is not behind.
+      const scraped = await (await fetch(`${api.baseUrl}/payment/metrics`)).text();
+      expect([/^paysign_webhook_queue_depth (\S+)$/m.exec(scraped)?.[1], /^paysign_webhook_queue_lag_seconds (\S+)$/m.exec(scraped)?.[1]]).toEqual(['3', '0']);
 
       // Open its time: one attempt goes through, held in flight by the receiver, and no claim adds another meanwhile.
       clock.advance(301_000);

@@ -212,6 +212,17 @@ function deliverySuite(start: (env: Record<string, string>, options?: CreateAppO
     expect(other.json.code).toBe('EVENT_NOT_FOUND');
   });
 
+  it('shows in the metrics how long the oldest due event has waited for a claim, and 0 once it is delivered', async () => {
+    const lag = async () => /^paysign_webhook_queue_lag_seconds (\S+)$/m.exec(await (await fetch(`${timed.baseUrl}/payment/metrics`)).text())?.[1];
+    const ref = await createPayin(timed, receiver.url);
+    await simulate(timed, ref, 'successful');
+    // Due at once, and claimed only when the test runs the job: it waits exactly as long as the clock is moved.
+    clock.advance(30_000);
+    expect(await lag()).toBe('30');
+    expect(await claimUntilRecorded(ref, 1)).toMatchObject({ status: 'delivered' });
+    expect(await lag()).toBe('0');
+  });
+
   it('shows the queue depth and the delivery outcomes in the metrics', async () => {
     const metric = async (line: RegExp) => Number(line.exec(await (await fetch(`${api.baseUrl}/payment/metrics`)).text())?.[1] ?? Number.NaN);
     const deliveredBefore = await metric(/^paysign_webhook_deliveries_total\{outcome="delivered"\} (\d+)$/m);

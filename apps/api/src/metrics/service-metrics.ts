@@ -1,6 +1,14 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { LatencyHistogram } from './latency-histogram';
 
+/** The webhook outbox at one scrape. */
+export interface WebhookQueueState {
+  /** Events still to be delivered. */
+  pending: number;
+  /** How long the longest-waiting event a claim could take has been due; 0 when none is. */
+  lagSeconds: number;
+}
+
 const LATENCY_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
@@ -126,7 +134,9 @@ export class ServiceMetrics {
     this.jobDuration.observe({ job }, durationSeconds);
   }
 
-  private readWebhookQueueDepth: (() => Promise<number>) | undefined;
+  private readWebhookQueue: (() => Promise<WebhookQueueState>) | undefined;
+  /** The read in flight: the registry collects both queue gauges at once, and one query serves them. */
+  private webhookQueueRead: Promise<WebhookQueueState> | undefined;
 
   /** Events waiting for delivery, read from the store at each scrape. */
   readonly webhookQueueDepth: Gauge = new Gauge({
@@ -134,13 +144,36 @@ export class ServiceMetrics {
     help: 'Webhook events still to be delivered (pending), across all instances; NaN when the store cannot be read.',
     registers: [this.registry],
     collect: async () => {
-      if (this.readWebhookQueueDepth) this.webhookQueueDepth.set(await this.readWebhookQueueDepth().catch(() => Number.NaN));
+      const state = await this.webhookQueue();
+      if (state) this.webhookQueueDepth.set(state.pending);
     },
   });
 
-  /** Where the queue depth comes from, once the store exists. */
-  watchWebhookQueue(read: () => Promise<number>): void {
-    this.readWebhookQueueDepth = read;
+  /** How far delivery is behind, read from the store at each scrape with the depth. */
+  readonly webhookQueueLag: Gauge = new Gauge({
+    name: 'paysign_webhook_queue_lag_seconds',
+    help: "How long the webhook event that has waited longest for a claim has been due, across all instances; 0 when none is due. Events held back by their receiver's open circuit are left out. NaN when the store cannot be read.",
+    registers: [this.registry],
+    collect: async () => {
+      const state = await this.webhookQueue();
+      if (state) this.webhookQueueLag.set(state.lagSeconds);
+    },
+  });
+
+  /** Where the queue's state comes from, once the store exists. */
+  watchWebhookQueue(read: () => Promise<WebhookQueueState>): void {
+    this.readWebhookQueue = read;
+  }
+
+  private webhookQueue(): Promise<WebhookQueueState | undefined> {
+    const read = this.readWebhookQueue;
+    if (!read) return Promise.resolve(undefined);
+    this.webhookQueueRead ??= read()
+      .catch(() => ({ pending: Number.NaN, lagSeconds: Number.NaN }))
+      .finally(() => {
+        this.webhookQueueRead = undefined;
+      });
+    return this.webhookQueueRead;
   }
 
   private readMemoryNonces: (() => { held: number; tableBytes: number }) | undefined;

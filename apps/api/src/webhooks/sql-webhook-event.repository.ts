@@ -2,6 +2,7 @@ import type { DeliveryAttempt, EventDeliveryLog } from '@paysign/contracts';
 import type { ReceiverCircuitSettings } from '../config/app-config';
 import { toDate, type SqlClient, type SqlQueryable } from '../db/sql-client';
 import { sqlNow, sqlNowPlus, type StoreClock } from '../db/store-clock';
+import type { WebhookQueueState } from '../metrics/service-metrics';
 import type { StoredWebhookEvent } from './webhook-delivery';
 
 interface EventRow {
@@ -59,6 +60,14 @@ const CLAIM_LOCK = 0x5041_5957;
 /** A receiver is a notifyUrl's origin (scheme, host and port): what one circuit and one share of slots are kept for. */
 const receiverOf = (alias: string): string => `substring(${alias}.notify_url from '^[^:/?#]+://[^/?#]+')`;
 
+/** An event a claim may take at `now`: pending, due, not leased, with an attempt left (`attempts` the schedule's, unless a redelivery allowed more). */
+const claimable = (alias: string, now: string, attempts: string): string =>
+  `${alias}.status = 'pending' AND ${alias}.next_attempt_at <= ${now} AND (${alias}.locked_until IS NULL OR ${alias}.locked_until <= ${now})
+   AND ${alias}.attempt_count < COALESCE(${alias}.attempts_allowed, ${attempts})`;
+
+/** A receiver whose circuit lets attempts through at `now`: it has none, or it has been open its time (`alias` is its left-joined webhook_receivers row). */
+const circuitLetsThrough = (alias: string, now: string): string => `(${alias}.open_until IS NULL OR ${alias}.open_until <= ${now})`;
+
 const COLUMNS = 'id, merchant_id, object_type, object_id, type, version, payload, notify_url, created_at, status, attempt_count, next_attempt_at, locked_until';
 
 /** Delivery of the outbox: claims, attempts and the delivery log, on the rows the events module writes. */
@@ -97,8 +106,7 @@ export class SqlWebhookEventRepository {
            WHERE e.status = 'pending' AND e.locked_until > now_at.at),
          due AS (
            SELECT e.id, e.merchant_id, e.next_attempt_at, ${receiverOf('e')} AS receiver FROM outbox_events e, now_at
-           WHERE e.status = 'pending' AND e.next_attempt_at <= now_at.at AND (e.locked_until IS NULL OR e.locked_until <= now_at.at)
-             AND e.attempt_count < COALESCE(e.attempts_allowed, $2)),
+           WHERE ${claimable('e', 'now_at.at', '$2')}),
          turns AS (
            SELECT due.*, row_number() OVER (PARTITION BY due.merchant_id ORDER BY due.next_attempt_at, due.id) AS merchant_turn FROM due),
          ranked AS (
@@ -108,7 +116,7 @@ export class SqlWebhookEventRepository {
                + (SELECT count(*) FROM in_flight f WHERE f.receiver = turns.receiver) AS receiver_slot,
              CASE WHEN COALESCE(r.failures, 0) >= $5 THEN 1 ELSE $4 END AS receiver_room
            FROM now_at, turns LEFT JOIN webhook_receivers r ON r.receiver = turns.receiver
-           WHERE r.open_until IS NULL OR r.open_until <= now_at.at)
+           WHERE ${circuitLetsThrough('r', 'now_at.at')})
          UPDATE outbox_events SET attempt_count = attempt_count + 1, locked_until = ${leaseUntil}
          WHERE id IN (
            SELECT id FROM ranked WHERE merchant_slot <= $3 AND receiver_slot <= receiver_room
@@ -218,9 +226,25 @@ export class SqlWebhookEventRepository {
     return rows.length === 1;
   }
 
-  async pendingCount(): Promise<number> {
-    const { rows } = await this.client.query<{ n: number | string }>(`SELECT count(*) AS n FROM outbox_events WHERE status = 'pending'`);
-    return Number(rows[0]?.n ?? 0);
+  /**
+   * The outbox as monitoring sees it, in one statement: the events still to
+   * deliver, and how long the one that has waited longest for a claim has
+   * been due, by the store's clock (0 when none is due). An event held back
+   * by its receiver's open circuit waits for the receiver, not for delivery
+   * to keep up, and is left out of the lag.
+   */
+  async queueState(): Promise<WebhookQueueState> {
+    const params: unknown[] = [this.scheduledAttempts];
+    const now = sqlNow(this.storeClock, params);
+    const { rows } = await this.client.query<{ pending: number | string; lag_seconds: number | string | null }>(
+      `WITH now_at AS (SELECT ${now} AS at)
+       SELECT count(*) AS pending,
+         EXTRACT(EPOCH FROM max(now_at.at - e.next_attempt_at) FILTER (WHERE ${claimable('e', 'now_at.at', '$1')} AND ${circuitLetsThrough('r', 'now_at.at')})) AS lag_seconds
+       FROM now_at CROSS JOIN outbox_events e LEFT JOIN webhook_receivers r ON r.receiver = ${receiverOf('e')}
+       WHERE e.status = 'pending'`,
+      params,
+    );
+    return { pending: Number(rows[0]?.pending ?? 0), lagSeconds: Number(rows[0]?.lag_seconds ?? 0) };
   }
 
   /**

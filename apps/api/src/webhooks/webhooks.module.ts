@@ -33,7 +33,7 @@ class WebhookDelivery implements OnModuleInit, BeforeApplicationShutdown {
       intervalMs: retentionIntervalMs,
       run: async () => ({ again: (await this.events.deleteEnded(retentionDays, retentionBatchSize)) === retentionBatchSize }),
     });
-    this.metrics.watchWebhookQueue(() => this.events.pendingCount());
+    this.metrics.watchWebhookQueue(() => this.events.queueState());
   }
 
   async beforeApplicationShutdown(): Promise<void> {
