@@ -36,7 +36,7 @@ import { Readiness } from './lifecycle/readiness';
 import { createLogger } from './logging/logger';
 import { PinoNestLogger } from './logging/nest-logger';
 import { MerchantRegistry } from './merchants/merchant-registry';
-import { MerchantsFileWatcher } from './merchants/merchants-file-watcher';
+import { MerchantsFileWatcher, fileVersion } from './merchants/merchants-file-watcher';
 import { ServiceMetrics } from './metrics/service-metrics';
 import { InstrumentedNonceStore } from './nonce/instrumented-nonce-store';
 import { MemoryNonceStore } from './nonce/memory-nonce-store';
@@ -83,10 +83,12 @@ export async function buildFoundation(
 ): Promise<Foundation> {
   const metrics = new ServiceMetrics();
   const clock = overrides.clock ?? Date.now;
+  // Its version before it is read: a change that lands during the read is then seen as a change, never lost.
+  const merchantsVersionRead = overrides.merchants ? undefined : fileVersion(config.merchantsFile);
   const merchants = overrides.merchants ?? MerchantRegistry.fromFile(config.merchantsFile, { mode: config.mode });
   const merchantsWatcher = overrides.merchants
     ? undefined
-    : new MerchantsFileWatcher(merchants, { file: config.merchantsFile, mode: config.mode, intervalMs: config.merchantsWatchIntervalMs, logger });
+    : new MerchantsFileWatcher(merchants, { file: config.merchantsFile, mode: config.mode, intervalMs: config.merchantsWatchIntervalMs, logger, versionRead: merchantsVersionRead });
   const redis = config.redisUrl && !(overrides.nonceStore && overrides.rateLimitStore) ? await RedisConnection.open(config.redisUrl) : undefined;
   const nonceStore =
     overrides.nonceStore ?? (redis ? new RedisNonceStore(redis, config.redisKeyPrefix) : new MemoryNonceStore({ maxEntries: config.nonceStoreMaxEntries, maxPerKey: config.nonceStoreMaxPerKey, now: clock }));

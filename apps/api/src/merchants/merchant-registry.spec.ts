@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import pino from 'pino';
 import { validateMerchants, MerchantRegistry } from './merchant-registry';
-import { MerchantsFileWatcher } from './merchants-file-watcher';
+import { MerchantsFileWatcher, fileVersion } from './merchants-file-watcher';
 import { installPaths, SOURCE_DIR } from '../config/install-paths';
 
 const SANDBOX_MERCHANTS_FILE = installPaths(SOURCE_DIR).sandboxMerchantsFile;
@@ -100,6 +100,22 @@ describe('merchants file', () => {
     expect(watcher.reload('SIGHUP')).toBe(false);
     expect(registry.brandingOf('MCH-1').brandColor).toBe('#0b5cad');
     expect(logged).toContainEqual(expect.objectContaining({ err: expect.stringContaining('merchants[0].logo must be a PNG or JPEG embedded as a data URL') }));
+  });
+
+  it('reloads at start a file changed after it was read, as while the service started', () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'merchants-')), 'merchants.json');
+    fs.writeFileSync(file, JSON.stringify([valid]));
+    const versionRead = fileVersion(file);
+    const registry = MerchantRegistry.fromFile(file);
+    fs.writeFileSync(file, JSON.stringify([{ ...valid, credentials: [...valid.credentials, { apiKey: 'pk_2', secretKey: 'sk_2_long_enough_secret' }] }]));
+    const watcher = new MerchantsFileWatcher(registry, { file, mode: 'sandbox', intervalMs: 60_000, logger: pino({ level: 'silent' }), versionRead });
+    try {
+      expect(registry.secretFor('pk_2')).toBeUndefined();
+      watcher.start();
+      expect(registry.secretFor('pk_2')).toBe('sk_2_long_enough_secret');
+    } finally {
+      watcher.stop();
+    }
   });
 
   it('sends an opt-in event only to the merchants that asked for it', () => {

@@ -9,30 +9,50 @@ export interface MerchantsFileWatcherOptions {
   /** How often the file is checked for changes; 0 watches nothing, and only `reload()` (SIGHUP) reads it. */
   intervalMs: number;
   logger: Logger;
+  /** The file's version (fileVersion) just before the merchants in force were read; the watcher reads it itself when not given. */
+  versionRead?: string | undefined;
+}
+
+/** What tells one state of the file from another: its inode (a rename or a kubelet's symlink swap), size and modification time. */
+export function fileVersion(file: string): string | undefined {
+  try {
+    const stats = fs.statSync(file);
+    return `${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
  * Reloads MERCHANTS_FILE without a restart, on SIGHUP and when the file
  * changes on disk. A new file is validated whole first: an invalid one is
- * refused with an error line and the one in force stays. Polling, rather than
- * inotify, also sees a file replaced by rename or by a mounted ConfigMap.
+ * refused with an error line and the one in force stays. Polling its version
+ * (inode, size, modification time), rather than inotify, also sees a file
+ * replaced by rename or by a mounted ConfigMap or Secret, whose kubelet swaps
+ * a symlink. Each poll compares with the version last read, not with the
+ * previous poll, so a change made while the service started is seen too.
  */
 export class MerchantsFileWatcher {
-  private readonly onChange = (current: fs.Stats, previous: fs.Stats) => {
-    if (current.mtimeMs !== previous.mtimeMs || current.size !== previous.size || current.ino !== previous.ino) this.reload('file changed');
-  };
+  private timer: NodeJS.Timeout | undefined;
+  private versionSeen: string | undefined;
 
   constructor(
     private readonly registry: MerchantRegistry,
     private readonly options: MerchantsFileWatcherOptions,
-  ) {}
+  ) {
+    this.versionSeen = 'versionRead' in options ? options.versionRead : fileVersion(options.file);
+  }
 
   start(): void {
-    if (this.options.intervalMs > 0) fs.watchFile(this.options.file, { interval: this.options.intervalMs, persistent: false }, this.onChange);
+    if (this.options.intervalMs <= 0 || this.timer) return;
+    this.poll();
+    this.timer = setInterval(() => this.poll(), this.options.intervalMs);
+    this.timer.unref();
   }
 
   stop(): void {
-    fs.unwatchFile(this.options.file, this.onChange);
+    clearInterval(this.timer);
+    this.timer = undefined;
   }
 
   /** Reads, validates and puts the file in force; false when it was refused. */
@@ -48,5 +68,13 @@ export class MerchantsFileWatcher {
     const changes = this.registry.replace(entries);
     logger.info({ file, reason, ...changes }, 'merchants file reloaded');
     return true;
+  }
+
+  private poll(): void {
+    const version = fileVersion(this.options.file);
+    if (version === this.versionSeen) return;
+    // Noted before the read: a write landing during it is another version, reloaded at the next poll.
+    this.versionSeen = version;
+    this.reload('file changed');
   }
 }
