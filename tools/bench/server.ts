@@ -9,6 +9,11 @@
 // A benchmark, not a test: it prints what it measured and never fails on timing.
 //   npm run -s bench:server [-- --json] [-- --seconds N] [-- --short]
 //   npm run -s bench:server -- --memory [--seconds 60] [--rate 3000] [--plot FILE.svg] [--json]
+//   npm run -s bench:server -- --rate-fraction 0.5 [--seconds N] [--json]
+// --rate-fraction F finds each of bare Fastify, the unguarded route and the
+// signed route at saturation, then offers F of that rate for SECONDS and
+// reports the latency percentiles at that load and the server's CPU time per
+// request, read from /proc/<pid>/stat before and after the run.
 // --memory offers signed requests at a fixed rate to the memory nonce store (payins on
 // a fresh PostgreSQL database at DATABASE_URL, as in production) with
 // a 20 s nonce TTL, then stays idle, sampling each second the nonces held (from
@@ -35,6 +40,7 @@ const { values } = parseArgs({
     memory: { type: 'boolean', default: false },
     rate: { type: 'string', default: '3000' },
     plot: { type: 'string' },
+    'rate-fraction': { type: 'string' },
   },
 });
 const SECONDS = Number(values.seconds ?? (values.memory ? 60 : values.short ? 1 : 8));
@@ -50,7 +56,10 @@ const PINNED = os.availableParallelism() >= 2 && fs.existsSync('/usr/bin/taskset
 
 interface Figures {
   rps: number;
+  p50Ms: number;
   p99Ms: number;
+  p999Ms: number;
+  requests: number;
   non2xx: number;
 }
 
@@ -83,7 +92,7 @@ async function load(url: string, request: () => { method: string; path: string; 
     ...(overallRate === undefined ? {} : { overallRate }),
     requests: [{ setupRequest: (original) => ({ ...original, ...request() }) as autocannon.Request }],
   });
-  return { rps: Math.round(result.requests.average), p99Ms: result.latency.p99, non2xx: result.non2xx };
+  return { rps: Math.round(result.requests.average), p50Ms: result.latency.p50, p99Ms: result.latency.p99, p999Ms: result.latency.p99_9, requests: result.requests.total, non2xx: result.non2xx };
 }
 
 /** A run after a warm-up with the same requests; the warm-up's answers count only in non2xx. */
@@ -249,11 +258,118 @@ async function measureMemoryPlateauOn(databaseUrl: string): Promise<void> {
   console.log(JSON.stringify(result));
 }
 
+/** The CPU time, user and system, a process has used so far, in microseconds. */
+const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+function cpuMicros(pid: number): number {
+  // Fields 14 and 15 of /proc/<pid>/stat, counted after the command name, which may hold spaces.
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND) * 1e6;
+}
+
+interface FixedRateFigures {
+  saturationRps: number;
+  offeredRps: number;
+  achievedRps: number;
+  p50Ms: number;
+  p99Ms: number;
+  p999Ms: number;
+  cpuMicrosPerRequest: number;
+  non2xx: number;
+}
+
+/** Saturation first (after its warm-up), then `fraction` of it for SECONDS, with the server's CPU time per request over that run. */
+async function atFixedRate(server: { url: string; process: ChildProcess }, request: RequestOf, fraction: number): Promise<FixedRateFigures> {
+  const saturation = await warmedLoad(server.url, request);
+  const offered = Math.max(1, Math.round(saturation.rps * fraction));
+  const before = cpuMicros(server.process.pid as number);
+  const held = await load(server.url, request, offered);
+  const cpu = cpuMicros(server.process.pid as number) - before;
+  return {
+    saturationRps: saturation.rps,
+    offeredRps: offered,
+    achievedRps: held.rps,
+    p50Ms: held.p50Ms,
+    p99Ms: held.p99Ms,
+    p999Ms: held.p999Ms,
+    cpuMicrosPerRequest: Math.round(cpu / Math.max(1, held.requests)),
+    non2xx: saturation.non2xx + held.non2xx,
+  };
+}
+
+/** Bare Fastify serving `banksJson` on the bank list's path, as the framework's floor. */
+function bareServerFile(banksJson: string): string {
+  const banksPath = '/payment/merchant-api/banks';
+  const script = `const fastify = require(${JSON.stringify(require.resolve('fastify', { paths: [path.join(ROOT, 'apps/api')] }))})({ logger: false });
+const body = ${JSON.stringify(banksJson)};
+fastify.get(${JSON.stringify(banksPath)}, async (request, reply) => reply.type('application/json; charset=utf-8').send(body));
+fastify.get('/ready', async () => 'ok');
+fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });`;
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-bare-')), 'bare.js');
+  fs.writeFileSync(file, script);
+  return file;
+}
+
+/** --rate-fraction: the per-request budget at a realistic load, beside the framework's, in one run. */
+async function measureAtFixedRate(fraction: number): Promise<void> {
+  const banksPath = '/payment/merchant-api/banks';
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));
+  const service = await startServer([MAIN], { ...SERVICE_ENV, DATA_DIR: dataDir }, '/payment/health/ready');
+  let banksJson = '';
+  const figures: Record<'bare' | 'unguarded' | 'guarded', FixedRateFigures> = {} as never;
+  try {
+    banksJson = await (await fetch(`${service.url}${banksPath}`, { headers: signed('GET', banksPath)().headers })).text();
+    figures.unguarded = await atFixedRate(service, () => ({ method: 'GET', path: '/payment/bench/unguarded-banks' }), fraction);
+    figures.guarded = await atFixedRate(service, signed('GET', banksPath), fraction);
+  } finally {
+    await stop(service.process);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  const bare = await startServer([bareServerFile(banksJson)], {}, '/ready');
+  try {
+    figures.bare = await atFixedRate(bare, () => ({ method: 'GET', path: banksPath }), fraction);
+  } finally {
+    await stop(bare.process);
+  }
+  const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
+  const result = {
+    node: process.version,
+    mode: 'rate-fraction',
+    fraction,
+    secondsPerRun: SECONDS,
+    connections: CONNECTIONS,
+    cores: PINNED ? 'server on core 0, load generator on core 1 (taskset)' : `not pinned (${os.availableParallelism()} cores, or no taskset)`,
+    ...figures,
+    ratios: {
+      guardedToUnguardedRps: ratio(figures.guarded.saturationRps, figures.unguarded.saturationRps),
+      guardedToBareRps: ratio(figures.guarded.saturationRps, figures.bare.saturationRps),
+      guardedToUnguardedCpu: ratio(figures.guarded.cpuMicrosPerRequest, figures.unguarded.cpuMicrosPerRequest),
+    },
+  };
+  if (values.json) {
+    console.log(JSON.stringify(result));
+    return;
+  }
+  console.log(`each contender at saturation, then at ${fraction} of it for ${SECONDS} s; ${CONNECTIONS} connections; ${result.cores}`);
+  console.log(`${'contender'.padEnd(30)}${'saturation'.padStart(11)}${'held req/s'.padStart(11)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'p99.9 ms'.padStart(10)}${'CPU µs/req'.padStart(12)}`);
+  const names = { bare: 'bare Fastify, bank list', unguarded: 'Nest, bank list, no guard', guarded: 'signed bank list, memory' } as const;
+  for (const key of ['bare', 'unguarded', 'guarded'] as const) {
+    const f = figures[key];
+    console.log(`${names[key].padEnd(30)}${String(f.saturationRps).padStart(11)}${String(f.achievedRps).padStart(11)}${String(f.p50Ms).padStart(8)}${String(f.p99Ms).padStart(8)}${String(f.p999Ms).padStart(10)}${String(f.cpuMicrosPerRequest).padStart(12)}`);
+  }
+  console.log(`guarded/unguarded req/s ${result.ratios.guardedToUnguardedRps}, guarded/bare req/s ${result.ratios.guardedToBareRps}, guarded/unguarded CPU per request ${result.ratios.guardedToUnguardedCpu}; non-2xx: ${figures.bare.non2xx + figures.unguarded.non2xx + figures.guarded.non2xx}`);
+}
+
 async function main(): Promise<void> {
   buildService();
   // The load generator takes core 1; the servers it starts take core 0.
   if (PINNED) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
   if (values.memory) return measureMemoryPlateau();
+  if (values['rate-fraction'] !== undefined) {
+    const fraction = Number(values['rate-fraction']);
+    if (!(fraction > 0 && fraction <= 1)) throw new Error('--rate-fraction takes a number above 0 and at most 1, such as 0.5');
+    return measureAtFixedRate(fraction);
+  }
 
   const banksPath = '/payment/merchant-api/banks';
   const enquiry = signed('POST', '/payment/merchant-api/account/inquiry', '{"bankCode":"058","accountNumber":"0123456785"}');
@@ -292,14 +408,7 @@ async function main(): Promise<void> {
       if (unguardedJson !== banksJson) throw new Error('the unguarded route does not serve the bank list the signed route serves');
     },
   );
-  const bareScript = `const fastify = require(${JSON.stringify(require.resolve('fastify', { paths: [path.join(ROOT, 'apps/api')] }))})({ logger: false });
-const body = ${JSON.stringify(banksJson)};
-fastify.get(${JSON.stringify(banksPath)}, async (request, reply) => reply.type('application/json; charset=utf-8').send(body));
-fastify.get('/ready', async () => 'ok');
-fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });`;
-  const bareFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-bare-')), 'bare.js');
-  fs.writeFileSync(bareFile, bareScript);
-  const bare = await startServer([bareFile], {}, '/ready');
+  const bare = await startServer([bareServerFile(banksJson)], {}, '/ready');
   let bareFigures: Figures;
   try {
     bareFigures = await warmedLoad(bare.url, () => ({ method: 'GET', path: banksPath }));
