@@ -1,11 +1,13 @@
-// Webhook deliveries per second from one instance to a fast local receiver:
-// the built service on a fresh PostgreSQL database, N due events written
-// straight into the outbox (as a burst of transitions would), and the time
-// until the receiver has answered every one 200. Events are spread over
+// Webhook deliveries per second from the built service to local receivers:
+// one instance (or --instances N sharing the database) on a fresh PostgreSQL
+// database, N due events written straight into the outbox (as a burst of
+// transitions would), and the time until the receivers have answered every
+// one 200, at once or after --receiver-delay-ms. Events are spread over
 // --merchants merchants, each with its own receiver port, so that fairness
-// limits per merchant and per receiver are part of what is measured.
+// limits per merchant and per receiver are part of what is measured. Each
+// event's latency is from the moment it was due to its arrival.
 // A benchmark, not a test: it prints what it measured and never fails on timing.
-//   npm run -s bench:webhooks [-- --events 2000] [-- --merchants 4] [-- --json]
+//   npm run -s bench:webhooks [-- --events 2000] [-- --merchants 4] [-- --instances 2] [-- --receiver-delay-ms 200] [-- --json]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -20,11 +22,15 @@ const { values } = parseArgs({
   options: {
     events: { type: 'string', default: '2000' },
     merchants: { type: 'string', default: '4' },
+    instances: { type: 'string', default: '1' },
+    'receiver-delay-ms': { type: 'string', default: '0' },
     json: { type: 'boolean', default: false },
   },
 });
 const EVENTS = Number(values.events);
 const MERCHANTS = Number(values.merchants);
+const INSTANCES = Number(values.instances);
+const RECEIVER_DELAY_MS = Number(values['receiver-delay-ms']);
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 /** Long enough for any machine; the figure is what was measured before it. */
 const DEADLINE_MS = 300_000;
@@ -32,23 +38,28 @@ const DEADLINE_MS = 300_000;
 interface Receiver {
   port: number;
   received: () => number;
+  /** When each distinct event first arrived (performance.now()). */
+  arrivals: () => number[];
   close: () => Promise<void>;
 }
 
-/** Answers every POST 200 at once, counting distinct webhook ids. */
+/** Answers every POST 200, at once or after RECEIVER_DELAY_MS, noting when each distinct webhook id first arrived. */
 async function startReceiver(): Promise<Receiver> {
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   const server = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      seen.add(String(req.headers['webhook-id']));
-      res.writeHead(200).end();
+      const id = String(req.headers['webhook-id']);
+      if (!seen.has(id)) seen.set(id, performance.now());
+      if (RECEIVER_DELAY_MS > 0) setTimeout(() => res.writeHead(200).end(), RECEIVER_DELAY_MS);
+      else res.writeHead(200).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as { port: number }).port,
     received: () => seen.size,
+    arrivals: () => [...seen.values()],
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
@@ -89,13 +100,13 @@ async function main(): Promise<void> {
   await admin.query(`CREATE DATABASE ${database}`);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-webhooks-'));
   const receivers = await Promise.all(Array.from({ length: MERCHANTS }, startReceiver));
-  let service: ChildProcess | undefined;
+  const services: ChildProcess[] = [];
   const url = new URL(DATABASE_URL);
   url.pathname = `/${database}`;
   const db = new Pool({ connectionString: url.toString() });
   try {
     const merchantIds = merchantsFile(dir);
-    service = await startService(url.toString(), path.join(dir, 'merchants.json'), await freePort());
+    for (let i = 0; i < INSTANCES; i++) services.push(await startService(url.toString(), path.join(dir, 'merchants.json'), await freePort()));
     const rows = Array.from({ length: EVENTS }, (_, i) => {
       const m = i % MERCHANTS;
       return [`evt_${randomUUID().replace(/-/g, '')}`, merchantIds[m], `bench-${i}`, `http://127.0.0.1:${receivers[m]!.port}/hooks`];
@@ -111,15 +122,29 @@ async function main(): Promise<void> {
     while (total() < EVENTS && performance.now() - started < DEADLINE_MS) await new Promise((r) => setTimeout(r, 20));
     const seconds = (performance.now() - started) / 1000;
     const delivered = total();
-    const result = { node: process.version, events: EVENTS, merchants: MERCHANTS, delivered, seconds: Math.round(seconds * 100) / 100, deliveriesPerSec: Math.round(delivered / seconds) };
+    const latencies = receivers.flatMap((r) => r.arrivals()).map((at) => at - started).sort((a, b) => a - b);
+    const percentile = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? Number.NaN);
+    const result = {
+      node: process.version,
+      events: EVENTS,
+      merchants: MERCHANTS,
+      instances: INSTANCES,
+      receiverDelayMs: RECEIVER_DELAY_MS,
+      delivered,
+      seconds: Math.round(seconds * 100) / 100,
+      deliveriesPerSec: Math.round(delivered / seconds),
+      latencyMs: { p50: percentile(50), p99: percentile(99), max: percentile(100) },
+    };
     if (values.json) console.log(JSON.stringify(result));
     else {
-      console.log(`One instance, PostgreSQL, ${MERCHANTS} merchants, each with its own receiver on 127.0.0.1 answering 200 at once:`);
+      const answering = RECEIVER_DELAY_MS > 0 ? `answering 200 after ${RECEIVER_DELAY_MS} ms` : 'answering 200 at once';
+      console.log(`${INSTANCES === 1 ? 'One instance' : `${INSTANCES} instances sharing it`}, PostgreSQL, ${MERCHANTS} merchants, each with its own receiver on 127.0.0.1 ${answering}:`);
       console.log(`  ${delivered} of ${EVENTS} events delivered in ${result.seconds} s: ${result.deliveriesPerSec} deliveries/s`);
+      console.log(`  from due to delivered: p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, the last ${result.latencyMs.max} ms`);
     }
   } finally {
-    service?.kill('SIGINT');
-    if (service && service.exitCode === null) await new Promise((resolve) => service!.once('exit', resolve));
+    for (const service of services) service.kill('SIGINT');
+    await Promise.all(services.filter((service) => service.exitCode === null).map((service) => new Promise((resolve) => service.once('exit', resolve))));
     await db.end();
     await Promise.all(receivers.map((r) => r.close()));
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
