@@ -285,6 +285,20 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
       const after = new Date(later.getTime() + 60_000);
       expect((await claimAt(after, new Date(after.getTime() + 1000), 100)).filter((e) => e.objectId === 'o-6')).toEqual([]);
     });
+
+    it('fails at the retention job an event a shorter retry schedule left with no attempt, which no claim takes', async () => {
+      await repository.insertIfAbsent(payin('o-7'));
+      storeNow = BEFORE_EXPIRY.getTime();
+      await repository.transition(key('o-7'), { to: 'SUCCESSFUL' }, BEFORE_EXPIRY, eventOf);
+      const [written] = await listOfPayin('MCH-A', 'o-7');
+      // Attempted as often as the schedule now allows, under a longer one, and not leased.
+      await client.query('UPDATE outbox_events SET attempt_count = $2 WHERE id = $1', [written?.id, SCHEDULED_ATTEMPTS]);
+      const now = new Date(BEFORE_EXPIRY.getTime() + 60_000);
+      expect((await claimAt(now, new Date(now.getTime() + 1000), 100)).filter((e) => e.objectId === 'o-7')).toEqual([]);
+      expect((await listOfPayin('MCH-A', 'o-7'))[0]?.status).toBe('pending');
+      await events.failSpent();
+      expect((await listOfPayin('MCH-A', 'o-7'))[0]).toMatchObject({ status: 'failed', attemptCount: SCHEDULED_ATTEMPTS });
+    });
   });
 
   describe('fair delivery', () => {

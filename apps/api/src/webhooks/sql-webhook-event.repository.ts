@@ -95,18 +95,29 @@ export class SqlWebhookEventRepository {
   async claimDue(leaseMs: number, limit: number, fairness: ClaimFairness): Promise<StoredWebhookEvent[]> {
     return this.client.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK]);
-      await this.failSpent(tx);
+      await this.failSpent(tx, 'leases run out');
       const params: unknown[] = [limit, this.scheduledAttempts, fairness.perMerchant, fairness.perReceiver, fairness.circuitFailures];
       const now = sqlNow(this.storeClock, params);
       const leaseUntil = sqlNowPlus(this.storeClock, params, leaseMs);
       const { rows } = await tx.query<EventRow>(
-        `WITH now_at AS (SELECT ${now} AS at),
+        `WITH RECURSIVE now_at AS (SELECT ${now} AS at),
          in_flight AS (
            SELECT e.merchant_id, ${receiverOf('e')} AS receiver FROM outbox_events e, now_at
            WHERE e.status = 'pending' AND e.locked_until > now_at.at),
+         -- The merchants with events pending, one index probe each (a loose index scan), however many events wait.
+         merchants AS (
+           (SELECT merchant_id FROM outbox_events WHERE status = 'pending' ORDER BY merchant_id LIMIT 1)
+           UNION ALL
+           SELECT (SELECT e.merchant_id FROM outbox_events e WHERE e.status = 'pending' AND e.merchant_id > m.merchant_id ORDER BY e.merchant_id LIMIT 1)
+           FROM merchants m WHERE m.merchant_id IS NOT NULL),
+         -- Each merchant's oldest claimable events, no more than its share: a later one could never fit under
+         -- the share (its turn would be past it), so a backlog of any size costs a claim no more than this.
          due AS (
-           SELECT e.id, e.merchant_id, e.next_attempt_at, ${receiverOf('e')} AS receiver FROM outbox_events e, now_at
-           WHERE ${claimable('e', 'now_at.at', '$2')}),
+           SELECT d.* FROM merchants m, now_at, LATERAL (
+             SELECT e.id, e.merchant_id, e.next_attempt_at, ${receiverOf('e')} AS receiver FROM outbox_events e
+             WHERE e.merchant_id = m.merchant_id AND ${claimable('e', 'now_at.at', '$2')}
+             ORDER BY e.next_attempt_at, e.id LIMIT $3) d
+           WHERE m.merchant_id IS NOT NULL),
          turns AS (
            SELECT due.*, row_number() OVER (PARTITION BY due.merchant_id ORDER BY due.next_attempt_at, due.id) AS merchant_turn FROM due),
          ranked AS (
@@ -174,14 +185,18 @@ export class SqlWebhookEventRepository {
    * left pending, because the last attempt could not be recorded (its
    * instance died, or the store refused the record): failed, not sent again.
    */
-  private async failSpent(tx: SqlQueryable): Promise<void> {
+  /**
+   * Fails the pending events that have had every attempt they are allowed.
+   * Each claim looks at those whose lease ran out (the instance died during
+   * their last attempt), through the lease index, so that it costs little
+   * whatever the backlog; the retention job also at those never leased
+   * again, left by a retry schedule made shorter, which need a full scan.
+   */
+  async failSpent(tx: SqlQueryable = this.client, among: 'leases run out' | 'all pending' = 'all pending'): Promise<void> {
     const params: unknown[] = [this.scheduledAttempts];
     const now = sqlNow(this.storeClock, params);
-    await tx.query(
-      `UPDATE outbox_events SET status = 'failed', locked_until = NULL
-       WHERE status = 'pending' AND attempt_count >= COALESCE(attempts_allowed, $1) AND (locked_until IS NULL OR locked_until <= ${now})`,
-      params,
-    );
+    const notInFlight = among === 'leases run out' ? `locked_until IS NOT NULL AND locked_until <= ${now}` : `(locked_until IS NULL OR locked_until <= ${now})`;
+    await tx.query(`UPDATE outbox_events SET status = 'failed', locked_until = NULL WHERE status = 'pending' AND attempt_count >= COALESCE(attempts_allowed, $1) AND ${notInFlight}`, params);
   }
 
   /**

@@ -14,7 +14,7 @@ import { WebhookDispatcher } from './webhook-dispatcher';
 import { WebhookEventsController } from './webhook-events.controller';
 import { WebhookResolver, type Resolver } from './webhook-target';
 
-/** Claims due deliveries on every instance, as the `webhook-delivery` job, and deletes ended events past retention, as `webhook-retention`; at shutdown, cuts the deliveries in flight, whose leases then run out. */
+/** Claims due deliveries on every instance, as the `webhook-delivery` job, and fails events with no attempt left and deletes ended events past retention, as `webhook-retention`; at shutdown, cuts the deliveries in flight, whose leases then run out. */
 @Injectable()
 class WebhookDelivery implements OnModuleInit, BeforeApplicationShutdown {
   constructor(
@@ -31,7 +31,10 @@ class WebhookDelivery implements OnModuleInit, BeforeApplicationShutdown {
     this.jobs.add({
       name: 'webhook-retention',
       intervalMs: retentionIntervalMs,
-      run: async () => ({ again: (await this.events.deleteEnded(retentionDays, retentionBatchSize)) === retentionBatchSize }),
+      run: async () => {
+        await this.events.failSpent();
+        return { again: (await this.events.deleteEnded(retentionDays, retentionBatchSize)) === retentionBatchSize };
+      },
     });
     this.metrics.watchWebhookQueue(() => this.events.queueState());
   }

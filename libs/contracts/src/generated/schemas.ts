@@ -1,7 +1,6 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npx nx run contracts:generate`.
- * Inputs: sha256 ecfbfa4f8cea511ae0f7383c7ea24905bd20636f571132d1f7688256471f869d
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
