@@ -10,5 +10,13 @@ import { ATTEMPTS_ALLOWED, CLAIMS_BY_MERCHANT, RECEIVER_CIRCUITS } from './webho
 /**
  * The database's schema: one ordered list of every feature's migrations,
  * each owned by its feature's folder. Append; never edit a shipped one.
+ *
+ * Expand, then contract. During a rolling upgrade, and after a rollback, the
+ * previous release runs on the schema this one migrated, so a migration only
+ * adds what the previous release can ignore: a table, a column that is
+ * nullable or has a default, an index. A column or table leaves, and a
+ * constraint tightens, only in a release after the last one that uses it.
+ * docs/operations.md "Upgrades and rollback"; rolling-upgrade.e2e.spec.ts
+ * runs the previous release on this schema.
  */
 export const SCHEMA: readonly Migration[] = [CREATE_PAYINS, PAYIN_LIFECYCLE, CREATE_OUTBOX, OUTBOX_OF_ANY_OBJECT, PAYIN_VERSION, ATTEMPTS_ALLOWED, RECEIVER_CIRCUITS, LEDGER, ACCOUNT_ENQUIRIES, PAYOUTS, SANDBOX_PAYOUT_TRANSFERS, PAYOUT_APPROVALS_AND_BATCHES, PAYIN_PROVIDER_PAYMENTS, PAYSTACK_RECIPIENTS, PAYIN_ATTEMPTS, CLAIMS_BY_MERCHANT];

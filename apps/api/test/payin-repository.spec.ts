@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Pool } from 'pg';
+import pino from 'pino';
 import type { NewPayin, PayinRepository, StoredPayin } from '../src/payins/payin-repository.interface';
 import type { SqlClient } from '../src/db/sql-client';
 import { SqlWebhookEventRepository } from '../src/webhooks/sql-webhook-event.repository';
@@ -516,6 +517,27 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'PayinRepository on PostgreSQL', (
       const { rows } = await admin.query(`SELECT count(*)::int AS n FROM ${schema}.schema_migrations`);
       expect(rows[0].n).toBe(SCHEMA.length);
       await Promise.all(clients.map((c) => c.close()));
+    } finally {
+      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.end();
+    }
+  });
+
+  it('opens a database a newer release migrated, as a rollback does: it warns that the schema is ahead and applies nothing', async () => {
+    const schema = `payins_ahead_${process.pid}_${Date.now()}`;
+    const admin = new Pool({ connectionString: DATABASE_URL });
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    try {
+      await (await openPostgres(DATABASE_URL, { schema, migrations: SCHEMA })).close();
+      const lines: Array<Record<string, unknown>> = [];
+      const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+      const previousRelease = SCHEMA.slice(0, -1);
+      const client = await openPostgres(DATABASE_URL, { schema, migrations: previousRelease, logger });
+      await client.close();
+      expect(lines).toContainEqual(expect.objectContaining({ level: 40, msg: expect.stringContaining('schema is ahead of this release'), newerMigrations: [SCHEMA[SCHEMA.length - 1]?.id] }));
+      expect(lines).not.toContainEqual(expect.objectContaining({ msg: 'applying payin store migration' }));
+      const { rows } = await admin.query(`SELECT count(*)::int AS n FROM ${schema}.schema_migrations`);
+      expect(rows[0].n).toBe(SCHEMA.length);
     } finally {
       await admin.query(`DROP SCHEMA ${schema} CASCADE`);
       await admin.end();

@@ -14,8 +14,23 @@ export interface BuiltService {
   exited: Promise<number | null>;
   /** Every JSON line the service has written so far. */
   logs(): Array<Record<string, unknown>>;
-  /** Kills the process if it still runs, and removes its data and its database. */
+  /** Sends SIGTERM, as an orchestrator does, and resolves with the exit code once the service has drained and exited (null if the signal killed it). */
+  stop(): Promise<number | null>;
+  /** Kills the process if it still runs, and removes its data and its database (not those it was given). */
   dispose(): Promise<void>;
+}
+
+export interface BuiltServiceOptions {
+  /** The PostgreSQL database to run on, which outlives the process (a restart); default a database of its own, dropped on dispose. */
+  databaseUrl?: string;
+  /** Run on the embedded store in this DATA_DIR instead of PostgreSQL; it outlives the process. */
+  dataDir?: string;
+  /**
+   * The deployable folder (`npm run deploy:build`) of another release, to run
+   * instead of this build: an operator's `node main.js` in that folder, with
+   * only the variables given, none of this test runner's. Default this build's dist/main.js.
+   */
+  release?: string;
 }
 
 /**
@@ -24,23 +39,30 @@ export interface BuiltService {
  * suites are about the process, and a new embedded database would add seconds
  * to each boot.
  */
-export async function startBuiltService(env: Record<string, string> = {}, options: { databaseUrl?: string } = {}): Promise<BuiltService> {
-  if (!fs.existsSync(MAIN)) throw new Error(`${MAIN} is missing: run \`npx nx run api:build\` (nx runs it before api:test)`);
+export async function startBuiltService(env: Record<string, string> = {}, options: BuiltServiceOptions = {}): Promise<BuiltService> {
+  const main = options.release ? path.join(options.release, 'main.js') : MAIN;
+  if (!fs.existsSync(main)) throw new Error(options.release ? `${main} is missing: ${options.release} is not a deployable folder` : `${MAIN} is missing: run \`npx nx run api:build\` (nx runs it before api:test)`);
   const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'built-service-'));
-  // A database of its own, dropped on dispose; or the one given, which outlives this process (a restart).
-  const database = options.databaseUrl ? undefined : await createPrivateDatabase('paysign_built');
-  const databaseUrl = options.databaseUrl ?? (database as { url: string }).url;
-  const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: String(port), DATA_DIR: dataDir, MERCHANTS_FILE: TEST_MERCHANTS_FILE, ENQUIRY_TIMEOUT_MS: '1500', REDIS_URL: '', DATABASE_URL: databaseUrl, SHUTDOWN_DRAIN_MS: '0', ...env },
+  const dataDir = options.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'built-service-'));
+  // A database of its own, dropped on dispose; or the one given, which outlives this process (a restart); or none, on the embedded store.
+  const database = options.databaseUrl || options.dataDir ? undefined : await createPrivateDatabase('paysign_built');
+  const databaseUrl = options.dataDir ? '' : (options.databaseUrl ?? (database as { url: string }).url);
+  // A new embedded database is created (initdb, in WebAssembly) at the first boot: seconds, many more on a busy machine.
+  const bootTimeoutMs = options.dataDir ? 90_000 : 30_000;
+  const inherited = options.release ? { PATH: process.env.PATH } : process.env;
+  const child = spawn(process.execPath, [main], {
+    cwd: options.release,
+    env: { ...inherited, PORT: String(port), DATA_DIR: dataDir, MERCHANTS_FILE: TEST_MERCHANTS_FILE, ENQUIRY_TIMEOUT_MS: '1500', REDIS_URL: '', DATABASE_URL: databaseUrl, SHUTDOWN_DRAIN_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code, signal) => resolve(code ?? (signal ? 0 : null))));
+  // The code the process chose: null when a signal ended it before it could drain.
+  const exitCode = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let output = '';
   const logs = () => output.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   await new Promise<void>((resolve, reject) => {
-    const deadline = setTimeout(() => reject(new Error(`the service did not listen within 30 s:\n${output}`)), 30_000);
+    const deadline = setTimeout(() => reject(new Error(`the service did not listen within ${bootTimeoutMs / 1000} s:\n${output}`)), bootTimeoutMs);
     child.stdout?.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('payment service listening')) {
@@ -55,9 +77,13 @@ export async function startBuiltService(env: Record<string, string> = {}, option
       child.kill('SIGKILL');
       await exited;
     }
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!options.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     await database?.drop();
   };
-  return { child, baseUrl: `http://127.0.0.1:${port}`, exited, logs, dispose };
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    return exitCode;
+  };
+  return { child, baseUrl: `http://127.0.0.1:${port}`, exited, logs, stop, dispose };
 }
 
