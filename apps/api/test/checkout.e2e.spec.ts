@@ -127,7 +127,7 @@ describe('hosted checkout', () => {
 
     const again = await customer.open(new URL(declined.headers.get('location') as string, checkoutUrl).toString());
     expect(again.status).toBe(200);
-    expect(again.html).toContain('<div class="card notice" role="alert"><p>Your bank declined this card. Try another card or pay by transfer or pay with USSD. You have 2 attempts left.</p></div>');
+    expect(again.html).toContain('<div class="card notice" role="alert"><p>Your bank declined this card. Try another card, pay by transfer or pay with USSD. You have 2 attempts left.</p></div>');
     const paid = await customer.submit(checkoutUrl, { csrf: again.csrf as string, action: 'pay_card', ...CARD });
     expect(paid.headers.get('location')).toBe(`https://shop.example.com/done?reference=${reference}&status=SUCCESSFUL`);
     const final = (await statusOf(reference)) as Payin;
@@ -150,7 +150,7 @@ describe('hosted checkout', () => {
     expect(failed).toMatchObject({ status: 'FAILED', failureReason: 'too_many_attempts', checkoutUrl: null });
     expect(failed.attempts.map((attempt) => attempt.declineReason)).toEqual(['card_declined', 'insufficient_funds', 'expired_card']);
     const outcome = await customer.open(checkoutUrl);
-    expect(outcome.html).toContain('It was declined too many times');
+    expect(outcome.html).toContain('this payment link takes no more attempts');
   });
 
   it('keeps the same payin when the customer switches from a declined card to a transfer', async () => {
@@ -361,6 +361,7 @@ describe('hosted checkout', () => {
     const tooLarge = await send(api.baseUrl, { method: 'POST', path, headers: form, body: `action=cancel&cardNumber=${'4'.repeat(5000)}` });
     const notAForm = await send(api.baseUrl, { method: 'POST', path, headers: { 'content-type': 'application/json' }, body: '{"action":"cancel"}' });
     expect([withoutItsPage.status, tooLarge.status, notAForm.status]).toEqual([200, 413, 415]);
+    expect(String(tooLarge.body)).toContain(`larger than ${api.config.checkoutFormLimitBytes} bytes`);
     expect((await statusOf(reference)).status).toBe('SUCCESSFUL');
   });
 

@@ -108,9 +108,11 @@ const SECRET_VALUES: Record<string, string> = {
   DATABASE_URL: 'postgres://paysign@postgres.paysign.svc:5432/paysign',
   REDIS_URL: 'redis://redis.paysign.svc:6379',
   CHECKOUT_TOKEN_SECRET: 'kS4xhGqz+K4PkI9MfDFyoTGMIZfGwV7DE6KOjCOd91I=',
-  METRICS_TOKEN: 'd2/LZoWFDu3vaNvCDJvedTnoSheONT+v4CxdtO3nFD8=',
   PAYSTACK_SECRET_KEY: 'sk_live_04984c053a06bf7a504e13820d8344f350838fff',
 };
+
+/** A test value for the Secret payment-service-metrics-token, made by openssl rand -base64 32. */
+const METRICS_TOKEN_VALUE = 'd2/LZoWFDu3vaNvCDJvedTnoSheONT+v4CxdtO3nFD8=';
 
 /** What the manifests hand one pod. */
 class Rendered {
@@ -142,21 +144,26 @@ class Rendered {
     return configMap.data;
   }
 
-  /** The keys of payment-service-secrets the container reads, by variable. */
-  get secretKeys(): Record<string, string> {
+  /** The keys of the Secret `secret` the container reads, by variable. */
+  secretKeysOf(secret: string): Record<string, string> {
     const keys: Record<string, string> = {};
     for (const variable of this.container.env ?? []) {
       const ref = variable.valueFrom?.secretKeyRef;
-      if (ref?.name === 'payment-service-secrets') keys[variable.name] = ref.key;
+      if (ref?.name === secret) keys[variable.name] = ref.key;
     }
     return keys;
   }
 
-  /** The environment the service would boot with, the Secret holding SECRET_VALUES. */
+  get secretKeys(): Record<string, string> {
+    return this.secretKeysOf('payment-service-secrets');
+  }
+
+  /** The environment the service would boot with, the Secrets holding SECRET_VALUES and METRICS_TOKEN_VALUE. */
   get environment(): Record<string, string> {
     const secrets = Object.fromEntries(Object.entries(this.secretKeys).map(([name, key]) => [name, SECRET_VALUES[key] ?? `no test value for ${key}`]));
+    const token = Object.fromEntries(Object.entries(this.secretKeysOf('payment-service-metrics-token')).map(([name]) => [name, METRICS_TOKEN_VALUE]));
     const literals = Object.fromEntries((this.container.env ?? []).filter((variable) => variable.value !== undefined).map((variable) => [variable.name, variable.value as string]));
-    return { ...this.config, ...literals, ...secrets };
+    return { ...this.config, ...literals, ...secrets, ...token };
   }
 
   portNumber(name: string): number | undefined {
@@ -266,7 +273,14 @@ describeWithKubectl('deploy/kubernetes, rendered by kubectl kustomize', () => {
     });
     const serviceMonitor = production.find<IServiceMonitor>('ServiceMonitor', 'payment-service');
     expect(serviceMonitor.spec.selector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'payment-service', 'app.kubernetes.io/component': 'metrics' });
-    expect(serviceMonitor.spec.endpoints?.map((endpoint) => [endpoint.port, endpoint.path, endpoint.authorization?.credentials])).toEqual([['metrics', '/payment/metrics', { name: 'payment-service-secrets', key: 'METRICS_TOKEN' }]]);
+    // The token's own Secret, shared with the container and with nothing else: Prometheus gets no other secret.
+    expect(serviceMonitor.spec.endpoints?.map((endpoint) => [endpoint.port, endpoint.path, endpoint.authorization?.credentials])).toEqual([['metrics', '/payment/metrics', { name: 'payment-service-metrics-token', key: 'METRICS_TOKEN' }]]);
+    expect(production.secretKeysOf('payment-service-metrics-token')).toEqual({ METRICS_TOKEN: 'METRICS_TOKEN' });
+    // The job the alerts select: the operator names it after the label jobLabel names, on the metrics Service.
+    const alerts = read('deploy/monitoring/alerts.yaml');
+    const job = /up\{job="([^"]+)"\}/.exec(alerts)?.[1];
+    expect(job).toBeDefined();
+    expect(production.find<IService>('Service', 'payment-service-metrics').metadata?.labels?.[serviceMonitor.spec.jobLabel as string]).toBe(job);
   });
 
   it('sets only variables the service reads, as the README table lists them', () => {

@@ -121,7 +121,7 @@ describeWithChromium('checkout in a real browser', () => {
     await page.goto(payin.checkoutUrl as string);
     await payByCard(page, '4000 0000 0000 9995');
     await page.waitForURL(`${payin.checkoutUrl as string}?method=card`);
-    expect(await page.getByRole('alert').innerText()).toBe('Your bank declined this card: there is not enough money on it. Try another card or pay by transfer or pay with USSD. You have 2 attempts left.');
+    expect(await page.getByRole('alert').innerText()).toBe('Your bank declined this card: there is not enough money on it. Try another card, pay by transfer or pay with USSD. You have 2 attempts left.');
     expect(await client.payins.get(payin.reference)).toMatchObject({ status: 'PENDING', attempts: [{ channel: 'card', outcome: 'declined', declineReason: 'insufficient_funds' }] });
     await payByCard(page, '4242 4242 4242 4242');
     await page.waitForURL(`${merchant.origin}/done**`);
@@ -139,7 +139,7 @@ describeWithChromium('checkout in a real browser', () => {
       await page.goto(payin.checkoutUrl as string);
       await payByCard(page, '4000 0000 0000 0002');
       await page.waitForURL(`${payin.checkoutUrl as string}?method=card`);
-      expect(await page.getByRole('alert').innerText()).toContain('Your bank declined this card. Try another card or pay by transfer');
+      expect(await page.getByRole('alert').innerText()).toContain('Your bank declined this card. Try another card, pay by transfer or pay with USSD.');
       await page.getByRole('link', { name: 'Bank transfer' }).click();
       await page.getByRole('button', { name: 'I have sent the transfer' }).click();
       await page.waitForURL(`${merchant.origin}/done**`);
@@ -157,7 +157,7 @@ describeWithChromium('checkout in a real browser', () => {
     await payByCard(page, '4000 0000 0000 0002');
     await page.waitForURL(`${payin.checkoutUrl as string}?method=card`);
     await payByCard(page, '4000 0000 0000 0069');
-    expect(await page.getByRole('alert').innerText()).toContain('You have one attempt left.');
+    expect(await page.getByRole('alert').innerText()).toContain('This is your last attempt.');
     await payByCard(page, '4000 0000 0000 0127');
     await page.waitForURL(`${merchant.origin}/done**`);
     expect(new URL(page.url()).searchParams.get('status')).toBe('FAILED');

@@ -189,13 +189,13 @@ const DECLINE_TEXT: Record<DeclineReason, string> = {
 };
 const PAY_BY: Record<PayinChannel, string> = { card: 'pay by card', bank_transfer: 'pay by transfer', ussd: 'pay with USSD' };
 
-/** "Your bank declined this card. Try another card or pay by transfer. You have 2 attempts left." */
+/** "Your bank declined this card. Try another card, pay by transfer or pay with USSD. You have 2 attempts left." */
 export function declineNotice(reason: DeclineReason, channel: PayinChannel, offered: readonly PayinChannel[], attemptsLeft: number): string {
   const again = channel === 'card' ? 'Try another card' : `Check the details and ${PAY_BY[channel]} again`;
-  const others = offered.filter((other) => other !== channel).map((other) => PAY_BY[other]);
-  const alternatives = others.length === 0 ? '' : ` or ${others.length === 1 ? others[0] : `${others.slice(0, -1).join(', ')} or ${others.at(-1)}`}`;
-  const left = attemptsLeft === 1 ? 'You have one attempt left.' : `You have ${attemptsLeft} attempts left.`;
-  return `${DECLINE_TEXT[reason]} ${again}${alternatives}. ${left}`;
+  const ways = [again, ...offered.filter((other) => other !== channel).map((other) => PAY_BY[other])];
+  const choice = ways.length === 1 ? again : `${ways.slice(0, -1).join(', ')} or ${ways.at(-1)}`;
+  const left = attemptsLeft <= 1 ? 'This is your last attempt.' : `You have ${attemptsLeft} attempts left.`;
+  return `${DECLINE_TEXT[reason]} ${choice}. ${left}`;
 }
 
 /** One method at a time: links to the others, the shown one marked as current. Links, not script, so it works with none. */
@@ -293,7 +293,7 @@ const REASON_TEXT: Record<FailureReason, string> = {
   incorrect_cvc: 'The security code was incorrect.',
   transfer_not_received: 'The transfer was not received.',
   fraud_suspected: 'The bank blocked this payment. Nothing was charged.',
-  too_many_attempts: 'It was declined too many times, and nothing was charged. Ask the merchant for a new payment link to try again.',
+  too_many_attempts: 'It was declined, and this payment link takes no more attempts. Nothing was charged. Ask the merchant for a new payment link to try again.',
   checkout_expired: 'It was not paid in time. Ask the merchant for a new payment link.',
   customer_cancelled: 'You cancelled this payment. Nothing was charged.',
   merchant_cancelled: 'The merchant cancelled this payment. Nothing was charged.',

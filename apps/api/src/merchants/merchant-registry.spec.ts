@@ -123,6 +123,9 @@ describe('merchants file', () => {
     expect(registry.optedInTo('MCH-1', 'payin.attempt_failed')).toBe(true);
     expect(registry.optedInTo('MCH-2', 'payin.attempt_failed')).toBe(false);
     expect(registry.optedInTo('MCH-GONE', 'payin.attempt_failed')).toBe(false);
+    // A reload says whose opt-ins changed.
+    expect(registry.replace(validateMerchants([valid, { ...valid, merchantId: 'MCH-2', credentials: [{ apiKey: 'pk_2', secretKey: 'sk_2_long_enough_secret' }] }], 'merchants.json')).webhookOptInsChanged).toEqual(['MCH-1']);
+    expect(registry.optedInTo('MCH-1', 'payin.attempt_failed')).toBe(false);
   });
 
   it('refuses the sandbox merchants file in production mode', () => {

@@ -67,6 +67,8 @@ export interface MerchantChanges {
   keysRemoved: string[];
   /** Keys whose payout roles changed. */
   rolesChanged: string[];
+  /** Merchants whose opt-in webhook events changed. */
+  webhookOptInsChanged: string[];
 }
 
 /**
@@ -186,6 +188,8 @@ function diff(before: readonly MerchantEntry[], after: readonly MerchantEntry[])
   const [keysBefore, keysAfter] = [keyStatus(before), keyStatus(after)];
   const keyRoles = (entries: readonly MerchantEntry[]) => new Map(entries.flatMap((e) => e.credentials.map((c) => [c.apiKey, [...(c.roles ?? DEFAULT_ROLES)].sort().join(',')] as const)));
   const [rolesBefore, rolesAfter] = [keyRoles(before), keyRoles(after)];
+  const optIns = (entries: readonly MerchantEntry[]) => new Map(entries.map((e) => [e.merchantId, [...(e.webhookOptInEvents ?? [])].sort().join(',')] as const));
+  const [optInsBefore, optInsAfter] = [optIns(before), optIns(after)];
   return {
     merchantsAdded: [...merchantsAfter].filter((id) => !merchantsBefore.has(id)),
     merchantsRemoved: [...merchantsBefore].filter((id) => !merchantsAfter.has(id)),
@@ -193,6 +197,7 @@ function diff(before: readonly MerchantEntry[], after: readonly MerchantEntry[])
     keysRevoked: [...keysAfter].filter(([key, status]) => status === 'revoked' && keysBefore.get(key) === 'active').map(([key]) => key),
     keysRemoved: [...keysBefore.keys()].filter((key) => !keysAfter.has(key)),
     rolesChanged: [...rolesAfter].filter(([key, roles]) => rolesBefore.has(key) && rolesBefore.get(key) !== roles).map(([key]) => key),
+    webhookOptInsChanged: [...optInsAfter].filter(([merchantId, events]) => (optInsBefore.get(merchantId) ?? '') !== events).map(([merchantId]) => merchantId),
   };
 }
 

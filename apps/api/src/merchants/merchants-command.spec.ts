@@ -45,6 +45,9 @@ describe('the merchants command', () => {
     expect(listed).toContain(`key ${first} revoked`);
     expect(listed).not.toContain(secret);
     expect(listed).not.toContain('sk_test_');
+    // Opt-in events are shown once set in the file.
+    fs.writeFileSync(file, JSON.stringify(JSON.parse(fs.readFileSync(file, 'utf8')).map((entry: object) => ({ ...entry, webhookOptInEvents: ['payin.attempt_failed'] }))));
+    expect(run('list').out).toContain('  opted in to payin.attempt_failed');
     expect(run('remove-webhook-secret', '--merchant-id', 'MCH-1', '--fingerprint', fingerprintOf(secret)).code).toBe(0);
     expect(MerchantRegistry.fromFile(file).webhookSecretsOf('MCH-1')).toEqual([]);
   });

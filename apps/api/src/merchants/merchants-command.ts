@@ -28,7 +28,7 @@ Commands:
 
 --file defaults to MERCHANTS_FILE; --mode to PAYSIGN_MODE (sandbox): production refuses what the service refuses in production.`;
 
-type Entry = Record<string, unknown> & { merchantId: string; credentials: Array<Record<string, unknown>>; webhookSecrets?: string[] };
+type Entry = Record<string, unknown> & { merchantId: string; credentials: Array<Record<string, unknown>>; webhookSecrets?: string[]; webhookOptInEvents?: string[] };
 
 /** What a run prints: lines for stdout (the new secret among them, once), and the exit code. */
 export interface CommandResult {
@@ -165,7 +165,8 @@ export function fingerprintOf(secret: string): string {
 function describe(entry: Entry): string[] {
   const keys = entry.credentials.map((c) => `  key ${String(c.apiKey)} ${c.status === 'revoked' ? 'revoked' : 'active'}${Array.isArray(c.roles) ? ` (${c.roles.join(', ')})` : ''}`);
   const secrets = (entry.webhookSecrets ?? []).map((secret) => `  webhook secret ${fingerprintOf(secret)}`);
-  return [`${entry.merchantId} (${String(entry.tenantId)}) ${String(entry.name)}`, ...keys, ...secrets];
+  const optIns = (entry.webhookOptInEvents ?? []).map((event) => `  opted in to ${String(event)}`);
+  return [`${entry.merchantId} (${String(entry.tenantId)}) ${String(entry.name)}`, ...keys, ...secrets, ...optIns];
 }
 
 /** Validates the whole file as the service would, then replaces it atomically, keeping its permissions (0600 for a new one). */

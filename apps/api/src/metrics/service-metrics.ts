@@ -115,7 +115,7 @@ export class ServiceMetrics {
 
   readonly jobRuns = new Counter({
     name: 'paysign_job_runs_total',
-    help: 'Runs of each periodic job of this instance (payin-expiry, webhook-delivery, store-health, nonce-sweep), by outcome: ok or failed.',
+    help: 'Runs of each periodic job of this instance (payin-expiry, webhook-delivery, payout-dispatch, settlement and the others of docs/operations.md), by outcome: ok or failed.',
     labelNames: ['job', 'outcome'] as const,
     registers: [this.registry],
   });

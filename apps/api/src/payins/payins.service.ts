@@ -115,10 +115,10 @@ export class PayinsService {
     return { recorded: false, payin: await this.find(key) };
   }
 
-  /** Declined attempts left before the next decline fails the payin; 0 once it is final. */
+  /** Tries left, the next one included, while the payin is open; 0 once it is final. At least 1 while open, even where PAYIN_MAX_ATTEMPTS was lowered below the declines it has: its next decline fails it. */
   attemptsLeft(payin: StoredPayin): number {
     if (payin.status !== 'PENDING') return 0;
-    return Math.max(0, this.config.payinMaxAttempts - payin.attempts.length);
+    return Math.max(1, this.config.payinMaxAttempts - payin.attempts.length);
   }
 
   toContract(payin: StoredPayin): Payin {

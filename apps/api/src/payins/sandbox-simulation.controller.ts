@@ -25,8 +25,8 @@ export class SandboxSimulationController {
     const input = validateBody(SimulatePayinDto, SIMULATE_PAYIN_FIELDS, body, simulateFieldErrors(body));
     if (input.outcome === 'declined') {
       // As a declined card at checkout: on the payin's channel, or by card when it offers every one.
-      const payin = await this.payins.find(key);
-      const result = await this.payins.attempt(key, { channel: payin.gateway ?? 'card', outcome: 'declined', declineReason: declineOf(input) });
+      const channel = (await this.payins.find(key)).gateway ?? 'card';
+      const result = await this.payins.attempt(key, { channel, outcome: 'declined', declineReason: declineOf(input, channel) });
       if (!result.recorded) throw new ApiException('PAYIN_NOT_PENDING', { reference, status: result.payin.status });
       return this.payins.toContract(result.payin);
     }

@@ -1,4 +1,4 @@
-import { SCHEMAS, type DeclineReason, type SimulatePayinRequest } from '@paysign/contracts';
+import { SCHEMAS, type DeclineReason, type PayinChannel, type SimulatePayinRequest } from '@paysign/contracts';
 import { IsDefined, IsIn, IsOptional } from 'class-validator';
 import { DECLINE_REASONS } from './payin-states';
 import type { PayinTransition } from './payin-states';
@@ -22,9 +22,9 @@ export function simulateFieldErrors(body: Record<string, unknown>) {
   return [{ field: 'failureReason', code: 'not_allowed', message: 'failureReason is allowed only with outcome failed or declined.' }];
 }
 
-/** The decline a `declined` simulation records, as a declined card at checkout would. */
-export function declineOf(input: SimulatePayinDto): DeclineReason {
-  return input.failureReason ?? 'card_declined';
+/** The decline a `declined` simulation records on `channel`: the reason given, else a card's decline, or a transfer or USSD payment that did not arrive. */
+export function declineOf(input: SimulatePayinDto, channel: PayinChannel): DeclineReason {
+  return input.failureReason ?? (channel === 'card' ? 'card_declined' : 'transfer_not_received');
 }
 
 /** The final state of any outcome but `declined`, which records an attempt instead. */

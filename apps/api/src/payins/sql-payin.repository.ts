@@ -127,8 +127,10 @@ export class SqlPayinRepository implements PayinRepository {
       if (open.rows.length === 0) return undefined;
       const counted = await tx.query<{ earlier: string | number }>('SELECT count(*) AS earlier FROM payin_attempts WHERE merchant_id = $1 AND reference = $2', [key.merchantId, key.reference]);
       const earlier = Number(counted.rows[0]?.earlier ?? 0);
+      // Stamped before the lock, two tabs' attempts can be taken in the other order by a millisecond: none is recorded before the one it follows.
       await tx.query(
-        'INSERT INTO payin_attempts (merchant_id, reference, attempt, channel, outcome, decline_reason, attempted_at) VALUES ($1, $2, $3, $4, $5, $6, $7::timestamptz)',
+        `INSERT INTO payin_attempts (merchant_id, reference, attempt, channel, outcome, decline_reason, attempted_at)
+         SELECT $1, $2, $3, $4, $5, $6, GREATEST($7::timestamptz, (SELECT max(attempted_at) FROM payin_attempts WHERE merchant_id = $1 AND reference = $2))`,
         [key.merchantId, key.reference, earlier + 1, attempt.channel, attempt.outcome, attempt.declineReason, at],
       );
       const transition = transitionOfAttempt(attempt, earlier, maxAttempts);

@@ -1,6 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npx nx run contracts:generate`.
+ * Inputs: sha256 151032bdd80f5584c3fd884c163b7a2809ec41f51ec764c6064759a9afa81098
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -1250,7 +1251,7 @@ export const SCHEMAS = {
       },
       "failureReason": {
         "$ref": "#/components/schemas/DeclineReason",
-        "description": "With `outcome` `failed` or `declined` only; `card_declined` when absent."
+        "description": "With `outcome` `failed` or `declined` only. When absent, `card_declined`; for `declined` on a payin whose `gateway` is `bank_transfer` or `ussd`, `transfer_not_received`."
       }
     }
   },
