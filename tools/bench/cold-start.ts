@@ -2,7 +2,11 @@
 // repository's HEAD, after `npm ci` (not timed), `npm start` until
 // /payment/health/ready answers 200 (timed); then, stopped, `npm start` again
 // in the same clone (warm: built, and the embedded database made). Each start
-// is stopped with SIGTERM once ready.
+// is stopped with SIGTERM once ready. Each start is also split where the
+// service's own log lines mark it: until its first line (building what
+// changed, and loading the service's modules), and opening the embedded
+// database (from "opening the embedded payin database" to "payin store schema
+// is up to date": on a fresh clone, PGlite creating it).
 // A benchmark, not a test: it prints what it measured and never fails on timing.
 //   npm run -s bench:cold-start [-- --reuse DIR] [-- --json]
 // --reuse DIR keeps the clone and its node_modules in DIR between runs: each
@@ -18,16 +22,49 @@ import { freePort, ROOT } from './service-build';
 const { values } = parseArgs({ options: { reuse: { type: 'string' }, json: { type: 'boolean', default: false } } });
 const READY_DEADLINE_MS = 300_000;
 
-/** `npm start` in `clone` until ready: the seconds it took, then stopped with SIGTERM and waited for. */
-async function timedStart(clone: string): Promise<number> {
+interface StartFigures {
+  /** From `npm start` to /payment/health/ready answering 200. */
+  readySeconds: number;
+  /** From `npm start` to the service's first log line. */
+  firstLineSeconds: number;
+  /** Opening (on a fresh clone, creating) the embedded database, migrations included. */
+  databaseSeconds: number;
+}
+
+const seconds = (ms: number) => Math.round(ms / 100) / 10;
+
+/** `npm start` in `clone` until ready, with when its log lines came; then stopped with SIGTERM and waited for. */
+async function timedStart(clone: string): Promise<StartFigures> {
   const port = await freePort();
   const started = performance.now();
   // Its own process group, so that SIGTERM reaches npm's child, the service, as a terminal's Ctrl-C would.
-  const child = spawn('npm', ['start'], { cwd: clone, detached: true, stdio: 'ignore', env: { ...process.env, PORT: String(port), NX_DAEMON: 'false', NX_NO_CLOUD: 'true' } });
+  const child = spawn('npm', ['start'], { cwd: clone, detached: true, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, PORT: String(port), NX_DAEMON: 'false', NX_NO_CLOUD: 'true' } });
+  // When each log message first arrived, on this clock: the service's own timestamps start after the build.
+  const arrivals = new Map<string, number>();
+  let pending = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      const message = /"msg":"([^"]*)"/.exec(line)?.[1];
+      if (message !== undefined && !arrivals.has(message)) arrivals.set(message, performance.now());
+    }
+  });
   const exited = new Promise((resolve) => child.once('exit', resolve));
+  const at = (message: string) => {
+    const arrived = arrivals.get(message);
+    if (arrived === undefined) throw new Error(`npm start logged no "${message}"`);
+    return arrived;
+  };
   try {
     for (;;) {
-      if (await fetch(`http://127.0.0.1:${port}/payment/health/ready`).then((r) => r.ok, () => false)) return (performance.now() - started) / 1000;
+      if (await fetch(`http://127.0.0.1:${port}/payment/health/ready`).then((r) => r.ok, () => false)) {
+        return {
+          readySeconds: seconds(performance.now() - started),
+          firstLineSeconds: seconds(Math.min(...arrivals.values()) - started),
+          databaseSeconds: seconds(at('payin store schema is up to date') - at('opening the embedded payin database; its first start takes several seconds')),
+        };
+      }
       if (child.exitCode !== null || performance.now() - started > READY_DEADLINE_MS) throw new Error(`npm start in ${clone} did not become ready`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -52,12 +89,13 @@ async function main(): Promise<void> {
   try {
     const fresh = await timedStart(clone);
     const warm = await timedStart(clone);
-    const result = { node: process.version, commit, freshSeconds: Math.round(fresh * 10) / 10, warmSeconds: Math.round(warm * 10) / 10 };
+    const result = { node: process.version, commit, fresh, warm };
     if (values.json) console.log(JSON.stringify(result));
     else {
+      const line = (f: StartFigures) => `${f.readySeconds} s (first log line at ${f.firstLineSeconds} s; the embedded database ${f.databaseSeconds} s)`;
       console.log(`npm start until /payment/health/ready answers 200, on a clone of ${commit} after npm ci:`);
-      console.log(`  fresh clone (nothing built, no database): ${result.freshSeconds} s`);
-      console.log(`  again, warm (built, database made):       ${result.warmSeconds} s`);
+      console.log(`  fresh clone (nothing built, no database): ${line(fresh)}`);
+      console.log(`  again, warm (built, database made):       ${line(warm)}`);
     }
   } finally {
     if (!values.reuse) fs.rmSync(clone, { recursive: true, force: true });
