@@ -29,6 +29,7 @@ import { parseArgs } from 'node:util';
 import { sign } from '@paysign/signing';
 import autocannon from 'autocannon';
 import { Pool } from 'pg';
+import { cpuMicros } from './cpu';
 import { buildService, freePort, ROOT } from './service-build';
 import { memoryPlotSvg, type MemorySample } from './memory-plot';
 
@@ -256,15 +257,6 @@ async function measureMemoryPlateauOn(databaseUrl: string): Promise<void> {
     return;
   }
   console.log(JSON.stringify(result));
-}
-
-/** The CPU time, user and system, a process has used so far, in microseconds. */
-const CLOCK_TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-function cpuMicros(pid: number): number {
-  // Fields 14 and 15 of /proc/<pid>/stat, counted after the command name, which may hold spaces.
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND) * 1e6;
 }
 
 interface FixedRateFigures {

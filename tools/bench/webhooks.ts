@@ -5,9 +5,11 @@
 // one 200, at once or after --receiver-delay-ms. Events are spread over
 // --merchants merchants, each with its own receiver port, so that fairness
 // limits per merchant and per receiver are part of what is measured. Each
-// event's latency is from the moment it was due to its arrival.
+// event's latency is from the moment it was due to its arrival. CPU time per
+// delivery is the service's, and the whole machine's, from /proc.
 // A benchmark, not a test: it prints what it measured and never fails on timing.
-//   npm run -s bench:webhooks [-- --events 2000] [-- --merchants 4] [-- --instances 2] [-- --receiver-delay-ms 200] [-- --json]
+// --profile DIR writes each instance's CPU profile into DIR and prints its top entries.
+//   npm run -s bench:webhooks [-- --events 4000] [-- --merchants 16] [-- --instances 2] [-- --receiver-delay-ms 200] [-- --profile DIR] [-- --json]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -16,14 +18,16 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool } from 'pg';
+import { cpuMicros, cpuProfileFlags, machineBusyMicros, printProfile, summarizeProfile } from './cpu';
 import { buildService, freePort, ROOT } from './service-build';
 
 const { values } = parseArgs({
   options: {
-    events: { type: 'string', default: '2000' },
-    merchants: { type: 'string', default: '4' },
+    events: { type: 'string', default: '4000' },
+    merchants: { type: 'string', default: '16' },
     instances: { type: 'string', default: '1' },
     'receiver-delay-ms': { type: 'string', default: '0' },
+    profile: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
@@ -31,6 +35,7 @@ const EVENTS = Number(values.events);
 const MERCHANTS = Number(values.merchants);
 const INSTANCES = Number(values.instances);
 const RECEIVER_DELAY_MS = Number(values['receiver-delay-ms']);
+const PROFILE_DIR = values.profile ? path.resolve(values.profile) : undefined;
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 /** Long enough for any machine; the figure is what was measured before it. */
 const DEADLINE_MS = 300_000;
@@ -84,7 +89,8 @@ function merchantsFile(dir: string): string[] {
 
 async function startService(databaseUrl: string, merchants: string, port: number): Promise<ChildProcess> {
   buildService();
-  const child = spawn(process.execPath, [path.join(ROOT, 'apps/api/dist/main.js')], {
+  const profiling = PROFILE_DIR ? cpuProfileFlags(PROFILE_DIR) : [];
+  const child = spawn(process.execPath, [...profiling, path.join(ROOT, 'apps/api/dist/main.js')], {
     env: { ...process.env, PAYSIGN_MODE: 'sandbox', DATABASE_URL: databaseUrl, PORT: String(port), MERCHANTS_FILE: merchants, LOG_LEVEL: 'warn' },
     stdio: 'ignore',
   });
@@ -93,6 +99,9 @@ async function startService(databaseUrl: string, merchants: string, port: number
     if (Date.now() > deadline || child.exitCode !== null) throw new Error('the service did not start against the benchmark database');
   }
 }
+
+/** How long after the (first) service was spawned the events were written: where its profile's delivering begins. */
+let loadStartedMs = 0;
 
 async function main(): Promise<void> {
   const admin = new Pool({ connectionString: DATABASE_URL });
@@ -106,12 +115,16 @@ async function main(): Promise<void> {
   const db = new Pool({ connectionString: url.toString() });
   try {
     const merchantIds = merchantsFile(dir);
+    const spawnedAt = performance.now();
     for (let i = 0; i < INSTANCES; i++) services.push(await startService(url.toString(), path.join(dir, 'merchants.json'), await freePort()));
     const rows = Array.from({ length: EVENTS }, (_, i) => {
       const m = i % MERCHANTS;
       return [`evt_${randomUUID().replace(/-/g, '')}`, merchantIds[m], `bench-${i}`, `http://127.0.0.1:${receivers[m]!.port}/hooks`];
     });
+    const serviceCpu = () => services.reduce((sum, service) => sum + cpuMicros(service.pid as number), 0);
+    const cpuBefore = { service: serviceCpu(), machine: machineBusyMicros() };
     const started = performance.now();
+    loadStartedMs = started - spawnedAt;
     await db.query(
       `INSERT INTO outbox_events (id, merchant_id, object_type, object_id, type, version, payload, notify_url, created_at, status, next_attempt_at)
        SELECT id, merchant_id, 'payin', object_id, 'payin.successful', 2, '{"type":"payin.successful"}', notify_url, now(), 'pending', now()
@@ -122,6 +135,8 @@ async function main(): Promise<void> {
     while (total() < EVENTS && performance.now() - started < DEADLINE_MS) await new Promise((r) => setTimeout(r, 20));
     const seconds = (performance.now() - started) / 1000;
     const delivered = total();
+    const cpuPerDelivery = (micros: number) => Math.round(micros / Math.max(1, delivered));
+    const cpu = { serviceMicrosPerDelivery: cpuPerDelivery(serviceCpu() - cpuBefore.service), machineMicrosPerDelivery: cpuPerDelivery(machineBusyMicros() - cpuBefore.machine) };
     const latencies = receivers.flatMap((r) => r.arrivals()).map((at) => at - started).sort((a, b) => a - b);
     const percentile = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? Number.NaN);
     const result = {
@@ -134,6 +149,7 @@ async function main(): Promise<void> {
       seconds: Math.round(seconds * 100) / 100,
       deliveriesPerSec: Math.round(delivered / seconds),
       latencyMs: { p50: percentile(50), p99: percentile(99), max: percentile(100) },
+      cpu,
     };
     if (values.json) console.log(JSON.stringify(result));
     else {
@@ -141,6 +157,7 @@ async function main(): Promise<void> {
       console.log(`${INSTANCES === 1 ? 'One instance' : `${INSTANCES} instances sharing it`}, PostgreSQL, ${MERCHANTS} merchants, each with its own receiver on 127.0.0.1 ${answering}:`);
       console.log(`  ${delivered} of ${EVENTS} events delivered in ${result.seconds} s: ${result.deliveriesPerSec} deliveries/s`);
       console.log(`  from due to delivered: p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, the last ${result.latencyMs.max} ms`);
+      console.log(`  CPU per delivery: the service ${cpu.serviceMicrosPerDelivery} µs; the whole machine (service, PostgreSQL, receivers, this command) ${cpu.machineMicrosPerDelivery} µs`);
     }
   } finally {
     for (const service of services) service.kill('SIGINT');
@@ -151,6 +168,7 @@ async function main(): Promise<void> {
     await admin.end();
     fs.rmSync(dir, { recursive: true, force: true });
   }
+  if (PROFILE_DIR && !values.json) printProfile('the service while it delivered', summarizeProfile(PROFILE_DIR, loadStartedMs));
 }
 
 void main().catch((error: unknown) => {

@@ -7,6 +7,7 @@ import pino from 'pino';
 import type { NewPayin, PayinRepository, StoredPayin } from '../src/payins/payin-repository.interface';
 import type { SqlClient } from '../src/db/sql-client';
 import { SqlWebhookEventRepository } from '../src/webhooks/sql-webhook-event.repository';
+import type { StoredWebhookEvent } from '../src/webhooks/webhook-delivery';
 import { EventOutbox } from '../src/events/event-outbox';
 import type { NewOutboxEvent } from '../src/events/outbox-event';
 import { SCHEMA } from '../src/schema';
@@ -313,6 +314,20 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
     };
     const ofMerchants = <E extends { merchantId: string }>(claimed: E[], ...merchants: string[]): E[] => claimed.filter((e) => merchants.includes(e.merchantId));
     const CIRCUIT = { failures: 3, openSeconds: 60, maxOpenSeconds: 600 };
+    /** Records attempts of `event` that its receiver answered or not, in one write, under attempt numbers no claim made: only the circuit moves. */
+    let unclaimedAttempt = 1000;
+    const recordAnswers = (event: { id: string; notifyUrl: string }, ...answers: boolean[]) =>
+      events.recordAttempts(
+        answers.map((answered) => ({
+          eventId: event.id, attempt: unclaimedAttempt++, startedAt: new Date(storeNow), durationMs: 5, statusCode: answered ? 200 : 503,
+          error: null, responseBody: null, status: 'pending' as const, retryInMs: 0, receiver: { notifyUrl: event.notifyUrl, answered },
+        })),
+        CIRCUIT,
+      );
+    const circuitOf = async (receiver: string) => {
+      const { rows } = await client.query<{ failures: number; open_until: Date | string | null }>('SELECT failures, open_until FROM webhook_receivers WHERE receiver = $1', [receiver]);
+      return rows[0] && { failures: Number(rows[0].failures), openUntil: rows[0].open_until === null ? null : new Date(rows[0].open_until).toISOString() };
+    };
 
     it('gives each merchant at most its share of attempts in flight, and takes merchants in turn', async () => {
       const at = new Date('2041-01-01T00:00:00.000Z');
@@ -348,7 +363,7 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
       for (let i = 1; i <= 4; i++) await writeDue(at, 'MCH-CIRCUIT', `c-${i}`, 'https://down.example.com/hooks');
       const fairness = { perMerchant: 100, perReceiver: 100, circuitFailures: CIRCUIT.failures };
       storeNow = at.getTime();
-      for (let i = 0; i < CIRCUIT.failures; i++) await events.recordReceiverOutcome(failing.id, false, CIRCUIT);
+      for (let i = 0; i < CIRCUIT.failures; i++) await recordAnswers(failing, false);
       const claimOwn = async (now: Date) => ofMerchants(await claimAt(now, new Date(now.getTime() + 1000), 100, fairness), 'MCH-CIRCUIT');
       expect(await claimOwn(new Date(at.getTime() + 59_000))).toEqual([]);
       // Open for 60 s; then one at a time.
@@ -358,14 +373,60 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
       expect(rest).toEqual([]);
       // It fails too: open again, for twice as long.
       storeNow = halfOpen.getTime();
-      await events.recordReceiverOutcome(failing.id, false, CIRCUIT);
+      await recordAnswers(failing, false);
       expect(await claimOwn(new Date(halfOpen.getTime() + 119_000))).toEqual([]);
       const again = new Date(halfOpen.getTime() + 121_000);
       expect(await claimOwn(again)).toHaveLength(1);
       // Answered: closed, and every due event goes (the probes too: their leases ended unrecorded).
       storeNow = again.getTime();
-      await events.recordReceiverOutcome(failing.id, true, CIRCUIT);
+      await recordAnswers(failing, true);
       expect(await claimOwn(new Date(again.getTime() + 2000))).toHaveLength(5);
+    });
+
+    it("leaves a receiver's circuit as its attempts would one at a time when they are written together, in the order they ended", async () => {
+      const at = new Date('2043-06-01T00:00:00.000Z');
+      storeNow = at.getTime();
+      const one = await writeDue(at, 'MCH-BATCH', 'b-1', 'https://batch-one.example.com/hooks');
+      const two = await writeDue(at, 'MCH-BATCH', 'b-2', 'https://batch-two.example.com:8443/hooks');
+      await recordAnswers(one, false);
+      // Added to the failure before: three in a row, open for 60 s.
+      await recordAnswers(one, false, false);
+      expect(await circuitOf('https://batch-one.example.com')).toEqual({ failures: 3, openUntil: new Date(at.getTime() + 60_000).toISOString() });
+      // An answer in the middle starts the count over: one failure after it, closed.
+      await recordAnswers(one, false, true, false);
+      expect(await circuitOf('https://batch-one.example.com')).toEqual({ failures: 1, openUntil: null });
+      // Four after an answer: open for twice the period; the other receiver, answered last, has no row.
+      await recordAnswers(one, true, false, false, false, false);
+      expect(await circuitOf('https://batch-one.example.com')).toEqual({ failures: 4, openUntil: new Date(at.getTime() + 120_000).toISOString() });
+      await recordAnswers(two, false, false, true);
+      expect(await circuitOf('https://batch-two.example.com:8443')).toBeUndefined();
+    });
+
+    it('records many attempts in one write, moving each event that no later attempt has claimed', async () => {
+      const at = new Date('2043-09-01T00:00:00.000Z');
+      const written = [];
+      for (let i = 0; i < 3; i++) written.push(await writeDue(at, 'MCH-MANY', `m-${i}`, 'https://many.example.com/hooks'));
+      const now = new Date(at.getTime() + 1000);
+      const claimed = ofMerchants(await claimAt(now, new Date(now.getTime() + 60_000), 100), 'MCH-MANY');
+      expect(claimed).toHaveLength(3);
+      const [delivered, retried, outlived] = claimed.sort((a, b) => a.objectId.localeCompare(b.objectId)) as [StoredWebhookEvent, StoredWebhookEvent, StoredWebhookEvent];
+      const base = { startedAt: now, durationMs: 5, error: null, responseBody: 'it said "no", then \\ {"a":[1,2]}' };
+      storeNow = now.getTime();
+      await events.recordAttempts(
+        [
+          { ...base, eventId: delivered.id, attempt: delivered.attemptCount, statusCode: 200, status: 'delivered', retryInMs: null },
+          { ...base, eventId: retried.id, attempt: retried.attemptCount, statusCode: 500, status: 'pending', retryInMs: 5000 },
+          // An attempt whose lease a later one took over: kept in the log, and the event is not moved.
+          { ...base, eventId: outlived.id, attempt: outlived.attemptCount - 1, statusCode: 200, status: 'delivered', retryInMs: null },
+        ],
+        CIRCUIT,
+      );
+      expect(await events.find('MCH-MANY', delivered.id)).toMatchObject({ status: 'delivered', lockedUntil: null, attempts: [{ statusCode: 200, nextAttemptAt: null, responseBody: base.responseBody }] });
+      const retry = new Date(now.getTime() + 5000).toISOString();
+      expect(await events.find('MCH-MANY', retried.id)).toMatchObject({ status: 'pending', lockedUntil: null, attempts: [{ statusCode: 500, nextAttemptAt: retry }] });
+      expect((await events.find('MCH-MANY', retried.id))?.nextAttemptAt.toISOString()).toBe(retry);
+      expect(await events.find('MCH-MANY', outlived.id)).toMatchObject({ status: 'pending', attempts: [{ attempt: outlived.attemptCount - 1 }] });
+      expect((await events.find('MCH-MANY', outlived.id))?.lockedUntil).not.toBeNull();
     });
 
     it('deletes ended events and their attempts once past retention, in batches, and keeps pending ones whatever their age', async () => {
@@ -376,10 +437,10 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
       const now = new Date(at.getTime() + 1000);
       const claimed = ofMerchants(await claimAt(now, new Date(now.getTime() + 1000), 100), 'MCH-RETAIN').filter((e) => e.objectId !== 'old-pending');
       for (const event of claimed) {
-        await events.recordAttempt({ eventId: event.id, attempt: event.attemptCount, startedAt: now, durationMs: 5, statusCode: 200, error: null, responseBody: 'ok', status: 'delivered', retryInMs: null });
+        await events.recordAttempts([{ eventId: event.id, attempt: event.attemptCount, startedAt: now, durationMs: 5, statusCode: 200, error: null, responseBody: 'ok', status: 'delivered', retryInMs: null }], CIRCUIT);
       }
       const recent = await writeDue(new Date(at.getTime() + 29 * 86_400_000), 'MCH-RETAIN', 'recent', 'https://retain.example.com/hooks');
-      await events.recordAttempt({ eventId: recent.id, attempt: 0, startedAt: now, durationMs: 5, statusCode: 200, error: null, responseBody: 'ok', status: 'delivered', retryInMs: null });
+      await events.recordAttempts([{ eventId: recent.id, attempt: 0, startedAt: now, durationMs: 5, statusCode: 200, error: null, responseBody: 'ok', status: 'delivered', retryInMs: null }], CIRCUIT);
 
       storeNow = at.getTime() + 30 * 86_400_000 + 1000;
       // Ended events of the other tests, from earlier years, go too.

@@ -89,6 +89,32 @@ function deliverySuite(start: (env: Record<string, string>, options?: CreateAppO
     expect(() => new Webhook(WEBHOOK_SECRET_B).verify(delivery?.body as string, delivery?.headers as Record<string, string>)).toThrow();
   });
 
+  it('keeps the connection to a receiver open for the next attempt', async () => {
+    const first = await createPayin(api, receiver.url);
+    await simulate(api, first, 'successful');
+    const [one] = await receiver.waitFor(first, 1);
+    const second = await createPayin(api, receiver.url);
+    await simulate(api, second, 'successful');
+    const [two] = await receiver.waitFor(second, 1);
+    expect(two?.connection).toBe(one?.connection);
+    expect(two?.nthOnConnection).toBeGreaterThan(1);
+  });
+
+  it('sends again on a new connection when the receiver closed the kept one as it was reused, and records one delivered attempt', async () => {
+    const warm = await createPayin(api, receiver.url);
+    await simulate(api, warm, 'successful');
+    await receiver.waitFor(warm, 1);
+    const ref = await createPayin(api, receiver.url);
+    // As a server whose idle timeout ends just as the connection is reused: closed, no answer.
+    receiver.answer((delivery) => (delivery.nthOnConnection > 1 && delivery.body.includes(ref) ? 'drop' : { status: 200, body: 'ok' }));
+    await simulate(api, ref, 'successful');
+    const [dropped, resent] = await receiver.waitFor(ref, 2);
+    expect(resent?.headers['webhook-id']).toBe(dropped?.headers['webhook-id']);
+    expect(resent?.nthOnConnection).toBe(1);
+    const [event] = await eventuallyEvents(api, ref, (list) => list[0]?.status === 'delivered');
+    expect(event).toMatchObject({ status: 'delivered', attempts: [{ statusCode: 200, error: null }] });
+  });
+
   it('retries a receiver that fails twice, with the same webhook-id and body, on schedule', async () => {
     receiver.answer((_delivery, nth) => (nth <= 2 ? { status: 500, body: 'temporarily broken' } : { status: 200, body: 'ok' }));
     const ref = await createPayin(timed, receiver.url);

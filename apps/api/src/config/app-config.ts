@@ -115,6 +115,8 @@ export interface WebhookSettings {
   maxRetryAfterSeconds: number;
   /** The first bytes of an answer kept for debugging. */
   responseBodyLimitBytes: number;
+  /** How long a connection to a receiver is kept open, idle, for the next attempt; 0 opens one per attempt. */
+  keepAliveMs: number;
   /** How often each instance looks for due deliveries. */
   pollIntervalMs: number;
   /** Deliveries one instance makes at once. */
@@ -372,8 +374,9 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
       retryScheduleSeconds: retrySchedule(env.WEBHOOK_RETRY_SCHEDULE, problems),
       maxRetryAfterSeconds: int('WEBHOOK_MAX_RETRY_AFTER_SECONDS', 86_400, 0, 604_800),
       responseBodyLimitBytes: int('WEBHOOK_RESPONSE_BODY_LIMIT_BYTES', 1024, 0, 65_536),
+      keepAliveMs: int('WEBHOOK_KEEP_ALIVE_MS', 4000, 0, 60_000),
       pollIntervalMs: int('WEBHOOK_POLL_INTERVAL_MS', 1000, 20, 60_000),
-      concurrency: int('WEBHOOK_CONCURRENCY', 16, 1, 256),
+      concurrency: int('WEBHOOK_CONCURRENCY', 64, 1, 256),
       perMerchantConcurrency: int('WEBHOOK_CONCURRENCY_PER_MERCHANT', 4, 1, 256),
       perReceiverConcurrency: int('WEBHOOK_CONCURRENCY_PER_RECEIVER', 4, 1, 256),
       circuit: {

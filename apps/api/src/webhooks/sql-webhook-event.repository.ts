@@ -1,8 +1,9 @@
 import type { DeliveryAttempt, EventDeliveryLog } from '@paysign/contracts';
 import type { ReceiverCircuitSettings } from '../config/app-config';
-import { toDate, type SqlClient, type SqlQueryable } from '../db/sql-client';
+import { toDate, type SqlClient } from '../db/sql-client';
 import { sqlNow, sqlNowPlus, type StoreClock } from '../db/store-clock';
 import type { WebhookQueueState } from '../metrics/service-metrics';
+import { foldReceiverOutcomes, RECEIVER_PATTERN, receiverOfUrl, type FoldedOutcomes } from './receiver-circuit';
 import type { StoredWebhookEvent } from './webhook-delivery';
 
 interface EventRow {
@@ -43,6 +44,8 @@ export interface AttemptRecord {
   /** What the event becomes: delivered, failed for good, or pending again `retryInMs` from now, by the store's clock. */
   status: EventDeliveryLog['status'];
   retryInMs: number | null;
+  /** Whether the receiver (the event's notifyUrl's origin) answered, for its circuit; left out when the attempt never reached it (refused, or not signed). */
+  receiver?: { notifyUrl: string; answered: boolean };
 }
 
 export type EventWithAttempts = StoredWebhookEvent & { attempts: DeliveryAttempt[] };
@@ -57,13 +60,22 @@ export interface ClaimFairness {
 /** Names the advisory lock that serializes claims across instances (any fixed number, unique to this use). */
 const CLAIM_LOCK = 0x5041_5957;
 
-/** A receiver is a notifyUrl's origin (scheme, host and port): what one circuit and one share of slots are kept for. */
-const receiverOf = (alias: string): string => `substring(${alias}.notify_url from '^[^:/?#]+://[^/?#]+')`;
+/** A receiver's origin, as `receiverOfUrl` reads it, in SQL. */
+const receiverOf = (alias: string): string => `substring(${alias}.notify_url from '${RECEIVER_PATTERN}')`;
 
 /** An event a claim may take at `now`: pending, due, not leased, with an attempt left (`attempts` the schedule's, unless a redelivery allowed more). */
 const claimable = (alias: string, now: string, attempts: string): string =>
   `${alias}.status = 'pending' AND ${alias}.next_attempt_at <= ${now} AND (${alias}.locked_until IS NULL OR ${alias}.locked_until <= ${now})
    AND ${alias}.attempt_count < COALESCE(${alias}.attempts_allowed, ${attempts})`;
+
+/**
+ * A pending event that has had every attempt it is allowed and none is in
+ * flight: among those whose lease ran out (a claim finds them through the
+ * lease index, whatever the backlog), or among all pending events.
+ */
+const spentAmong = (alias: string, now: string, attempts: string, among: 'leases run out' | 'all pending'): string =>
+  `${alias}.status = 'pending' AND ${alias}.attempt_count >= COALESCE(${alias}.attempts_allowed, ${attempts}) AND ` +
+  (among === 'leases run out' ? `${alias}.locked_until IS NOT NULL AND ${alias}.locked_until <= ${now}` : `(${alias}.locked_until IS NULL OR ${alias}.locked_until <= ${now})`);
 
 /** A receiver whose circuit lets attempts through at `now`: it has none, or it has been open its time (`alias` is its left-joined webhook_receivers row). */
 const circuitLetsThrough = (alias: string, now: string): string => `(${alias}.open_until IS NULL OR ${alias}.open_until <= ${now})`;
@@ -95,12 +107,15 @@ export class SqlWebhookEventRepository {
   async claimDue(leaseMs: number, limit: number, fairness: ClaimFairness): Promise<StoredWebhookEvent[]> {
     return this.client.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK]);
-      await this.failSpent(tx, 'leases run out');
       const params: unknown[] = [limit, this.scheduledAttempts, fairness.perMerchant, fairness.perReceiver, fairness.circuitFailures];
       const now = sqlNow(this.storeClock, params);
       const leaseUntil = sqlNowPlus(this.storeClock, params, leaseMs);
       const { rows } = await tx.query<EventRow>(
         `WITH RECURSIVE now_at AS (SELECT ${now} AS at),
+         -- Spent: every attempt made, the last one's lease run out unrecorded (its instance died). Failed, never claimed again.
+         spent AS (
+           UPDATE outbox_events e SET status = 'failed', locked_until = NULL FROM now_at
+           WHERE ${spentAmong('e', 'now_at.at', '$2', 'leases run out')}),
          in_flight AS (
            SELECT e.merchant_id, ${receiverOf('e')} AS receiver FROM outbox_events e, now_at
            WHERE e.status = 'pending' AND e.locked_until > now_at.at),
@@ -140,29 +155,6 @@ export class SqlWebhookEventRepository {
   }
 
   /**
-   * Counts an attempt's outcome against its receiver's circuit: an answer
-   * (any status but 5xx and 429) closes it; no answer, or a 5xx or 429,
-   * counts one more failure in a row, and from the threshold on opens it
-   * for a period that doubles with each further failure, up to the bound.
-   */
-  async recordReceiverOutcome(eventId: string, answered: boolean, circuit: ReceiverCircuitSettings): Promise<void> {
-    if (answered) {
-      await this.client.query(`DELETE FROM webhook_receivers WHERE receiver = (SELECT ${receiverOf('e')} FROM outbox_events e WHERE e.id = $1)`, [eventId]);
-      return;
-    }
-    const params: unknown[] = [eventId, circuit.failures, circuit.openSeconds, circuit.maxOpenSeconds];
-    const now = sqlNow(this.storeClock, params);
-    const openFor = (failures: string) => `${now} + least($4, $3 * power(2, least(${failures} - $2, 30))) * interval '1 second'`;
-    await this.client.query(
-      `INSERT INTO webhook_receivers (receiver, failures, open_until)
-       SELECT ${receiverOf('e')}, 1, CASE WHEN 1 >= $2 THEN ${openFor('1')} END FROM outbox_events e WHERE e.id = $1
-       ON CONFLICT (receiver) DO UPDATE SET failures = webhook_receivers.failures + 1,
-         open_until = CASE WHEN webhook_receivers.failures + 1 >= $2 THEN ${openFor('(webhook_receivers.failures + 1)')} ELSE NULL END`,
-      params,
-    );
-  }
-
-  /**
    * Deletes up to `batchSize` ended events (delivered or failed) created more
    * than `retentionDays` ago, with their attempts; resolves how many. Pending
    * events are kept whatever their age.
@@ -181,44 +173,94 @@ export class SqlWebhookEventRepository {
   }
 
   /**
-   * Ends the events that have had every attempt they are allowed but were
-   * left pending, because the last attempt could not be recorded (its
-   * instance died, or the store refused the record): failed, not sent again.
+   * Fails every pending event that has had every attempt it is allowed,
+   * with none in flight: the retention job's sweep. Each claim fails those
+   * whose lease ran out (the instance died during their last attempt), in
+   * its own statement; this also finds those never leased again, left by a
+   * retry schedule made shorter, which takes a full scan.
    */
-  /**
-   * Fails the pending events that have had every attempt they are allowed.
-   * Each claim looks at those whose lease ran out (the instance died during
-   * their last attempt), through the lease index, so that it costs little
-   * whatever the backlog; the retention job also at those never leased
-   * again, left by a retry schedule made shorter, which need a full scan.
-   */
-  async failSpent(tx: SqlQueryable = this.client, among: 'leases run out' | 'all pending' = 'all pending'): Promise<void> {
+  async failSpent(): Promise<void> {
     const params: unknown[] = [this.scheduledAttempts];
-    const now = sqlNow(this.storeClock, params);
-    const notInFlight = among === 'leases run out' ? `locked_until IS NOT NULL AND locked_until <= ${now}` : `(locked_until IS NULL OR locked_until <= ${now})`;
-    await tx.query(`UPDATE outbox_events SET status = 'failed', locked_until = NULL WHERE status = 'pending' AND attempt_count >= COALESCE(attempts_allowed, $1) AND ${notInFlight}`, params);
+    await this.client.query(`UPDATE outbox_events e SET status = 'failed', locked_until = NULL WHERE ${spentAmong('e', sqlNow(this.storeClock, params), '$1', 'all pending')}`, params);
   }
 
   /**
-   * Keeps the attempt, and moves the event on, unless a later attempt has
+   * Keeps the attempts, moves their events on, and counts each one that
+   * reached its receiver against the receiver's circuit: an answer (any
+   * status but 5xx and 429) closes it; no answer, or a 5xx or 429, counts
+   * one more failure in a row, and from the threshold on opens it for a
+   * period that doubles with each further failure, up to the bound. All in
+   * one statement: one instant for every row, and whoever sees an attempt
+   * sees the circuit it left. An event moves only if no later attempt has
    * claimed it meanwhile (this one outlived its lease): then only the record
    * of this attempt is kept.
    */
-  async recordAttempt(record: AttemptRecord): Promise<void> {
-    const params: unknown[] = [record.eventId, record.attempt, record.startedAt.toISOString(), record.durationMs, record.statusCode, record.error, record.responseBody, record.status];
-    const next = record.retryInMs === null ? 'NULL::timestamptz' : sqlNowPlus(this.storeClock, params, record.retryInMs);
-    // One statement, so one instant for both rows: the attempt's record of when the next is due, and the event's.
-    // The event moves only if no later attempt has claimed it (fenced by the attempt number).
+  async recordAttempts(records: AttemptRecord[], circuit: ReceiverCircuitSettings): Promise<void> {
+    if (records.length === 0) return;
+    const outcomes = records.flatMap(({ receiver }) => (receiver ? [{ receiver: receiverOfUrl(receiver.notifyUrl), answered: receiver.answered }] : []));
+    const folded = foldReceiverOutcomes(outcomes.filter((outcome) => outcome.receiver !== ''));
+    const params: unknown[] = [
+      records.map((r) => r.eventId),
+      records.map((r) => r.attempt),
+      records.map((r) => r.startedAt.toISOString()),
+      records.map((r) => r.durationMs),
+      records.map((r) => r.statusCode),
+      records.map((r) => r.error),
+      records.map((r) => r.responseBody),
+      records.map((r) => r.status),
+      records.map((r) => (r.retryInMs === null ? null : Math.round(r.retryInMs))),
+    ];
+    const now = sqlNow(this.storeClock, params);
+    const circuits = this.circuitStatements(folded, circuit, params);
     await this.client.query(
-      `WITH next AS (SELECT ${next} AS at),
+      `WITH now_at AS (SELECT ${now} AS at),
+       ended AS (
+         SELECT a.*, CASE WHEN a.retry_in_ms IS NULL THEN NULL::timestamptz ELSE now_at.at + a.retry_in_ms * interval '1 millisecond' END AS next_at
+         FROM now_at, unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::bigint[])
+           AS a(event_id, attempt, started_at, duration_ms, status_code, error, response_body, status, retry_in_ms)),
+       ${circuits.map((statement, i) => `circuit_${i} AS (${statement}),`).join(' ')}
        kept AS (
          INSERT INTO webhook_attempts (event_id, attempt, started_at, duration_ms, status_code, error, response_body, next_attempt_at)
-         SELECT $1, $2, $3::timestamptz, $4, $5, $6, $7, next.at FROM next
+         SELECT event_id, attempt, started_at, duration_ms, status_code, error, response_body, next_at FROM ended
          ON CONFLICT (event_id, attempt) DO NOTHING)
-       UPDATE outbox_events SET status = $8, next_attempt_at = COALESCE((SELECT at FROM next), next_attempt_at), locked_until = NULL
-       WHERE id = $1 AND attempt_count = $2`,
+       UPDATE outbox_events e SET status = ended.status, next_attempt_at = COALESCE(ended.next_at, e.next_attempt_at), locked_until = NULL
+       FROM ended WHERE e.id = ended.event_id AND e.attempt_count = ended.attempt`,
       params,
     );
+  }
+
+  /** The data-modifying statements that leave each receiver's circuit as `folded` says, their parameters pushed onto `params`. */
+  private circuitStatements(folded: FoldedOutcomes, circuit: ReceiverCircuitSettings, params: unknown[]): string[] {
+    const statements: string[] = [];
+    const p = (value: unknown) => `$${params.push(value)}`;
+    if (folded.closed.length > 0) statements.push(`DELETE FROM webhook_receivers WHERE receiver = ANY(${p(folded.closed)}::text[])`);
+    const restarted = [...folded.restarted];
+    const counted = [...folded.counted];
+    if (restarted.length === 0 && counted.length === 0) return statements;
+    const now = sqlNow(this.storeClock, params);
+    const threshold = p(circuit.failures);
+    const openSeconds = p(circuit.openSeconds);
+    const maxOpenSeconds = p(circuit.maxOpenSeconds);
+    const openFor = (failures: string) =>
+      `CASE WHEN ${failures} >= ${threshold} THEN ${now} + least(${maxOpenSeconds}, ${openSeconds} * power(2, least(${failures} - ${threshold}, 30))) * interval '1 second' END`;
+    // Answered, then failed again within the batch: the count starts over from those failures.
+    if (restarted.length > 0) {
+      statements.push(
+        `INSERT INTO webhook_receivers (receiver, failures, open_until)
+         SELECT c.receiver, c.failures, ${openFor('c.failures')} FROM unnest(${p(restarted.map(([r]) => r))}::text[], ${p(restarted.map(([, n]) => n))}::int[]) AS c(receiver, failures)
+         ON CONFLICT (receiver) DO UPDATE SET failures = EXCLUDED.failures, open_until = EXCLUDED.open_until`,
+      );
+    }
+    // Failed only: added to the failures in a row before.
+    if (counted.length > 0) {
+      statements.push(
+        `INSERT INTO webhook_receivers (receiver, failures, open_until)
+         SELECT c.receiver, c.failures, ${openFor('c.failures')} FROM unnest(${p(counted.map(([r]) => r))}::text[], ${p(counted.map(([, n]) => n))}::int[]) AS c(receiver, failures)
+         ON CONFLICT (receiver) DO UPDATE SET failures = webhook_receivers.failures + EXCLUDED.failures,
+           open_until = ${openFor('(webhook_receivers.failures + EXCLUDED.failures)')}`,
+      );
+    }
+    return statements;
   }
 
   /** Every event of one object, oldest first, with its attempts. */

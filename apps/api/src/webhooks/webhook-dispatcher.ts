@@ -2,11 +2,12 @@ import { Webhook } from 'standardwebhooks';
 import type { Logger } from 'pino';
 import type { WebhookSettings } from '../config/app-config';
 import type { Clock } from '../config/clock';
+import { WriteBatcher } from '../db/write-batcher';
 import type { MerchantRegistry } from '../merchants/merchant-registry';
 import type { ServiceMetrics } from '../metrics/service-metrics';
 import type { AttemptRecord, SqlWebhookEventRepository } from './sql-webhook-event.repository';
 import type { StoredWebhookEvent } from './webhook-delivery';
-import { sendWebhook, type SendResult } from './webhook-sender';
+import { ReceiverConnections, sendWebhook, type SendResult } from './webhook-sender';
 import { staticTargetProblem, type Resolver, type TargetPolicy } from './webhook-target';
 
 /**
@@ -43,10 +44,16 @@ export class WebhookDispatcher {
   private readonly shutdown = new AbortController();
   private readonly policy: TargetPolicy;
   private readonly random: () => number;
+  /** The attempts that ended, written together with their receivers' circuits: under load, many in one statement. */
+  private readonly attempts: WriteBatcher<AttemptRecord>;
+  private readonly connections: ReceiverConnections;
 
   constructor(private readonly options: WebhookDispatcherOptions) {
     this.policy = { allowLocalReceivers: options.settings.allowLocalReceivers };
     this.random = options.random ?? Math.random;
+    const { events, settings } = options;
+    this.attempts = new WriteBatcher((records) => events.recordAttempts(records, settings.circuit), settings.concurrency);
+    this.connections = new ReceiverConnections(settings.keepAliveMs);
   }
 
   /** Claims what this instance has room for, and starts delivering it; the `webhook-delivery` job calls it every poll. */
@@ -75,6 +82,7 @@ export class WebhookDispatcher {
   async stop(): Promise<void> {
     this.shutdown.abort();
     await Promise.allSettled([...this.inFlight]);
+    this.connections.close();
   }
 
   private async deliver(event: StoredWebhookEvent): Promise<void> {
@@ -94,7 +102,10 @@ export class WebhookDispatcher {
     const gone = result.statusCode === 410;
     const delaySeconds = delivered || gone ? undefined : settings.retryScheduleSeconds[attempt];
     const retryInMs = delaySeconds === undefined ? null : this.retryDelayMs(delaySeconds, result.retryAfterSeconds);
+    // Only an attempt that reached out to the receiver says anything about its circuit; one refused or not signed here does not.
+    const answered = result.statusCode !== null && result.statusCode < 500 && result.statusCode !== 429;
     const record: AttemptRecord = {
+      ...(result.sent !== false && { receiver: { notifyUrl: event.notifyUrl, answered } }),
       eventId: event.id,
       attempt,
       startedAt,
@@ -112,16 +123,8 @@ export class WebhookDispatcher {
       { eventId: event.id, merchantId: event.merchantId, objectId: event.objectId, attempt, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, outcome, retryInMs },
       'webhook attempt',
     );
-    // Only an attempt that reached out to the receiver says anything about it; one refused or not signed here does not.
-    // Counted before the attempt is recorded, so that whoever sees the attempt sees the circuit it left.
-    if (result.sent !== false) {
-      const answered = result.statusCode !== null && result.statusCode < 500 && result.statusCode !== 429;
-      await this.options.events.recordReceiverOutcome(event.id, answered, settings.circuit).catch((error: Error) => {
-        logger.warn({ eventId: event.id, err: error.message }, "could not count a webhook attempt against its receiver's circuit");
-      });
-    }
     try {
-      await this.options.events.recordAttempt(record);
+      await this.attempts.add(record);
     } catch (error) {
       // The lease runs out and the event is attempted again: at least once, never lost.
       logger.warn({ eventId: event.id, err: (error as Error).message }, 'could not record a webhook attempt; the event will be attempted again');
@@ -147,7 +150,14 @@ export class WebhookDispatcher {
         },
         body: event.payload,
       },
-      { timeoutMs: settings.timeoutMs, responseBodyLimitBytes: settings.responseBodyLimitBytes, policy: this.policy, resolve: this.options.resolve, cancel: this.shutdown.signal },
+      {
+        timeoutMs: settings.timeoutMs,
+        responseBodyLimitBytes: settings.responseBodyLimitBytes,
+        policy: this.policy,
+        resolve: this.options.resolve,
+        cancel: this.shutdown.signal,
+        connections: this.connections,
+      },
     );
   }
 

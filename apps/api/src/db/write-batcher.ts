@@ -1,0 +1,41 @@
+/**
+ * Writes what many callers hand it in as few statements as the store allows
+ * (group commit): an item added while no write is in flight is written at
+ * once, and the items added during a write go together in the next one. At
+ * low load nothing waits; under load, one round trip and one commit carry a
+ * whole batch. Each caller's promise settles with the write that carried its
+ * item: resolved once it is stored, rejected with the write's error.
+ */
+export class WriteBatcher<T> {
+  private queue: Array<{ item: T; resolve: () => void; reject: (error: unknown) => void }> = [];
+  private writing = false;
+
+  constructor(
+    private readonly write: (items: T[]) => Promise<void>,
+    /** The most items one write carries; more wait for the next. */
+    private readonly maxBatch: number,
+  ) {
+    if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new RangeError(`a write batch must hold at least one item, got ${maxBatch}`);
+  }
+
+  add(item: T): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      if (!this.writing) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.writing = true;
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      try {
+        await this.write(batch.map((entry) => entry.item));
+        for (const entry of batch) entry.resolve();
+      } catch (error) {
+        for (const entry of batch) entry.reject(error);
+      }
+    }
+    this.writing = false;
+  }
+}
