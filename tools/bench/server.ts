@@ -9,11 +9,13 @@
 // A benchmark, not a test: it prints what it measured and never fails on timing.
 //   npm run -s bench:server [-- --json] [-- --seconds N] [-- --short]
 //   npm run -s bench:server -- --memory [--seconds 60] [--rate 3000] [--plot FILE.svg] [--json]
-//   npm run -s bench:server -- --rate-fraction 0.5 [--seconds N] [--json]
+//   npm run -s bench:server -- --rate-fraction 0.5 [--seconds N] [--profile DIR] [--json]
 // --rate-fraction F finds each of bare Fastify, the unguarded route and the
 // signed route at saturation, then offers F of that rate for SECONDS and
 // reports the latency percentiles at that load and the server's CPU time per
-// request, read from /proc/<pid>/stat before and after the run.
+// request, read from /proc/<pid>/stat before and after the run. --profile DIR
+// writes the service's CPU profile into DIR and prints the top entries of the
+// signed route's run at the fixed rate.
 // --memory offers signed requests at a fixed rate to the memory nonce store (payins on
 // a fresh PostgreSQL database at DATABASE_URL, as in production) with
 // a 20 s nonce TTL, then stays idle, sampling each second the nonces held (from
@@ -29,7 +31,8 @@ import { parseArgs } from 'node:util';
 import { sign } from '@paysign/signing';
 import autocannon from 'autocannon';
 import { Pool } from 'pg';
-import { cpuMicros } from './cpu';
+import { cpuMicros, cpuProfileFlags, printProfile, summarizeProfile } from './cpu';
+import { pacedLoad } from './paced-load';
 import { buildService, freePort, ROOT } from './service-build';
 import { memoryPlotSvg, type MemorySample } from './memory-plot';
 
@@ -42,6 +45,7 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '3000' },
     plot: { type: 'string' },
     'rate-fraction': { type: 'string' },
+    profile: { type: 'string' },
   },
 });
 const SECONDS = Number(values.seconds ?? (values.memory ? 60 : values.short ? 1 : 8));
@@ -266,24 +270,31 @@ interface FixedRateFigures {
   p50Ms: number;
   p99Ms: number;
   p999Ms: number;
+  senderLateP99Ms: number;
   cpuMicrosPerRequest: number;
   non2xx: number;
 }
 
-/** Saturation first (after its warm-up), then `fraction` of it for SECONDS, with the server's CPU time per request over that run. */
-async function atFixedRate(server: { url: string; process: ChildProcess }, request: RequestOf, fraction: number): Promise<FixedRateFigures> {
+/**
+ * Saturation first (after its warm-up, with autocannon), then `fraction` of
+ * it for SECONDS, paced evenly (see paced-load.ts), with the server's CPU
+ * time per request over that run; `onHeld` is told as that run starts.
+ */
+async function atFixedRate(server: { url: string; process: ChildProcess }, request: RequestOf, fraction: number, onHeld?: () => void): Promise<FixedRateFigures> {
   const saturation = await warmedLoad(server.url, request);
   const offered = Math.max(1, Math.round(saturation.rps * fraction));
+  onHeld?.();
   const before = cpuMicros(server.process.pid as number);
-  const held = await load(server.url, request, offered);
+  const held = await pacedLoad(server.url, request, offered, SECONDS, CONNECTIONS);
   const cpu = cpuMicros(server.process.pid as number) - before;
   return {
     saturationRps: saturation.rps,
     offeredRps: offered,
-    achievedRps: held.rps,
+    achievedRps: held.achievedRps,
     p50Ms: held.p50Ms,
     p99Ms: held.p99Ms,
     p999Ms: held.p999Ms,
+    senderLateP99Ms: held.senderLateP99Ms,
     cpuMicrosPerRequest: Math.round(cpu / Math.max(1, held.requests)),
     non2xx: saturation.non2xx + held.non2xx,
   };
@@ -306,13 +317,16 @@ fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });`;
 async function measureAtFixedRate(fraction: number): Promise<void> {
   const banksPath = '/payment/merchant-api/banks';
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));
-  const service = await startServer([MAIN], { ...SERVICE_ENV, DATA_DIR: dataDir }, '/payment/health/ready');
+  const profileDir = values.profile ? path.resolve(values.profile) : undefined;
+  const spawnedAt = performance.now();
+  const service = await startServer([...(profileDir ? cpuProfileFlags(profileDir) : []), MAIN], { ...SERVICE_ENV, DATA_DIR: dataDir }, '/payment/health/ready');
   let banksJson = '';
+  let guardedHeldFromMs = 0;
   const figures: Record<'bare' | 'unguarded' | 'guarded', FixedRateFigures> = {} as never;
   try {
     banksJson = await (await fetch(`${service.url}${banksPath}`, { headers: signed('GET', banksPath)().headers })).text();
     figures.unguarded = await atFixedRate(service, () => ({ method: 'GET', path: '/payment/bench/unguarded-banks' }), fraction);
-    figures.guarded = await atFixedRate(service, signed('GET', banksPath), fraction);
+    figures.guarded = await atFixedRate(service, signed('GET', banksPath), fraction, () => (guardedHeldFromMs = performance.now() - spawnedAt));
   } finally {
     await stop(service.process);
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -343,13 +357,14 @@ async function measureAtFixedRate(fraction: number): Promise<void> {
     return;
   }
   console.log(`each contender at saturation, then at ${fraction} of it for ${SECONDS} s; ${CONNECTIONS} connections; ${result.cores}`);
-  console.log(`${'contender'.padEnd(30)}${'saturation'.padStart(11)}${'held req/s'.padStart(11)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'p99.9 ms'.padStart(10)}${'CPU µs/req'.padStart(12)}`);
+  console.log(`${'contender'.padEnd(30)}${'saturation'.padStart(11)}${'held req/s'.padStart(11)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'p99.9 ms'.padStart(10)}${'CPU µs/req'.padStart(12)}${'sender late p99 ms'.padStart(20)}`);
   const names = { bare: 'bare Fastify, bank list', unguarded: 'Nest, bank list, no guard', guarded: 'signed bank list, memory' } as const;
   for (const key of ['bare', 'unguarded', 'guarded'] as const) {
     const f = figures[key];
-    console.log(`${names[key].padEnd(30)}${String(f.saturationRps).padStart(11)}${String(f.achievedRps).padStart(11)}${String(f.p50Ms).padStart(8)}${String(f.p99Ms).padStart(8)}${String(f.p999Ms).padStart(10)}${String(f.cpuMicrosPerRequest).padStart(12)}`);
+    console.log(`${names[key].padEnd(30)}${String(f.saturationRps).padStart(11)}${String(f.achievedRps).padStart(11)}${String(f.p50Ms).padStart(8)}${String(f.p99Ms).padStart(8)}${String(f.p999Ms).padStart(10)}${String(f.cpuMicrosPerRequest).padStart(12)}${String(f.senderLateP99Ms).padStart(20)}`);
   }
   console.log(`guarded/unguarded req/s ${result.ratios.guardedToUnguardedRps}, guarded/bare req/s ${result.ratios.guardedToBareRps}, guarded/unguarded CPU per request ${result.ratios.guardedToUnguardedCpu}; non-2xx: ${figures.bare.non2xx + figures.unguarded.non2xx + figures.guarded.non2xx}`);
+  if (profileDir) printProfile(`the service, signed route at ${fraction} of saturation`, summarizeProfile(profileDir, guardedHeldFromMs, 25));
 }
 
 async function main(): Promise<void> {

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { MAX_MEMORY_NONCES } from '../config/limits';
 import { MemoryNonceStore } from './memory-nonce-store';
 import { NonceShareExceededError, NonceStoreFullError } from './nonce-store.interface';
@@ -90,6 +91,59 @@ describe('MemoryNonceStore', () => {
     for (let i = 0; i < 50_000; i += 11) await check(`n${i}`, 1000, 1000 + (i % 7) * 100 <= 1300);
     expect(wrong).toEqual([]);
     await store.close();
+  });
+
+  it('answers every claim as a map of live nonces would, through rebuilds under way and sweeps, whatever the order', async () => {
+    // Fresh nonces fill the table (1024 slots at first) and expire into tombstones, so that it rebuilds and drains many
+    // times in one run; replays of recent nonces land while a rebuild is under way, in either table.
+    const op = fc.oneof(
+      { weight: 20, arbitrary: fc.record({ kind: fc.constant('claim' as const), key: fc.constantFrom('pk_a', 'pk_b'), holdMs: fc.integer({ min: 1, max: 3000 }) }) },
+      { weight: 10, arbitrary: fc.record({ kind: fc.constant('replay' as const), back: fc.integer({ min: 1, max: 400 }) }) },
+      { weight: 2, arbitrary: fc.record({ kind: fc.constant('tick' as const), ms: fc.integer({ min: 1, max: 100 }) }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('sweep' as const) }) },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1000, maxLength: 6000 }), async (ops) => {
+        let now = 1;
+        const store = new MemoryNonceStore({ now: () => now, maxPerKey: 1_000_000 });
+        const live = new Map<string, number>();
+        const claimed: Array<{ key: string; nonce: string; holdMs: number }> = [];
+        for (const step of ops) {
+          if (step.kind === 'tick') now += step.ms;
+          else if (step.kind === 'sweep') store.sweep();
+          else {
+            const call = step.kind === 'claim' ? { key: step.key, nonce: `n${claimed.length}`, holdMs: step.holdMs } : claimed[Math.max(0, claimed.length - step.back)];
+            if (!call) continue;
+            if (step.kind === 'claim') claimed.push(call);
+            const id = `${call.key}/${call.nonce}`;
+            const expected = (live.get(id) ?? 0) <= now;
+            if (expected) live.set(id, now + call.holdMs);
+            expect(await store.claim(call.key, call.nonce, call.holdMs)).toBe(expected);
+          }
+        }
+        expect(store.size).toBe([...live.values()].filter((expiry) => expiry > now).length);
+      }),
+      // No shrinking: a failing run of thousands of steps shrinks for minutes; its seed and path reproduce it.
+      { numRuns: 30, endOnFailure: true },
+    );
+  });
+
+  it('refuses every held nonce at each step of a rebuild, in whichever table it is', async () => {
+    const store = new MemoryNonceStore({ now: () => 0, maxPerKey: 1_000_000 });
+    const held: string[] = [];
+    // 769 nonces fill three quarters of the first table: the claim past that starts a rebuild.
+    for (let i = 0; i < 769; i++) held.push(`n${i}`);
+    for (const nonce of held) await store.claim('pk', nonce, 60_000);
+    const wrong: string[] = [];
+    // Each new claim moves a few slots of the old table into the new one; at each step, every nonce so far is a replay.
+    for (let step = 0; step < 40; step++) {
+      const fresh = `fresh-${step}`;
+      if (!(await store.claim('pk', fresh, 60_000))) wrong.push(fresh);
+      held.push(fresh);
+      for (const nonce of held) if (await store.claim('pk', nonce, 60_000)) wrong.push(`${nonce} at step ${step}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(store.size).toBe(held.length);
   });
 
   it('bounds a false replay by the fingerprint: under 1e-12 per claim at its largest configuration', () => {
