@@ -39,12 +39,13 @@ interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
   hitCount?: number;
+  children?: number[];
 }
 
 export interface ProfileEntry {
   name: string;
   where: string;
-  selfPercent: number;
+  percent: number;
 }
 
 /**
@@ -52,7 +53,11 @@ export interface ProfileEntry {
  * garbage collection and the program's own share; only the samples taken
  * `skipMs` or more after the profile began, so that starting up is left out.
  */
-export function summarizeProfile(dir: string, skipMs = 0, top = 15): { file: string; busySamples: number; idlePercent: number; gcPercent: number; entries: ProfileEntry[] } {
+export function summarizeProfile(
+  dir: string,
+  skipMs = 0,
+  top = 15,
+): { file: string; busySamples: number; idlePercent: number; gcPercent: number; entries: ProfileEntry[]; inclusive: ProfileEntry[] } {
   const files = fs.readdirSync(dir).filter((name) => name.endsWith('.cpuprofile')).map((name) => path.join(dir, name));
   const file = files.sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
   if (!file) throw new Error(`no .cpuprofile in ${dir}: did the service exit cleanly?`);
@@ -77,17 +82,49 @@ export function summarizeProfile(dir: string, skipMs = 0, top = 15): { file: str
     self.set(key, entry);
   }
   const busy = all - idle;
+  const share = (hits: number) => round1((100 * hits) / Math.max(1, busy));
   const entries = [...self.values()]
     .sort((a, b) => b.hits - a.hits)
     .slice(0, top)
-    .map((entry) => ({ name: entry.name, where: entry.where, selfPercent: round1((100 * entry.hits) / Math.max(1, busy)) }));
-  return { file, busySamples: busy, idlePercent: round1((100 * idle) / Math.max(1, all)), gcPercent: round1((100 * gc) / Math.max(1, busy)), entries };
+    .map((entry) => ({ name: entry.name, where: entry.where, percent: share(entry.hits) }));
+  const inclusive = [...inclusiveHits(profile, hitsOf).values()]
+    .sort((a, b) => b.hits - a.hits)
+    .slice(0, top * 3)
+    .map((entry) => ({ name: entry.name, where: entry.where, percent: share(entry.hits) }));
+  return { file, busySamples: busy, idlePercent: round1((100 * idle) / Math.max(1, all)), gcPercent: round1((100 * gc) / Math.max(1, busy)), entries, inclusive };
 }
 
-/** Prints a summary as the benchmarks' text output does. */
-export function printProfile(label: string, summary: ReturnType<typeof summarizeProfile>): void {
+/** Samples in each function or anything it called (each function counted once per sample, however often it recurs), busy samples only. */
+function inclusiveHits(profile: CpuProfile, hitsOf: Map<number, number>): Map<string, { name: string; where: string; hits: number }> {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const parentOf = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const totals = new Map<string, { name: string; where: string; hits: number }>();
+  for (const [id, hits] of hitsOf) {
+    if (hits === 0 || byId.get(id)?.callFrame.functionName === '(idle)') continue;
+    const seen = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parentOf.get(at)) {
+      const { functionName, url, lineNumber } = (byId.get(at) as ProfileNode).callFrame;
+      if (functionName === '(root)') continue;
+      const where = url ? `${shortUrl(url)}:${lineNumber + 1}` : '';
+      const key = `${functionName}|${where}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const total = totals.get(key) ?? { name: functionName || '(anonymous)', where, hits: 0 };
+      total.hits += hits;
+      totals.set(key, total);
+    }
+  }
+  return totals;
+}
+
+/** Prints a summary as the benchmarks' text output does: self time, then with `inclusive` the time in each function and what it called. */
+export function printProfile(label: string, summary: ReturnType<typeof summarizeProfile>, inclusive = false): void {
   console.log(`${label}: CPU profile ${summary.file}, idle ${summary.idlePercent} % of the samples; self time as a share of the busy ones:`);
-  for (const entry of summary.entries) console.log(`  ${entry.selfPercent.toFixed(1).padStart(5)} %  ${entry.name}  ${entry.where}`);
+  for (const entry of summary.entries) console.log(`  ${entry.percent.toFixed(1).padStart(5)} %  ${entry.name}  ${entry.where}`);
+  if (!inclusive) return;
+  console.log('time in each function and what it called, as a share of the busy samples:');
+  for (const entry of summary.inclusive) console.log(`  ${entry.percent.toFixed(1).padStart(5)} %  ${entry.name}  ${entry.where}`);
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;

@@ -364,7 +364,7 @@ async function measureAtFixedRate(fraction: number): Promise<void> {
     console.log(`${names[key].padEnd(30)}${String(f.saturationRps).padStart(11)}${String(f.achievedRps).padStart(11)}${String(f.p50Ms).padStart(8)}${String(f.p99Ms).padStart(8)}${String(f.p999Ms).padStart(10)}${String(f.cpuMicrosPerRequest).padStart(12)}${String(f.senderLateP99Ms).padStart(20)}`);
   }
   console.log(`guarded/unguarded req/s ${result.ratios.guardedToUnguardedRps}, guarded/bare req/s ${result.ratios.guardedToBareRps}, guarded/unguarded CPU per request ${result.ratios.guardedToUnguardedCpu}; non-2xx: ${figures.bare.non2xx + figures.unguarded.non2xx + figures.guarded.non2xx}`);
-  if (profileDir) printProfile(`the service, signed route at ${fraction} of saturation`, summarizeProfile(profileDir, guardedHeldFromMs, 25));
+  if (profileDir) printProfile(`the service, signed route at ${fraction} of saturation`, summarizeProfile(profileDir, guardedHeldFromMs, 20), true);
 }
 
 async function main(): Promise<void> {
