@@ -52,6 +52,21 @@ describe('WriteBatcher', () => {
     await later;
   });
 
+  it("writes each item of a failed batch alone when the failure may be one item's, so that only that item fails", async () => {
+    const written: number[][] = [];
+    const write = async (items: number[]) => {
+      written.push(items);
+      if (items.includes(13)) throw new Error('the store refuses 13');
+    };
+    const batcher = new WriteBatcher(write, 100, (error) => (error as Error).message.startsWith('the store refuses'));
+    const first = batcher.add(1);
+    const rest = [12, 13, 14].map((n) => batcher.add(n));
+    await first;
+    const outcomes = await Promise.allSettled(rest);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(written).toEqual([[1], [12, 13, 14], [12], [13], [14]]);
+  });
+
   it('refuses a batch size below one', () => {
     expect(() => new WriteBatcher(async () => undefined, 0)).toThrow(RangeError);
   });

@@ -14,6 +14,12 @@ export class WriteBatcher<T> {
     private readonly write: (items: T[]) => Promise<void>,
     /** The most items one write carries; more wait for the next. */
     private readonly maxBatch: number,
+    /**
+     * Whether a batch's failure may be one item's doing (a value the store
+     * refuses), rather than the store's (it is down): then each item of the
+     * batch is written alone, so that one item cannot fail the others.
+     */
+    private readonly mayBeOneItem: (error: unknown) => boolean = () => false,
   ) {
     if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new RangeError(`a write batch must hold at least one item, got ${maxBatch}`);
   }
@@ -33,7 +39,8 @@ export class WriteBatcher<T> {
         await this.write(batch.map((entry) => entry.item));
         for (const entry of batch) entry.resolve();
       } catch (error) {
-        for (const entry of batch) entry.reject(error);
+        if (batch.length > 1 && this.mayBeOneItem(error)) await Promise.all(batch.map((entry) => this.write([entry.item]).then(entry.resolve, entry.reject)));
+        else for (const entry of batch) entry.reject(error);
       }
     }
     this.writing = false;

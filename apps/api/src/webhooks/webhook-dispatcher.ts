@@ -4,6 +4,7 @@ import type { WebhookSettings } from '../config/app-config';
 import type { Clock } from '../config/clock';
 import { WriteBatcher } from '../db/write-batcher';
 import type { MerchantRegistry } from '../merchants/merchant-registry';
+import { isStoreFailure } from '../stores/store-failure';
 import type { ServiceMetrics } from '../metrics/service-metrics';
 import type { AttemptRecord, SqlWebhookEventRepository } from './sql-webhook-event.repository';
 import type { StoredWebhookEvent } from './webhook-delivery';
@@ -52,7 +53,8 @@ export class WebhookDispatcher {
     this.policy = { allowLocalReceivers: options.settings.allowLocalReceivers };
     this.random = options.random ?? Math.random;
     const { events, settings } = options;
-    this.attempts = new WriteBatcher((records) => events.recordAttempts(records, settings.circuit), settings.concurrency);
+    // A store that is down fails the whole batch; anything else is written again one record at a time, so that one record the store refuses fails only itself.
+    this.attempts = new WriteBatcher((records) => events.recordAttempts(records, settings.circuit), settings.concurrency, (error) => !isStoreFailure(error));
     this.connections = new ReceiverConnections(settings.keepAliveMs);
   }
 
