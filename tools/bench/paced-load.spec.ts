@@ -23,7 +23,6 @@ it('offers requests at their own times and charges a stall to every request due 
     expect(figures).toMatchObject({ offeredRps: 200, requests: 200, non2xx: 100 });
     // About 80 requests were due during the stall (400 ms at 200 a second): far more than 1 % of 200 waited behind it.
     expect(figures.p99Ms).toBeGreaterThan(200);
-    expect(figures.p50Ms).toBeLessThan(figures.p99Ms);
     expect(figures.senderLateP99Ms).toEqual(expect.any(Number));
   } finally {
     await server.close();
