@@ -17,6 +17,8 @@ import { staticTargetProblem, type Resolver, type TargetPolicy } from './webhook
  * lease ends; while it runs, no other instance sends it.
  */
 const LEASE_MARGIN_MS = 5000;
+/** Pauses before writing ended attempts again when the store fails the write: 3.75 s in all, within LEASE_MARGIN_MS. */
+const RECORD_RETRY_DELAYS_MS = [250, 500, 1000, 2000];
 /** Retry delays are stretched by up to this fraction, so that receivers that failed together are not retried together. */
 const JITTER = 0.1;
 
@@ -53,8 +55,15 @@ export class WebhookDispatcher {
     this.policy = { allowLocalReceivers: options.settings.allowLocalReceivers };
     this.random = options.random ?? Math.random;
     const { events, settings } = options;
-    // A store that is down fails the whole batch; anything else is written again one record at a time, so that one record the store refuses fails only itself.
-    this.attempts = new WriteBatcher((records) => events.recordAttempts(records, settings.circuit), settings.concurrency, (error) => !isStoreFailure(error));
+    // A store that is down or too slow fails the whole batch, which is written again while the leases have time left: a record lost
+    // is an attempt made again. Should the write that timed out have committed after all, the retry finds the attempts already
+    // kept and the events already moved; only a failing receiver's circuit may count its failures twice, and open early.
+    // Any other failure is written again one record at a time, so that one record the store refuses fails only itself.
+    this.attempts = new WriteBatcher((records) => events.recordAttempts(records, settings.circuit), {
+      maxBatch: settings.concurrency,
+      mayBeOneItem: (error) => !isStoreFailure(error),
+      retryDelaysMs: RECORD_RETRY_DELAYS_MS,
+    });
     this.connections = new ReceiverConnections(settings.keepAliveMs);
   }
 
