@@ -86,7 +86,15 @@ function serialize(host: string, { method, path, headers = {}, body }: PacedRequ
  * second of the same load is not counted: the connections open and this
  * process's own code warms up then.
  */
-export async function pacedLoad(url: string, request: () => PacedRequest, rate: number, seconds: number, connections: number): Promise<PacedFigures> {
+export async function pacedLoad(
+  url: string,
+  request: () => PacedRequest,
+  rate: number,
+  seconds: number,
+  connections: number,
+  /** Milliseconds on a monotonic clock; a test gives one it moves itself. */
+  now: () => number = () => performance.now(),
+): Promise<PacedFigures> {
   const target = new URL(url);
   const warmup = Math.round(rate * WARMUP_SECONDS);
   const total = warmup + Math.max(1, Math.round(rate * seconds));
@@ -98,7 +106,7 @@ export async function pacedLoad(url: string, request: () => PacedRequest, rate: 
   let failure: Error | undefined;
   const pool = Array.from({ length: connections }, () => new Connection(target.hostname, Number(target.port), (error) => (failure ??= error)));
   await Promise.all(pool.map((c) => new Promise((resolve) => c.socket.once('connect', resolve))));
-  const start = performance.now() + 5;
+  const start = now() + 5;
   const measuredFrom = start + warmup * intervalMs;
   let lastAnswerAt = start;
   /** Due requests no connection was free for, oldest first. */
@@ -106,9 +114,9 @@ export async function pacedLoad(url: string, request: () => PacedRequest, rate: 
   await new Promise<void>((resolve, reject) => {
     const sendOn = (connection: Connection, i: number) => {
       const due = start + i * intervalMs;
-      lateness[i] = performance.now() - due;
+      lateness[i] = now() - due;
       connection.send(serialize(target.host, request()), (status) => {
-        lastAnswerAt = performance.now();
+        lastAnswerAt = now();
         latencies[i] = lastAnswerAt - due;
         if (i >= warmup && (status < 200 || status >= 300)) non2xx += 1;
         if (++answered === total) return resolve();
@@ -119,8 +127,8 @@ export async function pacedLoad(url: string, request: () => PacedRequest, rate: 
     let next = 0;
     const loop = () => {
       if (failure) return reject(failure);
-      const now = performance.now();
-      while (next < total && start + next * intervalMs <= now) {
+      const at = now();
+      while (next < total && start + next * intervalMs <= at) {
         const free = pool.find((c) => !c.busy);
         if (free && queued.length === 0) sendOn(free, next);
         else queued.push(next);

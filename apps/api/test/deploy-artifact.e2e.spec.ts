@@ -78,14 +78,19 @@ describeInProduction('the deployable folder', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    // Resolves on the log line that says it listens, rejects if it exits first: the test waits for the event, not for time.
+    const listening = new Promise<void>((resolve, reject) => {
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        if (output.includes('payment service listening')) resolve();
+      };
+      child.stdout.on('data', read);
+      child.stderr.on('data', read);
+      child.on('exit', () => reject(new Error(`the deployed service did not start:\n${output}`)));
+    });
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      // A bound for a start that never comes, wide enough for a busy machine: the test waits for the log line, not for time.
-      for (const deadline = Date.now() + 90_000; !output.includes('payment service listening'); await new Promise((r) => setTimeout(r, 100))) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the deployed service did not start:\n${output}`);
-      }
+      await listening;
       const baseUrl = `http://127.0.0.1:${port}`;
       expect((await fetch(`${baseUrl}/payment/health/ready`)).status).toBe(200);
       const banks = await signedCall(baseUrl, { path: '/payment/merchant-api/banks', credential: MERCHANT_A });
