@@ -10,12 +10,15 @@
 //   npm run -s bench:server [-- --json] [-- --seconds N] [-- --short]
 //   npm run -s bench:server -- --memory [--seconds 60] [--rate 3000] [--plot FILE.svg] [--json]
 //   npm run -s bench:server -- --rate-fraction 0.5 [--seconds N] [--profile DIR] [--json]
+//   npm run -s bench:server -- --money [--seconds N] [--profile DIR] [--json]
 // --rate-fraction F finds each of bare Fastify, the unguarded route and the
 // signed route at saturation, then offers F of that rate for SECONDS and
 // reports the latency percentiles at that load and the server's CPU time per
 // request, read from /proc/<pid>/stat before and after the run. --profile DIR
 // writes the service's CPU profile into DIR and prints the top entries of the
 // signed route's run at the fixed rate.
+// --money measures only payin and payout creation on PostgreSQL, the paths
+// that move money; --profile DIR then prints the top entries of the payout run.
 // --memory offers signed requests at a fixed rate to the memory nonce store (payins on
 // a fresh PostgreSQL database at DATABASE_URL, as in production) with
 // a 20 s nonce TTL, then stays idle, sampling each second the nonces held (from
@@ -46,6 +49,7 @@ const { values } = parseArgs({
     plot: { type: 'string' },
     'rate-fraction': { type: 'string' },
     profile: { type: 'string' },
+    money: { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(values.seconds ?? (values.memory ? 60 : values.short ? 1 : 8));
@@ -101,10 +105,10 @@ async function load(url: string, request: () => { method: string; path: string; 
 }
 
 /** A run after a warm-up with the same requests; the warm-up's answers count only in non2xx. */
-async function warmedLoad(url: string, request: Parameters<typeof load>[1]): Promise<Figures> {
+async function warmedLoad(url: string, request: Parameters<typeof load>[1]): Promise<Figures & { warmupRequests: number }> {
   const warmup = WARMUP_SECONDS > 0 ? await load(url, request, undefined, WARMUP_SECONDS) : undefined;
   const figures = await load(url, request);
-  return { ...figures, non2xx: figures.non2xx + (warmup?.non2xx ?? 0) };
+  return { ...figures, non2xx: figures.non2xx + (warmup?.non2xx ?? 0), warmupRequests: warmup?.requests ?? 0 };
 }
 
 function signed(method: string, requestPath: string, body?: string): () => { method: string; path: string; headers: Record<string, string>; body?: string } {
@@ -127,13 +131,25 @@ const SERVICE_ENV = {
 type RequestOf = Parameters<typeof load>[1];
 
 /** Starts the service, runs each load against it, and stops it; `onStart` reads from it first. */
-async function measureService(env: Record<string, string>, runs: Record<string, RequestOf>, onStart?: (url: string) => Promise<void>): Promise<Record<string, Figures>> {
+async function measureService(
+  env: Record<string, string>,
+  runs: Record<string, RequestOf>,
+  onStart?: (url: string) => Promise<void>,
+  options: { nodeFlags?: string[]; onRun?: (name: string) => void } = {},
+): Promise<Record<string, Figures & { cpuMicrosPerRequest: number }>> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));
-  const service = await startServer([MAIN], { ...SERVICE_ENV, DATA_DIR: dataDir, ...env }, '/payment/health/ready');
+  const service = await startServer([...(options.nodeFlags ?? []), MAIN], { ...SERVICE_ENV, DATA_DIR: dataDir, ...env }, '/payment/health/ready');
   try {
     await onStart?.(service.url);
-    const figures: Record<string, Figures> = {};
-    for (const [name, request] of Object.entries(runs)) figures[name] = await warmedLoad(service.url, request);
+    const figures: Record<string, Figures & { cpuMicrosPerRequest: number }> = {};
+    for (const [name, request] of Object.entries(runs)) {
+      options.onRun?.(name);
+      // The warm-up's CPU is counted with its requests: the server's time per request over both runs.
+      const before = cpuMicros(service.process.pid as number);
+      const run = await warmedLoad(service.url, request);
+      const cpu = cpuMicros(service.process.pid as number) - before;
+      figures[name] = { ...run, cpuMicrosPerRequest: Math.round(cpu / Math.max(1, run.requests + run.warmupRequests)) };
+    }
     return figures;
   } finally {
     await stop(service.process);
@@ -367,23 +383,12 @@ async function measureAtFixedRate(fraction: number): Promise<void> {
   if (profileDir) printProfile(`the service, signed route at ${fraction} of saturation`, summarizeProfile(profileDir, guardedHeldFromMs, 20), true);
 }
 
-async function main(): Promise<void> {
-  buildService();
-  // The load generator takes core 1; the servers it starts take core 0.
-  if (PINNED) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
-  if (values.memory) return measureMemoryPlateau();
-  if (values['rate-fraction'] !== undefined) {
-    const fraction = Number(values['rate-fraction']);
-    if (!(fraction > 0 && fraction <= 1)) throw new Error('--rate-fraction takes a number above 0 and at most 1, such as 0.5');
-    return measureAtFixedRate(fraction);
-  }
-
-  const banksPath = '/payment/merchant-api/banks';
-  const enquiry = signed('POST', '/payment/merchant-api/account/inquiry', '{"bankCode":"058","accountNumber":"0123456785"}');
-  const create = signed('POST', '/payment/api/payins', '{"amount":1500.50,"currency":"NGN","customerEmail":"ada@example.com","reference":"bench-{unique}"}');
-  // Payouts of ₦100 to the enquired account of the service under test, from a balance funded for all of them.
+/**
+ * Payin creation, and payouts of ₦100 to the enquired account of the service
+ * under test from a balance `fundAndEnquire` funds for all of them.
+ */
+function moneyPaths(): { payinCreate: RequestOf; payoutCreate: RequestOf; fundAndEnquire: (url: string) => Promise<void> } {
   let enquiryId = '';
-  const payoutCreate: RequestOf = () => signed('POST', '/payment/api/payouts', `{"amount":100,"currency":"NGN","enquiryId":"${enquiryId}","narration":"Bench","reference":"bench-{unique}"}`)();
   const fundAndEnquire = async (url: string) => {
     const send = async (requestPath: string, body: string) => {
       const request = signed('POST', requestPath, body)();
@@ -395,6 +400,65 @@ async function main(): Promise<void> {
     await send('/payment/api/payins/bench-funds/simulate', '{"outcome":"successful"}');
     enquiryId = (await send('/payment/merchant-api/account/inquiry', '{"bankCode":"058","accountNumber":"0123456785"}')).enquiryId as string;
   };
+  return {
+    payinCreate: signed('POST', '/payment/api/payins', '{"amount":1500.50,"currency":"NGN","customerEmail":"ada@example.com","reference":"bench-{unique}"}'),
+    payoutCreate: () => signed('POST', '/payment/api/payouts', `{"amount":100,"currency":"NGN","enquiryId":"${enquiryId}","narration":"Bench","reference":"bench-{unique}"}`)(),
+    fundAndEnquire,
+  };
+}
+
+/** --money: payin and payout creation on PostgreSQL, one merchant, as the full run measures them. */
+async function measureMoneyPaths(): Promise<void> {
+  const profileDir = values.profile ? path.resolve(values.profile) : undefined;
+  const { payinCreate, payoutCreate, fundAndEnquire } = moneyPaths();
+  const spawnedAt = performance.now();
+  let payoutFromMs = 0;
+  const figures = await withPrivateDatabase((databaseUrl) =>
+    measureService({ DATABASE_URL: databaseUrl }, { payinCreate, payoutCreate }, fundAndEnquire, {
+      nodeFlags: profileDir ? cpuProfileFlags(profileDir) : [],
+      onRun: (name) => {
+        if (name === 'payoutCreate') payoutFromMs = performance.now() - spawnedAt;
+      },
+    }),
+  );
+  const result = {
+    node: process.version,
+    mode: 'money',
+    secondsPerRun: SECONDS,
+    warmupSecondsPerRun: WARMUP_SECONDS,
+    connections: CONNECTIONS,
+    cores: PINNED ? 'server on core 0, load generator on core 1 (taskset)' : `not pinned (${os.availableParallelism()} cores, or no taskset)`,
+    payinCreate: figures.payinCreate as Figures & { cpuMicrosPerRequest: number },
+    payoutCreate: figures.payoutCreate as Figures & { cpuMicrosPerRequest: number },
+  };
+  if (values.json) {
+    console.log(JSON.stringify(result));
+    return;
+  }
+  console.log(`PostgreSQL, one merchant, ${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP_SECONDS} s of warm-up; ${result.cores}`);
+  console.log(`${'contender'.padEnd(28)}${'req/s'.padStart(8)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'CPU µs/req'.padStart(12)}${'non-2xx'.padStart(9)}`);
+  for (const [name, f] of [['payin create', result.payinCreate], ['payout create', result.payoutCreate]] as const) {
+    console.log(`${name.padEnd(28)}${String(f.rps).padStart(8)}${String(f.p50Ms).padStart(8)}${String(f.p99Ms).padStart(8)}${String(f.cpuMicrosPerRequest).padStart(12)}${String(f.non2xx).padStart(9)}`);
+  }
+  if (values.short) console.log('(short mode: too brief for figures worth quoting)');
+  if (profileDir) printProfile('the service, payout create at saturation', summarizeProfile(profileDir, payoutFromMs, 20), true);
+}
+
+async function main(): Promise<void> {
+  buildService();
+  // The load generator takes core 1; the servers it starts take core 0.
+  if (PINNED) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
+  if (values.memory) return measureMemoryPlateau();
+  if (values.money) return measureMoneyPaths();
+  if (values['rate-fraction'] !== undefined) {
+    const fraction = Number(values['rate-fraction']);
+    if (!(fraction > 0 && fraction <= 1)) throw new Error('--rate-fraction takes a number above 0 and at most 1, such as 0.5');
+    return measureAtFixedRate(fraction);
+  }
+
+  const banksPath = '/payment/merchant-api/banks';
+  const enquiry = signed('POST', '/payment/merchant-api/account/inquiry', '{"bankCode":"058","accountNumber":"0123456785"}');
+  const { payinCreate: create, payoutCreate, fundAndEnquire } = moneyPaths();
 
   // The bank list the service serves is what the bare Fastify route serves, so it is read from the service first.
   let banksJson = '';

@@ -195,6 +195,8 @@ export interface PayoutSettings {
   expiryBatchSize: number;
   /** The most payouts one batch holds; its cancellation releases them all in one transaction. */
   batchMaxItems: number;
+  /** The most creates of one merchant that one transaction writes together, while the one before it holds the merchant's lock. */
+  createGroupMax: number;
 }
 
 export interface RateLimits {
@@ -366,6 +368,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
       expiryIntervalMs: int('PAYOUT_EXPIRY_INTERVAL_MS', 60_000, 20, 3_600_000),
       expiryBatchSize: int('PAYOUT_EXPIRY_BATCH_SIZE', 100, 1, 10_000),
       batchMaxItems: int('PAYOUT_BATCH_MAX_ITEMS', 1000, 1, 10_000),
+      createGroupMax: int('PAYOUT_CREATE_GROUP_MAX', 100, 1, 1000),
     },
     checkoutTokenSecret: env.CHECKOUT_TOKEN_SECRET || SANDBOX_CHECKOUT_TOKEN_SECRET,
     checkoutFormLimitBytes: int('CHECKOUT_FORM_LIMIT_BYTES', 4096, 512, 65_536),

@@ -19,17 +19,18 @@ export interface WriteBatcherOptions {
  * once, and the items added during a write go together in the next one. At
  * low load nothing waits; under load, one round trip and one commit carry a
  * whole batch. Each caller's promise settles with the write that carried its
- * item: resolved once it is stored, rejected with the write's error once its
- * retries are spent.
+ * item: resolved once it is stored, with what the write answered for it when
+ * the write answers one result per item, in order; rejected with the write's
+ * error once its retries are spent.
  */
-export class WriteBatcher<T> {
-  private queue: Array<{ item: T; resolve: () => void; reject: (error: unknown) => void }> = [];
+export class WriteBatcher<T, R = void> {
+  private queue: Array<{ item: T; resolve: (result: R) => void; reject: (error: unknown) => void }> = [];
   private writing = false;
   private readonly mayBeOneItem: (error: unknown) => boolean;
   private readonly pause: (ms: number) => Promise<void>;
 
   constructor(
-    private readonly write: (items: T[]) => Promise<void>,
+    private readonly write: (items: T[]) => Promise<readonly R[] | void>,
     private readonly options: WriteBatcherOptions,
   ) {
     if (!Number.isInteger(options.maxBatch) || options.maxBatch < 1) throw new RangeError(`a write batch must hold at least one item, got ${options.maxBatch}`);
@@ -37,8 +38,8 @@ export class WriteBatcher<T> {
     this.pause = options.pause ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
   }
 
-  add(item: T): Promise<void> {
-    return new Promise<void>((resolve, reject) => {
+  add(item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
       if (!this.writing) void this.drain();
     });
@@ -49,10 +50,10 @@ export class WriteBatcher<T> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.options.maxBatch);
       try {
-        await this.writeRetrying(batch.map((entry) => entry.item));
-        for (const entry of batch) entry.resolve();
+        const results = await this.writeRetrying(batch.map((entry) => entry.item));
+        batch.forEach((entry, i) => entry.resolve(results?.[i] as R));
       } catch (error) {
-        if (batch.length > 1 && this.mayBeOneItem(error)) await Promise.all(batch.map((entry) => this.write([entry.item]).then(entry.resolve, entry.reject)));
+        if (batch.length > 1 && this.mayBeOneItem(error)) await Promise.all(batch.map((entry) => this.write([entry.item]).then((results) => entry.resolve(results?.[0] as R), entry.reject)));
         else for (const entry of batch) entry.reject(error);
       }
     }
@@ -60,7 +61,7 @@ export class WriteBatcher<T> {
   }
 
   /** One write, made again after each pause of `retryDelaysMs` while the store is what fails it. */
-  private async writeRetrying(items: T[]): Promise<void> {
+  private async writeRetrying(items: T[]): Promise<readonly R[] | void> {
     for (const delayMs of [...(this.options.retryDelaysMs ?? []), undefined]) {
       try {
         return await this.write(items);

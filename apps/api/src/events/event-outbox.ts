@@ -39,12 +39,18 @@ export class EventOutbox {
 
   /** Inserts the event on `tx`, the transaction of the change it reports; its first delivery is due after the first delay of the schedule, by the store's clock. */
   async write(tx: SqlQueryable, event: NewOutboxEvent): Promise<void> {
-    const params: unknown[] = [event.id, event.merchantId, event.objectType, event.objectId, event.type, event.version, event.payload, event.notifyUrl, event.createdAt.toISOString()];
+    await this.writeMany(tx, [event]);
+  }
+
+  /** Inserts each event as `write` does, in one statement. */
+  async writeMany(tx: SqlQueryable, events: readonly NewOutboxEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const params: unknown[] = [];
     const due = sqlNowPlus(this.options.storeClock, params, this.options.firstAttemptDelayMs);
-    await tx.query(
-      `INSERT INTO outbox_events (id, merchant_id, object_type, object_id, type, version, payload, notify_url, created_at, status, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::timestamptz, 'pending', ${due})`,
-      params,
-    );
+    const rows = events.map((event) => {
+      const values = [event.id, event.merchantId, event.objectType, event.objectId, event.type, event.version, event.payload, event.notifyUrl, event.createdAt.toISOString()].map((value) => `$${params.push(value)}`);
+      return `(${values.join(', ')}::timestamptz, 'pending', ${due})`;
+    });
+    await tx.query(`INSERT INTO outbox_events (id, merchant_id, object_type, object_id, type, version, payload, notify_url, created_at, status, next_attempt_at) VALUES ${rows.join(', ')}`, params);
   }
 }

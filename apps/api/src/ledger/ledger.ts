@@ -105,30 +105,61 @@ export class Ledger {
    * and the caller's transaction must roll back.
    */
   async post(tx: SqlQueryable, journal: Journal, at: Date): Promise<boolean> {
-    const lines = journal.lines.filter((line) => line.amountMinor !== 0n);
-    const sum = lines.reduce((total, line) => total + line.amountMinor, 0n);
-    if (lines.length < 2 || sum !== 0n) throw new UnbalancedJournalError(`journal ${journal.type} of ${journal.objectType} ${journal.objectId} must move money and sum to zero; it sums to ${sum} over ${lines.length} line(s)`);
-    const created = await tx.query<{ id: string }>(
-      `INSERT INTO ledger_journals (type, merchant_id, currency, object_type, object_id, created_at) VALUES ($1, $2, $3, $4, $5, $6::timestamptz)
-       ON CONFLICT ON CONSTRAINT ledger_journal_once_per_object DO NOTHING RETURNING id::text AS id`,
-      [journal.type, journal.merchantId, journal.currency, journal.objectType, journal.objectId, at.toISOString()],
-    );
-    const journalId = created.rows[0]?.id;
-    if (journalId === undefined) return false;
-    // Each account changes once per journal, in one order, so that two journals over the same accounts lock them alike and never deadlock.
-    const changes = new Map<string, { account: LedgerAccount; amountMinor: bigint }>();
-    for (const line of lines) {
-      const change = changes.get(accountId(line.account)) ?? { account: line.account, amountMinor: 0n };
-      changes.set(accountId(line.account), { account: line.account, amountMinor: change.amountMinor + line.amountMinor });
-    }
-    for (const [id, change] of [...changes].sort(([a], [b]) => (a < b ? -1 : 1))) await this.apply(tx, id, change.account, change.amountMinor);
-    const params: unknown[] = [journalId, journal.objectType, journal.objectId, at.toISOString()];
-    const rows = lines.map((line) => {
-      const values = [accountId(line.account), line.account.merchantId, line.account.kind, line.account.currency, line.type, line.amountMinor.toString()].map((value) => `$${params.push(value)}`);
-      return `($1, ${values.join(', ')}, $2, $3, $4::timestamptz)`;
+    return (await this.postMany(tx, [journal], at))[0] as boolean;
+  }
+
+  /**
+   * Posts each journal as `post` does, in a fixed number of statements
+   * whatever their count: one insert of the journals, one change per account
+   * with the sum of every posted journal's lines on it, one insert of the
+   * entries. Resolves, in order, whether each was posted. A merchant's
+   * balance is refused below zero on the sum, so a caller that needs each
+   * journal checked on its own checks them before.
+   */
+  async postMany(tx: SqlQueryable, journals: readonly Journal[], at: Date): Promise<boolean[]> {
+    const nonZero = journals.map((journal) => {
+      const lines = journal.lines.filter((line) => line.amountMinor !== 0n);
+      const sum = lines.reduce((total, line) => total + line.amountMinor, 0n);
+      if (lines.length < 2 || sum !== 0n) throw new UnbalancedJournalError(`journal ${journal.type} of ${journal.objectType} ${journal.objectId} must move money and sum to zero; it sums to ${sum} over ${lines.length} line(s)`);
+      return { journal, lines };
     });
-    await tx.query(`INSERT INTO ledger_entries (journal_id, account_id, merchant_id, kind, currency, type, amount_minor, object_type, object_id, created_at) VALUES ${rows.join(', ')}`, params);
-    return true;
+    if (nonZero.length === 0) return [];
+    const keyOf = (j: { merchant_id: string; object_type: string; object_id: string; type: string }) => JSON.stringify([j.merchant_id, j.object_type, j.object_id, j.type]);
+    const journalParams: unknown[] = [at.toISOString()];
+    const journalRows = nonZero.map(({ journal }) => {
+      const values = [journal.type, journal.merchantId, journal.currency, journal.objectType, journal.objectId].map((value) => `$${journalParams.push(value)}`);
+      return `(${values.join(', ')}, $1::timestamptz)`;
+    });
+    const created = await tx.query<{ id: string; merchant_id: string; object_type: string; object_id: string; type: string }>(
+      `INSERT INTO ledger_journals (type, merchant_id, currency, object_type, object_id, created_at) VALUES ${journalRows.join(', ')}
+       ON CONFLICT ON CONSTRAINT ledger_journal_once_per_object DO NOTHING RETURNING id::text AS id, merchant_id, object_type, object_id, type`,
+      journalParams,
+    );
+    const idOf = new Map(created.rows.map((row) => [keyOf(row), row.id]));
+    const posted = nonZero.map(({ journal, lines }) => ({
+      lines,
+      journal,
+      id: idOf.get(keyOf({ merchant_id: journal.merchantId, object_type: journal.objectType, object_id: journal.objectId, type: journal.type })),
+    }));
+    const toPost = posted.filter((entry) => entry.id !== undefined);
+    if (toPost.length > 0) {
+      // Each account changes once, in one order, so that two postings over the same accounts lock them alike and never deadlock.
+      const changes = new Map<string, { account: LedgerAccount; amountMinor: bigint }>();
+      for (const line of toPost.flatMap((entry) => entry.lines)) {
+        const change = changes.get(accountId(line.account)) ?? { account: line.account, amountMinor: 0n };
+        changes.set(accountId(line.account), { account: line.account, amountMinor: change.amountMinor + line.amountMinor });
+      }
+      for (const [id, change] of [...changes].sort(([a], [b]) => (a < b ? -1 : 1))) await this.apply(tx, id, change.account, change.amountMinor);
+      const params: unknown[] = [at.toISOString()];
+      const rows = toPost.flatMap(({ id, journal, lines }) =>
+        lines.map((line) => {
+          const values = [id, accountId(line.account), line.account.merchantId, line.account.kind, line.account.currency, line.type, line.amountMinor.toString(), journal.objectType, journal.objectId].map((value) => `$${params.push(value)}`);
+          return `(${values.join(', ')}, $1::timestamptz)`;
+        }),
+      );
+      await tx.query(`INSERT INTO ledger_entries (journal_id, account_id, merchant_id, kind, currency, type, amount_minor, object_type, object_id, created_at) VALUES ${rows.join(', ')}`, params);
+    }
+    return posted.map((entry) => entry.id !== undefined);
   }
 
   /**
@@ -197,11 +228,28 @@ export class Ledger {
    * transaction, which creates the payout, then rolls back whole.
    */
   async holdPayout(tx: SqlQueryable, payout: PayoutMoney, at: Date): Promise<void> {
-    const total = payout.amountMinor + payout.feeMinor;
-    await this.postPayout(tx, payout, 'payout_hold', [
-      { account: merchantAccount(payout.merchantId, payout.currency, 'available'), type: 'payout_hold', amountMinor: -total },
-      { account: merchantAccount(payout.merchantId, payout.currency, 'held'), type: 'payout_hold', amountMinor: total },
-    ], at);
+    await this.holdPayouts(tx, [payout], at);
+  }
+
+  /** Holds each payout's amount and fee, as holdPayout does, in the statements of one posting. */
+  async holdPayouts(tx: SqlQueryable, payouts: readonly PayoutMoney[], at: Date): Promise<void> {
+    const journals = payouts.map((payout): Journal => {
+      const total = payout.amountMinor + payout.feeMinor;
+      return {
+        type: 'payout_hold',
+        merchantId: payout.merchantId,
+        currency: payout.currency,
+        objectType: 'payout',
+        objectId: payout.reference,
+        lines: [
+          { account: merchantAccount(payout.merchantId, payout.currency, 'available'), type: 'payout_hold', amountMinor: -total },
+          { account: merchantAccount(payout.merchantId, payout.currency, 'held'), type: 'payout_hold', amountMinor: total },
+        ],
+      };
+    });
+    const posted = await this.postMany(tx, journals, at);
+    const again = payouts.find((_, i) => !posted[i]);
+    if (again) throw new Error(`journal payout_hold of payout ${again.reference} was already posted`);
   }
 
   /** Gives a failed or cancelled payout's hold back to `available`. */

@@ -100,3 +100,45 @@ export const PAYOUT_APPROVALS_AND_BATCHES: Migration = {
     "CREATE INDEX payout_batches_open_due ON payout_batches (expires_at) WHERE status = 'OPEN'",
   ],
 };
+
+export const PAYOUT_DAILY_TOTALS: Migration = {
+  id: 17,
+  name: 'payout daily totals',
+  // What each merchant's payouts created in each minute add up to, failed and
+  // cancelled ones aside: the daily limit sums at most a day of minutes
+  // instead of every payout of the day. Kept by triggers, so that every
+  // writer of payouts keeps it, the release before this one included. A
+  // minute is binned in absolute time, whatever the session's time zone.
+  statements: [
+    `CREATE TABLE payout_daily_totals (
+        merchant_id text NOT NULL,
+        minute timestamptz NOT NULL,
+        amount_minor bigint NOT NULL,
+        PRIMARY KEY (merchant_id, minute)
+      )`,
+    `CREATE FUNCTION payout_daily_totals_add_created() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        INSERT INTO payout_daily_totals (merchant_id, minute, amount_minor)
+          SELECT merchant_id, date_bin('1 minute', created_at, timestamptz '2000-01-01 00:00:00+00'), sum(amount_minor) FROM created
+          WHERE status NOT IN ('FAILED', 'CANCELLED') GROUP BY 1, 2
+          ON CONFLICT (merchant_id, minute) DO UPDATE SET amount_minor = payout_daily_totals.amount_minor + EXCLUDED.amount_minor;
+        RETURN NULL;
+      END
+      $$`,
+    'CREATE TRIGGER payouts_add_to_daily_totals AFTER INSERT ON payouts REFERENCING NEW TABLE AS created FOR EACH STATEMENT EXECUTE FUNCTION payout_daily_totals_add_created()',
+    `CREATE FUNCTION payout_daily_totals_take_ended() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE payout_daily_totals SET amount_minor = amount_minor - OLD.amount_minor
+          WHERE merchant_id = OLD.merchant_id AND minute = date_bin('1 minute', OLD.created_at, timestamptz '2000-01-01 00:00:00+00');
+        RETURN NULL;
+      END
+      $$`,
+    // Deferred to the commit, after the ledger has locked the merchant's balances: a create locks `available` before its
+    // minute's total, so an ending payout must too, or the two could wait on each other.
+    `CREATE CONSTRAINT TRIGGER payouts_take_from_daily_totals AFTER UPDATE OF status ON payouts DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
+      WHEN (OLD.status NOT IN ('FAILED', 'CANCELLED') AND NEW.status IN ('FAILED', 'CANCELLED')) EXECUTE FUNCTION payout_daily_totals_take_ended()`,
+    `INSERT INTO payout_daily_totals (merchant_id, minute, amount_minor)
+      SELECT merchant_id, date_bin('1 minute', created_at, timestamptz '2000-01-01 00:00:00+00'), sum(amount_minor) FROM payouts
+      WHERE status NOT IN ('FAILED', 'CANCELLED') GROUP BY 1, 2`,
+  ],
+};

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import type { AppConfig } from '../config/app-config';
+import { AppConfigToken } from '../config/app-config.token';
 import { WatchedPayinStore } from '../db/db.module';
 import { SqlClient } from '../db/sql-client';
 import { StoreClock } from '../db/store-clock';
@@ -37,9 +39,9 @@ import { PayoutsService } from './payouts.service';
     },
     {
       provide: PayoutStore,
-      useFactory: (client: SqlClient, ledger: Ledger, outbox: EventOutbox, storeClock: StoreClock, batches: PayoutBatchStore, watched: WatchedStore) =>
-        new PayoutStore(client, ledger, outbox, storeClock, batches, watched.probe),
-      inject: [SqlClient, Ledger, EventOutbox, StoreClock, PayoutBatchStore, WatchedPayinStore],
+      useFactory: (client: SqlClient, ledger: Ledger, outbox: EventOutbox, storeClock: StoreClock, batches: PayoutBatchStore, watched: WatchedStore, config: AppConfig) =>
+        new PayoutStore(client, ledger, outbox, storeClock, batches, watched.probe, config.payouts.createGroupMax),
+      inject: [SqlClient, Ledger, EventOutbox, StoreClock, PayoutBatchStore, WatchedPayinStore, AppConfigToken],
     },
     { provide: PayoutEvents, useFactory: (outbox: EventOutbox, merchants: MerchantRegistry) => new PayoutEvents(outbox, merchants), inject: [EventOutbox, MerchantRegistry] },
     PayoutsService,
