@@ -51,18 +51,20 @@ export interface ProfileEntry {
 /**
  * The `top` functions by self time in the newest profile of `dir`, with idle,
  * garbage collection and the program's own share; only the samples taken
- * `skipMs` or more after the profile began, so that starting up is left out.
+ * `skipMs` or more after the profile began, so that starting up is left out,
+ * and before `untilMs`, so that one run of several can be read alone.
  */
 export function summarizeProfile(
   dir: string,
   skipMs = 0,
   top = 15,
+  untilMs = Number.POSITIVE_INFINITY,
 ): { file: string; busySamples: number; idlePercent: number; gcPercent: number; entries: ProfileEntry[]; inclusive: ProfileEntry[] } {
   const files = fs.readdirSync(dir).filter((name) => name.endsWith('.cpuprofile')).map((name) => path.join(dir, name));
   const file = files.sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)[0];
   if (!file) throw new Error(`no .cpuprofile in ${dir}: did the service exit cleanly?`);
   const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as CpuProfile;
-  const hitsOf = sampleCounts(profile, skipMs);
+  const hitsOf = sampleCounts(profile, skipMs, untilMs);
   const self = new Map<string, { name: string; where: string; hits: number }>();
   let all = 0;
   let idle = 0;
@@ -129,8 +131,8 @@ export function printProfile(label: string, summary: ReturnType<typeof summarize
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
-/** Samples per node, from `skipMs` after the first sample on (the nodes' own hit counts when the profile has no timeline). */
-function sampleCounts(profile: CpuProfile, skipMs: number): Map<number, number> {
+/** Samples per node, from `skipMs` after the first sample until `untilMs` (the nodes' own hit counts when the profile has no timeline). */
+function sampleCounts(profile: CpuProfile, skipMs: number, untilMs: number): Map<number, number> {
   const counts = new Map<number, number>();
   if (!profile.samples || !profile.timeDeltas) {
     for (const node of profile.nodes) counts.set(node.id, node.hitCount ?? 0);
@@ -139,7 +141,7 @@ function sampleCounts(profile: CpuProfile, skipMs: number): Map<number, number> 
   let elapsedUs = 0;
   profile.samples.forEach((nodeId, i) => {
     if (i > 0) elapsedUs += profile.timeDeltas?.[i] ?? 0;
-    if (elapsedUs >= skipMs * 1000) counts.set(nodeId, (counts.get(nodeId) ?? 0) + 1);
+    if (elapsedUs >= skipMs * 1000 && elapsedUs < untilMs * 1000) counts.set(nodeId, (counts.get(nodeId) ?? 0) + 1);
   });
   return counts;
 }

@@ -18,7 +18,7 @@
 // writes the service's CPU profile into DIR and prints the top entries of the
 // signed route's run at the fixed rate.
 // --money measures only payin and payout creation on PostgreSQL, the paths
-// that move money; --profile DIR then prints the top entries of the payout run.
+// that move money; --profile DIR then prints the top entries of each run.
 // --memory offers signed requests at a fixed rate to the memory nonce store (payins on
 // a fresh PostgreSQL database at DATABASE_URL, as in production) with
 // a 20 s nonce TTL, then stays idle, sampling each second the nonces held (from
@@ -412,13 +412,12 @@ async function measureMoneyPaths(): Promise<void> {
   const profileDir = values.profile ? path.resolve(values.profile) : undefined;
   const { payinCreate, payoutCreate, fundAndEnquire } = moneyPaths();
   const spawnedAt = performance.now();
-  let payoutFromMs = 0;
+  // When each run began, after the service was spawned: a run's profile is the samples until the next began.
+  const runStartMs: Record<string, number> = {};
   const figures = await withPrivateDatabase((databaseUrl) =>
     measureService({ DATABASE_URL: databaseUrl }, { payinCreate, payoutCreate }, fundAndEnquire, {
       nodeFlags: profileDir ? cpuProfileFlags(profileDir) : [],
-      onRun: (name) => {
-        if (name === 'payoutCreate') payoutFromMs = performance.now() - spawnedAt;
-      },
+      onRun: (name) => (runStartMs[name] = performance.now() - spawnedAt),
     }),
   );
   const result = {
@@ -441,7 +440,10 @@ async function measureMoneyPaths(): Promise<void> {
     console.log(`${name.padEnd(28)}${String(f.rps).padStart(8)}${String(f.p50Ms).padStart(8)}${String(f.p99Ms).padStart(8)}${String(f.cpuMicrosPerRequest).padStart(12)}${String(f.non2xx).padStart(9)}`);
   }
   if (values.short) console.log('(short mode: too brief for figures worth quoting)');
-  if (profileDir) printProfile('the service, payout create at saturation', summarizeProfile(profileDir, payoutFromMs, 20), true);
+  if (profileDir) {
+    printProfile('the service, payin create at saturation', summarizeProfile(profileDir, runStartMs.payinCreate, 20, runStartMs.payoutCreate), true);
+    printProfile('the service, payout create at saturation', summarizeProfile(profileDir, runStartMs.payoutCreate, 20), true);
+  }
 }
 
 async function main(): Promise<void> {

@@ -5,8 +5,13 @@ import * as path from 'node:path';
 
 export const ROOT = path.resolve(__dirname, '../..');
 
-/** Builds the service from these sources (nx reuses a build of unchanged sources). */
+/**
+ * Builds the service from these sources (nx reuses a build of unchanged
+ * sources). With BENCH_SKIP_BUILD=1 it uses apps/api/dist as it is: the
+ * bench:short runner builds once, then runs every command on that build.
+ */
 export function buildService(): void {
+  if (process.env.BENCH_SKIP_BUILD === '1') return;
   execFileSync(path.join(ROOT, 'node_modules/.bin/nx'), ['run', 'api:build', '--output-style=static'], { cwd: ROOT, stdio: 'ignore', env: { ...process.env, NX_DAEMON: 'false' } });
 }
 

@@ -2,7 +2,7 @@
 // redis-benchmark on the commands a signed request sends to Redis, and pgbench
 // on the statements a payin writes to PostgreSQL, against the real schema (the
 // service migrates a fresh database first). A benchmark, not a test.
-//   npm run -s bench:stores [-- --json] [-- --seconds N]
+//   npm run -s bench:stores [-- --json] [-- --seconds N] [-- --short]
 // Needs redis-cli, redis-benchmark and pgbench (Debian's redis-tools and postgresql-client). Its Redis keys go
 // to database 14 and expire within a minute; its PostgreSQL database is dropped at the end.
 import { execFileSync, spawn } from 'node:child_process';
@@ -13,8 +13,11 @@ import { parseArgs } from 'node:util';
 import { Pool } from 'pg';
 import { buildService, freePort, ROOT } from './service-build';
 
-const { values } = parseArgs({ options: { json: { type: 'boolean', default: false }, seconds: { type: 'string', default: '10' } } });
-const SECONDS = Number(values.seconds);
+const { values } = parseArgs({ options: { json: { type: 'boolean', default: false }, seconds: { type: 'string' }, short: { type: 'boolean', default: false } } });
+// --short: one second each, to prove the command works; too brief for figures worth quoting.
+const SECONDS = Number(values.seconds ?? (values.short ? 1 : 10));
+/** Commands each redis-benchmark run sends. */
+const BENCHMARK_REQUESTS = values.short ? 20_000 : 200_000;
 const CLIENTS = 50;
 const REDIS_URL = new URL(process.env.REDIS_URL || 'redis://127.0.0.1:6379');
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -91,12 +94,12 @@ SELECT 'evt_' || md5(random()::text), merchant_id, 'payin', reference, 'payin.su
 `;
 
 async function main(): Promise<void> {
-  const nonceSetsPerSec = redisBenchmark(200_000, ['SET', 'paysign:nonce:pk_bench:__rand_int__', '1', 'NX', 'PX', '60000']);
+  const nonceSetsPerSec = redisBenchmark(BENCHMARK_REQUESTS, ['SET', 'paysign:nonce:pk_bench:__rand_int__', '1', 'NX', 'PX', '60000']);
   // One hit against a signed request's two rules (burst and sustained), with limits no hit reaches, so that both are counted.
   const hitKeys = ['paysign:rate:{pk_bench___rand_int__}:key-burst', 'paysign:rate:{pk_bench___rand_int__}:key-burst:blocked', 'paysign:rate:{pk_bench___rand_int__}:key-sustained', 'paysign:rate:{pk_bench___rand_int__}:key-sustained:blocked'];
   // By its digest, as the service sends it once Redis holds it.
   const scriptSha1 = execFileSync('redis-cli', ['-h', REDIS_URL.hostname, '-p', REDIS_URL.port || '6379', 'SCRIPT', 'LOAD', rateLimitScript()], { encoding: 'utf8' }).trim();
-  const rateLimitScriptsPerSec = redisBenchmark(200_000, ['EVALSHA', scriptSha1, '4', ...hitKeys, '1000', '1000000', '10000', '10000000']);
+  const rateLimitScriptsPerSec = redisBenchmark(BENCHMARK_REQUESTS, ['EVALSHA', scriptSha1, '4', ...hitKeys, '1000', '1000000', '10000', '10000000']);
 
   const admin = new Pool({ connectionString: DATABASE_URL });
   const database = `paysign_bench_stores_${process.pid}`;

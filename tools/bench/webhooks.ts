@@ -9,7 +9,7 @@
 // delivery is the service's, and the whole machine's, from /proc.
 // A benchmark, not a test: it prints what it measured and never fails on timing.
 // --profile DIR writes each instance's CPU profile into DIR and prints its top entries.
-//   npm run -s bench:webhooks [-- --events 4000] [-- --merchants 16] [-- --instances 2] [-- --receiver-delay-ms 200] [-- --profile DIR] [-- --json]
+//   npm run -s bench:webhooks [-- --short] [-- --events 4000] [-- --merchants 16] [-- --instances 2] [-- --receiver-delay-ms 200] [-- --profile DIR] [-- --json]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -23,16 +23,18 @@ import { buildService, freePort, ROOT } from './service-build';
 
 const { values } = parseArgs({
   options: {
-    events: { type: 'string', default: '4000' },
-    merchants: { type: 'string', default: '16' },
+    events: { type: 'string' },
+    merchants: { type: 'string' },
+    short: { type: 'boolean', default: false },
     instances: { type: 'string', default: '1' },
     'receiver-delay-ms': { type: 'string', default: '0' },
     profile: { type: 'string' },
     json: { type: 'boolean', default: false },
   },
 });
-const EVENTS = Number(values.events);
-const MERCHANTS = Number(values.merchants);
+// --short: a few events, to prove the command works; too few for figures worth quoting.
+const EVENTS = Number(values.events ?? (values.short ? 200 : 4000));
+const MERCHANTS = Number(values.merchants ?? (values.short ? 4 : 16));
 const INSTANCES = Number(values.instances);
 const RECEIVER_DELAY_MS = Number(values['receiver-delay-ms']);
 const PROFILE_DIR = values.profile ? path.resolve(values.profile) : undefined;
