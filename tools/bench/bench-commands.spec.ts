@@ -1,6 +1,7 @@
 // The benchmark commands run and print their figures; how fast they are is never checked here.
-// Only the commands that build nothing: bench:webhooks and bench:server rebuild the service
-// (nx run api:build), which would rewrite apps/api/dist under the suites that boot it meanwhile.
+// Only the commands that build nothing: the others rebuild the service (nx run api:build), which
+// would rewrite apps/api/dist under the suites that boot it meanwhile. CI runs those after npm test,
+// with `npm run -s bench:short` (short.ts).
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 

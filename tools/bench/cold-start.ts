@@ -8,10 +8,13 @@
 // database (from "opening the embedded payin database" to "payin store schema
 // is up to date": on a fresh clone, PGlite creating it).
 // A benchmark, not a test: it prints what it measured and never fails on timing.
-//   npm run -s bench:cold-start [-- --reuse DIR] [-- --json]
+//   npm run -s bench:cold-start [-- --reuse DIR] [-- --json] [-- --short]
 // --reuse DIR keeps the clone and its node_modules in DIR between runs: each
 // run first removes every file git does not track there but node_modules
 // (git clean -fdx -e node_modules), so that the first start is as on a fresh clone.
+// --short links this checkout's node_modules into the clone instead of running
+// npm ci there: it proves the command works (CI runs it so), and its figures
+// are not a fresh clone's.
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -19,7 +22,7 @@ import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, ROOT } from './service-build';
 
-const { values } = parseArgs({ options: { reuse: { type: 'string' }, json: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { reuse: { type: 'string' }, json: { type: 'boolean', default: false }, short: { type: 'boolean', default: false } } });
 const READY_DEADLINE_MS = 300_000;
 
 interface StartFigures {
@@ -74,6 +77,15 @@ async function timedStart(clone: string): Promise<StartFigures> {
   }
 }
 
+/** --short: each node_modules folder of this checkout (the root's and the workspaces' own), linked into `clone` where npm ci would have made it. */
+function linkInstalledPackages(clone: string): void {
+  const workspaces = ['.', ...['apps', 'libs', 'tools'].flatMap((group) => (fs.existsSync(path.join(ROOT, group)) ? fs.readdirSync(path.join(ROOT, group)).map((name) => path.join(group, name)) : []))];
+  for (const workspace of workspaces) {
+    const installed = path.join(ROOT, workspace, 'node_modules');
+    if (fs.existsSync(installed) && fs.existsSync(path.join(clone, workspace))) fs.symlinkSync(installed, path.join(clone, workspace, 'node_modules'));
+  }
+}
+
 async function main(): Promise<void> {
   const clone = values.reuse ? path.resolve(values.reuse) : fs.mkdtempSync(path.join(os.tmpdir(), 'paysign-cold-start-'));
   const run = (command: string, args: string[], cwd = clone) => execFileSync(command, args, { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
@@ -84,6 +96,7 @@ async function main(): Promise<void> {
     run('git', ['checkout', '--quiet', '--force', 'FETCH_HEAD']);
     run('git', ['clean', '-fdxq', '-e', 'node_modules']);
   }
+  if (values.short && !fs.existsSync(path.join(clone, 'node_modules'))) linkInstalledPackages(clone);
   if (!fs.existsSync(path.join(clone, 'node_modules'))) run('npm', ['ci', '--no-audit', '--no-fund']);
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: clone, encoding: 'utf8' }).trim();
   try {

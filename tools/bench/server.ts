@@ -16,7 +16,7 @@
 // reports the latency percentiles at that load and the server's CPU time per
 // request, read from /proc/<pid>/stat before and after the run. --profile DIR
 // writes the service's CPU profile into DIR and prints the top entries of the
-// signed route's run at the fixed rate.
+// unguarded and the signed route's runs at the fixed rate.
 // --money measures only payin and payout creation on PostgreSQL, the paths
 // that move money; --profile DIR then prints the top entries of each run.
 // --memory offers signed requests at a fixed rate to the memory nonce store (payins on
@@ -338,10 +338,12 @@ async function measureAtFixedRate(fraction: number): Promise<void> {
   const service = await startServer([...(profileDir ? cpuProfileFlags(profileDir) : []), MAIN], { ...SERVICE_ENV, DATA_DIR: dataDir }, '/payment/health/ready');
   let banksJson = '';
   let guardedHeldFromMs = 0;
+  const unguardedHeldMs = { from: 0, to: 0 };
   const figures: Record<'bare' | 'unguarded' | 'guarded', FixedRateFigures> = {} as never;
   try {
     banksJson = await (await fetch(`${service.url}${banksPath}`, { headers: signed('GET', banksPath)().headers })).text();
-    figures.unguarded = await atFixedRate(service, () => ({ method: 'GET', path: '/payment/bench/unguarded-banks' }), fraction);
+    figures.unguarded = await atFixedRate(service, () => ({ method: 'GET', path: '/payment/bench/unguarded-banks' }), fraction, () => (unguardedHeldMs.from = performance.now() - spawnedAt));
+    unguardedHeldMs.to = performance.now() - spawnedAt;
     figures.guarded = await atFixedRate(service, signed('GET', banksPath), fraction, () => (guardedHeldFromMs = performance.now() - spawnedAt));
   } finally {
     await stop(service.process);
@@ -380,7 +382,10 @@ async function measureAtFixedRate(fraction: number): Promise<void> {
     console.log(`${names[key].padEnd(30)}${String(f.saturationRps).padStart(11)}${String(f.achievedRps).padStart(11)}${String(f.p50Ms).padStart(8)}${String(f.p99Ms).padStart(8)}${String(f.p999Ms).padStart(10)}${String(f.cpuMicrosPerRequest).padStart(12)}${String(f.senderLateP99Ms).padStart(20)}`);
   }
   console.log(`guarded/unguarded req/s ${result.ratios.guardedToUnguardedRps}, guarded/bare req/s ${result.ratios.guardedToBareRps}, guarded/unguarded CPU per request ${result.ratios.guardedToUnguardedCpu}; non-2xx: ${figures.bare.non2xx + figures.unguarded.non2xx + figures.guarded.non2xx}`);
-  if (profileDir) printProfile(`the service, signed route at ${fraction} of saturation`, summarizeProfile(profileDir, guardedHeldFromMs, 20), true);
+  if (profileDir) {
+    printProfile(`the service, unguarded route at ${fraction} of saturation`, summarizeProfile(profileDir, unguardedHeldMs.from, 20, unguardedHeldMs.to), true);
+    printProfile(`the service, signed route at ${fraction} of saturation`, summarizeProfile(profileDir, guardedHeldFromMs, 20), true);
+  }
 }
 
 /**

@@ -40,7 +40,7 @@ const RUNS: ShortRun[] = [
   },
   { script: 'bench:webhooks', args: ['--short'], positive: ['deliveriesPerSec', 'latencyMs.max', 'cpu.serviceMicrosPerDelivery'], equal: [['delivered', 'events']] },
   { script: 'bench:stores', args: ['--short'], positive: ['redis.signedRequestsPerSec', 'postgres.payinCreatesPerSec', 'postgres.transitionsWithEventPerSec'] },
-  { script: 'bench:cold-start', args: [], positive: ['fresh.readySeconds', 'fresh.databaseSeconds', 'warm.readySeconds'] },
+  { script: 'bench:cold-start', args: ['--short'], positive: ['fresh.readySeconds', 'fresh.databaseSeconds', 'warm.readySeconds'] },
 ];
 
 function figureAt(figures: Figures, at: string): unknown {

@@ -10,8 +10,12 @@ const SCHEMA_FILE = 'apps/api/src/schema.ts';
 /** Where built previous releases are kept between runs, one deployable folder per commit. */
 const RELEASE_CACHE = path.join(os.tmpdir(), 'paysign-previous-releases');
 
-/** Installing the monorepo, building, then installing the deployable folder: about two minutes on a cold npm cache. */
-export const PREVIOUS_RELEASE_BUILD_TIMEOUT_MS = 300_000;
+/**
+ * Installing the monorepo, building, then installing the deployable folder:
+ * about two minutes on a cold npm cache and an idle machine. CI builds it
+ * while other suites load both cores, and once took more than five minutes.
+ */
+export const PREVIOUS_RELEASE_BUILD_TIMEOUT_MS = 600_000;
 
 export interface PreviousRelease {
   commit: string;
