@@ -47,6 +47,20 @@ function ledgerSuite(open: () => Promise<{ client: SqlClient; dispose: () => Pro
     expect((await client.query("SELECT id FROM ledger_journals WHERE merchant_id = 'MCH-U'")).rows).toEqual([]);
   });
 
+  it('posts many journals in one call: each once, one posted before and one given twice not again, the balances moved by the sum', async () => {
+    await client.transaction((tx) => ledger.creditPayin(tx, credit('MCH-M', 'm-funds', 10_000n), AT, 0));
+    await client.transaction((tx) => ledger.post(tx, debit('MCH-M', 'm-1', 1_000n), AT));
+    const posted = await client.transaction((tx) => ledger.postMany(tx, [debit('MCH-M', 'm-1', 1_000n), debit('MCH-M', 'm-2', 2_000n), debit('MCH-M', 'm-3', 3_000n), debit('MCH-M', 'm-2', 2_000n)], AT));
+    expect(posted).toEqual([false, true, true, false]);
+    expect(await ledger.balanceOf('MCH-M', 'NGN')).toEqual({ currency: 'NGN', availableMinor: 4_000n, pendingMinor: 0n, heldMinor: 0n });
+    const entries = await client.query<{ object_id: string; n: string }>("SELECT object_id, count(*)::text AS n FROM ledger_entries WHERE merchant_id = 'MCH-M' AND type = 'settlement' AND object_id LIKE 'm-_' GROUP BY object_id ORDER BY object_id");
+    expect(entries.rows).toEqual([{ object_id: 'm-1', n: '1' }, { object_id: 'm-2', n: '1' }, { object_id: 'm-3', n: '1' }]);
+    expect(await checkLedger(client)).toEqual([]);
+    // Short on the sum: nothing of the call is posted.
+    await expect(client.transaction((tx) => ledger.postMany(tx, [debit('MCH-M', 'm-4', 3_000n), debit('MCH-M', 'm-5', 3_000n)], AT))).rejects.toThrow(InsufficientBalanceError);
+    expect(await ledger.balanceOf('MCH-M', 'NGN')).toMatchObject({ availableMinor: 4_000n });
+  });
+
   it("credits a payin to pending, less its fee, and settles it to available once its delay has passed by the store's clock", async () => {
     await client.transaction((tx) => ledger.creditPayin(tx, credit('MCH-S', 's-1', 100_050n, 1_501n), AT, SETTLEMENT_DELAY_MS));
     expect(await ledger.balanceOf('MCH-S', 'NGN')).toEqual({ currency: 'NGN', availableMinor: 0n, pendingMinor: 98_549n, heldMinor: 0n });

@@ -136,11 +136,13 @@ export class Ledger {
       journalParams,
     );
     const idOf = new Map(created.rows.map((row) => [keyOf(row), row.id]));
-    const posted = nonZero.map(({ journal, lines }) => ({
-      lines,
-      journal,
-      id: idOf.get(keyOf({ merchant_id: journal.merchantId, object_type: journal.objectType, object_id: journal.objectId, type: journal.type })),
-    }));
+    const posted = nonZero.map(({ journal, lines }) => {
+      const key = keyOf({ merchant_id: journal.merchantId, object_type: journal.objectType, object_id: journal.objectId, type: journal.type });
+      const id = idOf.get(key);
+      // The same journal twice in one call is posted once, by the first.
+      idOf.delete(key);
+      return { lines, journal, id };
+    });
     const toPost = posted.filter((entry) => entry.id !== undefined);
     if (toPost.length > 0) {
       // Each account changes once, in one order, so that two postings over the same accounts lock them alike and never deadlock.
