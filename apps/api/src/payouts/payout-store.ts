@@ -223,7 +223,7 @@ export class PayoutStore {
   private createInBatch(payout: NewPayout, start: PayoutStart, dailyLimitMinor: bigint, now: Date, eventOf: PayoutEventOf): Promise<CreateOutcome> {
     return this.observed('create', () =>
       this.client.transaction(async (tx): Promise<CreateOutcome> => {
-        await tx.query('SELECT 1 FROM ledger_accounts WHERE id = $1 FOR UPDATE', [`merchant:${payout.merchantId}:${payout.currency}:available`]);
+        await tx.query('SELECT 1 FROM ledger_accounts WHERE id = $1 FOR UPDATE', [accountId({ merchantId: payout.merchantId, currency: payout.currency, kind: 'available' })]);
         const existing = await this.findOn(tx, payout);
         if (existing) return { created: false, payout: existing };
         if (payout.batchReference !== null) {
