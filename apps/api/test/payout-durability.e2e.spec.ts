@@ -39,7 +39,12 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'payouts across a kill -9 of the s
   it('brings every payout to exactly one final state after a restart, with exactly one transfer each at the provider', async () => {
     const merchantsFile = payoutMerchantsFile();
     // The sandbox provider records each transfer, then holds its answer for a minute: the process dies while it waits.
-    const first = await startBuiltService({ MERCHANTS_FILE: merchantsFile, SANDBOX_PAYOUT_DELAY_MS: '60000', PAYOUT_PROVIDER_TIMEOUT_MS: '120000', ...QUICK_RECOVERY }, { databaseUrl: database.url });
+    // Its status checks are due a second after each send, but this instance's check job would first run 10 minutes
+    // after it started: however slowly the machine goes, nothing settles a payout before the kill but the restart.
+    const first = await startBuiltService(
+      { MERCHANTS_FILE: merchantsFile, SANDBOX_PAYOUT_DELAY_MS: '60000', PAYOUT_PROVIDER_TIMEOUT_MS: '120000', ...QUICK_RECOVERY, PAYOUT_STATUS_CHECK_INTERVAL_MS: '600000' },
+      { databaseUrl: database.url },
+    );
     services.push(first);
     const call = (baseUrl: string, path: string, body?: unknown) => signedCall(baseUrl, { path, credential: MERCHANT_A, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     await call(first.baseUrl, '/payment/api/payins', { amount: 100_000, currency: 'NGN', customerEmail: 'ada@example.com', reference: 'kill-funds' });
