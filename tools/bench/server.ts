@@ -1,6 +1,6 @@
 // What one instance sustains, against the framework floor, side by side in one
 // run: a bare Fastify route serving the same bank list, the same Nest app
-// serving the same bank list on a route without the signature guard (the
+// serving the same bank list on a route without the signature check (the
 // build in apps/api/dist/bench-server.js adds that one route), the app's
 // liveness probe, signed GET /payment/merchant-api/banks on the memory and
 // on the Redis nonce store, and account enquiry and payin creation on the
@@ -506,7 +506,7 @@ async function main(): Promise<void> {
     warmupSecondsPerRun: WARMUP_SECONDS,
     connections: CONNECTIONS,
     cores: PINNED ? 'server on core 0, load generator on core 1 (taskset)' : `not pinned (${os.availableParallelism()} cores, or no taskset)`,
-    unguardedRoute: 'GET /payment/bench/unguarded-banks: the same app and the same bank list JSON as the signed route, without the signature guard',
+    unguardedRoute: 'GET /payment/bench/unguarded-banks: the same app and the same bank list JSON as the signed route, without the signature check',
     bareRps: bareFigures.rps,
     unguardedRps: m.unguarded.rps,
     healthLiveRps: m.healthLive.rps,

@@ -1,6 +1,6 @@
 // The service as bench:server runs it: the same build and the same app, plus
 // one route that serves the bank list exactly as GET /payment/merchant-api/banks
-// does but without the signature guard, so the guard's cost is measured
+// does but without the signature check, so the check's cost is measured
 // against the same work. Built beside dist/main.js; never deployed.
 import { Controller, Get, Header } from '@nestjs/common';
 import { BANK_CATALOGUE_JSON } from '../src/banks/banks.controller';

@@ -5,7 +5,7 @@ import type { Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
-import './http/request-context';
+import { declareRequestContext } from './http/request-context';
 import { createEnquiryCache } from './accounts/enquiry-cache';
 import { SandboxAccountNameProvider } from './accounts/sandbox-account-name.provider';
 import { AppModule } from './app.module';
@@ -47,8 +47,10 @@ import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit.store';
 import { RedisRateLimitStore } from './rate-limit/redis-rate-limit.store';
 import { registerPublicPagesLimit } from './rate-limit/public-pages-limit.hook';
 import { AddressLimiter } from './rate-limit/address-limiter';
+import { KeyRateLimiter } from './rate-limit/key-rate-limiter';
 import { RedisConnection } from './redis/redis-connection';
 import { SCHEMA } from './schema';
+import { registerSignatureCheck } from './signing/signature-check.hook';
 import { registerSigningPrefilter } from './signing/signing-prefilter.hook';
 import type { StoreName } from './stores/store-failure';
 import { StoreProbe } from './stores/store-probe';
@@ -65,7 +67,7 @@ export interface CreateAppOptions {
     payinStore?: SqlClient;
   };
   logger?: Logger;
-  /** Controllers mounted beside the service's own, under the same prefix, guards and hooks. */
+  /** Controllers mounted beside the service's own, under the same prefix and hooks, the signature check included. */
   extraControllers?: Type[];
   /** False: the periodic jobs neither run on their own nor on a wake; a test runs each with `JobRunner.runNow`, so that what happened when is its choice. */
   startJobs?: boolean;
@@ -172,6 +174,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const fastify = adapter.getInstance();
   listening.server = fastify.server;
   heads.watch(fastify.server);
+  declareRequestContext(fastify);
   ignoreUnknownExpectations(fastify.server);
   registerRawJsonBody(fastify, config.bodyLimitBytes);
   registerCheckoutFormBody(fastify, config.checkoutFormLimitBytes);
@@ -185,6 +188,13 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     shutdownGraceMs: config.shutdownGraceMs,
   });
   registerSigningPrefilter(fastify, { config, clock: foundation.clock, merchants: foundation.merchants, refusedAddresses });
+  registerSignatureCheck(fastify, {
+    config,
+    clock: foundation.clock,
+    merchants: foundation.merchants,
+    rateLimits: new KeyRateLimiter(foundation.rateLimitStore, config.rateLimits),
+    nonces: foundation.nonceStore,
+  });
   registerPublicPagesLimit(fastify, { refusedAddresses, publicPageAddresses, docsAssetAddresses, blockedAnswerDelayMs: config.rateLimits.blockedAnswerDelayMs });
   registerExpectContinue(fastify);
   await registerMetricsEndpoint(fastify, foundation.metrics, config, logger);

@@ -17,8 +17,6 @@ import { PayoutSimulationModule } from './payouts/payout-simulation.module';
 import { PayoutsModule } from './payouts/payouts.module';
 import { ProviderWebhooksModule } from './provider-webhooks/provider-webhooks.module';
 import { SandboxSimulationModule } from './payins/sandbox-simulation.module';
-import { RateLimitModule } from './rate-limit/rate-limit.module';
-import { SigningModule } from './signing/signing.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 /** The service: the foundation and the stores the app factory built, and every feature module on them. */
@@ -32,8 +30,6 @@ export class AppModule {
         DbModule.forRoot({ client: foundation.payinStore, storeClock: foundation.storeClock, watched: { probe: foundation.payinProbe, ping: () => foundation.payinProbe.observe('ping', () => foundation.payinStore.query('SELECT 1').then(() => undefined)) } }),
         MerchantsModule.forRoot({ registry: foundation.merchants, watcher: foundation.merchantsWatcher }),
         NonceModule.forRoot({ store: foundation.nonceStore, memory: foundation.memoryNonces, watched: { probe: foundation.nonceProbe, ping: () => foundation.nonceStore.ping() } }),
-        RateLimitModule.forRoot({ store: foundation.rateLimitStore }),
-        SigningModule,
         BanksModule,
         AccountsModule.forRoot({ provider: foundation.accountNameProvider, cache: foundation.enquiryCache }),
         EventsModule,

@@ -23,7 +23,7 @@ function overSocket(baseUrl: string, write: (socket: net.Socket) => void): Promi
   });
 }
 
-describe('signature guard over real HTTP', () => {
+describe('signature check over real HTTP', () => {
   let api: TestApp;
   beforeAll(async () => {
     api = await startTestApp({}, { overrides: { clock: () => NOW * 1000 } });
@@ -124,7 +124,7 @@ describe('an API key revoked while its request is on its way', () => {
   });
   afterAll(() => api.close());
 
-  it('is refused: the guard does not keep the secret the head was checked with', async () => {
+  it('is refused: the signature check does not keep the secret the head was checked with', async () => {
     const { headers } = sign({ ...MERCHANT_A, nonce: 'revoked-1', timestamp: NOW, method: 'POST', path: ENQUIRY, body: ENQUIRY_BODY });
     const head = [`POST ${ENQUIRY} HTTP/1.1`, 'Host: x', 'Content-Type: application/json', `Content-Length: ${ENQUIRY_BODY.length}`, 'Connection: close']
       .concat(Object.entries(headers).map(([name, value]) => `${name}: ${value}`))
@@ -142,7 +142,7 @@ describe('an API key revoked while its request is on its way', () => {
   });
 });
 
-describeInProduction('signature guard in production mode', () => {
+describeInProduction('signature check in production mode', () => {
   let api: TestApp;
   beforeAll(async () => {
     api = await startProductionTestApp();

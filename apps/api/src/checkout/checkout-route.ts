@@ -1,8 +1,7 @@
-import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { RouteConfig } from '@nestjs/platform-fastify';
 import type { FastifyRequest } from 'fastify';
 import { HTML_ERROR_PAGE, type HtmlErrorPage } from '../errors/html-error-page';
-import { IS_PUBLIC, PUBLIC_ROUTE } from '../http/public.decorator';
+import { PUBLIC_ROUTE } from '../http/public.decorator';
+import { RouteFlags } from '../http/route-flags';
 import { checkoutCsp, renderMessagePage } from './checkout-page';
 
 /** Fastify route config key of the checkout pages: unsigned, HTML, and the only routes that take a form body. */
@@ -18,8 +17,7 @@ const checkoutErrorPage: HtmlErrorPage = ({ status, message, requestId }) => ({
 });
 
 /** Marks a checkout page route: public (the token is the capability) and answered in HTML, errors included. */
-export const CheckoutRoute = () =>
-  applyDecorators(SetMetadata(IS_PUBLIC, true), RouteConfig({ [PUBLIC_ROUTE]: true, [CHECKOUT_ROUTE]: true, [HTML_ERROR_PAGE]: checkoutErrorPage }));
+export const CheckoutRoute = () => RouteFlags({ [PUBLIC_ROUTE]: true, [CHECKOUT_ROUTE]: true, [HTML_ERROR_PAGE]: checkoutErrorPage });
 
 export function isCheckoutRoute(request: FastifyRequest): boolean {
   return request.routeOptions.config?.[CHECKOUT_ROUTE as never] === true;

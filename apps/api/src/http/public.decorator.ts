@@ -1,10 +1,7 @@
-import { applyDecorators, SetMetadata } from '@nestjs/common';
-import { RouteConfig } from '@nestjs/platform-fastify';
+import { RouteFlags } from './route-flags';
 
-export const IS_PUBLIC = 'paysign:isPublic';
-
-/** Fastify route config key of unsigned routes, read by the signing pre-filter before Nest runs. */
+/** Fastify route config key of unsigned routes, read by the signing pre-filter and the signature check. */
 export const PUBLIC_ROUTE = 'paysignPublic';
 
-/** Marks an operation as unsigned (health, the contract, the docs page), for the guard and the pre-filter alike. */
-export const Public = () => applyDecorators(SetMetadata(IS_PUBLIC, true), RouteConfig({ [PUBLIC_ROUTE]: true }));
+/** Marks an operation as unsigned (health, the contract, the docs page). */
+export const Public = () => RouteFlags({ [PUBLIC_ROUTE]: true });

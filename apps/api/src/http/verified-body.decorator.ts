@@ -4,12 +4,12 @@ import type { FastifyRequest } from 'fastify';
 
 /**
  * The body as the plain object parsed from exactly the bytes the signature
- * guard verified. The guard has already proven them a flat JSON object.
+ * check verified. The check has already proven them a flat JSON object.
  */
 export const VerifiedBody = createParamDecorator((_data: unknown, context: ExecutionContext): Record<string, unknown> => {
   const request = context.switchToHttp().getRequest<FastifyRequest>();
   const bytes = request.verifiedBody;
-  if (bytes === undefined) throw new Error('VerifiedBody used on an operation that the signature guard does not cover');
+  if (bytes === undefined) throw new Error('VerifiedBody used on an operation that the signature check does not cover');
   return bytes.length === 0 ? {} : (JSON.parse(bytes.toString('utf8')) as Record<string, unknown>);
 });
 

@@ -2,7 +2,7 @@ import type { PayoutRole } from './payout-approval';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** The merchant of the verified API key; set by the signature guard. */
+    /** The merchant of the verified API key; set by the signature check. */
     merchant?: Merchant;
   }
 }

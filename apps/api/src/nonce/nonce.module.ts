@@ -24,7 +24,7 @@ class MemoryNonceSweep implements OnModuleInit {
   }
 }
 
-/** The nonce store the config chose (Redis or memory), instrumented, for the signature guard and readiness. */
+/** The nonce store the config chose (Redis or memory), instrumented, for the signature check and readiness. */
 @Module({})
 export class NonceModule {
   static forRoot(options: { store: NonceStore; memory: MemoryNonceStore | undefined; watched: WatchedStore }): DynamicModule {

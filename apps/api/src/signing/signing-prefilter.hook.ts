@@ -21,7 +21,7 @@ export interface SigningPrefilterDeps {
  * byte of the body is read: an address over its refusal limit, then the
  * checks of libs/signing that need no body (headers, API key, timestamp).
  * The headers that pass are kept on the request (the secret is not), and the
- * signature guard, the one place that verifies the signature and claims the
+ * signature check, the one place that verifies the signature and claims the
  * nonce, goes on from there.
  */
 export function registerSigningPrefilter(fastify: FastifyInstance, deps: SigningPrefilterDeps): void {

@@ -4,7 +4,7 @@ import { ApiException } from '../errors/api.exception';
 
 /**
  * The answer to a failed check of libs/signing, which words the message; the
- * registry gives its status. Used by the pre-filter and by the guard alike.
+ * registry gives its status. Used by the pre-filter and by the signature check alike.
  */
 export function verifyFailureException(result: VerifyFailure, mode: ServiceMode): ApiException {
   const detail = { detail: result.message };
