@@ -6,8 +6,7 @@ import { Pool } from 'pg';
 import pino from 'pino';
 import type { NewPayin, PayinRepository, StoredPayin } from '../src/payins/payin-repository.interface';
 import type { SqlClient } from '../src/db/sql-client';
-import { SqlWebhookEventRepository } from '../src/webhooks/sql-webhook-event.repository';
-import type { StoredWebhookEvent } from '../src/webhooks/webhook-delivery';
+import { SqlWebhookEventRepository, type ClaimedWebhookEvent } from '../src/webhooks/sql-webhook-event.repository';
 import { EventOutbox } from '../src/events/event-outbox';
 import type { NewOutboxEvent } from '../src/events/outbox-event';
 import { SCHEMA } from '../src/schema';
@@ -357,6 +356,67 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
       expect(ofMerchants(claimed, 'MCH-SHARE-1')).toHaveLength(2);
     });
 
+    describe('batches to idle receivers', () => {
+      const SHARES = { perMerchant: 4, perReceiver: 4, circuitFailures: CIRCUIT.failures };
+      const BATCH = { ...SHARES, receiverBatch: { events: 10, roundMs: 20_000 } };
+      const leasesOf = (claimed: ClaimedWebhookEvent[]) => claimed.map((e) => e.lockedUntil?.toISOString()).sort();
+
+      it("leases an idle merchant's events to an idle receiver in one claim, each share a round longer, and nothing more to either while it runs", async () => {
+        const at = new Date('2044-01-01T00:00:00.000Z');
+        for (let i = 0; i < 12; i++) await writeDue(new Date(at.getTime() + i), 'MCH-BATCHED', `bt-${i}`, 'https://batched.example.com/hooks');
+        // Another merchant's event to the same receiver: it waits for the batch, which fills the receiver's share.
+        await writeDue(new Date(at.getTime() + 100), 'MCH-BATCHED-OTHER', 'bo-0', 'https://batched.example.com/other');
+        const now = new Date(at.getTime() + 1000);
+        const claimed = ofMerchants(await claimAt(now, new Date(now.getTime() + 60_000), 100, BATCH), 'MCH-BATCHED', 'MCH-BATCHED-OTHER');
+        expect(claimed.map((e) => e.objectId).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `bt-${i}`).sort());
+        expect(claimed.every((e) => e.batched)).toBe(true);
+        const round = (n: number) => new Date(now.getTime() + 60_000 + n * 20_000).toISOString();
+        expect(leasesOf(claimed)).toEqual([...Array(4).fill(round(0)), ...Array(4).fill(round(1)), ...Array(2).fill(round(2))]);
+        // The oldest go first: the first round is the four oldest.
+        expect(claimed.filter((e) => e.lockedUntil?.toISOString() === round(0)).map((e) => e.objectId).sort()).toEqual(['bt-0', 'bt-1', 'bt-2', 'bt-3']);
+        // Ten in flight for the merchant and for the receiver: the next claim takes neither's, another merchant's events to it included.
+        expect(ofMerchants(await claimAt(new Date(now.getTime() + 2), new Date(now.getTime() + 60_000), 100, BATCH), 'MCH-BATCHED', 'MCH-BATCHED-OTHER')).toEqual([]);
+      });
+
+      it('gives the share alone, as without batches, to a receiver with a failure counted and to a merchant with an attempt in flight', async () => {
+        const at = new Date('2044-02-01T00:00:00.000Z');
+        const failed = await writeDue(at, 'MCH-FLAKY', 'fl-0', 'https://flaky.example.com/hooks');
+        for (let i = 1; i < 8; i++) await writeDue(new Date(at.getTime() + i), 'MCH-FLAKY', `fl-${i}`, 'https://flaky.example.com/hooks');
+        storeNow = at.getTime();
+        await recordAnswers(failed, false);
+        const now = new Date(at.getTime() + 1000);
+        const flaky = ofMerchants(await claimAt(now, new Date(now.getTime() + 60_000), 100, BATCH), 'MCH-FLAKY');
+        expect(flaky).toHaveLength(4);
+        expect(flaky.some((e) => e.batched)).toBe(false);
+
+        for (let i = 0; i < 8; i++) await writeDue(new Date(now.getTime() + i), 'MCH-BUSY', `bu-${i}`, i === 0 ? 'https://busy-one.example.com/hooks' : 'https://busy-two.example.com/hooks');
+        const first = ofMerchants(await claimAt(new Date(now.getTime() + 100), new Date(now.getTime() + 60_000), 1, SHARES), 'MCH-BUSY');
+        expect(first.map((e) => e.objectId)).toEqual(['bu-0']);
+        // One attempt in flight: its other receiver, idle, gets the merchant's remaining share, no batch.
+        const rest = ofMerchants(await claimAt(new Date(now.getTime() + 200), new Date(now.getTime() + 60_000), 100, BATCH), 'MCH-BUSY');
+        expect(rest).toHaveLength(3);
+        expect(rest.some((e) => e.batched)).toBe(false);
+      });
+
+      it("takes every merchant's first share before any batch's second round, and holds a batched merchant's other receivers for after it", async () => {
+        const at = new Date('2044-03-01T00:00:00.000Z');
+        for (let i = 0; i < 10; i++) await writeDue(new Date(at.getTime() + i), 'MCH-BIG', `big-${i}`, 'https://big.example.com/hooks');
+        await writeDue(new Date(at.getTime() + 20), 'MCH-BIG', 'big-elsewhere', 'https://big-elsewhere.example.com/hooks');
+        for (let i = 0; i < 4; i++) await writeDue(new Date(at.getTime() + 30 + i), 'MCH-SMALL', `small-${i}`, 'https://small.example.com/hooks');
+        const now = new Date(at.getTime() + 1000);
+        // Room for eight: each merchant's first share, and none of the batch's second round.
+        const claimed = ofMerchants(await claimAt(now, new Date(now.getTime() + 60_000), 8, BATCH), 'MCH-BIG', 'MCH-SMALL');
+        expect(claimed.map((e) => e.objectId).sort()).toEqual(['big-0', 'big-1', 'big-2', 'big-3', 'small-0', 'small-1', 'small-2', 'small-3'].sort());
+        expect(new Set(leasesOf(claimed))).toEqual(new Set([new Date(now.getTime() + 60_000).toISOString()]));
+        expect(ofMerchants(claimed, 'MCH-BIG').every((e) => e.batched)).toBe(true);
+
+        // The merchant's second oldest goes elsewhere: it waits, since the batch alone fills the merchant's share.
+        for (let i = 0; i < 8; i++) await writeDue(new Date(now.getTime() + i), 'MCH-PAIR', `pair-${i}`, i === 1 ? 'https://pair-elsewhere.example.com/hooks' : 'https://pair.example.com/hooks');
+        const pair = ofMerchants(await claimAt(new Date(now.getTime() + 100), new Date(now.getTime() + 60_000), 100, BATCH), 'MCH-PAIR');
+        expect(pair.map((e) => e.objectId).sort()).toEqual(['pair-0', 'pair-2', 'pair-3', 'pair-4', 'pair-5', 'pair-6', 'pair-7']);
+      });
+    });
+
     it('opens a receiver\'s circuit after failures in a row, then lets one attempt through at a time until one is answered', async () => {
       const at = new Date('2043-01-01T00:00:00.000Z');
       const failing = await writeDue(at, 'MCH-CIRCUIT', 'c-0', 'https://down.example.com/hooks');
@@ -409,7 +469,7 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
       const now = new Date(at.getTime() + 1000);
       const claimed = ofMerchants(await claimAt(now, new Date(now.getTime() + 60_000), 100), 'MCH-MANY');
       expect(claimed).toHaveLength(3);
-      const [delivered, retried, outlived] = claimed.sort((a, b) => a.objectId.localeCompare(b.objectId)) as [StoredWebhookEvent, StoredWebhookEvent, StoredWebhookEvent];
+      const [delivered, retried, outlived] = claimed.sort((a, b) => a.objectId.localeCompare(b.objectId)) as [ClaimedWebhookEvent, ClaimedWebhookEvent, ClaimedWebhookEvent];
       const base = { startedAt: now, durationMs: 5, error: null, responseBody: 'it said "no", then \\ {"a":[1,2]}' };
       storeNow = now.getTime();
       await events.recordAttempts(

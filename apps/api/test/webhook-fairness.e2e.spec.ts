@@ -59,6 +59,36 @@ describe('fair webhook delivery', () => {
     }
   }, 60_000);
 
+  it('leases an idle receiver a batch in one claim, and sends it a share at a time, the next as soon as one is answered', async () => {
+    const receiver = await WebhookReceiver.start();
+    const answers: Array<(answer: ReceiverAnswer) => void> = [];
+    receiver.answer(() => new Promise<ReceiverAnswer>((resolve) => answers.push(resolve)));
+    const api = await startTestApp(ONLY_WHEN_RUN);
+    const jobs = api.app.get(JobRunner);
+    const database = api.app.get<SqlClient>(SqlClient);
+    const leases = async () => (await database.query<{ n: string; rounds: string }>('SELECT count(*) AS n, count(DISTINCT locked_until) AS rounds FROM outbox_events WHERE locked_until IS NOT NULL')).rows[0];
+    const share = Math.min(api.config.webhooks.perMerchantConcurrency, api.config.webhooks.perReceiverConcurrency);
+    const events = 3 * share;
+    try {
+      expect(api.config.webhooks.receiverBatch).toBeGreaterThanOrEqual(events);
+      for (let i = 0; i < events; i++) await paidPayin(api, receiver.url, MERCHANT_A);
+      await jobs.runNow('webhook-delivery');
+      // One claim took them all, each share leased a round longer than the one before.
+      expect(await leases()).toEqual({ n: String(events), rounds: '3' });
+      for (let answered = 0; answered < events; answered++) {
+        await until(() => receiver.received.length === Math.min(events, answered + share), `attempt ${answered + share} to arrive`);
+        // A share in flight, never more: the next goes only once one is answered.
+        expect(receiver.received.length - answered).toBe(Math.min(share, events - answered));
+        answers[answered]?.({ status: 200, body: 'ok' });
+      }
+      await until(() => new Set(receiver.received.map((d) => d.headers['webhook-id'])).size === events, 'every event delivered');
+      expect(receiver.received).toHaveLength(events);
+    } finally {
+      await api.close();
+      await receiver.close();
+    }
+  }, 60_000);
+
   it('stops attempting a receiver that keeps failing until its circuit has been open its time, then tries one event before the rest', async () => {
     const receiver = await WebhookReceiver.start();
     receiver.answer(() => ({ status: 503 }));

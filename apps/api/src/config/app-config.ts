@@ -125,6 +125,8 @@ export interface WebhookSettings {
   perMerchantConcurrency: number;
   /** Attempts in flight to one receiver (a notifyUrl's origin), across all instances. */
   perReceiverConcurrency: number;
+  /** Events of one merchant one claim may lease at once for an idle receiver, sent a share at a time; at most one share turns batches off. */
+  receiverBatch: number;
   circuit: ReceiverCircuitSettings;
   /** Ended events (delivered or failed) and their attempts are deleted this many days after the event. */
   retentionDays: number;
@@ -382,6 +384,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
       concurrency: int('WEBHOOK_CONCURRENCY', 64, 1, 256),
       perMerchantConcurrency: int('WEBHOOK_CONCURRENCY_PER_MERCHANT', 4, 1, 256),
       perReceiverConcurrency: int('WEBHOOK_CONCURRENCY_PER_RECEIVER', 4, 1, 256),
+      receiverBatch: int('WEBHOOK_RECEIVER_BATCH', 32, 1, 256),
       circuit: {
         failures: int('WEBHOOK_CIRCUIT_FAILURES', 5, 1, 1000),
         openSeconds: int('WEBHOOK_CIRCUIT_OPEN_SECONDS', 60, 1, 86_400),

@@ -55,7 +55,26 @@ export interface ClaimFairness {
   perMerchant: number;
   perReceiver: number;
   circuitFailures: number;
+  /** Batches to receivers that are idle; none when left out. */
+  receiverBatch?: ReceiverBatchSettings;
 }
+
+/**
+ * A receiver with nothing in flight and no failure counted, and a merchant
+ * with nothing in flight, may get up to `events` of the merchant's events to
+ * that receiver in one claim: a batch, sent `min(perMerchant, perReceiver)` at
+ * a time, so that neither share is ever exceeded by the attempts made. Each
+ * round of the batch is leased `roundMs` longer than the one before, so that
+ * a batch whose every attempt takes the whole timeout still ends within its
+ * leases.
+ */
+export interface ReceiverBatchSettings {
+  events: number;
+  roundMs: number;
+}
+
+/** A claimed event, and whether it came in a batch: a batch's events are sent a share at a time, in the order of their leases. */
+export type ClaimedWebhookEvent = StoredWebhookEvent & { batched: boolean };
 
 /** Names the advisory lock that serializes claims across instances (any fixed number, unique to this use). */
 const CLAIM_LOCK = 0x5041_5957;
@@ -103,14 +122,20 @@ export class SqlWebhookEventRepository {
    * then every merchant's second oldest...). A receiver whose circuit is open
    * gets none. Claims are serialized by a transaction-scoped advisory lock, so
    * that two instances never both fill the same merchant's last free slot.
+   *
+   * An idle merchant's events to an idle receiver may come in a batch
+   * (`ReceiverBatchSettings`): while its leases run, the merchant's and the
+   * receiver's shares count it whole, so no other claim adds to either, and
+   * the claimer sends it a share at a time. Each claim's first round of every
+   * merchant comes before any batch's second.
    */
-  async claimDue(leaseMs: number, limit: number, fairness: ClaimFairness): Promise<StoredWebhookEvent[]> {
+  async claimDue(leaseMs: number, limit: number, fairness: ClaimFairness): Promise<ClaimedWebhookEvent[]> {
     return this.client.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK]);
-      const params: unknown[] = [limit, this.scheduledAttempts, fairness.perMerchant, fairness.perReceiver, fairness.circuitFailures];
+      const batch = fairness.receiverBatch ?? { events: 0, roundMs: 0 };
+      const params: unknown[] = [limit, this.scheduledAttempts, fairness.perMerchant, fairness.perReceiver, fairness.circuitFailures, batch.events, batch.roundMs, leaseMs];
       const now = sqlNow(this.storeClock, params);
-      const leaseUntil = sqlNowPlus(this.storeClock, params, leaseMs);
-      const { rows } = await tx.query<EventRow>(
+      const { rows } = await tx.query<EventRow & { batched: boolean }>(
         `WITH RECURSIVE now_at AS (SELECT ${now} AS at),
          -- Spent: every attempt made, the last one's lease run out unrecorded (its instance died). Failed, never claimed again.
          spent AS (
@@ -125,32 +150,51 @@ export class SqlWebhookEventRepository {
            UNION ALL
            SELECT (SELECT e.merchant_id FROM outbox_events e WHERE e.status = 'pending' AND e.merchant_id > m.merchant_id ORDER BY e.merchant_id LIMIT 1)
            FROM merchants m WHERE m.merchant_id IS NOT NULL),
-         -- Each merchant's oldest claimable events, no more than its share: a later one could never fit under
-         -- the share (its turn would be past it), so a backlog of any size costs a claim no more than this.
+         -- Each merchant's oldest claimable events, no more than its share, or a batch when it has none in flight: a later
+         -- one could never be taken (its turn would be past both), so a backlog of any size costs a claim no more than this.
          due AS (
            SELECT d.* FROM merchants m, now_at, LATERAL (
              SELECT e.id, e.merchant_id, e.next_attempt_at, ${receiverOf('e')} AS receiver FROM outbox_events e
              WHERE e.merchant_id = m.merchant_id AND ${claimable('e', 'now_at.at', '$2')}
-             ORDER BY e.next_attempt_at, e.id LIMIT $3) d
+             ORDER BY e.next_attempt_at, e.id
+             LIMIT CASE WHEN EXISTS (SELECT 1 FROM in_flight f WHERE f.merchant_id = m.merchant_id) THEN $3::int ELSE greatest($3::int, $6::int) END) d
            WHERE m.merchant_id IS NOT NULL),
          turns AS (
-           SELECT due.*, row_number() OVER (PARTITION BY due.merchant_id ORDER BY due.next_attempt_at, due.id) AS merchant_turn FROM due),
+           SELECT due.*, row_number() OVER (PARTITION BY due.merchant_id ORDER BY due.next_attempt_at, due.id) AS merchant_turn,
+             first_value(due.receiver) OVER (PARTITION BY due.merchant_id ORDER BY due.next_attempt_at, due.id) AS merchant_first_receiver
+           FROM due),
          ranked AS (
-           SELECT turns.id, turns.next_attempt_at,
-             turns.merchant_turn + (SELECT count(*) FROM in_flight f WHERE f.merchant_id = turns.merchant_id) AS merchant_slot,
-             row_number() OVER (PARTITION BY turns.receiver ORDER BY turns.merchant_turn, turns.next_attempt_at, turns.id)
-               + (SELECT count(*) FROM in_flight f WHERE f.receiver = turns.receiver) AS receiver_slot,
-             CASE WHEN COALESCE(r.failures, 0) >= $5 THEN 1 ELSE $4 END AS receiver_room
-           FROM now_at, turns LEFT JOIN webhook_receivers r ON r.receiver = turns.receiver
-           WHERE ${circuitLetsThrough('r', 'now_at.at')})
-         UPDATE outbox_events SET attempt_count = attempt_count + 1, locked_until = ${leaseUntil}
-         WHERE id IN (
-           SELECT id FROM ranked WHERE merchant_slot <= $3 AND receiver_slot <= receiver_room
-           ORDER BY merchant_slot, next_attempt_at LIMIT $1)
-         RETURNING ${COLUMNS}`,
+           SELECT turns.id, turns.merchant_id, turns.receiver, turns.next_attempt_at,
+             turns.merchant_turn + merchant_flight.n AS merchant_slot,
+             row_number() OVER (PARTITION BY turns.receiver ORDER BY turns.merchant_turn, turns.next_attempt_at, turns.id) + receiver_flight.n AS receiver_slot,
+             CASE WHEN COALESCE(r.failures, 0) >= $5 THEN 1 ELSE $4 END AS receiver_room,
+             -- A batch: the merchant's first receiver, when neither has anything in flight and the receiver has no failure counted.
+             merchant_flight.n = 0 AND receiver_flight.n = 0 AND r.receiver IS NULL AND turns.receiver = turns.merchant_first_receiver AS idle_pair,
+             first_value(turns.merchant_id) OVER (PARTITION BY turns.receiver ORDER BY turns.merchant_turn, turns.next_attempt_at, turns.id) AS receiver_first_merchant
+           FROM now_at, turns LEFT JOIN webhook_receivers r ON r.receiver = turns.receiver,
+             LATERAL (SELECT count(*) AS n FROM in_flight f WHERE f.merchant_id = turns.merchant_id) merchant_flight,
+             LATERAL (SELECT count(*) AS n FROM in_flight f WHERE f.receiver = turns.receiver) receiver_flight
+           WHERE ${circuitLetsThrough('r', 'now_at.at')}),
+         -- One batch per merchant and per receiver: the pair's events, oldest first, up to the batch's size.
+         batches AS (
+           SELECT ranked.id, ranked.merchant_id, ranked.receiver, ranked.next_attempt_at,
+             row_number() OVER (PARTITION BY ranked.merchant_id ORDER BY ranked.next_attempt_at, ranked.id) AS position
+           FROM ranked WHERE $6::int > least($3::int, $4::int) AND ranked.idle_pair AND ranked.merchant_id = ranked.receiver_first_merchant),
+         batched AS (
+           SELECT id, next_attempt_at, position AS turn, (position - 1) / least($3::int, $4::int) AS round, true AS batched FROM batches WHERE position <= $6),
+         chosen AS (
+           SELECT id, next_attempt_at, merchant_slot AS turn, 0 AS round, false AS batched FROM ranked
+           WHERE merchant_slot <= $3 AND receiver_slot <= receiver_room
+             AND merchant_id NOT IN (SELECT merchant_id FROM batches) AND receiver NOT IN (SELECT receiver FROM batches)
+           UNION ALL SELECT * FROM batched
+           ORDER BY round, turn, next_attempt_at LIMIT $1)
+         UPDATE outbox_events e SET attempt_count = e.attempt_count + 1,
+           locked_until = now_at.at + ($8::bigint + chosen.round * $7::bigint) * interval '1 millisecond'
+         FROM chosen, now_at WHERE e.id = chosen.id
+         RETURNING ${COLUMNS.split(', ').map((column) => `e.${column}`).join(', ')}, chosen.batched`,
         params,
       );
-      return rows.map(fromEventRow);
+      return rows.map((row) => ({ ...fromEventRow(row), batched: row.batched }));
     });
   }
 

@@ -6,9 +6,10 @@ import { WriteBatcher } from '../db/write-batcher';
 import type { MerchantRegistry } from '../merchants/merchant-registry';
 import { isStoreFailure } from '../stores/store-failure';
 import type { ServiceMetrics } from '../metrics/service-metrics';
-import type { AttemptRecord, SqlWebhookEventRepository } from './sql-webhook-event.repository';
+import type { AttemptRecord, ClaimedWebhookEvent, SqlWebhookEventRepository } from './sql-webhook-event.repository';
 import type { StoredWebhookEvent } from './webhook-delivery';
 import { ReceiverConnections, sendWebhook, type SendResult } from './webhook-sender';
+import { receiverOfUrl } from './receiver-circuit';
 import { staticTargetProblem, type Resolver, type TargetPolicy } from './webhook-target';
 
 /**
@@ -21,6 +22,8 @@ const LEASE_MARGIN_MS = 5000;
 const RECORD_RETRY_DELAYS_MS = [250, 500, 1000, 2000];
 /** Retry delays are stretched by up to this fraction, so that receivers that failed together are not retried together. */
 const JITTER = 0.1;
+/** What a batch's round may take beyond the attempt's own timeout (signing, the next send's turn): its lease is this much longer again. */
+const BATCH_ROUND_SLACK_MS = 1000;
 
 export interface WebhookDispatcherOptions {
   events: SqlWebhookEventRepository;
@@ -42,7 +45,10 @@ export interface WebhookDispatcherOptions {
  * the instance's job runner (`claim`); the deliveries it starts run beside it.
  */
 export class WebhookDispatcher {
+  /** Every delivery under way, a batch's waiting ones included: shutdown waits on them. */
   private readonly inFlight = new Set<Promise<void>>();
+  /** Attempts being made now: the instance's slots. A batch's events waiting their turn hold none. */
+  private sending = 0;
   /** Aborts the attempts in flight at shutdown; their leases run out and they are made again. */
   private readonly shutdown = new AbortController();
   private readonly policy: TargetPolicy;
@@ -70,19 +76,62 @@ export class WebhookDispatcher {
   /** Claims what this instance has room for, and starts delivering it; the `webhook-delivery` job calls it every poll. */
   async claim(): Promise<void> {
     if (this.shutdown.signal.aborted) return;
-    const room = this.options.settings.concurrency - this.inFlight.size;
+    const room = this.options.settings.concurrency - this.sending;
     if (room <= 0) return;
     const { settings } = this.options;
-    const fairness = { perMerchant: settings.perMerchantConcurrency, perReceiver: settings.perReceiverConcurrency, circuitFailures: settings.circuit.failures };
+    const fairness = {
+      perMerchant: settings.perMerchantConcurrency,
+      perReceiver: settings.perReceiverConcurrency,
+      circuitFailures: settings.circuit.failures,
+      receiverBatch: { events: settings.receiverBatch, roundMs: settings.timeoutMs + BATCH_ROUND_SLACK_MS },
+    };
     const claimed = await this.options.events.claimDue(settings.timeoutMs + LEASE_MARGIN_MS, room, fairness);
+    // A claim gives each receiver (a notifyUrl's origin) at most one batch.
+    const batches = new Map<string, ClaimedWebhookEvent[]>();
     for (const event of claimed) {
-      const delivery = this.deliver(event).finally(() => {
-        this.inFlight.delete(delivery);
-        // Whatever the last claim took: events it held back for a merchant's or a receiver's share may go now.
-        if (!this.shutdown.signal.aborted) this.options.onSlotFreed?.();
-      });
-      this.inFlight.add(delivery);
+      if (!event.batched) {
+        this.track(this.deliver(event));
+        continue;
+      }
+      const receiver = receiverOfUrl(event.notifyUrl);
+      const batch = batches.get(receiver);
+      if (batch) batch.push(event);
+      else batches.set(receiver, [event]);
     }
+    const share = Math.min(settings.perMerchantConcurrency, settings.perReceiverConcurrency);
+    for (const batch of batches.values()) {
+      // A batch the claim cut to one share is sent as any claimed events are: each that ends makes room for the next claim.
+      if (batch.length <= share) for (const event of batch) this.track(this.deliver(event));
+      else this.track(this.deliverBatch(batch, share));
+    }
+  }
+
+  private track(delivery: Promise<void>): void {
+    const tracked = delivery.finally(() => {
+      this.inFlight.delete(tracked);
+      // Whatever the last claim took: events it held back for a merchant's or a receiver's share may go now.
+      if (!this.shutdown.signal.aborted) this.options.onSlotFreed?.();
+    });
+    this.inFlight.add(tracked);
+  }
+
+  /**
+   * One batch, to one receiver: its events in the order of their leases, a
+   * share at a time (the smaller of the merchant's and the receiver's), each
+   * next one as soon as an attempt is answered. Its records are written as
+   * each attempt ends, and the claim is woken once the whole batch is kept.
+   */
+  private async deliverBatch(batch: ClaimedWebhookEvent[], share: number): Promise<void> {
+    const queue = [...batch].sort((a, b) => (a.lockedUntil?.getTime() ?? 0) - (b.lockedUntil?.getTime() ?? 0));
+    const records: Promise<void>[] = [];
+    const lane = async () => {
+      for (let event = queue.shift(); event !== undefined && !this.shutdown.signal.aborted; event = queue.shift()) {
+        const record = await this.attemptOnce(event);
+        if (record) records.push(this.keep(event, record));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(share, queue.length) }, lane));
+    await Promise.all(records);
   }
 
   /**
@@ -97,16 +146,25 @@ export class WebhookDispatcher {
   }
 
   private async deliver(event: StoredWebhookEvent): Promise<void> {
+    const record = await this.attemptOnce(event);
+    if (record) await this.keep(event, record);
+  }
+
+  /** Makes the event's attempt, holding one of the instance's slots while it runs; resolves what to record, or nothing once shutdown cut it. */
+  private async attemptOnce(event: StoredWebhookEvent): Promise<AttemptRecord | undefined> {
     const { settings, clock, logger, metrics } = this.options;
     const attempt = event.attemptCount;
     const startedAt = new Date(clock());
-    const result = await this.attempt(event, startedAt).catch((error: unknown): SendResult => {
-      // A bug of ours, not the receiver's: logged with its stack, and recorded as a failed attempt, so that the schedule still ends.
-      const err = error instanceof Error ? error : new Error(String(error));
-      logger.error({ eventId: event.id, err: { name: err.name, message: err.message, stack: err.stack } }, 'webhook attempt failed inside the service');
-      return { statusCode: null, error: 'not sent: the service failed to make the attempt', responseBody: null, retryAfterSeconds: undefined, durationMs: 0, sent: false };
-    });
-    if (this.shutdown.signal.aborted) return;
+    this.sending++;
+    const result = await this.attempt(event, startedAt)
+      .catch((error: unknown): SendResult => {
+        // A bug of ours, not the receiver's: logged with its stack, and recorded as a failed attempt, so that the schedule still ends.
+        const err = error instanceof Error ? error : new Error(String(error));
+        logger.error({ eventId: event.id, err: { name: err.name, message: err.message, stack: err.stack } }, 'webhook attempt failed inside the service');
+        return { statusCode: null, error: 'not sent: the service failed to make the attempt', responseBody: null, retryAfterSeconds: undefined, durationMs: 0, sent: false };
+      })
+      .finally(() => this.sending--);
+    if (this.shutdown.signal.aborted) return undefined;
     metrics.webhookDeliveryDuration.observe(result.durationMs / 1000);
 
     const delivered = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
@@ -115,7 +173,14 @@ export class WebhookDispatcher {
     const retryInMs = delaySeconds === undefined ? null : this.retryDelayMs(delaySeconds, result.retryAfterSeconds);
     // Only an attempt that reached out to the receiver says anything about its circuit; one refused or not signed here does not.
     const answered = result.statusCode !== null && result.statusCode < 500 && result.statusCode !== 429;
-    const record: AttemptRecord = {
+    const outcome = delivered ? 'delivered' : gone ? 'gone' : retryInMs !== null ? 'retry' : 'failed';
+    metrics.webhookDeliveries.inc({ outcome });
+    // The answer's body is kept with the attempt, never logged.
+    logger.info(
+      { eventId: event.id, merchantId: event.merchantId, objectId: event.objectId, attempt, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, outcome, retryInMs },
+      'webhook attempt',
+    );
+    return {
       ...(result.sent !== false && { receiver: { notifyUrl: event.notifyUrl, answered } }),
       eventId: event.id,
       attempt,
@@ -127,18 +192,15 @@ export class WebhookDispatcher {
       status: delivered ? 'delivered' : retryInMs !== null ? 'pending' : 'failed',
       retryInMs,
     };
-    const outcome = delivered ? 'delivered' : gone ? 'gone' : retryInMs !== null ? 'retry' : 'failed';
-    metrics.webhookDeliveries.inc({ outcome });
-    // The answer's body is kept with the attempt, never logged.
-    logger.info(
-      { eventId: event.id, merchantId: event.merchantId, objectId: event.objectId, attempt, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, outcome, retryInMs },
-      'webhook attempt',
-    );
+  }
+
+  /** Writes the attempt's record, with others that ended meanwhile; a record lost leaves the event to be attempted again once its lease runs out. */
+  private async keep(event: StoredWebhookEvent, record: AttemptRecord): Promise<void> {
     try {
       await this.attempts.add(record);
     } catch (error) {
       // The lease runs out and the event is attempted again: at least once, never lost.
-      logger.warn({ eventId: event.id, err: (error as Error).message }, 'could not record a webhook attempt; the event will be attempted again');
+      this.options.logger.warn({ eventId: event.id, err: (error as Error).message }, 'could not record a webhook attempt; the event will be attempted again');
     }
   }
 
@@ -179,3 +241,4 @@ export class WebhookDispatcher {
     return Math.round(Math.max(scheduled, asked));
   }
 }
+
