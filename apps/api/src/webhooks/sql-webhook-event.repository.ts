@@ -185,7 +185,7 @@ export class SqlWebhookEventRepository {
          chosen AS (
            SELECT id, next_attempt_at, merchant_slot AS turn, 0 AS round, false AS batched FROM ranked
            WHERE merchant_slot <= $3 AND receiver_slot <= receiver_room
-             AND merchant_id NOT IN (SELECT merchant_id FROM batches) AND receiver NOT IN (SELECT receiver FROM batches)
+             AND NOT EXISTS (SELECT 1 FROM batches b WHERE b.merchant_id = ranked.merchant_id OR b.receiver = ranked.receiver)
            UNION ALL SELECT * FROM batched
            ORDER BY round, turn, next_attempt_at LIMIT $1)
          UPDATE outbox_events e SET attempt_count = e.attempt_count + 1,
