@@ -12,4 +12,9 @@ export default defineConfig({
   clean: true,
   // Our own libraries are bundled; npm packages stay external.
   noExternal: [/^@paysign\//],
+  // A package loaded on first use (`await import(...)`) is required as the rest are, so that the service runs the same
+  // CommonJS build of it that its tests load, not the ES module build a real import() would pick.
+  esbuildOptions(options) {
+    options.supported = { ...options.supported, 'dynamic-import': false };
+  },
 });

@@ -134,7 +134,7 @@ export async function buildFoundation(
     rateLimitStore: new InstrumentedRateLimitStore(rateLimitStore, probe('rate-limit store', redisCheck)),
     payinStore,
     payinProbe: probe('payin store', config.databaseUrl ? 'DATABASE_URL and the PostgreSQL server' : `DATA_DIR (${config.dataDir}) and its disk`),
-    enquiryCache: overrides.enquiryCache ?? createEnquiryCache(config.redisUrl, config.redisKeyPrefix),
+    enquiryCache: overrides.enquiryCache ?? (await createEnquiryCache(config.redisUrl, config.redisKeyPrefix)),
     accountNameProvider,
     gateways,
     payoutProvider,

@@ -1,7 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { Pool } from 'pg';
 import type { Logger } from 'pino';
 import { redactUrl } from '../logging/redact-url';
 import { migrate, type Migration } from './migrations';
@@ -46,6 +45,8 @@ export const DEFAULT_POOL_LIMITS: PoolLimits = { size: 10, connectTimeoutMs: 200
 /** PostgreSQL through a pool, migrated at open. `schema` (tests only) sets the search_path of every connection. */
 export async function openPostgres(databaseUrl: string, options: OpenOptions & { schema?: string; pool?: PoolLimits }): Promise<SqlClient> {
   const limits = options.pool ?? DEFAULT_POOL_LIMITS;
+  // Loaded here, not at the top: a service on the embedded database never loads the PostgreSQL driver.
+  const { Pool } = await import('pg');
   const pool = new Pool({
     connectionString: databaseUrl,
     max: limits.size,

@@ -1,4 +1,4 @@
-import KeyvRedis from '@keyv/redis';
+import type KeyvRedis from '@keyv/redis';
 import { redactUrl } from '../logging/redact-url';
 import { StoreTimeoutError } from '../stores/store-failure';
 
@@ -17,7 +17,7 @@ export class RedisConnection {
   ) {}
 
   static async open(url: string): Promise<RedisConnection> {
-    const keyvRedis = createKeyvRedis(url);
+    const keyvRedis = await createKeyvRedis(url);
     return new RedisConnection(keyvRedis, await connectOrExplain(keyvRedis, url));
   }
 
@@ -26,9 +26,14 @@ export class RedisConnection {
   }
 }
 
-/** A @keyv/redis store that fails fast while disconnected and reconnects forever. */
-export function createKeyvRedis(url: string, options: { keyPrefixSeparator?: string } = {}): KeyvRedis<string> {
-  const keyvRedis = new KeyvRedis<string>(
+/**
+ * A @keyv/redis store that fails fast while disconnected and reconnects
+ * forever. The Redis client is loaded here, on first use, not at the top: a
+ * service without REDIS_URL never loads it, and starts that much sooner.
+ */
+export async function createKeyvRedis(url: string, options: { keyPrefixSeparator?: string } = {}): Promise<KeyvRedis<string>> {
+  const { default: KeyvRedisStore } = await import('@keyv/redis');
+  const keyvRedis = new KeyvRedisStore<string>(
     {
       url,
       disableOfflineQueue: true,
