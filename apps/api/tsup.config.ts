@@ -13,7 +13,8 @@ export default defineConfig({
   // Our own libraries are bundled; npm packages stay external.
   noExternal: [/^@paysign\//],
   // A package loaded on first use (`await import(...)`) is required as the rest are, so that the service runs the same
-  // CommonJS build of it that its tests load, not the ES module build a real import() would pick.
+  // CommonJS build of it that its tests load, not the ES module build a real import() would pick. So a package that is
+  // an ES module only cannot be loaded on first use: Node 20 before 20.19 cannot require it.
   esbuildOptions(options) {
     options.supported = { ...options.supported, 'dynamic-import': false };
   },

@@ -378,6 +378,36 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
         expect(ofMerchants(await claimAt(new Date(now.getTime() + 2), new Date(now.getTime() + 60_000), 100, BATCH), 'MCH-BATCHED', 'MCH-BATCHED-OTHER')).toEqual([]);
       });
 
+      it('leaves an event on its last allowed attempt out of a batch past its first round', async () => {
+        const at = new Date('2044-05-01T00:00:00.000Z');
+        const written = [];
+        for (let i = 0; i < 8; i++) written.push(await writeDue(new Date(at.getTime() + i), 'MCH-LAST', `last-${i}`, 'https://last.example.com/hooks'));
+        // Redelivered before any attempt: each of the four newest is allowed one attempt only.
+        storeNow = at.getTime() + 100;
+        for (const event of written.slice(4)) expect(await events.redeliver('MCH-LAST', event.id)).toBe(true);
+        const now = new Date(at.getTime() + 1000);
+        const claimed = ofMerchants(await claimAt(now, new Date(now.getTime() + 60_000), 100, BATCH), 'MCH-LAST');
+        expect(claimed.map((e) => e.objectId).sort()).toEqual(['last-0', 'last-1', 'last-2', 'last-3']);
+      });
+
+      it('takes back what a batch never sent: due again at once, under the attempt it had, and only while still leased under it', async () => {
+        const at = new Date('2044-06-01T00:00:00.000Z');
+        for (let i = 0; i < 6; i++) await writeDue(new Date(at.getTime() + i), 'MCH-RELEASED', `rel-${i}`, 'https://released.example.com/hooks');
+        const now = new Date(at.getTime() + 1000);
+        const claimed = ofMerchants(await claimAt(now, new Date(now.getTime() + 60_000), 100, BATCH), 'MCH-RELEASED').sort((a, b) => a.objectId.localeCompare(b.objectId));
+        expect(claimed).toHaveLength(6);
+        storeNow = now.getTime();
+        // A stale attempt number moves nothing.
+        await events.releaseUnsent(claimed.slice(2).map((e) => ({ id: e.id, attemptCount: e.attemptCount + 1 })));
+        expect(ofMerchants(await claimAt(new Date(now.getTime() + 1), new Date(now.getTime() + 60_000), 100, BATCH), 'MCH-RELEASED')).toEqual([]);
+        await events.releaseUnsent(claimed.slice(2));
+        const listed = await Promise.all(claimed.map((e) => events.find('MCH-RELEASED', e.id)));
+        expect(listed.map((e) => [e?.attemptCount, e?.lockedUntil])).toEqual([[1, expect.any(Date)], [1, expect.any(Date)], [0, null], [0, null], [0, null], [0, null]]);
+        // Taken again as a first attempt, by the next claim, beside the two still in flight.
+        const again = ofMerchants(await claimAt(new Date(now.getTime() + 2), new Date(now.getTime() + 60_000), 100, BATCH), 'MCH-RELEASED');
+        expect(again.map((e) => [e.objectId, e.attemptCount]).sort()).toEqual([['rel-2', 1], ['rel-3', 1]]);
+      });
+
       it('gives the share alone, as without batches, to a receiver with a failure counted and to a merchant with an attempt in flight', async () => {
         const at = new Date('2044-02-01T00:00:00.000Z');
         const failed = await writeDue(at, 'MCH-FLAKY', 'fl-0', 'https://flaky.example.com/hooks');

@@ -11,6 +11,8 @@ import { startTestApp, type TestApp } from './support/test-app';
 import { WebhookReceiver, type ReceiverAnswer } from './support/webhook-receiver';
 import { SqlClient } from '../src/db/sql-client';
 import { JobRunner } from '../src/jobs/job-runner';
+import { Pool } from 'pg';
+import { DATABASE_URL, createPrivateDatabase, describeWithStore } from './support/stores';
 
 const PAYINS = '/payment/api/payins';
 const ONLY_WHEN_RUN = { WEBHOOK_POLL_INTERVAL_MS: '60000', RATE_LIMIT_PER_KEY_PER_SECOND: '1000', RATE_LIMIT_PER_KEY_BURST: '1000' };
@@ -139,5 +141,47 @@ describe('fair webhook delivery', () => {
       await api.close();
       await receiver.close();
     }
+  }, 60_000);
+});
+
+describeWithStore('PostgreSQL', DATABASE_URL, 'webhook batches that end early', () => {
+    it('ends a batch at an answer that is not a delivery, and at shutdown, giving back what it never sent with its attempt unspent', async () => {
+      const receiver = await WebhookReceiver.start();
+      const answers: Array<(answer: ReceiverAnswer) => void> = [];
+      receiver.answer(() => new Promise<ReceiverAnswer>((resolve) => answers.push(resolve)));
+      // A database of the test's own, read through a pool of its own, so that it can be read after the service has stopped.
+      const database = await createPrivateDatabase('paysign_batch_release');
+      const pool = new Pool({ connectionString: database.url });
+      const api = await startTestApp({ ...ONLY_WHEN_RUN, DATABASE_URL: database.url });
+      const jobs = api.app.get(JobRunner);
+      const leasedAttempts = async () => (await pool.query<{ attempt_count: number }>('SELECT attempt_count FROM outbox_events WHERE locked_until IS NOT NULL ORDER BY id')).rows.map((r) => r.attempt_count);
+      const givenBack = async () => Number((await pool.query<{ n: string }>("SELECT count(*) AS n FROM outbox_events WHERE status = 'pending' AND attempt_count = 0 AND locked_until IS NULL")).rows[0]?.n);
+      const share = Math.min(api.config.webhooks.perMerchantConcurrency, api.config.webhooks.perReceiverConcurrency);
+      let closed = false;
+      try {
+        for (let i = 0; i < 5 * share; i++) await paidPayin(api, receiver.url, MERCHANT_A);
+        await jobs.runNow('webhook-delivery');
+        await until(() => answers.length === share, 'the batch\'s first share');
+        // 503s: the lanes finish what they hold and take nothing more. The rest is given back at once, its attempt
+        // unspent, and the next claim, woken as the batch ends, sends a share of it as first attempts: the receiver has
+        // failures counted now (fewer than open its circuit), so a share alone, not a batch. Left leased, the rest would
+        // wait out its leases (over 20 s), and come back as second attempts.
+        for (let i = 0; i < share; i++) answers[i]?.({ status: 503 });
+        await until(() => answers.length === 2 * share, 'a share of what the batch gave back');
+        expect(await leasedAttempts()).toEqual(Array(share).fill(1));
+
+        // Answered: the receiver's circuit closes, and the next claim takes the rest as a batch. Shutdown while it runs:
+        // the attempts in flight are cut, and what the batch has not sent is given back before the service stops.
+        for (let i = share; i < 2 * share; i++) answers[i]?.({ status: 200, body: 'ok' });
+        await until(() => answers.length === 3 * share, "the next batch's first share");
+        await api.close();
+        closed = true;
+        expect(await givenBack()).toBe(2 * share);
+      } finally {
+        if (!closed) await api.close();
+        await receiver.close();
+        await pool.end();
+        await database.drop();
+      }
   }, 60_000);
 });

@@ -144,6 +144,8 @@ export class SqlWebhookEventRepository {
          in_flight AS (
            SELECT e.merchant_id, ${receiverOf('e')} AS receiver FROM outbox_events e, now_at
            WHERE e.status = 'pending' AND e.locked_until > now_at.at),
+         merchant_flights AS (SELECT merchant_id, count(*) AS n FROM in_flight GROUP BY merchant_id),
+         receiver_flights AS (SELECT receiver, count(*) AS n FROM in_flight GROUP BY receiver),
          -- The merchants with events pending, one index probe each (a loose index scan), however many events wait.
          merchants AS (
            (SELECT merchant_id FROM outbox_events WHERE status = 'pending' ORDER BY merchant_id LIMIT 1)
@@ -154,34 +156,39 @@ export class SqlWebhookEventRepository {
          -- one could never be taken (its turn would be past both), so a backlog of any size costs a claim no more than this.
          due AS (
            SELECT d.* FROM merchants m, now_at, LATERAL (
-             SELECT e.id, e.merchant_id, e.next_attempt_at, ${receiverOf('e')} AS receiver FROM outbox_events e
+             SELECT e.id, e.merchant_id, e.next_attempt_at, ${receiverOf('e')} AS receiver,
+               e.attempt_count + 1 >= COALESCE(e.attempts_allowed, $2) AS last_attempt
+             FROM outbox_events e
              WHERE e.merchant_id = m.merchant_id AND ${claimable('e', 'now_at.at', '$2')}
              ORDER BY e.next_attempt_at, e.id
-             LIMIT CASE WHEN EXISTS (SELECT 1 FROM in_flight f WHERE f.merchant_id = m.merchant_id) THEN $3::int ELSE greatest($3::int, $6::int) END) d
+             LIMIT CASE WHEN EXISTS (SELECT 1 FROM merchant_flights f WHERE f.merchant_id = m.merchant_id) THEN $3::int ELSE greatest($3::int, $6::int) END) d
            WHERE m.merchant_id IS NOT NULL),
          turns AS (
            SELECT due.*, row_number() OVER (PARTITION BY due.merchant_id ORDER BY due.next_attempt_at, due.id) AS merchant_turn,
              first_value(due.receiver) OVER (PARTITION BY due.merchant_id ORDER BY due.next_attempt_at, due.id) AS merchant_first_receiver
            FROM due),
          ranked AS (
-           SELECT turns.id, turns.merchant_id, turns.receiver, turns.next_attempt_at,
-             turns.merchant_turn + merchant_flight.n AS merchant_slot,
-             row_number() OVER (PARTITION BY turns.receiver ORDER BY turns.merchant_turn, turns.next_attempt_at, turns.id) + receiver_flight.n AS receiver_slot,
+           SELECT turns.id, turns.merchant_id, turns.receiver, turns.next_attempt_at, turns.last_attempt,
+             turns.merchant_turn + COALESCE(merchant_flight.n, 0) AS merchant_slot,
+             row_number() OVER (PARTITION BY turns.receiver ORDER BY turns.merchant_turn, turns.next_attempt_at, turns.id) + COALESCE(receiver_flight.n, 0) AS receiver_slot,
              CASE WHEN COALESCE(r.failures, 0) >= $5 THEN 1 ELSE $4 END AS receiver_room,
              -- A batch: the merchant's first receiver, when neither has anything in flight and the receiver has no failure counted.
-             merchant_flight.n = 0 AND receiver_flight.n = 0 AND r.receiver IS NULL AND turns.receiver = turns.merchant_first_receiver AS idle_pair,
+             merchant_flight.n IS NULL AND receiver_flight.n IS NULL AND r.receiver IS NULL AND turns.receiver = turns.merchant_first_receiver AS idle_pair,
              first_value(turns.merchant_id) OVER (PARTITION BY turns.receiver ORDER BY turns.merchant_turn, turns.next_attempt_at, turns.id) AS receiver_first_merchant
-           FROM now_at, turns LEFT JOIN webhook_receivers r ON r.receiver = turns.receiver,
-             LATERAL (SELECT count(*) AS n FROM in_flight f WHERE f.merchant_id = turns.merchant_id) merchant_flight,
-             LATERAL (SELECT count(*) AS n FROM in_flight f WHERE f.receiver = turns.receiver) receiver_flight
+           FROM now_at, turns LEFT JOIN webhook_receivers r ON r.receiver = turns.receiver
+             LEFT JOIN merchant_flights merchant_flight ON merchant_flight.merchant_id = turns.merchant_id
+             LEFT JOIN receiver_flights receiver_flight ON receiver_flight.receiver = turns.receiver
            WHERE ${circuitLetsThrough('r', 'now_at.at')}),
          -- One batch per merchant and per receiver: the pair's events, oldest first, up to the batch's size.
          batches AS (
-           SELECT ranked.id, ranked.merchant_id, ranked.receiver, ranked.next_attempt_at,
+           SELECT ranked.id, ranked.merchant_id, ranked.receiver, ranked.next_attempt_at, ranked.last_attempt,
              row_number() OVER (PARTITION BY ranked.merchant_id ORDER BY ranked.next_attempt_at, ranked.id) AS position
            FROM ranked WHERE $6::int > least($3::int, $4::int) AND ranked.idle_pair AND ranked.merchant_id = ranked.receiver_first_merchant),
+         -- An event's last allowed attempt is never left waiting in a batch past its first round: should the instance die before
+         -- sending it, it would be failed unsent once its lease ran out. It waits for a claim after the batch instead.
          batched AS (
-           SELECT id, next_attempt_at, position AS turn, (position - 1) / least($3::int, $4::int) AS round, true AS batched FROM batches WHERE position <= $6),
+           SELECT id, next_attempt_at, position AS turn, (position - 1) / least($3::int, $4::int) AS round, true AS batched FROM batches
+           WHERE position <= $6 AND (position <= least($3::int, $4::int) OR NOT last_attempt)),
          chosen AS (
            SELECT id, next_attempt_at, merchant_slot AS turn, 0 AS round, false AS batched FROM ranked
            WHERE merchant_slot <= $3 AND receiver_slot <= receiver_room
@@ -196,6 +203,22 @@ export class SqlWebhookEventRepository {
       );
       return rows.map((row) => ({ ...fromEventRow(row), batched: row.batched }));
     });
+  }
+
+  /**
+   * Gives back claimed events that were never sent: each is due again at
+   * once, leased by no one, with the attempt its claim counted taken back.
+   * Only events still leased under that attempt move: one whose lease ran out
+   * and that another claim took since is left to that claim.
+   */
+  async releaseUnsent(events: ReadonlyArray<Pick<StoredWebhookEvent, 'id' | 'attemptCount'>>): Promise<void> {
+    if (events.length === 0) return;
+    await this.client.query(
+      `UPDATE outbox_events e SET attempt_count = e.attempt_count - 1, locked_until = NULL
+       FROM unnest($1::text[], $2::int[]) AS r(id, attempt)
+       WHERE e.id = r.id AND e.attempt_count = r.attempt AND e.status = 'pending' AND e.locked_until IS NOT NULL`,
+      [events.map((e) => e.id), events.map((e) => e.attemptCount)],
+    );
   }
 
   /**

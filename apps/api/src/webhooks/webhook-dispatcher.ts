@@ -24,6 +24,12 @@ const RECORD_RETRY_DELAYS_MS = [250, 500, 1000, 2000];
 const JITTER = 0.1;
 /** What a batch's round may take beyond the attempt's own timeout (signing, the next send's turn): its lease is this much longer again. */
 const BATCH_ROUND_SLACK_MS = 1000;
+/**
+ * A batch goes on only while each of its attempts is delivered within this. A
+ * slower or failed answer ends it: its unsent events go back to the claims,
+ * which give a slow receiver its share alone and a failing one its circuit.
+ */
+const BATCH_QUICK_ANSWER_MS = 1000;
 
 export interface WebhookDispatcherOptions {
   events: SqlWebhookEventRepository;
@@ -120,18 +126,35 @@ export class WebhookDispatcher {
    * share at a time (the smaller of the merchant's and the receiver's), each
    * next one as soon as an attempt is answered. Its records are written as
    * each attempt ends, and the claim is woken once the whole batch is kept.
+   * The batch ends early at an attempt that is not delivered quickly, and at
+   * shutdown: what it did not send is released at once, its attempt not
+   * spent, rather than left leased until its leases run out.
    */
   private async deliverBatch(batch: ClaimedWebhookEvent[], share: number): Promise<void> {
     const queue = [...batch].sort((a, b) => (a.lockedUntil?.getTime() ?? 0) - (b.lockedUntil?.getTime() ?? 0));
     const records: Promise<void>[] = [];
+    let goesOn = true;
     const lane = async () => {
-      for (let event = queue.shift(); event !== undefined && !this.shutdown.signal.aborted; event = queue.shift()) {
+      while (goesOn && !this.shutdown.signal.aborted) {
+        const event = queue.shift();
+        if (event === undefined) return;
         const record = await this.attemptOnce(event);
         if (record) records.push(this.keep(event, record));
+        if (record?.status !== 'delivered' || record.durationMs > BATCH_QUICK_ANSWER_MS) goesOn = false;
       }
     };
     await Promise.all(Array.from({ length: Math.min(share, queue.length) }, lane));
+    if (queue.length > 0) await this.release(queue);
     await Promise.all(records);
+  }
+
+  /** Gives back events claimed and never sent: their leases end now and their attempts are not spent. A release that fails leaves them to their leases. */
+  private async release(events: ClaimedWebhookEvent[]): Promise<void> {
+    try {
+      await this.options.events.releaseUnsent(events);
+    } catch (error) {
+      this.options.logger.warn({ events: events.length, err: (error as Error).message }, 'could not release unsent webhook events; they will be attempted once their leases run out');
+    }
   }
 
   /**
