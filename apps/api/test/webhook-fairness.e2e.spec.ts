@@ -13,6 +13,7 @@ import { SqlClient } from '../src/db/sql-client';
 import { JobRunner } from '../src/jobs/job-runner';
 import { Pool } from 'pg';
 import { DATABASE_URL, createPrivateDatabase, describeWithStore } from './support/stores';
+import { CLAIM_LOCK } from '../src/webhooks/sql-webhook-event.repository';
 
 const PAYINS = '/payment/api/payins';
 const ONLY_WHEN_RUN = { WEBHOOK_POLL_INTERVAL_MS: '60000', RATE_LIMIT_PER_KEY_PER_SECOND: '1000', RATE_LIMIT_PER_KEY_BURST: '1000' };
@@ -145,43 +146,112 @@ describe('fair webhook delivery', () => {
 });
 
 describeWithStore('PostgreSQL', DATABASE_URL, 'webhook batches that end early', () => {
-    it('ends a batch at an answer that is not a delivery, and at shutdown, giving back what it never sent with its attempt unspent', async () => {
-      const receiver = await WebhookReceiver.start();
-      const answers: Array<(answer: ReceiverAnswer) => void> = [];
-      receiver.answer(() => new Promise<ReceiverAnswer>((resolve) => answers.push(resolve)));
-      // A database of the test's own, read through a pool of its own, so that it can be read after the service has stopped.
-      const database = await createPrivateDatabase('paysign_batch_release');
-      const pool = new Pool({ connectionString: database.url });
-      const api = await startTestApp({ ...ONLY_WHEN_RUN, DATABASE_URL: database.url });
-      const jobs = api.app.get(JobRunner);
-      const leasedAttempts = async () => (await pool.query<{ attempt_count: number }>('SELECT attempt_count FROM outbox_events WHERE locked_until IS NOT NULL ORDER BY id')).rows.map((r) => r.attempt_count);
-      const givenBack = async () => Number((await pool.query<{ n: string }>("SELECT count(*) AS n FROM outbox_events WHERE status = 'pending' AND attempt_count = 0 AND locked_until IS NULL")).rows[0]?.n);
-      const share = Math.min(api.config.webhooks.perMerchantConcurrency, api.config.webhooks.perReceiverConcurrency);
-      let closed = false;
-      try {
-        for (let i = 0; i < 5 * share; i++) await paidPayin(api, receiver.url, MERCHANT_A);
-        await jobs.runNow('webhook-delivery');
-        await until(() => answers.length === share, 'the batch\'s first share');
-        // 503s: the lanes finish what they hold and take nothing more. The rest is given back at once, its attempt
-        // unspent, and the next claim, woken as the batch ends, sends a share of it as first attempts: the receiver has
-        // failures counted now (fewer than open its circuit), so a share alone, not a batch. Left leased, the rest would
-        // wait out its leases (over 20 s), and come back as second attempts.
-        for (let i = 0; i < share; i++) answers[i]?.({ status: 503 });
-        await until(() => answers.length === 2 * share, 'a share of what the batch gave back');
-        expect(await leasedAttempts()).toEqual(Array(share).fill(1));
-
-        // Answered: the receiver's circuit closes, and the next claim takes the rest as a batch. Shutdown while it runs:
-        // the attempts in flight are cut, and what the batch has not sent is given back before the service stops.
-        for (let i = share; i < 2 * share; i++) answers[i]?.({ status: 200, body: 'ok' });
-        await until(() => answers.length === 3 * share, "the next batch's first share");
-        await api.close();
-        closed = true;
-        expect(await givenBack()).toBe(2 * share);
-      } finally {
+  /** The app on a database of the test's own, read through a pool of its own, so that it can be read after the service has stopped. */
+  async function appOnOwnDatabase() {
+    const database = await createPrivateDatabase('paysign_batch_release');
+    const pool = new Pool({ connectionString: database.url });
+    // The database is dropped WITH (FORCE) at the end: a connection the pool is still closing is ended by the server, which is no failure.
+    pool.on('error', () => undefined);
+    const api = await startTestApp({ ...ONLY_WHEN_RUN, DATABASE_URL: database.url });
+    let closed = false;
+    return {
+      api,
+      pool,
+      jobs: api.app.get(JobRunner),
+      share: Math.min(api.config.webhooks.perMerchantConcurrency, api.config.webhooks.perReceiverConcurrency),
+      leasedAttempts: async () => (await pool.query<{ attempt_count: number }>('SELECT attempt_count FROM outbox_events WHERE locked_until IS NOT NULL ORDER BY id')).rows.map((r) => r.attempt_count),
+      givenBack: async () => Number((await pool.query<{ n: string }>("SELECT count(*) AS n FROM outbox_events WHERE status = 'pending' AND attempt_count = 0 AND locked_until IS NULL")).rows[0]?.n),
+      close: async () => {
         if (!closed) await api.close();
-        await receiver.close();
+        closed = true;
+      },
+      dispose: async function (this: { close(): Promise<void> }) {
+        await this.close();
         await pool.end();
         await database.drop();
+      },
+    };
+  }
+
+  /** A receiver that holds every delivery until the test answers it. */
+  async function holdingReceiver() {
+    const receiver = await WebhookReceiver.start();
+    const answers: Array<(answer: ReceiverAnswer) => void> = [];
+    receiver.answer(() => new Promise<ReceiverAnswer>((resolve) => answers.push(resolve)));
+    return { receiver, answers };
+  }
+
+  it('ends a batch at an answer that is not a delivery, giving back what it never sent with its attempt unspent', async () => {
+    const { receiver, answers } = await holdingReceiver();
+    const service = await appOnOwnDatabase();
+    const { share } = service;
+    try {
+      for (let i = 0; i < 3 * share; i++) await paidPayin(service.api, receiver.url, MERCHANT_A);
+      await service.jobs.runNow('webhook-delivery');
+      await until(() => answers.length === share, "the batch's first share");
+      // 503s: the lanes finish what they hold and take nothing more. The rest is given back at once, its attempt
+      // unspent, and the next claim, woken as the batch ends, sends a share of it as first attempts: the receiver has
+      // failures counted now (fewer than open its circuit), so a share alone, not a batch. Left leased, the rest would
+      // wait out its leases (over 20 s), and come back as second attempts.
+      for (let i = 0; i < share; i++) answers[i]?.({ status: 503 });
+      await until(() => answers.length === 2 * share, 'a share of what the batch gave back');
+      expect(await service.leasedAttempts()).toEqual(Array(share).fill(1));
+    } finally {
+      await service.dispose();
+      await receiver.close();
+    }
+  }, 60_000);
+
+  it('gives back at shutdown what a batch has not sent', async () => {
+    const { receiver, answers } = await holdingReceiver();
+    const service = await appOnOwnDatabase();
+    const { share } = service;
+    try {
+      for (let i = 0; i < 3 * share; i++) await paidPayin(service.api, receiver.url, MERCHANT_A);
+      await service.jobs.runNow('webhook-delivery');
+      // One claim took all of them, as a batch: a share in flight, the rest waiting its turn.
+      expect(await service.leasedAttempts()).toEqual(Array(3 * share).fill(1));
+      await until(() => answers.length === share, "the batch's first share");
+      // Shutdown: the attempts in flight are cut (their leases run out), and the rest is given back before the service stops.
+      await service.close();
+      expect(await service.givenBack()).toBe(2 * share);
+    } finally {
+      await service.dispose();
+      await receiver.close();
+    }
+  }, 60_000);
+
+  it('gives back what a claim under way at shutdown takes, and sends none of it', async () => {
+    const { receiver } = await holdingReceiver();
+    const service = await appOnOwnDatabase();
+    const { share } = service;
+    // The claims' advisory lock, held by the test: the service's claim waits on it until the test lets it go.
+    const holder = await service.pool.connect();
+    try {
+      // One share: sent as single deliveries, not a batch, which gives back what it has not sent on its own.
+      for (let i = 0; i < share; i++) await paidPayin(service.api, receiver.url, MERCHANT_A);
+      await holder.query('BEGIN');
+      await holder.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK]);
+      let claimEnded = false;
+      const claim = service.jobs.runNow('webhook-delivery').catch(() => undefined).finally(() => (claimEnded = true));
+      const waitingClaims = async () =>
+        Number((await service.pool.query<{ n: string }>("SELECT count(*) AS n FROM pg_locks l JOIN pg_database d ON d.oid = l.database WHERE d.datname = current_database() AND l.locktype = 'advisory' AND l.objid = $1 AND NOT l.granted", [CLAIM_LOCK])).rows[0]?.n);
+      for (const deadline = Date.now() + 20_000; (await waitingClaims()) === 0; await new Promise((r) => setTimeout(r, 20))) {
+        if (Date.now() > deadline) throw new Error('the claim never waited on the lock');
       }
+      const closing = service.close();
+      await until(() => service.api.logs.some((line) => String(line.msg).startsWith('webhook delivery stopping')), 'shutdown to reach webhook delivery');
+      await holder.query('COMMIT');
+      await closing;
+      // Shutdown waited for the claim, so that what it took was given back while the database was still open.
+      expect(claimEnded).toBe(true);
+      await claim;
+      expect(receiver.received).toHaveLength(0);
+      expect(await service.givenBack()).toBe(share);
+    } finally {
+      holder.release();
+      await service.dispose();
+      await receiver.close();
+    }
   }, 60_000);
 });

@@ -77,7 +77,7 @@ export interface ReceiverBatchSettings {
 export type ClaimedWebhookEvent = StoredWebhookEvent & { batched: boolean };
 
 /** Names the advisory lock that serializes claims across instances (any fixed number, unique to this use). */
-const CLAIM_LOCK = 0x5041_5957;
+export const CLAIM_LOCK = 0x5041_5957;
 
 /** A receiver's origin, as `receiverOfUrl` reads it, in SQL. */
 const receiverOf = (alias: string): string => `substring(${alias}.notify_url from '${RECEIVER_PATTERN}')`;

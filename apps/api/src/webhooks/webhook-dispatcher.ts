@@ -57,6 +57,8 @@ export class WebhookDispatcher {
   private sending = 0;
   /** Aborts the attempts in flight at shutdown; their leases run out and they are made again. */
   private readonly shutdown = new AbortController();
+  /** The claim under way, if any: shutdown waits for it, since what it takes after shutdown began is given back. */
+  private claiming: Promise<void> | undefined;
   private readonly policy: TargetPolicy;
   private readonly random: () => number;
   /** The attempts that ended, written together with their receivers' circuits: under load, many in one statement. */
@@ -82,6 +84,16 @@ export class WebhookDispatcher {
   /** Claims what this instance has room for, and starts delivering it; the `webhook-delivery` job calls it every poll. */
   async claim(): Promise<void> {
     if (this.shutdown.signal.aborted) return;
+    const claiming = this.claimAndDeliver();
+    this.claiming = claiming;
+    try {
+      await claiming;
+    } finally {
+      if (this.claiming === claiming) this.claiming = undefined;
+    }
+  }
+
+  private async claimAndDeliver(): Promise<void> {
     const room = this.options.settings.concurrency - this.sending;
     if (room <= 0) return;
     const { settings } = this.options;
@@ -92,6 +104,8 @@ export class WebhookDispatcher {
       receiverBatch: { events: settings.receiverBatch, roundMs: settings.timeoutMs + BATCH_ROUND_SLACK_MS },
     };
     const claimed = await this.options.events.claimDue(settings.timeoutMs + LEASE_MARGIN_MS, room, fairness);
+    // Shutdown began while the claim ran: nothing it took can be sent now, so it is given back, its attempts unspent.
+    if (this.shutdown.signal.aborted) return this.release(claimed);
     // A claim gives each receiver (a notifyUrl's origin) at most one batch.
     const batches = new Map<string, ClaimedWebhookEvent[]>();
     for (const event of claimed) {
@@ -160,10 +174,13 @@ export class WebhookDispatcher {
   /**
    * Cuts the attempts in flight without recording them: each is made again,
    * by any instance, once its lease runs out. Shutdown never waits on a slow
-   * receiver, and nothing is lost. The job runner has stopped claiming first.
+   * receiver, and nothing is lost. A claim under way finishes first, and what
+   * it took is given back, as is what a batch has not sent.
    */
   async stop(): Promise<void> {
     this.shutdown.abort();
+    this.options.logger.info({ attemptsInFlight: this.sending }, 'webhook delivery stopping: attempts in flight are cut and made again later; what was claimed and not sent is given back');
+    await this.claiming?.catch(() => undefined);
     await Promise.allSettled([...this.inFlight]);
     this.connections.close();
   }
