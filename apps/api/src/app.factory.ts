@@ -163,8 +163,15 @@ function paystackApi(config: AppConfig, settings: PaystackSettings, metrics: Ser
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {
   const logger = options.logger ?? createLogger(config);
   // The HTTP server exists only once the adapter does; links are built later, on request.
-  const listening: { server?: Server } = {};
-  const foundation = await buildFoundation(config, logger, options.overrides, () => listeningOrigin(listening.server, config));
+  const listening: { server?: Server; origin?: string } = {};
+  // Kept once the server is bound: its address cannot change then, and reading it is a system call per checkout link.
+  const origin = (): string => {
+    if (listening.origin !== undefined) return listening.origin;
+    const read = listeningOrigin(listening.server, config);
+    if (listening.server?.listening) listening.origin = read;
+    return read;
+  };
+  const foundation = await buildFoundation(config, logger, options.overrides, origin);
   if (config.mode === 'production' && config.accountNameProvider === 'sandbox') {
     logger.warn({ accountNameProvider: 'sandbox' }, 'production mode with the sandbox account-name provider: enquiries answer from fixed test accounts, not from banks');
   }
