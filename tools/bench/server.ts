@@ -11,6 +11,7 @@
 //   npm run -s bench:server -- --memory [--seconds 60] [--rate 3000] [--plot FILE.svg] [--json]
 //   npm run -s bench:server -- --rate-fraction 0.5 [--seconds N] [--profile DIR] [--json]
 //   npm run -s bench:server -- --money [--seconds N] [--profile DIR] [--json]
+//   npm run -s bench:server -- --rounds N [--seconds N] [--json]
 // --rate-fraction F finds each of bare Fastify, the unguarded route and the
 // signed route at saturation, then offers F of that rate for SECONDS and
 // reports the latency percentiles at that load and the server's CPU time per
@@ -19,6 +20,11 @@
 // unguarded and the signed route's runs at the fixed rate.
 // --money measures only payin and payout creation on PostgreSQL, the paths
 // that move money; --profile DIR then prints the top entries of each run.
+// --rounds N measures bare Fastify, the unguarded route and the signed route
+// at saturation in N interleaved rounds of SECONDS (default 3) each, the order
+// turned one place each round, and prints each round's ratios and their
+// median: a contender's figure moves with the machine's speed from one minute
+// to the next, and runs side by side in time share that drift.
 // --memory offers signed requests at a fixed rate to the memory nonce store (payins on
 // a fresh PostgreSQL database at DATABASE_URL, as in production) with
 // a 20 s nonce TTL, then stays idle, sampling each second the nonces held (from
@@ -50,9 +56,10 @@ const { values } = parseArgs({
     'rate-fraction': { type: 'string' },
     profile: { type: 'string' },
     money: { type: 'boolean', default: false },
+    rounds: { type: 'string' },
   },
 });
-const SECONDS = Number(values.seconds ?? (values.memory ? 60 : values.short ? 1 : 8));
+const SECONDS = Number(values.seconds ?? (values.memory ? 60 : values.short ? 1 : values.rounds !== undefined ? 3 : 8));
 /** Load before each measured run, not counted: the first seconds of a fresh process run cold code. */
 const WARMUP_SECONDS = values.short ? 0 : 3;
 const CONNECTIONS = 50;
@@ -388,6 +395,88 @@ async function measureAtFixedRate(fraction: number): Promise<void> {
   }
 }
 
+type RoundContender = 'bare' | 'unguarded' | 'guarded';
+
+/** --rounds: the guard's throughput ratios from runs side by side in time, round after round. */
+async function measureInRounds(rounds: number): Promise<void> {
+  const banksPath = '/payment/merchant-api/banks';
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));
+  const service = await startServer([MAIN], { ...SERVICE_ENV, DATA_DIR: dataDir }, '/payment/health/ready');
+  let bare: Awaited<ReturnType<typeof startServer>> | undefined;
+  const measured: Array<Record<RoundContender, Figures>> = [];
+  try {
+    const banksJson = await (await fetch(`${service.url}${banksPath}`, { headers: signed('GET', banksPath)().headers })).text();
+    bare = await startServer([bareServerFile(banksJson)], {}, '/ready');
+    const bareUrl = bare.url;
+    const contenders: Record<RoundContender, () => Promise<Figures>> = {
+      bare: () => load(bareUrl, () => ({ method: 'GET', path: banksPath })),
+      unguarded: () => load(service.url, () => ({ method: 'GET', path: '/payment/bench/unguarded-banks' })),
+      guarded: () => load(service.url, signed('GET', banksPath)),
+    };
+    const order: RoundContender[] = ['bare', 'unguarded', 'guarded'];
+    // Each contender's first seconds run cold code: warmed once, not counted.
+    if (WARMUP_SECONDS > 0) {
+      await load(bareUrl, () => ({ method: 'GET', path: banksPath }), undefined, WARMUP_SECONDS);
+      await load(service.url, () => ({ method: 'GET', path: '/payment/bench/unguarded-banks' }), undefined, WARMUP_SECONDS);
+      await load(service.url, signed('GET', banksPath), undefined, WARMUP_SECONDS);
+    }
+    for (let round = 0; round < rounds; round++) {
+      const figures = {} as Record<RoundContender, Figures>;
+      for (let i = 0; i < order.length; i++) {
+        const contender = order[(round + i) % order.length] as RoundContender;
+        figures[contender] = await contenders[contender]();
+      }
+      measured.push(figures);
+    }
+  } finally {
+    if (bare) await stop(bare.process);
+    await stop(service.process);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
+  const perRound = measured.map((f) => ({
+    bareRps: f.bare.rps,
+    unguardedRps: f.unguarded.rps,
+    guardedRps: f.guarded.rps,
+    guardedToUnguarded: ratio(f.guarded.rps, f.unguarded.rps),
+    guardedToBare: ratio(f.guarded.rps, f.bare.rps),
+  }));
+  const spread = (pick: (round: (typeof perRound)[number]) => number) => {
+    const sorted = perRound.map(pick).sort((a, b) => a - b);
+    return { median: medianOf(sorted), min: sorted[0] as number, max: sorted[sorted.length - 1] as number };
+  };
+  const result = {
+    node: process.version,
+    mode: values.short ? 'rounds, short' : 'rounds',
+    rounds,
+    secondsPerRun: SECONDS,
+    warmupSecondsPerContender: WARMUP_SECONDS,
+    connections: CONNECTIONS,
+    cores: PINNED ? 'both servers on core 0, load generator on core 1 (taskset)' : `not pinned (${os.availableParallelism()} cores, or no taskset)`,
+    perRound,
+    guardedToUnguarded: spread((r) => r.guardedToUnguarded),
+    guardedToBare: spread((r) => r.guardedToBare),
+    non2xx: measured.reduce((n, f) => n + f.bare.non2xx + f.unguarded.non2xx + f.guarded.non2xx, 0),
+  };
+  if (values.json) {
+    console.log(JSON.stringify(result));
+    return;
+  }
+  console.log(`bare, unguarded and signed at saturation in ${rounds} interleaved rounds of ${SECONDS} s each, the order turned each round, after ${WARMUP_SECONDS} s of warm-up each; ${CONNECTIONS} connections; ${result.cores}`);
+  console.log(`${'round'.padEnd(7)}${'bare req/s'.padStart(12)}${'unguarded'.padStart(12)}${'signed'.padStart(10)}${'signed/unguarded'.padStart(18)}${'signed/bare'.padStart(13)}`);
+  perRound.forEach((r, i) => {
+    console.log(`${String(i + 1).padEnd(7)}${String(r.bareRps).padStart(12)}${String(r.unguardedRps).padStart(12)}${String(r.guardedRps).padStart(10)}${String(r.guardedToUnguarded).padStart(18)}${String(r.guardedToBare).padStart(13)}`);
+  });
+  const show = (s: { median: number; min: number; max: number }) => `${s.median} (${s.min} to ${s.max})`;
+  console.log(`median of the rounds: signed/unguarded ${show(result.guardedToUnguarded)}, signed/bare ${show(result.guardedToBare)}; non-2xx: ${result.non2xx}`);
+  if (values.short) console.log('(short mode: too brief for figures worth quoting)');
+}
+
+function medianOf(sorted: readonly number[]): number {
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] as number) : Number((((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2).toFixed(2));
+}
+
 /**
  * Payin creation, and payouts of ₦100 to the enquired account of the service
  * under test from a balance `fundAndEnquire` funds for all of them.
@@ -457,6 +546,11 @@ async function main(): Promise<void> {
   if (PINNED) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
   if (values.memory) return measureMemoryPlateau();
   if (values.money) return measureMoneyPaths();
+  if (values.rounds !== undefined) {
+    const rounds = Number(values.rounds);
+    if (!(Number.isInteger(rounds) && rounds >= 1 && rounds <= 100)) throw new Error('--rounds takes a whole number from 1 to 100, such as 5');
+    return measureInRounds(rounds);
+  }
   if (values['rate-fraction'] !== undefined) {
     const fraction = Number(values['rate-fraction']);
     if (!(fraction > 0 && fraction <= 1)) throw new Error('--rate-fraction takes a number above 0 and at most 1, such as 0.5');

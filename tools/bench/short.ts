@@ -38,6 +38,12 @@ const RUNS: ShortRun[] = [
     positive: ['bare.saturationRps', 'unguarded.saturationRps', 'guarded.saturationRps', 'guarded.achievedRps', 'guarded.cpuMicrosPerRequest', 'ratios.guardedToUnguardedCpu'],
     zero: ['bare.non2xx', 'unguarded.non2xx', 'guarded.non2xx'],
   },
+  {
+    script: 'bench:server',
+    args: ['--short', '--rounds', '2'],
+    positive: ['perRound.0.guardedRps', 'perRound.1.guardedRps', 'guardedToUnguarded.median', 'guardedToBare.median'],
+    zero: ['non2xx'],
+  },
   { script: 'bench:webhooks', args: ['--short'], positive: ['deliveriesPerSec', 'latencyMs.max', 'cpu.serviceMicrosPerDelivery'], equal: [['delivered', 'events']] },
   { script: 'bench:stores', args: ['--short'], positive: ['redis.signedRequestsPerSec', 'postgres.payinCreatesPerSec', 'postgres.transitionsWithEventPerSec'] },
   { script: 'bench:cold-start', args: ['--short'], positive: ['fresh.readySeconds', 'fresh.databaseSeconds', 'warm.readySeconds'] },
