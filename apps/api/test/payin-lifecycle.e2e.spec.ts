@@ -56,6 +56,19 @@ function lifecycleSuite(start: (env?: Record<string, string>, options?: CreateAp
       expect(new Set(urls).size).toBe(3);
     });
 
+    it('links checkouts on the address the service is bound to, read once, not per link', async () => {
+      await create(api, reference('bound'));
+      const server = api.app.getHttpServer();
+      const addressRead = jest.spyOn(server, 'address');
+      try {
+        const urls = await Promise.all([1, 2].map(async (i) => (await create(api, reference(`bound-${i}`))).json.checkoutUrl as string));
+        for (const url of urls) expect(url.startsWith(`${api.baseUrl}/payment/checkout/`)).toBe(true);
+        expect(addressRead).not.toHaveBeenCalled();
+      } finally {
+        addressRead.mockRestore();
+      }
+    });
+
     it('refuses a gateway outside the documented channels, listing them', async () => {
       const response = await signedCall(api.baseUrl, { path: PAYINS, body: payinBody(reference('gw'), { gateway: 'crypto' }), credential: MERCHANT_A });
       expect(response.status).toBe(400);
