@@ -5,13 +5,14 @@
 // liveness probe, signed GET /payment/merchant-api/banks on the memory and
 // on the Redis nonce store, and account enquiry and payin creation on the
 // embedded (PGlite) and the PostgreSQL payin stores. Every signed request has
-// a fresh nonce and a valid signature. Each run follows 3 s of the same load, not counted.
+// a fresh nonce and a valid signature. Each run follows 3 s of the same load, not
+// counted (in --rounds, each contender is warmed so once, before the first round).
 // A benchmark, not a test: it prints what it measured and never fails on timing.
 //   npm run -s bench:server [-- --json] [-- --seconds N] [-- --short]
 //   npm run -s bench:server -- --memory [--seconds 60] [--rate 3000] [--plot FILE.svg] [--json]
 //   npm run -s bench:server -- --rate-fraction 0.5 [--seconds N] [--profile DIR] [--json]
 //   npm run -s bench:server -- --money [--seconds N] [--profile DIR] [--json]
-//   npm run -s bench:server -- --rounds N [--seconds N] [--json]
+//   npm run -s bench:server -- --rounds R [--seconds N] [--short] [--json]
 // --rate-fraction F finds each of bare Fastify, the unguarded route and the
 // signed route at saturation, then offers F of that rate for SECONDS and
 // reports the latency percentiles at that load and the server's CPU time per
@@ -20,16 +21,17 @@
 // unguarded and the signed route's runs at the fixed rate.
 // --money measures only payin and payout creation on PostgreSQL, the paths
 // that move money; --profile DIR then prints the top entries of each run.
-// --rounds N measures bare Fastify, the unguarded route and the signed route
-// at saturation in N interleaved rounds of SECONDS (default 3) each, the order
+// --rounds R measures bare Fastify, the unguarded route and the signed route
+// at saturation in R interleaved rounds of SECONDS (default 3) each, the order
 // turned one place each round, and prints each round's ratios and their
 // median: a contender's figure moves with the machine's speed from one minute
-// to the next, and runs side by side in time share that drift.
+// to the next, and runs side by side in time share more of that drift. Both
+// servers stay up on core 0 throughout, the idle one included.
 // --memory offers signed requests at a fixed rate to the memory nonce store (payins on
 // a fresh PostgreSQL database at DATABASE_URL, as in production) with
 // a 20 s nonce TTL, then stays idle, sampling each second the nonces held (from
 // /payment/metrics) and the server's RSS and heap, and draws them with --plot.
-// With two or more cores, the server runs on core 0 and the load generator
+// With two or more cores, the servers run on core 0 and the load generator
 // (autocannon, 50 connections) on core 1, through taskset; the output says so.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -90,6 +92,12 @@ async function startServer(args: string[], env: Record<string, string>, readyPat
     if (up) return { url, process: child };
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the server ${args.join(' ')} did not start`);
   }
+}
+
+/** Stops a bare server and removes its script's directory. */
+async function stopBare(bare: { process: ChildProcess }, file: string): Promise<void> {
+  await stop(bare.process);
+  fs.rmSync(path.dirname(file), { recursive: true, force: true });
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -324,6 +332,22 @@ async function atFixedRate(server: { url: string; process: ChildProcess }, reque
 }
 
 /** Bare Fastify serving `banksJson` on the bank list's path, as the framework's floor. */
+/**
+ * The bank list the signed route serves, which the bare route is to serve
+ * too; the unguarded route must serve the same, or the contenders differ in
+ * more than the signature check.
+ */
+async function bankListOf(url: string): Promise<string> {
+  const banksPath = '/payment/merchant-api/banks';
+  const response = await fetch(`${url}${banksPath}`, { headers: signed('GET', banksPath)().headers });
+  const banksJson = await response.text();
+  if (!response.ok) throw new Error(`GET ${banksPath} answered ${response.status}: ${banksJson}`);
+  const unguardedJson = await (await fetch(`${url}/payment/bench/unguarded-banks`)).text();
+  if (unguardedJson !== banksJson) throw new Error('the unguarded route does not serve the bank list the signed route serves');
+  return banksJson;
+}
+
+/** The bare server's script, in a directory of its own that `stopBare` removes. */
 function bareServerFile(banksJson: string): string {
   const banksPath = '/payment/merchant-api/banks';
   const script = `const fastify = require(${JSON.stringify(require.resolve('fastify', { paths: [path.join(ROOT, 'apps/api')] }))})({ logger: false });
@@ -348,7 +372,7 @@ async function measureAtFixedRate(fraction: number): Promise<void> {
   const unguardedHeldMs = { from: 0, to: 0 };
   const figures: Record<'bare' | 'unguarded' | 'guarded', FixedRateFigures> = {} as never;
   try {
-    banksJson = await (await fetch(`${service.url}${banksPath}`, { headers: signed('GET', banksPath)().headers })).text();
+    banksJson = await bankListOf(service.url);
     figures.unguarded = await atFixedRate(service, () => ({ method: 'GET', path: '/payment/bench/unguarded-banks' }), fraction, () => (unguardedHeldMs.from = performance.now() - spawnedAt));
     unguardedHeldMs.to = performance.now() - spawnedAt;
     figures.guarded = await atFixedRate(service, signed('GET', banksPath), fraction, () => (guardedHeldFromMs = performance.now() - spawnedAt));
@@ -356,11 +380,12 @@ async function measureAtFixedRate(fraction: number): Promise<void> {
     await stop(service.process);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-  const bare = await startServer([bareServerFile(banksJson)], {}, '/ready');
+  const bareFile = bareServerFile(banksJson);
+  const bare = await startServer([bareFile], {}, '/ready');
   try {
     figures.bare = await atFixedRate(bare, () => ({ method: 'GET', path: banksPath }), fraction);
   } finally {
-    await stop(bare.process);
+    await stopBare(bare, bareFile);
   }
   const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
   const result = {
@@ -401,36 +426,35 @@ type RoundContender = 'bare' | 'unguarded' | 'guarded';
 async function measureInRounds(rounds: number): Promise<void> {
   const banksPath = '/payment/merchant-api/banks';
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));
-  const service = await startServer([MAIN], { ...SERVICE_ENV, DATA_DIR: dataDir }, '/payment/health/ready');
-  let bare: Awaited<ReturnType<typeof startServer>> | undefined;
+  let service: Awaited<ReturnType<typeof startServer>> | undefined;
+  let bare: { server: Awaited<ReturnType<typeof startServer>>; file: string } | undefined;
   const measured: Array<Record<RoundContender, Figures>> = [];
+  let warmupNon2xx = 0;
   try {
-    const banksJson = await (await fetch(`${service.url}${banksPath}`, { headers: signed('GET', banksPath)().headers })).text();
-    bare = await startServer([bareServerFile(banksJson)], {}, '/ready');
-    const bareUrl = bare.url;
-    const contenders: Record<RoundContender, () => Promise<Figures>> = {
-      bare: () => load(bareUrl, () => ({ method: 'GET', path: banksPath })),
-      unguarded: () => load(service.url, () => ({ method: 'GET', path: '/payment/bench/unguarded-banks' })),
-      guarded: () => load(service.url, signed('GET', banksPath)),
+    service = await startServer([MAIN], { ...SERVICE_ENV, DATA_DIR: dataDir }, '/payment/health/ready');
+    const serviceUrl = service.url;
+    const file = bareServerFile(await bankListOf(serviceUrl));
+    bare = { server: await startServer([file], {}, '/ready'), file };
+    const bareUrl = bare.server.url;
+    const contenders: Record<RoundContender, (seconds: number) => Promise<Figures>> = {
+      bare: (seconds) => load(bareUrl, () => ({ method: 'GET', path: banksPath }), undefined, seconds),
+      unguarded: (seconds) => load(serviceUrl, () => ({ method: 'GET', path: '/payment/bench/unguarded-banks' }), undefined, seconds),
+      guarded: (seconds) => load(serviceUrl, signed('GET', banksPath), undefined, seconds),
     };
     const order: RoundContender[] = ['bare', 'unguarded', 'guarded'];
-    // Each contender's first seconds run cold code: warmed once, not counted.
-    if (WARMUP_SECONDS > 0) {
-      await load(bareUrl, () => ({ method: 'GET', path: banksPath }), undefined, WARMUP_SECONDS);
-      await load(service.url, () => ({ method: 'GET', path: '/payment/bench/unguarded-banks' }), undefined, WARMUP_SECONDS);
-      await load(service.url, signed('GET', banksPath), undefined, WARMUP_SECONDS);
-    }
+    // Each contender's first seconds run cold code: warmed once, not counted but for its answers.
+    if (WARMUP_SECONDS > 0) for (const contender of order) warmupNon2xx += (await contenders[contender](WARMUP_SECONDS)).non2xx;
     for (let round = 0; round < rounds; round++) {
       const figures = {} as Record<RoundContender, Figures>;
       for (let i = 0; i < order.length; i++) {
         const contender = order[(round + i) % order.length] as RoundContender;
-        figures[contender] = await contenders[contender]();
+        figures[contender] = await contenders[contender](SECONDS);
       }
       measured.push(figures);
     }
   } finally {
-    if (bare) await stop(bare.process);
-    await stop(service.process);
+    if (bare) await stopBare(bare.server, bare.file);
+    if (service) await stop(service.process);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
@@ -456,20 +480,27 @@ async function measureInRounds(rounds: number): Promise<void> {
     perRound,
     guardedToUnguarded: spread((r) => r.guardedToUnguarded),
     guardedToBare: spread((r) => r.guardedToBare),
-    non2xx: measured.reduce((n, f) => n + f.bare.non2xx + f.unguarded.non2xx + f.guarded.non2xx, 0),
+    non2xx: warmupNon2xx + measured.reduce((n, f) => n + f.bare.non2xx + f.unguarded.non2xx + f.guarded.non2xx, 0),
   };
   if (values.json) {
     console.log(JSON.stringify(result));
     return;
   }
-  console.log(`bare, unguarded and signed at saturation in ${rounds} interleaved rounds of ${SECONDS} s each, the order turned each round, after ${WARMUP_SECONDS} s of warm-up each; ${CONNECTIONS} connections; ${result.cores}`);
-  console.log(`${'round'.padEnd(7)}${'bare req/s'.padStart(12)}${'unguarded'.padStart(12)}${'signed'.padStart(10)}${'signed/unguarded'.padStart(18)}${'signed/bare'.padStart(13)}`);
-  perRound.forEach((r, i) => {
-    console.log(`${String(i + 1).padEnd(7)}${String(r.bareRps).padStart(12)}${String(r.unguardedRps).padStart(12)}${String(r.guardedRps).padStart(10)}${String(r.guardedToUnguarded).padStart(18)}${String(r.guardedToBare).padStart(13)}`);
-  });
-  const show = (s: { median: number; min: number; max: number }) => `${s.median} (${s.min} to ${s.max})`;
+  const warmup = WARMUP_SECONDS > 0 ? `each contender warmed ${WARMUP_SECONDS} s once, before round 1` : 'no warm-up';
+  console.log(`bare, unguarded and signed at saturation in ${rounds} interleaved rounds of ${SECONDS} s each, the order turned each round; ${warmup}; ${CONNECTIONS} connections; ${result.cores}`);
+  const columns: Array<[string, number]> = [['round', 7], ['bare req/s', 12], ['unguarded req/s', 17], ['signed req/s', 14], ['signed/unguarded', 18], ['signed/bare', 13]];
+  const row = (cells: Array<string | number>) => cells.map((cell, i) => (i === 0 ? String(cell).padEnd(columns[i]?.[1] ?? 0) : String(cell).padStart(columns[i]?.[1] ?? 0))).join('');
+  console.log(row(columns.map(([name]) => name)));
+  perRound.forEach((r, i) => console.log(row([i + 1, r.bareRps, r.unguardedRps, r.guardedRps, r.guardedToUnguarded.toFixed(2), r.guardedToBare.toFixed(2)])));
+  const show = (s: { median: number; min: number; max: number }) => `${s.median.toFixed(2)} (rounds' min ${s.min.toFixed(2)}, max ${s.max.toFixed(2)})`;
   console.log(`median of the rounds: signed/unguarded ${show(result.guardedToUnguarded)}, signed/bare ${show(result.guardedToBare)}; non-2xx: ${result.non2xx}`);
   if (values.short) console.log('(short mode: too brief for figures worth quoting)');
+}
+
+function wholeNumberOption(name: string, text: string, min: number, max: number): number {
+  const value = /^[0-9]{1,4}$/.test(text) ? Number(text) : Number.NaN;
+  if (!(value >= min && value <= max)) throw new Error(`${name} takes a whole number from ${min} to ${max}, such as 5`);
+  return value;
 }
 
 function medianOf(sorted: readonly number[]): number {
@@ -541,21 +572,19 @@ async function measureMoneyPaths(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  // Checked before the build, which takes a minute: a mistyped option fails at once.
+  const modes = (['memory', 'money', 'rounds', 'rate-fraction'] as const).filter((mode) => values[mode] !== undefined && values[mode] !== false);
+  if (modes.length > 1) throw new Error(`--${modes.join(' and --')} are separate runs: give one of them`);
+  const rounds = values.rounds === undefined ? undefined : wholeNumberOption('--rounds', values.rounds, 1, 100);
+  const fraction = values['rate-fraction'] === undefined ? undefined : Number(values['rate-fraction']);
+  if (fraction !== undefined && !(fraction > 0 && fraction <= 1)) throw new Error('--rate-fraction takes a number above 0 and at most 1, such as 0.5');
   buildService();
   // The load generator takes core 1; the servers it starts take core 0.
   if (PINNED) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
   if (values.memory) return measureMemoryPlateau();
   if (values.money) return measureMoneyPaths();
-  if (values.rounds !== undefined) {
-    const rounds = Number(values.rounds);
-    if (!(Number.isInteger(rounds) && rounds >= 1 && rounds <= 100)) throw new Error('--rounds takes a whole number from 1 to 100, such as 5');
-    return measureInRounds(rounds);
-  }
-  if (values['rate-fraction'] !== undefined) {
-    const fraction = Number(values['rate-fraction']);
-    if (!(fraction > 0 && fraction <= 1)) throw new Error('--rate-fraction takes a number above 0 and at most 1, such as 0.5');
-    return measureAtFixedRate(fraction);
-  }
+  if (rounds !== undefined) return measureInRounds(rounds);
+  if (fraction !== undefined) return measureAtFixedRate(fraction);
 
   const banksPath = '/payment/merchant-api/banks';
   const enquiry = signed('POST', '/payment/merchant-api/account/inquiry', '{"bankCode":"058","accountNumber":"0123456785"}');
@@ -575,17 +604,16 @@ async function main(): Promise<void> {
     },
     async (url) => {
       await fundAndEnquire(url);
-      banksJson = await (await fetch(`${url}${banksPath}`, { headers: signed('GET', banksPath)().headers })).text();
-      const unguardedJson = await (await fetch(`${url}/payment/bench/unguarded-banks`)).text();
-      if (unguardedJson !== banksJson) throw new Error('the unguarded route does not serve the bank list the signed route serves');
+      banksJson = await bankListOf(url);
     },
   );
-  const bare = await startServer([bareServerFile(banksJson)], {}, '/ready');
+  const bareFile = bareServerFile(banksJson);
+  const bare = await startServer([bareFile], {}, '/ready');
   let bareFigures: Figures;
   try {
     bareFigures = await warmedLoad(bare.url, () => ({ method: 'GET', path: banksPath }));
   } finally {
-    await stop(bare.process);
+    await stopBare(bare, bareFile);
   }
   const redis = await measureService({ REDIS_URL }, { guarded: signed('GET', banksPath) });
 
