@@ -6,7 +6,7 @@
 // on the Redis nonce store, and account enquiry and payin creation on the
 // embedded (PGlite) and the PostgreSQL payin stores. Every signed request has
 // a fresh nonce and a valid signature. Each run follows 3 s of the same load, not
-// counted (in --rounds, each contender is warmed so once, before the first round).
+// counted (in --rounds, each contender gets those 3 s once, before the first round).
 // A benchmark, not a test: it prints what it measured and never fails on timing.
 //   npm run -s bench:server [-- --json] [-- --seconds N] [-- --short]
 //   npm run -s bench:server -- --memory [--seconds 60] [--rate 3000] [--plot FILE.svg] [--json]
@@ -331,7 +331,6 @@ async function atFixedRate(server: { url: string; process: ChildProcess }, reque
   };
 }
 
-/** Bare Fastify serving `banksJson` on the bank list's path, as the framework's floor. */
 /**
  * The bank list the signed route serves, which the bare route is to serve
  * too; the unguarded route must serve the same, or the contenders differ in
@@ -347,7 +346,7 @@ async function bankListOf(url: string): Promise<string> {
   return banksJson;
 }
 
-/** The bare server's script, in a directory of its own that `stopBare` removes. */
+/** Bare Fastify serving `banksJson` on the bank list's path, as the framework's floor: its script, in a directory of its own that `stopBare` removes. */
 function bareServerFile(banksJson: string): string {
   const banksPath = '/payment/merchant-api/banks';
   const script = `const fastify = require(${JSON.stringify(require.resolve('fastify', { paths: [path.join(ROOT, 'apps/api')] }))})({ logger: false });
