@@ -181,13 +181,27 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'webhook batches that end early', 
     return { receiver, answers };
   }
 
-  it('ends a batch at an answer that is not a delivery, giving back what it never sent with its attempt unspent', async () => {
+  /** Three shares of merchant A's events to a holding receiver, and one claim run: a batch under way, its first share not yet answered. */
+  async function batchUnderWay() {
     const { receiver, answers } = await holdingReceiver();
     const service = await appOnOwnDatabase();
-    const { share } = service;
+    const dispose = async () => {
+      await service.dispose();
+      await receiver.close();
+    };
     try {
-      for (let i = 0; i < 3 * share; i++) await paidPayin(service.api, receiver.url, MERCHANT_A);
+      for (let i = 0; i < 3 * service.share; i++) await paidPayin(service.api, receiver.url, MERCHANT_A);
       await service.jobs.runNow('webhook-delivery');
+    } catch (error) {
+      await dispose();
+      throw error;
+    }
+    return { answers, service, share: service.share, dispose };
+  }
+
+  it('ends a batch at an answer that is not a delivery, giving back what it never sent with its attempt unspent', async () => {
+    const { answers, service, share, dispose } = await batchUnderWay();
+    try {
       await until(() => answers.length === share, "the batch's first share");
       // 503s: the lanes finish what they hold and take nothing more. The rest is given back at once, its attempt
       // unspent, and the next claim, woken as the batch ends, sends a share of it as first attempts: the receiver has
@@ -197,18 +211,13 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'webhook batches that end early', 
       await until(() => answers.length === 2 * share, 'a share of what the batch gave back');
       expect(await service.leasedAttempts()).toEqual(Array(share).fill(1));
     } finally {
-      await service.dispose();
-      await receiver.close();
+      await dispose();
     }
   }, 60_000);
 
   it('gives back at shutdown what a batch has not sent', async () => {
-    const { receiver, answers } = await holdingReceiver();
-    const service = await appOnOwnDatabase();
-    const { share } = service;
+    const { answers, service, share, dispose } = await batchUnderWay();
     try {
-      for (let i = 0; i < 3 * share; i++) await paidPayin(service.api, receiver.url, MERCHANT_A);
-      await service.jobs.runNow('webhook-delivery');
       // One claim took all of them, as a batch: a share in flight, the rest waiting its turn.
       expect(await service.leasedAttempts()).toEqual(Array(3 * share).fill(1));
       await until(() => answers.length === share, "the batch's first share");
@@ -216,8 +225,7 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'webhook batches that end early', 
       await service.close();
       expect(await service.givenBack()).toBe(2 * share);
     } finally {
-      await service.dispose();
-      await receiver.close();
+      await dispose();
     }
   }, 60_000);
 
