@@ -1,6 +1,7 @@
 const nx = require('@nx/eslint-plugin');
 const tseslint = require('typescript-eslint');
 const { API_LAYERS } = require('./apps/api/layers.js');
+const providerNames = require('./apps/api/provider-names.js');
 
 // Module boundaries: the protocol core and the contracts stand alone; the SDK and
 // the service build on them; nothing builds on the service.
@@ -56,6 +57,12 @@ module.exports = [
     },
   },
   ...apiFolderRules,
+  {
+    // A particular provider is named only in its folder of the wing, the registry's list and config (apps/api/provider-names.js).
+    files: ['apps/api/src/**/*.ts'],
+    plugins: { paysign: { rules: { 'provider-names-stay-in-their-wing': providerNames.rule } } },
+    rules: { 'paysign/provider-names-stay-in-their-wing': 'error' },
+  },
   {
     files: ['**/*.js'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' } },

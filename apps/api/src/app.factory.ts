@@ -7,19 +7,12 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import type { Logger } from 'pino';
 import { declareRequestContext } from './http/request-context';
 import { createEnquiryCache } from './accounts/enquiry-cache';
-import { SandboxAccountNameProvider } from './accounts/sandbox-account-name.provider';
 import { AppModule } from './app.module';
 import { registerCheckoutFormBody } from './checkout/form-body';
-import type { AppConfig, PaystackSettings } from './config/app-config';
-import { PaymentGateways } from './gateways/payment-gateways';
-import { SandboxGateway } from './gateways/sandbox-gateway';
-import { SandboxPayoutProvider } from './payouts/sandbox-payout.provider';
-import { PaystackAccountNameProvider } from './paystack/paystack-account-name.provider';
-import { PaystackApi } from './paystack/paystack-api';
-import { PaystackGateway } from './paystack/paystack-gateway';
-import { PaystackPayoutProvider } from './paystack/paystack-payout.provider';
-import { ProviderCircuit } from './upstream/provider-circuit';
-import { UpstreamClient } from './upstream/upstream-client';
+import type { AppConfig } from './config/app-config';
+import { buildProviderRegistry } from './providers/provider-list';
+import type { Provider } from './providers/provider-registry';
+import { settleProvidersOfRecord } from './providers-of-record';
 import type { SqlClient } from './db/sql-client';
 import { openPglite, openPostgres } from './db/sql-clients';
 import type { Foundation } from './foundation';
@@ -62,9 +55,11 @@ const { LogController } = createRequire(require.resolve('@nestjs/platform-fastif
 
 export interface CreateAppOptions {
   /** Replaces what the config would choose; tests inject clocks and stores here. */
-  overrides?: Partial<Pick<Foundation, 'clock' | 'merchants' | 'nonceStore' | 'rateLimitStore' | 'enquiryCache' | 'accountNameProvider' | 'storeClock' | 'webhookResolver' | 'gateways'>> & {
+  overrides?: Partial<Pick<Foundation, 'clock' | 'merchants' | 'nonceStore' | 'rateLimitStore' | 'enquiryCache' | 'accountNameProvider' | 'storeClock' | 'webhookResolver'>> & {
     /** The payin database (payins, the events outbox, webhook deliveries). */
     payinStore?: SqlClient;
+    /** Providers registered beside those the configuration builds (a test's own adapter). */
+    providers?: Provider[];
   };
   logger?: Logger;
   /** Controllers mounted beside the service's own, under the same prefix and hooks, the signature check included. */
@@ -105,17 +100,9 @@ export async function buildFoundation(
   const redisCheck = config.redisUrl ? 'REDIS_URL and the Redis server' : 'the service process';
   const nonceProbe = probe('nonce store', redisCheck, (e) => e instanceof NonceShareExceededError || e instanceof NonceStoreFullError);
   const storeClock = overrides.storeClock ?? overrides.clock ?? 'database';
-  const paystack = config.paystack ? paystackApi(config, config.paystack, metrics, logger, clock) : undefined;
-  const accountNameProvider = overrides.accountNameProvider ?? (paystack && config.accountNameProvider === 'paystack' ? new PaystackAccountNameProvider(paystack) : new SandboxAccountNameProvider());
-  const gateways =
-    overrides.gateways ??
-    new PaymentGateways(config.paymentGateway === 'sandbox' ? [new SandboxGateway()] : paystack && config.paymentGateway === 'paystack' ? [new PaystackGateway(paystack)] : []);
-  const payoutProvider =
-    config.payouts.provider === 'sandbox'
-      ? new SandboxPayoutProvider(payinStore, storeClock, accountNameProvider, config.payouts.sandboxDelayMs)
-      : paystack && config.payouts.provider === 'paystack'
-        ? new PaystackPayoutProvider(paystack, payinStore, logger)
-        : null;
+  const providers = buildProviderRegistry({ config, client: payinStore, storeClock, metrics, logger, clock }, overrides.providers);
+  // Before anything is served: every object in flight has its provider of record configured, or the operator retired it.
+  await settleProvidersOfRecord(payinStore, providers, { retired: config.retiredProviders, logger, metrics });
   return {
     config,
     clock,
@@ -135,29 +122,11 @@ export async function buildFoundation(
     payinStore,
     payinProbe: probe('payin store', config.databaseUrl ? 'DATABASE_URL and the PostgreSQL server' : `DATA_DIR (${config.dataDir}) and its disk`),
     enquiryCache: overrides.enquiryCache ?? (await createEnquiryCache(config.redisUrl, config.redisKeyPrefix)),
-    accountNameProvider,
-    gateways,
-    payoutProvider,
-    paystack,
+    accountNameProvider: overrides.accountNameProvider ?? providers.enquiries,
+    providers,
     webhookResolver: overrides.webhookResolver ?? systemResolver,
     publicOrigin: () => config.publicBaseUrl ?? listeningOrigin(),
   };
-}
-
-/** Paystack's API on its own client: its timeout, retries, circuit and metrics; the secret key only in the authorization header. */
-function paystackApi(config: AppConfig, settings: PaystackSettings, metrics: ServiceMetrics, logger: Logger, clock: () => number): PaystackApi {
-  const circuit = new ProviderCircuit(config.providerCircuit.failures, config.providerCircuit.openSeconds * 1000, clock);
-  const client = new UpstreamClient({
-    provider: 'paystack',
-    baseUrl: settings.baseUrl,
-    headers: { authorization: `Bearer ${settings.secretKey}` },
-    timeoutMs: config.providerTimeoutMs,
-    retries: config.providerRetries,
-    circuit,
-    metrics,
-    logger,
-  });
-  return new PaystackApi(client, settings.secretKey, settings.baseUrl.startsWith('http:'));
 }
 
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<NestFastifyApplication> {

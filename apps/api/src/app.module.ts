@@ -40,8 +40,8 @@ export class AppModule {
         // Test helpers exist in sandbox mode only: in production their paths are unknown (404).
         ...(foundation.config.mode === 'sandbox' ? [SandboxSimulationModule, PayoutSimulationModule] : []),
         CheckoutModule,
-        // Paystack's webhooks, where payins or payouts go through it.
-        ...(foundation.paystack && (foundation.config.paymentGateway === 'paystack' || foundation.config.payouts.provider === 'paystack') ? [ProviderWebhooksModule] : []),
+        // Providers' webhooks, where a configured provider takes them.
+        ...(foundation.providers.ids.some((id) => foundation.providers.implements(id, 'webhooks')) ? [ProviderWebhooksModule] : []),
         HealthModule,
         DocsModule,
       ],

@@ -1,6 +1,6 @@
 import { Global, Inject, Module, type BeforeApplicationShutdown, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { AccountNameProvider } from './accounts/account-name-provider.interface';
+import type { AccountNameProvider } from './providers/ports/account-names.port';
 import type { EnquiryCache } from './accounts/enquiry-cache';
 import type { AppConfig } from './config/app-config';
 import { AppConfigToken } from './config/app-config.token';
@@ -18,9 +18,7 @@ import type { NonceStore } from './nonce/nonce-store.interface';
 import type { RateLimitStore } from './rate-limit/rate-limit-store.interface';
 import type { RedisConnection } from './redis/redis-connection';
 import type { StoreProbe } from './stores/store-probe';
-import { PaymentGateways } from './gateways/payment-gateways';
-import { PayoutProvider } from './payouts/payout-provider';
-import { PaystackApi } from './paystack/paystack-api';
+import { ProviderRegistry } from './providers/provider-registry';
 import { ProviderHealth } from './upstream/provider-circuit';
 import { PublicOrigin } from './http/routes';
 import { WebhookResolver, type Resolver } from './webhooks/webhook-target';
@@ -57,12 +55,8 @@ export interface Foundation {
   payinProbe: StoreProbe;
   enquiryCache: EnquiryCache;
   accountNameProvider: AccountNameProvider;
-  /** The gateway adapters PAYMENT_GATEWAY chose. */
-  gateways: PaymentGateways;
-  /** Where payouts are sent, as PAYOUT_PROVIDER chose; null where none is configured. */
-  payoutProvider: PayoutProvider | null;
-  /** Paystack's API, when a seam selects it. */
-  paystack: PaystackApi | undefined;
+  /** Every configured provider by id, and the ones selected for new objects. */
+  providers: ProviderRegistry;
   /** How webhook receivers' host names resolve. */
   webhookResolver: Resolver;
   /** The origin checkout links are built on: PUBLIC_BASE_URL, or where this instance listens. */
@@ -103,22 +97,11 @@ export class FoundationModule {
       { provide: Readiness, useValue: foundation.readiness },
       { provide: JobRunner, useValue: foundation.jobs },
       { provide: PublicOrigin, useValue: foundation.publicOrigin },
-      { provide: PaymentGateways, useValue: foundation.gateways },
-      { provide: PayoutProvider, useValue: foundation.payoutProvider },
-      { provide: ProviderHealth, useValue: providerHealthOf(foundation) },
-      ...(foundation.paystack ? [{ provide: PaystackApi, useValue: foundation.paystack }] : []),
+      { provide: ProviderRegistry, useValue: foundation.providers },
+      { provide: ProviderHealth, useValue: (() => foundation.providers.health()) satisfies ProviderHealth },
       // Hand-built so that tests can resolve receivers' names their own way.
       { provide: WebhookResolver, useValue: foundation.webhookResolver },
     ];
     return { module: FoundationModule, providers: [...shared, FoundationLifecycle], exports: shared.map((provider) => provider.provide) };
   }
-}
-
-/** The upstream providers' health for readiness: each configured provider, `degraded` while its circuit is not closed. */
-function providerHealthOf(foundation: Foundation): ProviderHealth {
-  return () => {
-    const health: Record<string, 'up' | 'degraded'> = {};
-    if (foundation.paystack) health.paystack = foundation.paystack.circuitState === 'closed' ? 'up' : 'degraded';
-    return health;
-  };
 }

@@ -2,9 +2,9 @@ import { ACCOUNT_ENQUIRIES } from './accounts/accounts.migrations';
 import type { Migration } from './db/migrations';
 import { CREATE_OUTBOX, OUTBOX_OF_ANY_OBJECT } from './events/events.migrations';
 import { LEDGER } from './ledger/ledger.migrations';
-import { PAYOUT_APPROVALS_AND_BATCHES, PAYOUT_DAILY_TOTALS, PAYOUTS, SANDBOX_PAYOUT_TRANSFERS } from './payouts/payouts.migrations';
-import { CREATE_PAYINS, PAYIN_ATTEMPTS, PAYIN_LIFECYCLE, PAYIN_PROVIDER_PAYMENTS, PAYIN_VERSION } from './payins/payins.migrations';
-import { PAYSTACK_RECIPIENTS } from './paystack/paystack.migrations';
+import { PAYOUT_APPROVALS_AND_BATCHES, PAYOUT_DAILY_TOTALS, PAYOUT_PROVIDER_OF_RECORD, PAYOUTS, SANDBOX_PAYOUT_TRANSFERS } from './payouts/payouts.migrations';
+import { CREATE_PAYINS, PAYIN_ATTEMPTS, PAYIN_LIFECYCLE, PAYIN_PROVIDER_OF_RECORD, PAYIN_PROVIDER_PAYMENTS, PAYIN_VERSION } from './payins/payins.migrations';
+import { PROVIDER_MIGRATIONS } from './providers/provider-list';
 import { ATTEMPTS_ALLOWED, CLAIMS_BY_MERCHANT, RECEIVER_CIRCUITS } from './webhooks/webhooks.migrations';
 
 /**
@@ -17,6 +17,27 @@ import { ATTEMPTS_ALLOWED, CLAIMS_BY_MERCHANT, RECEIVER_CIRCUITS } from './webho
  * nullable or has a default, an index. A column or table leaves, and a
  * constraint tightens, only in a release after the last one that uses it.
  * docs/operations.md "Upgrades and rollback"; rolling-upgrade.e2e.spec.ts
- * runs the previous release on this schema.
+ * runs the previous release on this schema. A provider's own tables come
+ * from its folder (PROVIDER_MIGRATIONS), in the same order of ids.
  */
-export const SCHEMA: readonly Migration[] = [CREATE_PAYINS, PAYIN_LIFECYCLE, CREATE_OUTBOX, OUTBOX_OF_ANY_OBJECT, PAYIN_VERSION, ATTEMPTS_ALLOWED, RECEIVER_CIRCUITS, LEDGER, ACCOUNT_ENQUIRIES, PAYOUTS, SANDBOX_PAYOUT_TRANSFERS, PAYOUT_APPROVALS_AND_BATCHES, PAYIN_PROVIDER_PAYMENTS, PAYSTACK_RECIPIENTS, PAYIN_ATTEMPTS, CLAIMS_BY_MERCHANT, PAYOUT_DAILY_TOTALS];
+export const SCHEMA: readonly Migration[] = [
+  CREATE_PAYINS,
+  PAYIN_LIFECYCLE,
+  CREATE_OUTBOX,
+  OUTBOX_OF_ANY_OBJECT,
+  PAYIN_VERSION,
+  ATTEMPTS_ALLOWED,
+  RECEIVER_CIRCUITS,
+  LEDGER,
+  ACCOUNT_ENQUIRIES,
+  PAYOUTS,
+  SANDBOX_PAYOUT_TRANSFERS,
+  PAYOUT_APPROVALS_AND_BATCHES,
+  PAYIN_PROVIDER_PAYMENTS,
+  ...PROVIDER_MIGRATIONS,
+  PAYIN_ATTEMPTS,
+  CLAIMS_BY_MERCHANT,
+  PAYOUT_DAILY_TOTALS,
+  PAYIN_PROVIDER_OF_RECORD,
+  PAYOUT_PROVIDER_OF_RECORD,
+].sort((a, b) => a.id - b.id);

@@ -286,7 +286,7 @@ describe('hosted checkout', () => {
         createdAt: now,
         expiresAt: new Date(now.getTime() + 600_000),
         checkoutSeed: checkout.seed,
-        checkoutTokenHash: checkout.tokenHash,
+        checkoutTokenHash: checkout.tokenHash, provider: 'sandbox',
       });
       const checkoutUrl = links.urlOf(checkout.seed).replace(/^https?:\/\/[^/]+/, api.baseUrl);
       const customer = browser();

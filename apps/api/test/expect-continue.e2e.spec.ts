@@ -3,7 +3,7 @@
 // admitted one must get its 100, then its answer, and never hang.
 import { randomUUID } from 'node:crypto';
 import { sign } from '@paysign/signing';
-import { SANDBOX_ACCOUNTS } from '../src/accounts/sandbox-accounts';
+import { SANDBOX_ACCOUNTS } from '../src/providers/sandbox/sandbox-accounts';
 import { MERCHANT_A, type TestCredential } from './support/credentials';
 import { rawExchange, rawJsonBody } from './support/raw-http';
 import { startTestApp, type TestApp } from './support/test-app';

@@ -67,7 +67,7 @@ describe('the ledger under random interleavings of payins, settlements, payouts 
             case 'payin': {
               await payins.insertIfAbsent({
                 merchantId, reference, amountMinor: current.amountMinor, currency: 'NGN', customerEmail: 'ada@example.com', customerName: null, gateway: null, narration: null, notifyUrl: null, redirectUrl: null,
-                requestFingerprint: 'f', createdAt: now, expiresAt: new Date(storeNow + 1_800_000), checkoutSeed: `seed-${merchantId}-${i}`, checkoutTokenHash: `hash-${merchantId}-${i}`,
+                requestFingerprint: 'f', createdAt: now, expiresAt: new Date(storeNow + 1_800_000), checkoutSeed: `seed-${merchantId}-${i}`, checkoutTokenHash: `hash-${merchantId}-${i}`, provider: 'sandbox',
               });
               await payins.transition({ merchantId, reference }, { to: 'SUCCESSFUL' }, now, NO_EVENT);
               const net = current.amountMinor - payinFeeMinor(current.amountMinor, DEFAULT_FEES);
@@ -105,7 +105,7 @@ describe('the ledger under random interleavings of payins, settlements, payouts 
               if (!target) break;
               const key = { merchantId, reference: target.reference };
               if (current.kind !== 'cancel' && current.kind !== 'reverse' && target.status === 'QUEUED') {
-                await payouts.move(key, { to: 'PROCESSING' }, now, NO_EVENT);
+                await payouts.move(key, { to: 'PROCESSING', provider: 'sandbox', providerReference: `PSX-${key.reference}` }, now, NO_EVENT);
                 target.status = 'PROCESSING';
               }
               const transition: PayoutTransition =

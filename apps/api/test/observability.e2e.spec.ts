@@ -1,6 +1,6 @@
 // What an operator sees: metrics that move with traffic, request ids kept end
 // to end, every log line in pino, probes kept out of the info log.
-import type { AccountNameProvider } from '../src/accounts/account-name-provider.interface';
+import type { AccountNameProvider } from '../src/providers/ports/account-names.port';
 import { signedCall } from './support/api-client';
 import { MERCHANT_A } from './support/credentials';
 import { freePort } from './support/private-redis';

@@ -4,7 +4,7 @@ import { signedCall, send } from './support/api-client';
 import { MERCHANT_A, MERCHANT_B } from './support/credentials';
 import { startTestApp, type TestApp } from './support/test-app';
 import { EnquiryCache } from '../src/accounts/enquiry-cache';
-import { SANDBOX_ACCOUNTS } from '../src/accounts/sandbox-accounts';
+import { SANDBOX_ACCOUNTS } from '../src/providers/sandbox/sandbox-accounts';
 
 const ENQUIRY = '/payment/merchant-api/account/inquiry';
 const PAYINS = '/payment/api/payins';

@@ -30,6 +30,7 @@ const payin = (reference: string, changes: Partial<NewPayin> = {}): NewPayin => 
   customerEmail: 'ada@example.com',
   customerName: 'Ada Obi',
   gateway: null,
+  provider: 'sandbox',
   narration: null,
   notifyUrl: null,
   redirectUrl: null,

@@ -1,5 +1,5 @@
 // Payout batches over HTTP, on the real app: payouts join one signed request at a time, hold their money at once, and are sent when the batch is submitted.
-import { SANDBOX_PAYOUT_ACCOUNTS } from '../src/accounts/sandbox-payout-accounts';
+import { SANDBOX_PAYOUT_ACCOUNTS } from '../src/providers/sandbox/sandbox-payout-accounts';
 import { SqlClient } from '../src/db/sql-client';
 import { JobRunner } from '../src/jobs/job-runner';
 import { checkLedger } from '../src/ledger/ledger-check';

@@ -39,7 +39,7 @@ describe('payout creates written in groups', () => {
       const reference = `funds-${merchantId}`;
       await payins.insertIfAbsent({
         merchantId, reference, amountMinor, currency: 'NGN', customerEmail: 'ada@example.com', customerName: null, gateway: null, narration: null, notifyUrl: null, redirectUrl: null,
-        requestFingerprint: 'f', createdAt: NOW, expiresAt: new Date(NOW.getTime() + 1_800_000), checkoutSeed: `seed-${merchantId}`, checkoutTokenHash: `hash-${merchantId}`,
+        requestFingerprint: 'f', createdAt: NOW, expiresAt: new Date(NOW.getTime() + 1_800_000), checkoutSeed: `seed-${merchantId}`, checkoutTokenHash: `hash-${merchantId}`, provider: 'sandbox',
       });
       await payins.transition({ merchantId, reference }, { to: 'SUCCESSFUL' }, NOW, () => undefined);
     };

@@ -28,7 +28,7 @@ function storesOn(client: SqlClient) {
     const at = new Date(storeClock());
     await payins.insertIfAbsent({
       merchantId: MERCHANT, reference: 'funds', amountMinor, currency: 'NGN', customerEmail: 'ada@example.com', customerName: null, gateway: null, narration: null, notifyUrl: null, redirectUrl: null,
-      requestFingerprint: 'f', createdAt: at, expiresAt: new Date(at.getTime() + 1_800_000), checkoutSeed: 'seed-daily', checkoutTokenHash: 'hash-daily',
+      requestFingerprint: 'f', createdAt: at, expiresAt: new Date(at.getTime() + 1_800_000), checkoutSeed: 'seed-daily', checkoutTokenHash: 'hash-daily', provider: 'sandbox',
     });
     await payins.transition({ merchantId: MERCHANT, reference: 'funds' }, { to: 'SUCCESSFUL' }, at, () => undefined);
   };

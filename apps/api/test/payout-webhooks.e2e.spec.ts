@@ -1,6 +1,6 @@
 // Payout events as a merchant's receiver gets them: signed, in the outbox with payins', and versioned.
 import { createHmac } from 'node:crypto';
-import { SANDBOX_PAYOUT_ACCOUNTS } from '../src/accounts/sandbox-payout-accounts';
+import { SANDBOX_PAYOUT_ACCOUNTS } from '../src/providers/sandbox/sandbox-payout-accounts';
 import { JobRunner } from '../src/jobs/job-runner';
 import { PayoutDispatcher } from '../src/payouts/payout-dispatcher';
 import { signedCall } from './support/api-client';

@@ -1,5 +1,5 @@
 // Payouts over HTTP, on the real app: bound to an enquiry, held in the ledger, sent to the sandbox provider and settled by its answers.
-import { SANDBOX_PAYOUT_ACCOUNTS, type SandboxPayoutBehaviour } from '../src/accounts/sandbox-payout-accounts';
+import { SANDBOX_PAYOUT_ACCOUNTS, type SandboxPayoutBehaviour } from '../src/providers/sandbox/sandbox-payout-accounts';
 import { SqlClient } from '../src/db/sql-client';
 import { JobRunner } from '../src/jobs/job-runner';
 import { checkLedger } from '../src/ledger/ledger-check';

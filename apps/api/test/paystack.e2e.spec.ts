@@ -4,7 +4,7 @@
 // webhooks, faults at the boundary, and readiness while the provider is down.
 import { createHmac } from 'node:crypto';
 import { startFakePaystack, type FakePaystack } from '@paysign/fake-paystack';
-import { makeNuban } from '../src/accounts/nuban';
+import { makeNuban } from '../src/banks/nuban';
 import { EnquiryCache } from '../src/accounts/enquiry-cache';
 import { SqlClient } from '../src/db/sql-client';
 import { JobRunner } from '../src/jobs/job-runner';

@@ -1,8 +1,8 @@
 // docs/sandbox.md lists the real sandbox fixtures and the demo merchant.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SANDBOX_ACCOUNTS } from '../src/accounts/sandbox-accounts';
-import { SANDBOX_PAYOUT_ACCOUNTS } from '../src/accounts/sandbox-payout-accounts';
+import { SANDBOX_ACCOUNTS } from '../src/providers/sandbox/sandbox-accounts';
+import { SANDBOX_PAYOUT_ACCOUNTS } from '../src/providers/sandbox/sandbox-payout-accounts';
 
 const root = path.resolve(__dirname, '../../..');
 const sandboxDoc = fs.readFileSync(path.join(root, 'docs/sandbox.md'), 'utf8');

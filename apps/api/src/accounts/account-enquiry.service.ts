@@ -3,10 +3,10 @@ import type { AccountEnquiryFailure, AccountEnquiryResult, ErrorMessageParams } 
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { ApiException } from '../errors/api.exception';
-import { AccountNameProvider } from './account-name-provider.interface';
+import { AccountNameProvider } from '../providers/ports/account-names.port';
 import { EnquiryCache } from './enquiry-cache';
 import { EnquiryRecords } from './enquiry-records';
-import { checkNuban } from './nuban';
+import { checkNuban } from '../banks/nuban';
 
 export const ENQUIRY_SUCCESS_CODE = '00000000';
 

@@ -1,6 +1,6 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AccountEnquiryService } from './account-enquiry.service';
-import { AccountNameProvider } from './account-name-provider.interface';
+import { AccountNameProvider } from '../providers/ports/account-names.port';
 import { AccountsController } from './accounts.controller';
 import { EnquiryCache } from './enquiry-cache';
 import { EnquiryRecords } from './enquiry-records';

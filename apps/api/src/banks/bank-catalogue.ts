@@ -13,7 +13,7 @@ import type { Bank } from '@paysign/contracts';
  *
  * Sources: the CBN's list of licensed deposit money banks and its 3-digit bank
  * codes (as used in the NUBAN standard, revised 2020); the NIBSS NIP
- * institution code list; and the public bank list of Paystack's "List Banks"
+ * institution code list; and a payment provider's public "List Banks"
  * API, which uses the same codes for the 5-digit microfinance banks and the
  * 99999x wallet codes. Re-check the list against NIBSS before each release:
  * licences change (Heritage Bank's was revoked in 2024, so it is absent).

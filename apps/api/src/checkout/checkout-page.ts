@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DeclineReason, FailureReason, PayinChannel, PayinStatus } from '@paysign/contracts';
-import type { CardField, CheckoutMethod } from '../gateways/payment-gateway';
+import type { CardField, CheckoutMethod } from '../providers/ports/payment-gateway.port';
 import type { Logo } from '../merchants/branding';
 import { formatMoney } from '../money/money';
 

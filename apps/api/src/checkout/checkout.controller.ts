@@ -5,8 +5,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { Clock } from '../config/clock';
-import type { CardField, CheckoutMethod, PaymentAttempt } from '../gateways/payment-gateway';
-import { PaymentGateways } from '../gateways/payment-gateways';
+import type { CardField, CheckoutMethod, PaymentAttempt } from '../providers/ports/payment-gateway.port';
+import { ProviderRegistry } from '../providers/provider-registry';
 import { MerchantRegistry } from '../merchants/merchant-registry';
 import type { NewPayinAttempt, StoredPayin } from '../payins/payin-repository.interface';
 import { isFinal } from '../payins/payin-states';
@@ -60,7 +60,7 @@ export class CheckoutController {
   constructor(
     private readonly payins: PayinsService,
     private readonly providerPayments: ProviderPayments,
-    private readonly gateways: PaymentGateways,
+    private readonly providers: ProviderRegistry,
     private readonly merchants: MerchantRegistry,
     private readonly links: CheckoutLinks,
     @Inject(AppConfigToken) private readonly config: AppConfig,
@@ -79,7 +79,7 @@ export class CheckoutController {
     const started = await this.providerPayments.start(payin);
     const asked = (request.query as Record<string, unknown>).method;
     if (asked === undefined) return this.send(reply, this.checkoutPage(reply, token, started, 200));
-    const offered = this.gateways.channelsFor(started.gateway);
+    const offered = this.channelsOf(started);
     if (typeof asked !== 'string' || !(offered as readonly string[]).includes(asked)) {
       return this.send(reply, this.checkoutPage(reply, token, started, 400, { notice: 'That payment method is not offered for this payment. Choose one of the methods below.' }));
     }
@@ -109,12 +109,12 @@ export class CheckoutController {
     const fields = [...form.keys()];
     const action = form.get('action') ?? '';
     const channel = ACTION_CHANNEL[action];
-    const offered = this.gateways.channelsFor(payin.gateway);
+    const offered = this.channelsOf(payin);
     if (fields.some((field) => !FORM_FIELDS.has(field)) || new Set(fields).size !== fields.length || !channel || (channel !== 'cancel' && !offered.includes(channel))) {
       return this.send(reply, this.checkoutPage(reply, token, payin, 400, { notice: 'The form was not sent as this page makes it. Choose a payment method below and submit it again.' }));
     }
 
-    if (channel !== 'cancel' && this.gateways.adapterFor(channel)?.kind === 'hosted') return this.toProviderPage(reply, payin);
+    if (channel !== 'cancel' && this.providers.gatewayOf(payin)?.adapter.kind === 'hosted') return this.toProviderPage(reply, payin);
     const result = channel === 'cancel' ? await this.cancel(payin) : await this.pay(reply, token, payin, channel, form);
     if ('html' in result) return this.send(reply, result);
     if (result.changed) reply.request.log.info({ merchantId: payin.merchantId, reference: payin.reference, status: result.payin.status, attempts: result.payin.attempts.length }, 'payin changed at checkout');
@@ -171,6 +171,11 @@ export class CheckoutController {
     void reply.status(303).header('location', started.providerPaymentUrl).send();
   }
 
+  /** The channels a payin may be paid by: those its provider of record offers for it; none while that provider is not configured here. */
+  private channelsOf(payin: StoredPayin): PayinChannel[] {
+    return this.providers.gatewayOf(payin)?.channels ?? [];
+  }
+
   private async cancel(payin: StoredPayin): Promise<{ changed: boolean; payin: StoredPayin }> {
     const result = await this.payins.transition(payin, { to: 'CANCELLED', by: 'customer' });
     return { changed: result.moved, payin: result.payin };
@@ -184,7 +189,7 @@ export class CheckoutController {
   private async pay(reply: FastifyReply, token: string, payin: StoredPayin, channel: PayinChannel, form: URLSearchParams): Promise<{ changed: boolean; payin: StoredPayin } | PageAnswer> {
     const payment: PaymentAttempt =
       channel === 'card' ? { channel, card: { number: form.get('cardNumber') ?? '', expiry: form.get('cardExpiry') ?? '', cvc: form.get('cardCvc') ?? '' } } : { channel };
-    const adapter = this.gateways.adapterFor(channel);
+    const adapter = this.providers.gatewayOf(payin)?.adapter;
     const decision = adapter?.kind === 'form' ? await adapter.attempt(payin, payment, new Date(this.clock())) : undefined;
     if (!decision) return { status: 503, html: renderMessagePage('Payment unavailable', 'This payment method cannot take payments right now. Try again later.') };
     if (decision.kind === 'invalid') {
@@ -234,12 +239,9 @@ export class CheckoutController {
   private checkoutPage(reply: FastifyReply, token: string, payin: StoredPayin, status: number, extra: CheckoutPageExtra = {}): PageAnswer {
     const merchant = this.merchants.merchantTakingPayments(payin.merchantId);
     if (!merchant) return noLongerPayable();
-    const offered = this.gateways.channelsFor(payin.gateway);
-    const methods = offered.flatMap((channel): CheckoutMethod[] => {
-      const adapter = this.gateways.adapterFor(channel);
-      if (!adapter) return [];
-      return [adapter.kind === 'form' ? adapter.checkoutMethod(channel, payin) : { channel, hostedBy: adapter.displayName }];
-    });
+    const offered = this.channelsOf(payin);
+    const adapter = this.providers.gatewayOf(payin)?.adapter;
+    const methods = adapter ? offered.map((channel): CheckoutMethod => (adapter.kind === 'form' ? adapter.checkoutMethod(channel, payin) : { channel, hostedBy: adapter.displayName })) : [];
     if (methods.length === 0) return { status: 503, html: renderMessagePage('Payment unavailable', 'No payment method can take this payment right now. Try again later, or contact the merchant.') };
     const cookie = randomBytes(32).toString('base64url');
     const csrf = this.links.tokens.csrfFieldFor(cookie, hashCheckoutToken(token));

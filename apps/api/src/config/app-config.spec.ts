@@ -93,9 +93,19 @@ describe('loadConfig', () => {
       });
     });
 
-    it('takes no key, and builds no client, when no seam selects Paystack', () => {
-      expect(loadConfig({ PAYSTACK_SECRET_KEY: LIVE_KEY }).paystack).toBeUndefined();
-      expect(loadConfig(PRODUCTION)).toMatchObject({ paymentGateway: 'none', payouts: { provider: 'none' } });
+    it('builds no client without a key when no seam selects Paystack, and keeps one set after another provider is selected, for what is still in flight there', () => {
+      expect(loadConfig({}).paystack).toBeUndefined();
+      expect(loadConfig(PRODUCTION)).toMatchObject({ paymentGateway: 'none', payouts: { provider: 'none' }, paystack: undefined });
+      expect(loadConfig({ PAYSTACK_SECRET_KEY: 'sk_test_abcdef0123456789' })).toMatchObject({ paymentGateway: 'sandbox', paystack: { secretKey: 'sk_test_abcdef0123456789' } });
+      // Still checked as a key of this mode: set, it is used.
+      expect(() => loadConfig({ PAYSTACK_SECRET_KEY: LIVE_KEY })).toThrow('PAYSTACK_SECRET_KEY is a live key (sk_live_), refused in sandbox mode');
+    });
+
+    it('takes RETIRED_PROVIDERS as provider ids, and refuses one that a seam still selects', () => {
+      expect(loadConfig({ RETIRED_PROVIDERS: 'paystack, old-bank' }).retiredProviders).toEqual(['paystack', 'old-bank']);
+      expect(loadConfig({}).retiredProviders).toEqual([]);
+      expect(() => loadConfig({ RETIRED_PROVIDERS: 'Paystack!' })).toThrow('RETIRED_PROVIDERS must be provider ids separated by commas, such as "paystack", got "Paystack!"');
+      expect(() => loadConfig({ RETIRED_PROVIDERS: 'sandbox' })).toThrow('PAYMENT_GATEWAY selects "sandbox", which RETIRED_PROVIDERS names as gone for good');
     });
 
     it.each<[string, Record<string, string>, string]>([

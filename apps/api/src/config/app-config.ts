@@ -33,6 +33,8 @@ export interface AppConfig {
   accountNameProvider: 'sandbox' | 'paystack';
   /** Where payins are collected: the sandbox adapter, the upstream provider, or none (payins refused with GATEWAY_NOT_CONFIGURED). */
   paymentGateway: 'sandbox' | 'paystack' | 'none';
+  /** Providers gone for good (RETIRED_PROVIDERS): their objects still in flight are flagged needsAttention at boot instead of refusing it. */
+  retiredProviders: string[];
   /** The upstream provider's API, when any seam selects it. */
   paystack: PaystackSettings | undefined;
   /** The longest any call to an upstream provider may take; past it the outcome is unknown. */
@@ -284,6 +286,10 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
   const paymentGateway = choice('PAYMENT_GATEWAY', ['sandbox', 'paystack', 'none'] as const, mode === 'sandbox' ? 'sandbox' : 'none');
   const payoutProvider = choice('PAYOUT_PROVIDER', ['sandbox', 'paystack', 'none'] as const, mode === 'sandbox' ? 'sandbox' : 'none');
   const paystack = paystackSettings(env, mode, [accountNameProvider, paymentGateway, payoutProvider].includes('paystack'), url('PAYSTACK_BASE_URL', ['https:', 'http:']), problems);
+  const retiredProviders = providerList('RETIRED_PROVIDERS', env.RETIRED_PROVIDERS, problems);
+  for (const [name, selected] of [['ACCOUNT_NAME_PROVIDER', accountNameProvider], ['PAYMENT_GATEWAY', paymentGateway], ['PAYOUT_PROVIDER', payoutProvider]] as const) {
+    if (retiredProviders.includes(selected)) problems.push(`${name} selects "${selected}", which RETIRED_PROVIDERS names as gone for good: select another provider, or take it out of RETIRED_PROVIDERS`);
+  }
   const logLevel = (env.LOG_LEVEL ?? 'info') as AppConfig['logLevel'];
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
 
@@ -309,6 +315,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
     enquiryRetentionIntervalMs: int('ENQUIRY_RETENTION_INTERVAL_MS', 3_600_000, 1000, 86_400_000),
     accountNameProvider,
     paymentGateway,
+    retiredProviders,
     paystack,
     providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 15_000, 100, 120_000),
     providerRetries: int('PROVIDER_RETRIES', 2, 0, 5),
@@ -439,7 +446,8 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
  * customers would be told they paid and payouts reported sent.
  */
 function paystackSettings(env: Readonly<Record<string, string | undefined>>, mode: ServiceMode, selected: boolean, baseUrl: string | undefined, problems: string[]): PaystackSettings | undefined {
-  if (!selected) return undefined;
+  // Set but not selected, it stays configured: what was sent through Paystack before another provider was selected is still settled there.
+  if (!selected && !env.PAYSTACK_SECRET_KEY) return undefined;
   const secretKey = env.PAYSTACK_SECRET_KEY ?? '';
   // The key is never echoed in a problem: only its prefix, which says whether it is a test or a live key.
   if (secretKey === '') problems.push('PAYSTACK_SECRET_KEY is required when ACCOUNT_NAME_PROVIDER, PAYMENT_GATEWAY or PAYOUT_PROVIDER is "paystack": it is the secret key of the Paystack account (Settings > API Keys & Webhooks)');
@@ -455,6 +463,14 @@ function paystackSettings(env: Readonly<Record<string, string | undefined>>, mod
 }
 
 /** The default of REDIS_KEY_PREFIX, which every key the service writes to Redis starts with. */
+/** A comma-separated list of provider ids, such as `paystack`; empty: none. */
+function providerList(name: string, raw: string | undefined, problems: string[]): string[] {
+  const ids = (raw ?? '').split(',').map((id) => id.trim()).filter((id) => id !== '');
+  const invalid = ids.filter((id) => !/^[a-z][a-z0-9-]{0,31}$/.test(id));
+  if (invalid.length > 0) problems.push(`${name} must be provider ids separated by commas, such as "paystack", got "${invalid.join(',')}"`);
+  return ids.filter((id) => !invalid.includes(id));
+}
+
 export const DEFAULT_REDIS_KEY_PREFIX = 'paysign:';
 
 /** REDIS_KEY_PREFIX: letters, digits and `_ . - :`, ending in `:` so that ours never run into another service's keys. */

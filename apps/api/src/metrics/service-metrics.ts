@@ -106,6 +106,12 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly providerChecksNeedingAttention = new Counter({
+    name: 'paysign_provider_checks_needing_attention_total',
+    help: 'Payins and payouts flagged needsAttention by their provider checks: no definitive answer by the deadline, or their provider retired. Each needs an operator.',
+    labelNames: ['object', 'reason'] as const,
+    registers: [this.registry],
+  });
   readonly providerMismatches = new Counter({
     name: 'paysign_provider_mismatches_total',
     help: 'Provider reports whose amount or currency differs from the payin or payout they name: nothing moved, and the object needs attention.',

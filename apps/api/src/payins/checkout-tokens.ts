@@ -10,7 +10,7 @@ const TOKEN_PATTERN = new RegExp(SCHEMAS.CheckoutToken.pattern);
  * - the store holds only the seed and the token's SHA-256: a copy of the
  *   database alone opens no checkout page;
  * - the same link can still be returned on every read and idempotent replay,
- *   as merchants expect of Paystack's authorization_url.
+ *   as merchants expect of a hosted payment page's link.
  *
  * 256 bits of HMAC output from a 128-bit seed: unguessable either way.
  */

@@ -34,8 +34,8 @@ export class InstrumentedPayinRepository implements PayinRepository {
     return this.probe.observe('provider_start', () => this.inner.recordProviderStart(key, start));
   }
 
-  findByProviderReference(providerReference: string): Promise<StoredPayin | undefined> {
-    return this.probe.observe('find', () => this.inner.findByProviderReference(providerReference));
+  findByProviderReference(provider: string, providerReference: string): Promise<StoredPayin | undefined> {
+    return this.probe.observe('find', () => this.inner.findByProviderReference(provider, providerReference));
   }
 
   claimProviderChecks(limit: number, leaseMs: number): Promise<StoredPayin[]> {

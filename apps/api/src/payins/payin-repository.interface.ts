@@ -13,7 +13,10 @@ export interface NewPayin {
   currency: Payin['currency'];
   customerEmail: string;
   customerName: string | null;
+  /** The channel the merchant asked for; null: any the provider offers. */
   gateway: PayinChannel | null;
+  /** The provider of record, fixed at create: the gateway that takes the payin, and the only one ever asked about it. Null only on a row the release before this one wrote, until the next boot records it. */
+  provider: string | null;
   narration: string | null;
   notifyUrl: string | null;
   redirectUrl: string | null;
@@ -60,6 +63,8 @@ export type NewPayinAttempt = StoredPayinAttempt;
 
 /** A payin's start at a hosted gateway. */
 export interface ProviderStart {
+  /** The provider it was started at: recorded here on a row that had none yet. */
+  provider: string;
   providerReference: string;
   paymentPageUrl: string;
   firstCheckAt: Date;
@@ -120,7 +125,7 @@ export interface PayinRepository {
    * the other's provider payment is never shown to anyone, so it cannot be paid.
    */
   recordProviderStart(key: PayinKey, start: ProviderStart): Promise<StoredPayin | undefined>;
-  findByProviderReference(providerReference: string): Promise<StoredPayin | undefined>;
+  findByProviderReference(provider: string, providerReference: string): Promise<StoredPayin | undefined>;
   /** Takes up to `limit` PENDING payins whose provider check is due, by the store's clock, moving each's next check `leaseMs` on: instances take disjoint ones. */
   claimProviderChecks(limit: number, leaseMs: number): Promise<StoredPayin[]>;
   /** Sets the next provider check of a payin still PENDING, and raises `needsAttention` when asked; never lowers it. */

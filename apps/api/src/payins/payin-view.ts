@@ -15,6 +15,7 @@ export function payinToContract(payin: StoredPayin, links: CheckoutLinks): Payin
     customerEmail: payin.customerEmail,
     customerName: payin.customerName,
     gateway: payin.gateway,
+    provider: payin.provider,
     narration: payin.narration,
     notifyUrl: payin.notifyUrl,
     redirectUrl: payin.redirectUrl,

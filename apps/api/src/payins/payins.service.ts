@@ -6,7 +6,7 @@ import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { Clock } from '../config/clock';
 import { ApiException } from '../errors/api.exception';
-import { PaymentGateways } from '../gateways/payment-gateways';
+import { ProviderRegistry } from '../providers/provider-registry';
 import { MerchantRegistry } from '../merchants/merchant-registry';
 import { moneyFromAmount } from '../money/money';
 import type { CreatePayinDto } from './create-payin.dto';
@@ -25,7 +25,7 @@ export class PayinsService {
     @Inject(PayinRepository) private readonly payins: PayinRepository,
     @Inject(AppConfigToken) private readonly config: AppConfig,
     @Inject(Clock) private readonly clock: Clock,
-    private readonly gateways: PaymentGateways,
+    private readonly providers: ProviderRegistry,
     private readonly links: CheckoutLinks,
     private readonly events: PayinEvents,
     private readonly merchants: MerchantRegistry,
@@ -36,8 +36,10 @@ export class PayinsService {
   async create(merchantId: string, input: CreatePayinDto): Promise<{ created: boolean; payin: Payin }> {
     if (input.notifyUrl && this.merchants.webhookSecretsOf(merchantId).length === 0) throw new ApiException('WEBHOOK_NOT_CONFIGURED', { merchantId });
     const gateway = input.gateway ?? null;
-    if (this.gateways.channelsFor(gateway).length === 0) {
-      throw new ApiException('GATEWAY_NOT_CONFIGURED', { channel: gateway ?? 'any channel', configured: this.gateways.channels.join(', ') || 'none' });
+    // The gateway selected now takes the payin for good: it is its provider of record.
+    const taker = this.providers.gatewayForNewPayin(gateway);
+    if (!taker) {
+      throw new ApiException('GATEWAY_NOT_CONFIGURED', { channel: gateway ?? 'any channel', configured: this.providers.channelsForNewPayins.join(', ') || 'none' });
     }
     const fields = {
       merchantId,
@@ -55,6 +57,7 @@ export class PayinsService {
     const checkout = this.links.tokens.issue();
     const newPayin: NewPayin = {
       ...fields,
+      provider: taker.provider,
       requestFingerprint: fingerprint(fields),
       createdAt: now,
       expiresAt: new Date(now.getTime() + this.config.payinExpirySeconds * 1000),
@@ -135,7 +138,7 @@ export class PayinsService {
 }
 
 /** Equal for requests that mean the same payin: 1000.50 and 1000.5 are one amount. */
-function fingerprint(fields: Omit<NewPayin, 'requestFingerprint' | 'createdAt' | 'expiresAt' | 'checkoutSeed' | 'checkoutTokenHash'>): string {
+function fingerprint(fields: Omit<NewPayin, 'requestFingerprint' | 'createdAt' | 'expiresAt' | 'checkoutSeed' | 'checkoutTokenHash' | 'provider'>): string {
   const normalised = [fields.amountMinor.toString(), fields.currency, fields.customerEmail, fields.customerName, fields.gateway, fields.narration, fields.notifyUrl, fields.redirectUrl];
   return createHash('sha256').update(JSON.stringify(normalised)).digest('hex');
 }

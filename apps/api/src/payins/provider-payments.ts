@@ -1,11 +1,12 @@
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import type { PayinChannel } from '@paysign/contracts';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { Clock } from '../config/clock';
 import { StoreClock, storeInstant } from '../db/store-clock';
-import type { HostedGateway, ProviderPaymentStatus } from '../gateways/payment-gateway';
-import { PaymentGateways } from '../gateways/payment-gateways';
+import type { HostedGateway, ProviderPaymentStatus } from '../providers/ports/payment-gateway.port';
+import { ProviderRegistry } from '../providers/provider-registry';
 import { JobRunner, type JobRunOutcome } from '../jobs/job-runner';
 import { ServiceLogger } from '../logging/logger';
 import { ApiException } from '../errors/api.exception';
@@ -43,7 +44,7 @@ const ATTENTION_AFTER_EXPIRY_MS = 24 * 3_600_000;
 export class ProviderPayments implements OnModuleInit {
   constructor(
     @Inject(PayinRepository) private readonly payins: PayinRepository,
-    private readonly gateways: PaymentGateways,
+    private readonly providers: ProviderRegistry,
     private readonly links: CheckoutLinks,
     private readonly events: PayinEvents,
     private readonly jobs: JobRunner,
@@ -55,16 +56,16 @@ export class ProviderPayments implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    if (!this.gateways.channels.some((channel) => this.gateways.adapterFor(channel)?.kind === 'hosted')) return;
+    // Asked about wherever a configured gateway is hosted, selected or not: its payins in flight are still settled there.
+    if (!this.providers.ids.some((id) => this.providers.gateway(id)?.kind === 'hosted')) return;
     this.jobs.add({ name: PAYIN_PROVIDER_CHECK_JOB, intervalMs: this.config.payinProviderCheckIntervalMs, run: () => this.checkBatch() });
   }
 
-  /** The hosted gateway of a payin: the adapter of the channels it may be paid by, when that adapter is hosted. */
-  hostedGatewayOf(payin: Pick<StoredPayin, 'gateway'>): { gateway: HostedGateway; channels: ReturnType<PaymentGateways['channelsFor']> } | undefined {
-    const channels = this.gateways.channelsFor(payin.gateway);
-    const adapter = channels[0] === undefined ? undefined : this.gateways.adapterFor(channels[0]);
-    if (adapter?.kind !== 'hosted') return undefined;
-    return { gateway: adapter, channels: channels.filter((channel) => this.gateways.adapterFor(channel) === adapter) };
+  /** The hosted gateway of a payin: its provider of record's, when that provider is configured and its gateway is hosted. Never another provider's. */
+  hostedGatewayOf(payin: Pick<StoredPayin, 'gateway' | 'provider'>): { provider: string; gateway: HostedGateway; channels: PayinChannel[] } | undefined {
+    const taker = this.providers.gatewayOf(payin);
+    if (taker?.adapter.kind !== 'hosted') return undefined;
+    return { provider: taker.provider, gateway: taker.adapter, channels: taker.channels };
   }
 
   /**
@@ -86,7 +87,7 @@ export class ProviderPayments implements OnModuleInit {
         return payin;
       }
       const firstCheckAt = new Date(this.clock() + (CHECK_OFFSETS_SECONDS[0] as number) * 1000);
-      const recorded = await this.payins.recordProviderStart(payin, { providerReference: started.providerReference, paymentPageUrl: started.paymentPageUrl, firstCheckAt });
+      const recorded = await this.payins.recordProviderStart(payin, { provider: hosted.provider, providerReference: started.providerReference, paymentPageUrl: started.paymentPageUrl, firstCheckAt });
       // Another start won the race: its page is the one shown; this one's is never seen by anyone, so it cannot be paid.
       return recorded ?? (await this.payins.find(payin)) ?? payin;
     } catch (error) {
@@ -95,9 +96,9 @@ export class ProviderPayments implements OnModuleInit {
     }
   }
 
-  /** Settles the payin of a provider reference, as the provider's webhook names it; undefined when no payin has it. */
-  async settleByProviderReference(providerReference: string, source: CheckSource): Promise<StoredPayin | undefined> {
-    const payin = await this.payins.findByProviderReference(providerReference);
+  /** Settles the payin `provider` knows by a provider reference, as its webhook names it; undefined when no payin of that provider has it. */
+  async settleByProviderReference(provider: string, providerReference: string, source: CheckSource): Promise<StoredPayin | undefined> {
+    const payin = await this.payins.findByProviderReference(provider, providerReference);
     return payin && this.settle(payin, source);
   }
 

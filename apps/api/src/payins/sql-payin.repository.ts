@@ -29,6 +29,7 @@ interface PayinRow {
   checkout_seed: string | null;
   fee_minor: string | number | bigint | null;
   version: number;
+  provider: string | null;
   provider_reference: string | null;
   provider_payment_url: string | null;
   needs_attention: boolean;
@@ -44,7 +45,7 @@ interface AttemptRow {
 }
 
 const PAYIN_COLUMNS =
-  'merchant_id, reference, status, amount_minor::text AS amount_minor, currency, customer_email, customer_name, gateway, narration, notify_url, redirect_url, request_fingerprint, created_at, expires_at, paid_at, failed_at, failure_reason, checkout_seed, fee_minor::text AS fee_minor, version, provider_reference, provider_payment_url, needs_attention';
+  'merchant_id, reference, status, amount_minor::text AS amount_minor, currency, customer_email, customer_name, gateway, narration, notify_url, redirect_url, request_fingerprint, created_at, expires_at, paid_at, failed_at, failure_reason, checkout_seed, fee_minor::text AS fee_minor, version, provider, provider_reference, provider_payment_url, needs_attention';
 /** A payin with its attempts, oldest first, read in the statement that reads or writes it. */
 const COLUMNS = `${PAYIN_COLUMNS}, (
   SELECT coalesce(json_agg(json_build_object('channel', a.channel, 'outcome', a.outcome, 'declineReason', a.decline_reason, 'attemptedAt', a.attempted_at) ORDER BY a.attempt), '[]'::json)
@@ -68,8 +69,8 @@ export class SqlPayinRepository implements PayinRepository {
   async insertIfAbsent(payin: NewPayin): Promise<{ created: boolean; payin: StoredPayin }> {
     const inserted = await this.client.query<PayinRow>(
       `INSERT INTO payins (merchant_id, reference, status, amount_minor, currency, customer_email, customer_name, gateway, narration, notify_url, redirect_url,
-                           request_fingerprint, created_at, expires_at, checkout_seed, checkout_token_hash)
-       VALUES ($1, $2, 'PENDING', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::timestamptz, $13::timestamptz, $14, $15)
+                           request_fingerprint, created_at, expires_at, checkout_seed, checkout_token_hash, provider)
+       VALUES ($1, $2, 'PENDING', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::timestamptz, $13::timestamptz, $14, $15, $16)
        ON CONFLICT (merchant_id, reference) DO NOTHING
        RETURNING ${NEW_PAYIN_COLUMNS}`,
       [
@@ -88,6 +89,7 @@ export class SqlPayinRepository implements PayinRepository {
         payin.expiresAt.toISOString(),
         payin.checkoutSeed,
         payin.checkoutTokenHash,
+        payin.provider,
       ],
     );
     const row = inserted.rows[0];
@@ -198,16 +200,17 @@ export class SqlPayinRepository implements PayinRepository {
 
   async recordProviderStart(key: PayinKey, start: ProviderStart): Promise<StoredPayin | undefined> {
     const { rows } = await this.client.query<PayinRow>(
-      `UPDATE payins SET provider_reference = $3, provider_payment_url = $4, next_provider_check_at = $5::timestamptz
-       WHERE merchant_id = $1 AND reference = $2 AND status = 'PENDING' AND provider_reference IS NULL
+      `UPDATE payins SET provider_reference = $3, provider_payment_url = $4, next_provider_check_at = $5::timestamptz, provider = coalesce(provider, $6)
+       WHERE merchant_id = $1 AND reference = $2 AND status = 'PENDING' AND provider_reference IS NULL AND (provider IS NULL OR provider = $6)
        RETURNING ${COLUMNS}`,
-      [key.merchantId, key.reference, start.providerReference, start.paymentPageUrl, start.firstCheckAt.toISOString()],
+      [key.merchantId, key.reference, start.providerReference, start.paymentPageUrl, start.firstCheckAt.toISOString(), start.provider],
     );
     return rows[0] ? fromRow(rows[0]) : undefined;
   }
 
-  async findByProviderReference(providerReference: string): Promise<StoredPayin | undefined> {
-    const { rows } = await this.client.query<PayinRow>(`SELECT ${COLUMNS} FROM payins WHERE provider_reference = $1`, [providerReference]);
+  async findByProviderReference(provider: string, providerReference: string): Promise<StoredPayin | undefined> {
+    // A row without a provider yet (written by the release before) is taken as the notifying provider's: its reference is unique across providers.
+    const { rows } = await this.client.query<PayinRow>(`SELECT ${COLUMNS} FROM payins WHERE provider_reference = $1 AND (provider = $2 OR provider IS NULL)`, [providerReference, provider]);
     return rows[0] ? fromRow(rows[0]) : undefined;
   }
 
@@ -306,6 +309,7 @@ function fromRow(row: PayinRow): StoredPayin {
     checkoutSeed: row.checkout_seed,
     feeMinor: row.fee_minor === null ? null : BigInt(row.fee_minor),
     version: Number(row.version),
+    provider: row.provider,
     providerReference: row.provider_reference,
     providerPaymentUrl: row.provider_payment_url,
     needsAttention: row.needs_attention === true,

@@ -9,7 +9,8 @@ import { ServiceLogger } from '../logging/logger';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { sameName } from '@paysign/contracts';
 import { PayoutEvents } from './payout-events';
-import { PayoutProvider, type SendAnswer, type TransferStatus } from './payout-provider';
+import type { PayoutTransfers, SendAnswer, TransferStatus } from '../providers/ports/payout-transfers.port';
+import { ProviderRegistry } from '../providers/provider-registry';
 import type { PayoutTransition } from './payout-states';
 import { PayoutStore, type StoredPayout } from './payout-store';
 import { ATTENTION_AFTER_S, REVERSAL_WATCH_SECONDS, statusCheckOffsetSeconds } from './status-check-schedule';
@@ -44,7 +45,7 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
     private readonly store: PayoutStore,
     private readonly events: PayoutEvents,
     private readonly jobs: JobRunner,
-    @Inject(PayoutProvider) private readonly provider: PayoutProvider | null,
+    private readonly providers: ProviderRegistry,
     private readonly metrics: ServiceMetrics,
     @Inject(ServiceLogger) private readonly logger: Logger,
     @Inject(AppConfigToken) private readonly config: AppConfig,
@@ -53,10 +54,12 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
   ) {}
 
   onModuleInit(): void {
-    if (!this.provider) return;
     const { dispatchIntervalMs, statusCheckIntervalMs } = this.config.payouts;
-    this.jobs.add({ name: PAYOUT_DISPATCH_JOB, intervalMs: dispatchIntervalMs, run: () => this.dispatchBatch() });
-    this.jobs.add({ name: PAYOUT_STATUS_CHECK_JOB, intervalMs: statusCheckIntervalMs, run: (signal) => this.checkBatch(signal) });
+    // New payouts are sent only where a provider is selected; payouts in flight are checked wherever their provider is still configured.
+    if (this.providers.payoutsForNewPayouts()) this.jobs.add({ name: PAYOUT_DISPATCH_JOB, intervalMs: dispatchIntervalMs, run: () => this.dispatchBatch() });
+    if (this.providers.ids.some((id) => this.providers.implements(id, 'payouts'))) {
+      this.jobs.add({ name: PAYOUT_STATUS_CHECK_JOB, intervalMs: statusCheckIntervalMs, run: (signal) => this.checkBatch(signal) });
+    }
   }
 
   /**
@@ -68,8 +71,10 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
   async dispatchBatch(): Promise<JobRunOutcome> {
     const { dispatchConcurrency, statusCheckScheduleSeconds } = this.config.payouts;
     const free = dispatchConcurrency - this.sending.size;
-    if (free <= 0) return { again: false };
-    const claimed = await this.store.claimQueued(free, this.now(), (statusCheckScheduleSeconds[0] as number) * 1000);
+    const selected = this.providers.payoutsForNewPayouts();
+    if (free <= 0 || !selected) return { again: false };
+    const sendThrough = { provider: selected.provider, newReference: () => selected.adapter.newReference() };
+    const claimed = await this.store.claimQueued(free, this.now(), (statusCheckScheduleSeconds[0] as number) * 1000, sendThrough);
     for (const payout of claimed) {
       const sent = this.send(payout, this.shutdown.signal).finally(() => {
         this.sending.delete(sent);
@@ -100,9 +105,9 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
     return { again: claimed.length === statusCheckBatchSize };
   }
 
-  /** A status check now of the payout sent under `providerReference`, as the provider's webhook names it; false when no payout has it. */
-  async checkByProviderReference(providerReference: string): Promise<boolean> {
-    const payout = await this.store.findByProviderReference(providerReference);
+  /** A status check now of the payout `provider` was sent under `providerReference`, as its webhook names it; false when no payout of that provider has it. */
+  async checkByProviderReference(provider: string, providerReference: string): Promise<boolean> {
+    const payout = await this.store.findByProviderReference(provider, providerReference);
     if (payout) await this.checkNow(payout);
     return payout !== undefined;
   }
@@ -110,6 +115,12 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
   /** A status check now, out of schedule: the merchant's requery. */
   async checkNow(payout: StoredPayout): Promise<void> {
     if (payout.status === 'PROCESSING' || (payout.status === 'SUCCESSFUL' && payout.nextStatusCheckAt !== null)) await this.check(payout, this.shutdown.signal);
+  }
+
+  /** Moves a QUEUED payout to PROCESSING as the dispatch would, through the provider selected now (the sandbox's simulation); undefined when none is. */
+  async startSending(payout: StoredPayout): Promise<StoredPayout | undefined> {
+    const selected = this.providers.payoutsForNewPayouts();
+    return selected && this.apply(payout, { to: 'PROCESSING', provider: selected.provider, providerReference: selected.adapter.newReference() });
   }
 
   /** Moves the payout as the provider's answer (or the sandbox's simulation) says; resolves the payout as it is after. */
@@ -124,7 +135,8 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
 
   /** Checks the name, then sends; never throws: an unknown outcome is left to the status checks. */
   private async send(payout: StoredPayout, shutdown: AbortSignal): Promise<void> {
-    const provider = this.provider as PayoutProvider;
+    const provider = this.providerOf(payout);
+    if (!provider) return;
     try {
       const lookup = await this.call('account_name', shutdown, (signal) => provider.accountName(payout, signal), (answer) => answer.outcome);
       if (lookup === undefined || lookup.outcome === 'bank-unavailable' || lookup.outcome === 'timeout') return;
@@ -146,7 +158,8 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
   }
 
   private async check(payout: StoredPayout, shutdown: AbortSignal): Promise<void> {
-    const provider = this.provider as PayoutProvider;
+    const provider = this.providerOf(payout);
+    if (!provider) return;
     const status = await this.call('status', shutdown, (signal) => provider.status({ providerReference: payout.providerReference as string, amountMinor: payout.amountMinor, paid: payout.status === 'SUCCESSFUL' }, signal), (a) => a.outcome);
     if (status?.outcome === 'mismatch') return this.mismatched(payout, status);
     if (payout.status === 'SUCCESSFUL') {
@@ -211,7 +224,7 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
     await this.store.rescheduleCheck(payout, payout.status, payout.statusChecks + 1, null, true);
     // A requery or a replayed webhook that meets it again reports nothing new.
     if (payout.needsAttention) return;
-    this.metrics.providerMismatches.inc({ provider: this.config.payouts.provider, object: 'payout' });
+    this.metrics.providerMismatches.inc({ provider: payout.provider ?? 'unrecorded', object: 'payout' });
     this.logger.error(
       { merchantId: payout.merchantId, reference: payout.reference, providerReference: payout.providerReference, amountMinor: payout.amountMinor.toString(), reportedAmountMinor: reported.amountMinor.toString(), reportedCurrency: reported.currency },
       'payout needs attention: the provider reports another amount or currency; nothing was moved',
@@ -237,6 +250,21 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
       this.logger.warn({ call: name, err: { name: (error as Error).name, message: (error as Error).message } }, 'payout provider call failed or timed out; the outcome is unknown');
       return undefined;
     }
+  }
+
+  /**
+   * The payout's provider of record: the only adapter a send, a resend or a
+   * status check of it ever goes to. A payout sent before records were kept
+   * is the selected provider's, as it was then. One whose provider is not
+   * configured on this instance is left as it is: another instance may have
+   * it, and the boot check keeps it from being lost (a retired provider's are
+   * flagged for an operator there).
+   */
+  private providerOf(payout: StoredPayout): PayoutTransfers | undefined {
+    const id = payout.provider ?? this.providers.selection.payouts;
+    const adapter = id === null ? undefined : this.providers.payouts(id);
+    if (!adapter) this.logger.warn({ merchantId: payout.merchantId, reference: payout.reference, provider: id }, 'payout not sent or checked: its provider of record is not configured on this instance');
+    return adapter;
   }
 
   /** The instant the stored times of a payout are compared with: the store's clock when a test gives one, else the service's, which keeps to the database's. */

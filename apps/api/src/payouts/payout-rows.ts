@@ -37,6 +37,8 @@ export interface StoredPayout extends Omit<NewPayout, 'createdBy'> {
   createdBy: string | null;
   status: PayoutStatus;
   approval: StoredApproval | null;
+  /** The provider it was sent through, recorded with `providerReference`: the only one ever asked about it. */
+  provider: string | null;
   providerReference: string | null;
   failureReason: PayoutFailureReason | null;
   cancellationReason: PayoutCancellationReason | null;
@@ -90,6 +92,7 @@ export interface PayoutRow {
   approval_decided_at: Date | string | null;
   approval_reason: string | null;
   approval_expires_at: Date | string | null;
+  provider: string | null;
   provider_reference: string | null;
   failure_reason: PayoutFailureReason | null;
   cancellation_reason: PayoutCancellationReason | null;
@@ -105,7 +108,7 @@ export interface PayoutRow {
 
 export const PAYOUT_COLUMNS = `merchant_id, reference, status, amount_minor::text AS amount_minor, fee_minor::text AS fee_minor, currency, bank_code, account_number, account_name, name_match,
   narration, enquiry_id, notify_url, request_fingerprint, created_by, batch_reference, approval_status, approval_decided_by, approval_decided_at, approval_reason, approval_expires_at,
-  provider_reference, failure_reason, cancellation_reason, needs_attention, status_checks, next_status_check_at, processing_at, version, created_at, completed_at, reversed_at`;
+  provider, provider_reference, failure_reason, cancellation_reason, needs_attention, status_checks, next_status_check_at, processing_at, version, created_at, completed_at, reversed_at`;
 
 /** The payout's money as its ledger journals need it. */
 export const payoutMoney = (payout: StoredPayout): PayoutMoney => ({
@@ -146,6 +149,7 @@ export function payoutFromRow(row: PayoutRow): StoredPayout {
             reason: row.approval_reason,
             expiresAt: dateOrNull(row.approval_expires_at),
           },
+    provider: row.provider,
     providerReference: row.provider_reference,
     failureReason: row.failure_reason,
     cancellationReason: row.cancellation_reason,

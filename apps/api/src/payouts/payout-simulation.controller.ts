@@ -38,7 +38,7 @@ export class PayoutSimulationController {
           : { to: 'REVERSED', reason: input.reason ?? 'reversed_by_beneficiary_bank' };
     let payout = await this.payouts.get(key);
     // Taken to PROCESSING as the dispatcher would; if the dispatcher took it first, it is PROCESSING anyway.
-    if (payout.status === 'QUEUED' && transition.to !== 'REVERSED') payout = (await this.dispatcher.apply(payout, { to: 'PROCESSING' })) ?? (await this.payouts.get(key));
+    if (payout.status === 'QUEUED' && transition.to !== 'REVERSED') payout = (await this.dispatcher.startSending(payout)) ?? (await this.payouts.get(key));
     const moved = await this.dispatcher.apply(payout, transition);
     if (moved) return payoutToContract(moved);
     const current = await this.payouts.get(key);

@@ -4,7 +4,7 @@ import { canMove, FINAL_STATUSES, movePreconditionOf, type PayoutTransition } fr
 describe('payout states', () => {
   const transitions: PayoutTransition[] = [
     { to: 'QUEUED', approvedBy: 'pk_a' },
-    { to: 'PROCESSING' },
+    { to: 'PROCESSING', provider: 'sandbox', providerReference: 'PSX-0' },
     { to: 'SUCCESSFUL' },
     { to: 'FAILED', reason: 'provider_error' },
     { to: 'CANCELLED', reason: 'cancelled_by_merchant' },

@@ -19,7 +19,8 @@ export const WAITING_STATUSES = ['PENDING_APPROVAL', 'BATCHED'] as const satisfi
  */
 export type PayoutTransition =
   | { to: 'QUEUED'; approvedBy: string }
-  | { to: 'PROCESSING' }
+  /** Sent through `provider` under `providerReference`, which it minted: the payout's provider of record from now on. */
+  | { to: 'PROCESSING'; provider: string; providerReference: string }
   | { to: 'SUCCESSFUL' }
   | { to: 'FAILED'; reason: PayoutFailureReason }
   | { to: 'CANCELLED'; reason: Extract<PayoutCancellationReason, 'cancelled_by_merchant' | 'approval_expired'> }

@@ -252,8 +252,11 @@ export class PayoutStore {
     return this.observed('find', () => this.findOn(this.client, key));
   }
 
-  async findByProviderReference(providerReference: string): Promise<StoredPayout | undefined> {
-    const { rows } = await this.observed('find', () => this.client.query<PayoutRow>(`SELECT ${COLUMNS} FROM payouts WHERE provider_reference = $1`, [providerReference]));
+  /** The payout `provider` sent under `providerReference`; one sent by the release before records were kept has none recorded, and the reference alone finds it. */
+  async findByProviderReference(provider: string, providerReference: string): Promise<StoredPayout | undefined> {
+    const { rows } = await this.observed('find', () =>
+      this.client.query<PayoutRow>(`SELECT ${COLUMNS} FROM payouts WHERE provider_reference = $1 AND (provider = $2 OR provider IS NULL)`, [providerReference, provider]),
+    );
     return rows[0] ? fromRow(rows[0]) : undefined;
   }
 
@@ -289,7 +292,9 @@ export class PayoutStore {
             set.push(`approval_status = 'approved'`, `approval_decided_by = $${params.push(transition.approvedBy)}`, 'approval_decided_at = $4::timestamptz');
             break;
           case 'PROCESSING':
-            set.push(`provider_reference = coalesce(provider_reference, 'PSX-' || replace(gen_random_uuid()::text, '-', ''))`, 'processing_at = $4::timestamptz', 'status_checks = 0');
+            // A payout keeps the provider and reference it was first given: a resend is never made anywhere else, or under another reference.
+            set.push(`provider = coalesce(provider, $${params.push(transition.provider)})`, `provider_reference = coalesce(provider_reference, $${params.push(transition.providerReference)})`);
+            set.push('processing_at = $4::timestamptz', 'status_checks = 0');
             set.push(`next_status_check_at = ${sqlNowPlus(this.storeClock, params, options.firstCheckMs ?? 60_000)}`);
             break;
           case 'SUCCESSFUL':
@@ -344,24 +349,30 @@ export class PayoutStore {
    * instances: each takes the payouts next in turn that no other instance
    * holds (SKIP LOCKED), in one order with ties broken by key.
    */
-  async claimQueued(limit: number, now: Date, firstCheckMs: number): Promise<StoredPayout[]> {
+  async claimQueued(limit: number, now: Date, firstCheckMs: number, sendThrough: { provider: string; newReference: () => string }): Promise<StoredPayout[]> {
     return this.observed('claim', () =>
       this.client.transaction(async (tx) => {
-        const params: unknown[] = [limit, now.toISOString()];
-        const firstCheck = sqlNowPlus(this.storeClock, params, firstCheckMs);
-        const { rows } = await tx.query<PayoutRow>(
+        const { rows: taken } = await tx.query<{ merchant_id: string; reference: string }>(
           `WITH turns AS (
              SELECT merchant_id, reference, created_at, row_number() OVER (PARTITION BY merchant_id ORDER BY created_at, reference) AS merchant_turn
-             FROM payouts WHERE status = 'QUEUED'),
-           taken AS (
-             SELECT p.merchant_id, p.reference FROM payouts p JOIN turns t ON t.merchant_id = p.merchant_id AND t.reference = p.reference
-             WHERE p.status = 'QUEUED'
-             ORDER BY t.merchant_turn, t.created_at, p.merchant_id, p.reference
-             LIMIT $1 FOR UPDATE OF p SKIP LOCKED)
-           UPDATE payouts SET status = 'PROCESSING', version = version + 1, provider_reference = coalesce(provider_reference, 'PSX-' || replace(gen_random_uuid()::text, '-', '')),
-             processing_at = $2::timestamptz, status_checks = 0, next_status_check_at = ${firstCheck}
-           WHERE (merchant_id, reference) IN (SELECT merchant_id, reference FROM taken) AND status = 'QUEUED'
-           RETURNING ${COLUMNS}`,
+             FROM payouts WHERE status = 'QUEUED')
+           SELECT p.merchant_id, p.reference FROM payouts p JOIN turns t ON t.merchant_id = p.merchant_id AND t.reference = p.reference
+           WHERE p.status = 'QUEUED'
+           ORDER BY t.merchant_turn, t.created_at, p.merchant_id, p.reference
+           LIMIT $1 FOR UPDATE OF p SKIP LOCKED`,
+          [limit],
+        );
+        if (taken.length === 0) return [];
+        // Each payout gets a reference the adapter minted; one it already had (never expected while QUEUED) is kept.
+        const params: unknown[] = [now.toISOString(), sendThrough.provider];
+        const firstCheck = sqlNowPlus(this.storeClock, params, firstCheckMs);
+        const values = taken.map((row) => `($${params.push(row.merchant_id)}, $${params.push(row.reference)}, $${params.push(sendThrough.newReference())})`);
+        const { rows } = await tx.query<PayoutRow>(
+          `UPDATE payouts SET status = 'PROCESSING', version = version + 1, provider = coalesce(payouts.provider, $2), provider_reference = coalesce(payouts.provider_reference, minted.provider_reference),
+             processing_at = $1::timestamptz, status_checks = 0, next_status_check_at = ${firstCheck}
+           FROM (VALUES ${values.join(', ')}) AS minted (merchant_id, reference, provider_reference)
+           WHERE payouts.merchant_id = minted.merchant_id AND payouts.reference = minted.reference AND payouts.status = 'QUEUED'
+           RETURNING ${COLUMNS.split(',').map((column) => `payouts.${column.trim()}`).join(', ')}`,
           params,
         );
         return rows.map(fromRow);

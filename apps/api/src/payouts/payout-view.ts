@@ -29,6 +29,7 @@ export function payoutToContract(payout: StoredPayout): Payout {
       reason: payout.approval.reason,
       expiresAt: payout.approval.expiresAt?.toISOString() ?? null,
     },
+    provider: payout.provider,
     providerReference: payout.providerReference,
     failureReason: payout.failureReason,
     cancellationReason: payout.cancellationReason,

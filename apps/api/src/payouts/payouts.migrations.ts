@@ -142,3 +142,15 @@ export const PAYOUT_DAILY_TOTALS: Migration = {
       WHERE status NOT IN ('FAILED', 'CANCELLED') GROUP BY 1, 2`,
   ],
 };
+
+export const PAYOUT_PROVIDER_OF_RECORD: Migration = {
+  id: 19,
+  name: 'payout provider of record',
+  // The provider a payout was sent through, set with its provider reference
+  // when it becomes PROCESSING: every status check and resend goes there.
+  // Nullable (expand), filled in at boot for rows without one, as payins'.
+  statements: [
+    'ALTER TABLE payouts ADD COLUMN provider text',
+    'CREATE INDEX payouts_provider_unrecorded ON payouts (created_at) WHERE provider IS NULL AND provider_reference IS NOT NULL',
+  ],
+};

@@ -15,7 +15,7 @@ import { needsApproval, type PayoutRole } from '../merchants/payout-approval';
 import { amountOf, moneyFromAmount } from '../money/money';
 import { matchName } from '@paysign/contracts';
 import { PayoutEvents } from './payout-events';
-import { PayoutProvider } from './payout-provider';
+import { ProviderRegistry } from '../providers/provider-registry';
 import { PAYOUT_DISPATCH_JOB } from './payout-dispatcher';
 import type { CreatePayoutDto } from './payout-requests';
 import { PayoutStore, type InitialPayoutStatus, type NewPayout, type PayoutKey, type PayoutListQuery, type StoredPayout } from './payout-store';
@@ -36,7 +36,7 @@ export class PayoutsService {
     private readonly ledger: Ledger,
     private readonly merchants: MerchantRegistry,
     private readonly jobs: JobRunner,
-    @Inject(PayoutProvider) private readonly provider: PayoutProvider | null,
+    private readonly providers: ProviderRegistry,
     @Inject(AppConfigToken) private readonly config: AppConfig,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(ServiceLogger) private readonly logger: Logger,
@@ -49,7 +49,7 @@ export class PayoutsService {
    * never refused on its retry because its enquiry has since expired.
    */
   async create(caller: Caller, input: CreatePayoutDto): Promise<{ created: boolean; payout: Payout }> {
-    if (!this.provider) throw new ApiException('PAYOUT_PROVIDER_NOT_CONFIGURED', {});
+    if (!this.providers.payoutsForNewPayouts()) throw new ApiException('PAYOUT_PROVIDER_NOT_CONFIGURED', {});
     requireRole(this.merchants, caller, 'payouts:create');
     const { merchantId } = caller;
     const key = { merchantId, reference: input.reference };

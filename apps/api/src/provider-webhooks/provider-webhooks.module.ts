@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { PayinsModule } from '../payins/payins.module';
 import { PayoutsModule } from '../payouts/payouts.module';
-import { PaystackWebhooksController } from './paystack-webhooks.controller';
+import { ProviderWebhooksController } from './provider-webhooks.controller';
 
-/** The upstream provider's webhooks: present only when a seam selects the provider (the app module decides). */
-@Module({ imports: [PayinsModule, PayoutsModule], controllers: [PaystackWebhooksController] })
+/** The upstream providers' webhooks: present only where a configured provider takes webhooks (the app module decides). */
+@Module({ imports: [PayinsModule, PayoutsModule], controllers: [ProviderWebhooksController] })
 export class ProviderWebhooksModule {}

@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npx nx run contracts:generate`.
- * Inputs: sha256 151032bdd80f5584c3fd884c163b7a2809ec41f51ec764c6064759a9afa81098
+ * Inputs: sha256 7dfb04f13690b18e19a3a817a538af031e35967bebc57a3dcdabe06ded1e48bc
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -672,6 +672,7 @@ export const SCHEMAS = {
       "batchReference",
       "createdBy",
       "approval",
+      "provider",
       "providerReference",
       "failureReason",
       "cancellationReason",
@@ -757,12 +758,15 @@ export const SCHEMAS = {
         ],
         "description": "`null` when the payout needed no approval."
       },
+      "provider": {
+        "$ref": "#/components/schemas/ProviderOfRecord"
+      },
       "providerReference": {
         "type": [
           "string",
           "null"
         ],
-        "description": "The reference the provider knows the transfer by, set when the payout became `PROCESSING`; every resend uses the same."
+        "description": "The reference the provider knows the transfer by, set when the payout became `PROCESSING`; every resend uses the same, at the same `provider`."
       },
       "failureReason": {
         "oneOf": [
@@ -1603,6 +1607,14 @@ export const SCHEMAS = {
       }
     }
   },
+  "ProviderOfRecord": {
+    "type": [
+      "string",
+      "null"
+    ],
+    "pattern": "^[a-z][a-z0-9-]{0,31}$",
+    "description": "The provider that handled the object, such as `sandbox` or\n`paystack`: the one that takes a payin (fixed at creation), or the\none a payout was sent through (set when it became `PROCESSING`,\n`null` before). Every later check of the object goes to this\nprovider, even after the service has selected another for new\nobjects. More providers may be added: treat an unknown value as a\nname, not an error. `null` also for an object created before\nproviders were recorded, until the service next starts.\n"
+  },
   "Payin": {
     "type": "object",
     "additionalProperties": false,
@@ -1616,6 +1628,7 @@ export const SCHEMAS = {
       "customerEmail",
       "customerName",
       "gateway",
+      "provider",
       "narration",
       "notifyUrl",
       "redirectUrl",
@@ -1671,6 +1684,9 @@ export const SCHEMAS = {
             "type": "null"
           }
         ]
+      },
+      "provider": {
+        "$ref": "#/components/schemas/ProviderOfRecord"
       },
       "narration": {
         "type": [

@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { PayoutFailureReason } from '@paysign/contracts';
-import type { AccountNameLookup, AccountNameProvider } from '../accounts/account-name-provider.interface';
-import { sandboxPayoutAccount } from '../accounts/sandbox-payout-accounts';
-import type { SqlClient } from '../db/sql-client';
-import { sqlNow, type StoreClock } from '../db/store-clock';
-import type { PayoutProvider, SendAnswer, Transfer, TransferStatus } from './payout-provider';
+import type { AccountNameLookup, AccountNameProvider } from '../ports/account-names.port';
+import { sandboxPayoutAccount } from './sandbox-payout-accounts';
+import type { SqlClient } from '../../db/sql-client';
+import { sqlNow, type StoreClock } from '../../db/store-clock';
+import type { PayoutTransfers, SendAnswer, Transfer, TransferStatus } from '../ports/payout-transfers.port';
 
 interface TransferRow {
   outcome: 'successful' | 'failed' | 'pending';
@@ -19,17 +20,22 @@ interface TransferRow {
  * The sandbox's payout provider: it pays no one, but keeps its books in the
  * payin database as a provider would (sandbox_payout_transfers), so that a
  * restart, a second instance or a test sees what it was asked to do. Its
- * documented accounts (accounts/sandbox-payout-accounts.ts, docs/sandbox.md)
+ * documented accounts (sandbox-payout-accounts.ts, docs/sandbox.md)
  * fail, stay pending, lose their answer, are reversed or renamed; any other
  * account is paid `delayMs` after it is sent.
  */
-export class SandboxPayoutProvider implements PayoutProvider {
+export class SandboxPayoutTransfers implements PayoutTransfers {
   constructor(
     private readonly client: SqlClient,
     private readonly storeClock: StoreClock,
     private readonly names: AccountNameProvider,
     private readonly delayMs: number,
   ) {}
+
+  /** `PSX-` and 32 hex digits, as the sandbox has always minted them. */
+  newReference(): string {
+    return `PSX-${randomUUID().replaceAll('-', '')}`;
+  }
 
   async accountName(account: { bankCode: string; accountNumber: string }, signal: AbortSignal): Promise<AccountNameLookup> {
     const documented = sandboxPayoutAccount(account.bankCode, account.accountNumber);

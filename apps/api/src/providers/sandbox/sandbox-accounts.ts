@@ -1,4 +1,4 @@
-import { makeNuban } from './nuban';
+import { makeNuban } from '../../banks/nuban';
 import { SANDBOX_PAYOUT_ACCOUNTS } from './sandbox-payout-accounts';
 
 export type SandboxBehaviour = { outcome: 'found'; accountName: string } | { outcome: 'not-found' } | { outcome: 'dormant' } | { outcome: 'bank-unavailable' } | { outcome: 'timeout' };

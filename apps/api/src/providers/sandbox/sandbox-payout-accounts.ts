@@ -1,5 +1,5 @@
 import type { PayoutFailureReason } from '@paysign/contracts';
-import { makeNuban } from './nuban';
+import { makeNuban } from '../../banks/nuban';
 
 /** What the sandbox provider does with a transfer to one of its documented accounts. */
 export type SandboxPayoutBehaviour =

@@ -1,10 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { PayoutFailureReason } from '@paysign/contracts';
-import type { AccountNameLookup } from '../accounts/account-name-provider.interface';
-import type { SqlClient } from '../db/sql-client';
-import type { PayoutProvider, SendAnswer, Transfer, TransferStatus } from '../payouts/payout-provider';
+import type { AccountNameLookup } from '../ports/account-names.port';
+import type { SqlClient } from '../../db/sql-client';
+import type { PayoutTransfers, SendAnswer, Transfer, TransferStatus } from '../ports/payout-transfers.port';
 import type { Logger } from 'pino';
 import type { PaystackApi, PaystackTransfer } from './paystack-api';
-import { PaystackAccountNameProvider } from './paystack-account-name.provider';
+import { PaystackAccountNameProvider } from './paystack-account-names';
 import { paystackBankCode } from './paystack-banks';
 
 /**
@@ -18,7 +19,7 @@ import { paystackBankCode } from './paystack-banks';
  * a transfer waiting for an OTP stays pending here, and Paystack abandons it
  * after 30 minutes, which is then a failure.
  */
-export class PaystackPayoutProvider implements PayoutProvider {
+export class PaystackPayoutTransfers implements PayoutTransfers {
   private readonly names: PaystackAccountNameProvider;
 
   constructor(
@@ -27,6 +28,11 @@ export class PaystackPayoutProvider implements PayoutProvider {
     private readonly logger: Logger,
   ) {
     this.names = new PaystackAccountNameProvider(api);
+  }
+
+  /** `PSX-` and 32 lower-case hex digits: sent to Paystack in lower case, which its references must be, and read back one to one. */
+  newReference(): string {
+    return `PSX-${randomUUID().replaceAll('-', '')}`;
   }
 
   accountName(account: { bankCode: string; accountNumber: string }, signal: AbortSignal): Promise<AccountNameLookup> {

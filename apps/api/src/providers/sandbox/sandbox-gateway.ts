@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DeclineReason, PayinChannel } from '@paysign/contracts';
-import type { CardDetails, CardField, CheckoutMethod, GatewayDecision, PaymentAttempt, FormGateway, Collection } from './payment-gateway';
+import type { CardDetails, CardField, CheckoutMethod, GatewayDecision, PaymentAttempt, FormGateway, Collection } from '../ports/payment-gateway.port';
 
 /** The sandbox test cards (docs/sandbox.md): each number always has the same outcome. */
 export const SANDBOX_TEST_CARDS: ReadonlyArray<{ number: string; outcome: 'paid' | DeclineReason }> = [

@@ -81,7 +81,7 @@ export type ProviderPaymentStatus =
 export interface HostedGateway {
   readonly kind: 'hosted';
   readonly name: string;
-  /** How the checkout page names where the customer is sent: "Paystack". */
+  /** How the checkout page names where the customer is sent: the provider's brand. */
   readonly displayName: string;
   readonly channels: readonly PayinChannel[];
   /** Starts the payment under a new provider reference, and answers the page the customer pays on. A refusal resolves `refused`. */
@@ -90,8 +90,8 @@ export interface HostedGateway {
 }
 
 /**
- * A payment gateway adapter: collects the money for the channels it serves,
- * on our page (the sandbox) or on the provider's (Paystack).
+ * The payment gateway port: collects the money for the channels it serves,
+ * on our page (the sandbox's) or on the provider's own (a hosted gateway).
  * docs/providers.md says what each must guarantee.
  */
 export type PaymentGateway = FormGateway | HostedGateway;

@@ -1,4 +1,4 @@
-import { BANK_CATALOGUE } from '../banks/bank-catalogue';
+import { BANK_CATALOGUE } from '../../banks/bank-catalogue';
 
 /**
  * Our bank codes (banks/bank-catalogue.ts: CBN 3-digit codes, CBN 5-digit

@@ -1,5 +1,5 @@
-import type { AccountNameLookup, AccountNameProvider } from '../accounts/account-name-provider.interface';
-import { ProviderUnavailable } from '../upstream/upstream-client';
+import type { AccountNameLookup, AccountNameProvider } from '../ports/account-names.port';
+import { ProviderUnavailable } from '../../upstream/upstream-client';
 import type { PaystackApi } from './paystack-api';
 import { paystackBankCode } from './paystack-banks';
 

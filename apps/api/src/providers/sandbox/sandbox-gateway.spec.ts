@@ -1,4 +1,4 @@
-import type { Collection } from './payment-gateway';
+import type { Collection } from '../ports/payment-gateway.port';
 import { SANDBOX_TEST_CARDS, SandboxGateway, luhnValid } from './sandbox-gateway';
 
 const payin = { merchantId: 'MCH-A', reference: 'order-1042' } as Collection;

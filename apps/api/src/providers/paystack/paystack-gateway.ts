@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DeclineReason, PayinChannel } from '@paysign/contracts';
-import type { HostedCollection, HostedGateway, ProviderPaymentStatus } from '../gateways/payment-gateway';
+import type { HostedCollection, HostedGateway, ProviderPaymentStatus } from '../ports/payment-gateway.port';
 import type { PaystackApi } from './paystack-api';
 
 /** Our channels to Paystack's `channels` (https://paystack.com/docs/payments/payment-channels/). */

@@ -1,4 +1,4 @@
-import type { AccountNameLookup, AccountNameProvider } from './account-name-provider.interface';
+import type { AccountNameLookup, AccountNameProvider } from '../ports/account-names.port';
 import { SANDBOX_ACCOUNTS } from './sandbox-accounts';
 
 /** The embedded default: answers from the documented sandbox accounts. */

@@ -7,17 +7,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import pino from 'pino';
-import { BANK_CATALOGUE } from '../banks/bank-catalogue';
-import { ServiceMetrics } from '../metrics/service-metrics';
-import { ProviderCircuit } from '../upstream/provider-circuit';
-import { ProviderUnavailable, UpstreamClient } from '../upstream/upstream-client';
-import { PaystackAccountNameProvider } from './paystack-account-name.provider';
+import { BANK_CATALOGUE } from '../../banks/bank-catalogue';
+import { ServiceMetrics } from '../../metrics/service-metrics';
+import { ProviderCircuit } from '../../upstream/provider-circuit';
+import { ProviderUnavailable, UpstreamClient } from '../../upstream/upstream-client';
+import { PaystackAccountNameProvider } from './paystack-account-names';
 import { PaystackApi } from './paystack-api';
 import { banksWithoutPaystackCode, paystackBankCode } from './paystack-banks';
 import { declineReasonOf, PaystackGateway, transactionStatusOf } from './paystack-gateway';
-import { answerOf, failureReasonOf, PaystackPayoutProvider, paystackReference, providerReferenceOf } from './paystack-payout.provider';
+import { answerOf, failureReasonOf, PaystackPayoutTransfers, paystackReference, providerReferenceOf } from './paystack-payout-transfers';
 
-const FIXTURES = path.resolve(__dirname, '../../../../tools/fake-paystack/fixtures');
+const FIXTURES = path.resolve(__dirname, '../../../../../tools/fake-paystack/fixtures');
 const fixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8')) as Record<string, unknown>;
 const KEY = 'sk_test_documentedexamples0123456789';
 
@@ -121,7 +121,7 @@ describe('the Paystack adapters on the documented example responses', () => {
     const reversed = { ...fixture('transfer-verify.200.json'), data: { ...(fixture('transfer-verify.200.json').data as Record<string, unknown>), status: 'reversed' } };
     const server = await serve({ '/transfer/verify/psx-0123456789abcdef0123456789abcdef': [200, reversed] });
     try {
-      const provider = new PaystackPayoutProvider(apiAt(server.url).api, undefined as never, pino({ level: 'silent' }));
+      const provider = new PaystackPayoutTransfers(apiAt(server.url).api, undefined as never, pino({ level: 'silent' }));
       const transfer = { providerReference: 'PSX-0123456789abcdef0123456789abcdef', amountMinor: 100_000n };
       expect(await provider.status({ ...transfer, paid: false }, signal())).toEqual({ outcome: 'failed', reason: 'reversed_by_beneficiary_bank' });
       expect(await provider.status({ ...transfer, paid: true }, signal())).toEqual({ outcome: 'reversed', reason: 'reversed_by_beneficiary_bank' });

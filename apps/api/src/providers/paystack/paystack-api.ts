@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { ProviderAnswer, UpstreamClient } from '../upstream/upstream-client';
-import { ProviderUnavailable } from '../upstream/upstream-client';
+import type { ProviderAnswer, UpstreamClient } from '../../upstream/upstream-client';
+import { ProviderUnavailable } from '../../upstream/upstream-client';
 
 /**
  * The calls the adapters make to Paystack's API, each with the answers it

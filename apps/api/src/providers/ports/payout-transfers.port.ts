@@ -1,8 +1,5 @@
 import type { PayoutFailureReason } from '@paysign/contracts';
-import type { AccountNameLookup } from '../accounts/account-name-provider.interface';
-
-/** Injection token of the PayoutProvider; absent (null) where none is configured. */
-export const PayoutProvider = Symbol('PayoutProvider');
+import type { AccountNameLookup } from '../ports/account-names.port';
 
 /** A transfer as sent: the provider knows it by `providerReference`, the same on every send. */
 export interface Transfer {
@@ -30,11 +27,26 @@ export type SendAnswer =
 export type TransferStatus = SendAnswer | { outcome: 'reversed'; reason: PayoutFailureReason } | { outcome: 'not_found' };
 
 /**
- * Where payouts are sent: a bank transfer provider. Every call may time out
- * or fail; the caller treats that as "unknown" and asks again later, never as
- * a refusal, and never sends a second transfer under a new reference.
+ * The payout transfers port: where payouts are sent, a bank transfer
+ * provider. Every call may time out or fail; the caller treats that as
+ * "unknown" and asks again later, never as a refusal, and never sends a
+ * second transfer under a new reference.
+ *
+ * What an adapter must guarantee:
+ * - `newReference` mints a reference in the provider's own format, unique
+ *   for ever; the payout keeps it, with the adapter's id, from the moment it
+ *   becomes PROCESSING, before the provider hears of it.
+ * - `send` is idempotent by that reference: the provider moves the money at
+ *   most once per reference, however often it is sent.
+ * - `status` answers `not_found` only when the provider has no transfer of
+ *   the reference at all, never for an error or a timeout (those reject): a
+ *   `not_found` past the resend grace sends the transfer again, under the
+ *   same reference, to this same adapter, and never to another.
+ * - only `successful`, `failed` and `reversed` are definitive.
  */
-export interface PayoutProvider {
+export interface PayoutTransfers {
+  /** A fresh reference for a transfer, in the provider's format. */
+  newReference(): string;
   /** The account's name at its bank now, by the provider's own name enquiry: checked at dispatch against the enquired name. */
   accountName(account: { bankCode: string; accountNumber: string }, signal: AbortSignal): Promise<AccountNameLookup>;
   /** Sends the transfer. Idempotent by `providerReference`: a resend of a transfer the provider has is answered with its state, and moves no money again. */

@@ -1,4 +1,4 @@
-import type { Migration } from '../db/migrations';
+import type { Migration } from '../../db/migrations';
 
 /** The Paystack transfer recipient of each account paid: created once, reused by every later payout to it. */
 export const PAYSTACK_RECIPIENTS: Migration = {

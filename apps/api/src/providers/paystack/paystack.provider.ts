@@ -1,0 +1,51 @@
+import type { PaystackSettings } from '../../config/app-config';
+import { ProviderCircuit } from '../../upstream/provider-circuit';
+import { UpstreamClient } from '../../upstream/upstream-client';
+import type { ProviderContext, ProviderDefinition } from '../provider-definition';
+import { PaystackAccountNameProvider } from './paystack-account-names';
+import { PaystackApi } from './paystack-api';
+import { PaystackGateway } from './paystack-gateway';
+import { PAYSTACK_RECIPIENTS } from './paystack.migrations';
+import { PaystackPayoutTransfers } from './paystack-payout-transfers';
+import { PaystackWebhooks } from './paystack-webhooks';
+
+const PAYSTACK_ID = 'paystack';
+
+/**
+ * Paystack behind every port: configured wherever PAYSTACK_SECRET_KEY is
+ * set, selected or not, so that what was sent through it is still settled
+ * through it after another provider is selected.
+ */
+export const PAYSTACK_PROVIDER: ProviderDefinition = {
+  id: PAYSTACK_ID,
+  migrations: [PAYSTACK_RECIPIENTS],
+  build(context) {
+    const settings = context.config.paystack;
+    if (!settings) return undefined;
+    const api = paystackApi(context, settings);
+    return {
+      id: PAYSTACK_ID,
+      gateway: new PaystackGateway(api),
+      payouts: new PaystackPayoutTransfers(api, context.client, context.logger),
+      accountNames: new PaystackAccountNameProvider(api),
+      webhooks: new PaystackWebhooks(api),
+      health: () => (api.circuitState === 'closed' ? 'up' : 'degraded'),
+    };
+  },
+};
+
+/** Paystack's API on its own client: its timeout, retries, circuit and metrics; the secret key only in the authorization header. */
+function paystackApi({ config, metrics, logger, clock }: ProviderContext, settings: PaystackSettings): PaystackApi {
+  const circuit = new ProviderCircuit(config.providerCircuit.failures, config.providerCircuit.openSeconds * 1000, clock);
+  const client = new UpstreamClient({
+    provider: PAYSTACK_ID,
+    baseUrl: settings.baseUrl,
+    headers: { authorization: `Bearer ${settings.secretKey}` },
+    timeoutMs: config.providerTimeoutMs,
+    retries: config.providerRetries,
+    circuit,
+    metrics,
+    logger,
+  });
+  return new PaystackApi(client, settings.secretKey, settings.baseUrl.startsWith('http:'));
+}
