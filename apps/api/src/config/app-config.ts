@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import { NONCE_TTL_SECONDS, TIMESTAMP_TOLERANCE_SECONDS } from '@paysign/signing';
+import { envValues, type Env } from './env-values';
 import { installPaths, SOURCE_DIR, type DocsPaths, type InstallPaths } from './install-paths';
 import { MAX_MEMORY_NONCES } from './limits';
 import { isGuessableSecret, MIN_SECRET_LENGTH, SECRET_STRENGTH_RULE } from './secret-strength';
@@ -222,34 +223,9 @@ export class ConfigError extends Error {
 }
 
 /** Reads and validates the configuration; every problem is reported at once. */
-export function loadConfig(env: Readonly<Record<string, string | undefined>>, paths: InstallPaths = installPaths(SOURCE_DIR)): AppConfig {
+export function loadConfig(env: Env, paths: InstallPaths = installPaths(SOURCE_DIR)): AppConfig {
   const problems: string[] = [];
-  const int = (name: string, fallback: number, min: number, max: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    if (!/^[0-9]+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
-      problems.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
-      return fallback;
-    }
-    return Number(raw);
-  };
-  const bool = (name: string, fallback: boolean): boolean => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    if (raw !== 'true' && raw !== 'false') problems.push(`${name} must be true or false, got "${raw}"`);
-    return raw === 'true';
-  };
-  const url = (name: string, protocols: string[]): string | undefined => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return undefined;
-    try {
-      const parsed = new URL(raw);
-      if (!protocols.includes(parsed.protocol)) problems.push(`${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}`);
-    } catch {
-      problems.push(`${name} is not a URL`);
-    }
-    return raw;
-  };
+  const { int, bool, url, choice } = envValues(env, problems);
 
   const mode = (env.PAYSIGN_MODE ?? 'sandbox') as ServiceMode;
   if (mode !== 'sandbox' && mode !== 'production') problems.push(`PAYSIGN_MODE must be "sandbox" or "production", got "${env.PAYSIGN_MODE}"`);
@@ -273,13 +249,6 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
     if (env.PAYMENT_GATEWAY === 'sandbox') problems.push('PAYMENT_GATEWAY must not be "sandbox" in production mode: the sandbox takes no money, so customers would be told they paid');
     if (env.PAYOUT_PROVIDER === 'sandbox') problems.push('PAYOUT_PROVIDER must not be "sandbox" in production mode: the sandbox pays no one, so payouts would be reported paid');
   }
-  const choice = <C extends ProviderChoice>(name: string, allowed: readonly C[], fallback: C): C => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    if ((allowed as readonly string[]).includes(raw)) return raw as C;
-    problems.push(`${name} must be one of ${allowed.map((a) => `"${a}"`).join(', ')}, got "${raw}"`);
-    return fallback;
-  };
   const accountNameProvider = choice('ACCOUNT_NAME_PROVIDER', ['sandbox', 'paystack'] as const, 'sandbox');
   const paymentGateway = choice('PAYMENT_GATEWAY', ['sandbox', 'paystack', 'none'] as const, mode === 'sandbox' ? 'sandbox' : 'none');
   const payoutProvider = choice('PAYOUT_PROVIDER', ['sandbox', 'paystack', 'none'] as const, mode === 'sandbox' ? 'sandbox' : 'none');
@@ -438,7 +407,7 @@ export function loadConfig(env: Readonly<Record<string, string | undefined>>, pa
  * provider. Production takes a live key only: a test key moves no money, so
  * customers would be told they paid and payouts reported sent.
  */
-function paystackSettings(env: Readonly<Record<string, string | undefined>>, mode: ServiceMode, selected: boolean, baseUrl: string | undefined, problems: string[]): PaystackSettings | undefined {
+function paystackSettings(env: Env, mode: ServiceMode, selected: boolean, baseUrl: string | undefined, problems: string[]): PaystackSettings | undefined {
   if (!selected) return undefined;
   const secretKey = env.PAYSTACK_SECRET_KEY ?? '';
   // The key is never echoed in a problem: only its prefix, which says whether it is a test or a live key.
