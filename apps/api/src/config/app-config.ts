@@ -1,29 +1,21 @@
-import * as path from 'node:path';
-import { NONCE_TTL_SECONDS, TIMESTAMP_TOLERANCE_SECONDS } from '@paysign/signing';
 import { envValues, type Env } from './env-values';
 import { installPaths, SOURCE_DIR, type DocsPaths, type InstallPaths } from './install-paths';
-import { MAX_MEMORY_NONCES } from './limits';
+import { readLogging, type LoggingSettings } from './logging-config';
+import { readMerchants, type MerchantsSettings } from './merchants-config';
+import { readMetrics, type MetricsSettings } from './metrics-config';
+import { readRateLimits, type RateLimits } from './rate-limits-config';
 import { isGuessableSecret, MIN_SECRET_LENGTH, SECRET_STRENGTH_RULE } from './secret-strength';
+import { readServiceMode, type ServiceMode } from './service-mode';
+import { readServer, type ServerSettings } from './server-config';
+import { readSigning, type SigningSettings } from './signing-config';
+import { readStores, type StoreSettings } from './stores-config';
 
-export type ServiceMode = 'sandbox' | 'production';
+export { DEFAULT_REDIS_KEY_PREFIX } from './stores-config';
+export type { RateLimits, ServiceMode };
 
 /** Everything the service reads from its environment, validated at boot. */
-export interface AppConfig {
-  port: number;
-  host: string;
+export interface AppConfig extends MerchantsSettings, StoreSettings, LoggingSettings, ServerSettings, SigningSettings, MetricsSettings {
   mode: ServiceMode;
-  merchantsFile: string;
-  /** Nonce store, rate-limit counters and enquiry cache in Redis when set, shared by every instance; in memory otherwise. */
-  redisUrl: string | undefined;
-  /** What every key the service writes to Redis starts with, so that services sharing one Redis never meet. */
-  redisKeyPrefix: string;
-  /** Payins in PostgreSQL when set; embedded on disk under dataDir otherwise. */
-  databaseUrl: string | undefined;
-  /** The PostgreSQL pool of each instance: connections, the wait for a free one, and the longest query. */
-  databasePool: { size: number; connectTimeoutMs: number; queryTimeoutMs: number };
-  dataDir: string;
-  timestampToleranceSeconds: number;
-  nonceTtlSeconds: number;
   enquiryCacheTtlSeconds: number;
   /** How long a successful enquiry's `enquiryId` may be named by a payout. */
   enquiryValiditySeconds: number;
@@ -44,44 +36,7 @@ export interface AppConfig {
   providerCircuit: { failures: number; openSeconds: number };
   /** How often each instance asks the provider about payins whose payment it has not heard the outcome of. */
   payinProviderCheckIntervalMs: number;
-  /** Largest request body accepted, in bytes; larger ones get 413 before they are read. */
-  bodyLimitBytes: number;
-  /** Most fields a body may have; the reader stops and refuses at the next one. */
-  maxBodyFields: number;
-  /** The whole request, body included, must arrive within this. */
-  requestTimeoutMs: number;
-  /** The request head must arrive within this. */
-  headersTimeoutMs: number;
-  /** How long an idle keep-alive connection stays open. */
-  keepAliveTimeoutMs: number;
-  /** A socket with no traffic at all for this long is closed. */
-  connectionTimeoutMs: number;
-  /** On SIGTERM, readiness fails at once and the server keeps serving this long, so that load balancers stop sending traffic first. */
-  shutdownDrainMs: number;
-  /** Then, connections still open this long after the server began closing are cut, so shutdown always ends. */
-  shutdownGraceMs: number;
-  /** Whether /payment/metrics is served. */
-  metricsEnabled: boolean;
-  /** Serve the metrics on this port of HOST instead of the service's own; undefined: the service's port. */
-  metricsPort: number | undefined;
-  /** When set, the metrics answer only a request with `Authorization: Bearer <token>`. */
-  metricsToken: string | undefined;
-  /** How often MERCHANTS_FILE is checked for changes; 0: only on SIGHUP. */
-  merchantsWatchIntervalMs: number;
-  /** How often each store is pinged for readiness, between the requests that use it. */
-  healthProbeIntervalMs: number;
   rateLimits: RateLimits;
-  /** Live nonces held at most by the in-memory store, and by one API key. */
-  nonceStoreMaxEntries: number;
-  nonceStoreMaxPerKey: number;
-  /**
-   * Fastify's trustProxy: which hops of X-Forwarded-For are proxies of ours. A
-   * number trusts that many hops from the socket; a list trusts those
-   * addresses. The client address is the right-most one not trusted; false
-   * trusts none, and X-Forwarded-For is ignored.
-   */
-  trustProxy: false | number | string;
-  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
   /** The OpenAPI contract served at /payment/openapi.yaml. */
   contractPath: string;
   /** What /payment/docs serves besides the contract. */
@@ -202,22 +157,6 @@ export interface PayoutSettings {
   createGroupMax: number;
 }
 
-export interface RateLimits {
-  /** Verified requests per API key per second, sustained (counted over 10 s). */
-  perKeyPerSecond: number;
-  /** Verified requests per API key in any one second: the burst allowance. */
-  perKeyBurst: number;
-  /** Account enquiries per API key per minute; an enquiry reveals an account holder's name. */
-  enquiryPerKeyPerMinute: number;
-  /** Refused (unverified) requests per client address per minute, before the address is refused outright for the rest of the minute. */
-  refusedPerAddressPerMinute: number;
-  /** Requests to the unsigned pages (checkout and docs) per client address per minute. */
-  publicPerAddressPerMinute: number;
-  /** Of those, requests for the docs' scripts (Redoc's bundle is 918 KiB), which a browser fetches once and caches. */
-  docsAssetsPerAddressPerMinute: number;
-  /** How long an address already blocked from the unsigned pages waits for each further 429: a flood then costs the service per connection it holds, not per request it can send. */
-  blockedAnswerDelayMs: number;
-}
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
 }
@@ -226,13 +165,10 @@ export class ConfigError extends Error {
 export function loadConfig(env: Env, paths: InstallPaths = installPaths(SOURCE_DIR)): AppConfig {
   const problems: string[] = [];
   const { int, bool, url, choice } = envValues(env, problems);
-
-  const mode = (env.PAYSIGN_MODE ?? 'sandbox') as ServiceMode;
-  if (mode !== 'sandbox' && mode !== 'production') problems.push(`PAYSIGN_MODE must be "sandbox" or "production", got "${env.PAYSIGN_MODE}"`);
+  const mode = readServiceMode(env, problems);
+  const merchants = readMerchants(env, mode, problems, { sandboxMerchantsFile: paths.sandboxMerchantsFile });
+  const stores = readStores(env, mode, problems);
   if (mode === 'production') {
-    if (!env.MERCHANTS_FILE) problems.push('MERCHANTS_FILE is required in production mode: the default file holds only the public sandbox merchant');
-    if (!env.REDIS_URL) problems.push('REDIS_URL is required in production mode: nonces held in memory are forgotten on restart, so a captured request could be replayed, and are not shared by instances');
-    if (!env.DATABASE_URL) problems.push('DATABASE_URL is required in production mode: the embedded database serves one instance and has no backups or replication');
     if (!env.PUBLIC_BASE_URL?.startsWith('https://')) {
       problems.push(
         env.PUBLIC_BASE_URL
@@ -253,25 +189,15 @@ export function loadConfig(env: Env, paths: InstallPaths = installPaths(SOURCE_D
   const paymentGateway = choice('PAYMENT_GATEWAY', ['sandbox', 'paystack', 'none'] as const, mode === 'sandbox' ? 'sandbox' : 'none');
   const payoutProvider = choice('PAYOUT_PROVIDER', ['sandbox', 'paystack', 'none'] as const, mode === 'sandbox' ? 'sandbox' : 'none');
   const paystack = paystackSettings(env, mode, [accountNameProvider, paymentGateway, payoutProvider].includes('paystack'), url('PAYSTACK_BASE_URL', ['https:', 'http:']), problems);
-  const logLevel = (env.LOG_LEVEL ?? 'info') as AppConfig['logLevel'];
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) problems.push(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
-
+  const logging = readLogging(env, problems);
+  const server = readServer(env, problems);
   const config: AppConfig = {
-    port: int('PORT', 3000, 0, 65535),
-    host: env.HOST || '127.0.0.1',
     mode,
-    merchantsFile: path.resolve(env.MERCHANTS_FILE || paths.sandboxMerchantsFile),
-    redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
-    redisKeyPrefix: redisKeyPrefix(env.REDIS_KEY_PREFIX, problems),
-    databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
-    databasePool: {
-      size: int('DATABASE_POOL_SIZE', 10, 1, 200),
-      connectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS', 2000, 100, 60_000),
-      queryTimeoutMs: int('DATABASE_QUERY_TIMEOUT_MS', 5000, 100, 120_000),
-    },
-    dataDir: path.resolve(env.DATA_DIR || './data'),
-    timestampToleranceSeconds: int('TIMESTAMP_TOLERANCE_SECONDS', TIMESTAMP_TOLERANCE_SECONDS, 1, 3600),
-    nonceTtlSeconds: int('NONCE_TTL_SECONDS', NONCE_TTL_SECONDS, 1, 86400),
+    ...merchants,
+    ...stores,
+    ...logging,
+    ...server,
+    ...readSigning(env, problems),
     enquiryCacheTtlSeconds: int('ENQUIRY_CACHE_TTL_SECONDS', 300, 0, 86400),
     enquiryTimeoutMs: int('ENQUIRY_TIMEOUT_MS', 5000, 1, 60000),
     enquiryValiditySeconds: int('ENQUIRY_VALIDITY_SECONDS', 1800, 60, 86_400),
@@ -283,32 +209,8 @@ export function loadConfig(env: Env, paths: InstallPaths = installPaths(SOURCE_D
     providerRetries: int('PROVIDER_RETRIES', 2, 0, 5),
     providerCircuit: { failures: int('PROVIDER_CIRCUIT_FAILURES', 5, 1, 1000), openSeconds: int('PROVIDER_CIRCUIT_OPEN_SECONDS', 30, 1, 3600) },
     payinProviderCheckIntervalMs: int('PAYIN_PROVIDER_CHECK_INTERVAL_MS', 5000, 20, 600_000),
-    bodyLimitBytes: int('BODY_LIMIT_BYTES', 65_536, 1024, 10_485_760),
-    maxBodyFields: int('MAX_BODY_FIELDS', 32, 9, 1000),
-    requestTimeoutMs: int('REQUEST_TIMEOUT_MS', 15_000, 1000, 300_000),
-    headersTimeoutMs: int('HEADERS_TIMEOUT_MS', 10_000, 1000, 300_000),
-    keepAliveTimeoutMs: int('KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 600_000),
-    connectionTimeoutMs: int('CONNECTION_TIMEOUT_MS', 120_000, 1000, 3_600_000),
-    shutdownDrainMs: int('SHUTDOWN_DRAIN_MS', 5000, 0, 300_000),
-    shutdownGraceMs: int('SHUTDOWN_GRACE_MS', 10_000, 0, 300_000),
-    metricsEnabled: bool('METRICS_ENABLED', true),
-    metricsPort: env.METRICS_PORT ? int('METRICS_PORT', 0, 1, 65535) : undefined,
-    metricsToken: env.METRICS_TOKEN || undefined,
-    merchantsWatchIntervalMs: int('MERCHANTS_WATCH_INTERVAL_MS', 2000, 0, 3_600_000),
-    healthProbeIntervalMs: int('HEALTH_PROBE_INTERVAL_MS', 1000, 100, 30_000),
-    rateLimits: {
-      perKeyPerSecond: int('RATE_LIMIT_PER_KEY_PER_SECOND', 100, 1, 100_000),
-      perKeyBurst: int('RATE_LIMIT_PER_KEY_BURST', 200, 1, 100_000),
-      enquiryPerKeyPerMinute: int('RATE_LIMIT_ENQUIRY_PER_KEY_PER_MINUTE', 300, 1, 1_000_000),
-      refusedPerAddressPerMinute: int('RATE_LIMIT_REFUSED_PER_ADDRESS_PER_MINUTE', 60, 1, 1_000_000),
-      publicPerAddressPerMinute: int('RATE_LIMIT_PUBLIC_PER_ADDRESS_PER_MINUTE', 600, 1, 1_000_000),
-      docsAssetsPerAddressPerMinute: int('RATE_LIMIT_DOCS_ASSETS_PER_ADDRESS_PER_MINUTE', 30, 1, 1_000_000),
-      blockedAnswerDelayMs: int('RATE_LIMIT_BLOCKED_ANSWER_DELAY_MS', 1000, 0, 5000),
-    },
-    nonceStoreMaxEntries: int('NONCE_STORE_MAX_ENTRIES', 6_000_000, 100, MAX_MEMORY_NONCES),
-    nonceStoreMaxPerKey: int('NONCE_STORE_MAX_PER_KEY', 120_000, 10, MAX_MEMORY_NONCES),
-    trustProxy: trustProxy(env.TRUST_PROXY, problems),
-    logLevel,
+    rateLimits: readRateLimits(env, problems),
+    ...readMetrics(env, mode, problems, { servicePort: server.port }),
     contractPath: paths.contractPath,
     docs: paths.docs,
     publicBaseUrl: publicBaseUrl(url('PUBLIC_BASE_URL', ['http:', 'https:']), problems),
@@ -371,33 +273,6 @@ export function loadConfig(env: Env, paths: InstallPaths = installPaths(SOURCE_D
   if (config.webhooks.circuit.maxOpenSeconds < config.webhooks.circuit.openSeconds) {
     problems.push(`WEBHOOK_CIRCUIT_MAX_OPEN_SECONDS (${config.webhooks.circuit.maxOpenSeconds}) must be at least WEBHOOK_CIRCUIT_OPEN_SECONDS (${config.webhooks.circuit.openSeconds})`);
   }
-  if (config.nonceTtlSeconds < 2 * config.timestampToleranceSeconds) {
-    problems.push(
-      `NONCE_TTL_SECONDS (${config.nonceTtlSeconds}) must be at least twice TIMESTAMP_TOLERANCE_SECONDS (${config.timestampToleranceSeconds}), or a request could be replayed after its nonce expires but while its timestamp is still accepted`,
-    );
-  }
-  if (config.headersTimeoutMs > config.requestTimeoutMs) {
-    problems.push(`HEADERS_TIMEOUT_MS (${config.headersTimeoutMs}) must not exceed REQUEST_TIMEOUT_MS (${config.requestTimeoutMs}): the head is part of the request`);
-  }
-  if (config.rateLimits.perKeyBurst < config.rateLimits.perKeyPerSecond) {
-    problems.push(`RATE_LIMIT_PER_KEY_BURST (${config.rateLimits.perKeyBurst}) must be at least RATE_LIMIT_PER_KEY_PER_SECOND (${config.rateLimits.perKeyPerSecond})`);
-  }
-  if (mode === 'production' && config.metricsEnabled && config.metricsPort === undefined && config.metricsToken === undefined) {
-    problems.push(
-      'METRICS_PORT or METRICS_TOKEN must be set in production mode while METRICS_ENABLED is true: the metrics must not answer anyone on the service port. Serve them on a port of the monitoring network (METRICS_PORT), require a bearer token (METRICS_TOKEN), or set METRICS_ENABLED=false',
-    );
-  }
-  if (config.metricsToken !== undefined && config.metricsToken.length < MIN_SECRET_LENGTH) {
-    problems.push(`METRICS_TOKEN must be at least ${MIN_SECRET_LENGTH} characters (openssl rand -hex 32), got ${config.metricsToken.length}`);
-  } else if (mode === 'production' && config.metricsToken !== undefined && isGuessableSecret(config.metricsToken)) {
-    problems.push(`METRICS_TOKEN is too predictable for production mode (repeated, or too few different characters); use ${SECRET_STRENGTH_RULE}`);
-  }
-  if (config.metricsPort !== undefined && config.metricsPort === config.port) {
-    problems.push(`METRICS_PORT (${config.metricsPort}) must differ from PORT; leave it unset to serve the metrics on the service's port`);
-  }
-  if (config.nonceStoreMaxPerKey > config.nonceStoreMaxEntries) {
-    problems.push(`NONCE_STORE_MAX_PER_KEY (${config.nonceStoreMaxPerKey}) must not exceed NONCE_STORE_MAX_ENTRIES (${config.nonceStoreMaxEntries})`);
-  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n- ${problems.join('\n- ')}`);
   return config;
 }
@@ -421,19 +296,6 @@ function paystackSettings(env: Env, mode: ServiceMode, selected: boolean, baseUr
     problems.push(`PAYSTACK_BASE_URL must be https, got "${base}": the secret key is sent with every call (plain http is allowed only on this host, for a local fake)`);
   }
   return { secretKey, baseUrl: base };
-}
-
-/** The default of REDIS_KEY_PREFIX, which every key the service writes to Redis starts with. */
-export const DEFAULT_REDIS_KEY_PREFIX = 'paysign:';
-
-/** REDIS_KEY_PREFIX: letters, digits and `_ . - :`, ending in `:` so that ours never run into another service's keys. */
-function redisKeyPrefix(raw: string | undefined, problems: string[]): string {
-  if (raw === undefined || raw === '') return DEFAULT_REDIS_KEY_PREFIX;
-  if (!/^[A-Za-z0-9_.-][A-Za-z0-9_.:-]{0,62}:$/.test(raw)) {
-    problems.push(`REDIS_KEY_PREFIX must be 2 to 64 letters, digits, "_", ".", "-" or ":", ending in ":", such as "paysign-eu:"; got "${raw}"`);
-    return DEFAULT_REDIS_KEY_PREFIX;
-  }
-  return raw;
 }
 
 /** WEBHOOK_RETRY_SCHEDULE: comma-separated delays in seconds, such as 0,1,2 for tests. */
@@ -470,21 +332,4 @@ function publicBaseUrl(raw: string | undefined, problems: string[]): string | un
   } catch {
     return undefined;
   }
-}
-
-/**
- * TRUST_PROXY: unset or false trusts no proxy; a number trusts that many hops
- * (true is one: the proxy in front); else a comma-separated list of proxy
- * addresses or CIDR ranges. Never "every hop": the left-most addresses of
- * X-Forwarded-For are whatever the client wrote.
- */
-function trustProxy(raw: string | undefined, problems: string[]): false | number | string {
-  if (raw === undefined || raw === '' || raw === 'false') return false;
-  if (raw === 'true') return 1;
-  if (/^[0-9]+$/.test(raw)) {
-    if (Number(raw) < 1 || Number(raw) > 10) problems.push(`TRUST_PROXY as a hop count must be from 1 to 10, got "${raw}"`);
-    return Number(raw);
-  }
-  if (!/^[0-9A-Fa-f.:/,\s]+$/.test(raw)) problems.push(`TRUST_PROXY must be true, false, a hop count, or a comma-separated list of addresses or CIDR ranges, got "${raw}"`);
-  return raw;
 }
