@@ -2,18 +2,18 @@
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /**
- * Typed readers of environment variables. Each takes an unset or empty
- * variable as its fallback, and a bad value as a problem naming the variable,
- * so that every problem is reported at once.
+ * Typed readers of environment variables. An unset or empty variable gives
+ * the fallback (undefined for a URL); a bad value adds a problem naming the
+ * variable, so that every problem is reported at once.
  */
 export interface EnvValues {
-  /** A whole number from min to max; the fallback when unset or bad. */
+  /** A whole number from min to max; the fallback when bad too. */
   int(name: string, fallback: number, min: number, max: number): number;
-  /** `true` or `false`; the fallback when unset. */
+  /** `true` or `false`. */
   bool(name: string, fallback: boolean): boolean;
-  /** A URL of one of the protocols (`https:`), returned as written; undefined when unset. */
+  /** A URL of one of the protocols (such as `https:`), returned as written. */
   url(name: string, protocols: string[]): string | undefined;
-  /** One of the allowed words; the fallback when unset or bad. */
+  /** One of the allowed words; the fallback when bad too. */
   choice<C extends string>(name: string, allowed: readonly C[], fallback: C): C;
 }
 

@@ -13,8 +13,8 @@ export interface MetricsSettings {
 
 /**
  * The metrics endpoint. Production must not serve it to anyone on the
- * service port: on a port of its own (not servicePort, PORT's), behind a
- * token, or not at all.
+ * service port: it takes a port of its own, a token, or is turned off.
+ * servicePort is PORT's value, which METRICS_PORT must differ from.
  */
 export function readMetrics(env: Env, mode: ServiceMode, problems: string[], { servicePort }: { servicePort: number }): MetricsSettings {
   const { int, bool } = envValues(env, problems);
