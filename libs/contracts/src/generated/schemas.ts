@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
- * Source: openapi/payment-api.yaml. Regenerate with `npx nx run contracts:generate`.
- * Inputs: sha256 151032bdd80f5584c3fd884c163b7a2809ec41f51ec764c6064759a9afa81098
+ * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
+ * Inputs: sha256 1db171f1d8e6d5528a737cca9ad8ada8072ac01ab6fbd3c0935931e82f831358
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
