@@ -1,23 +1,15 @@
-// Fails when libs/contracts/src/generated no longer matches openapi/: it runs the
-// generator into a scratch folder and compares, so the working tree is untouched.
-const fs = require('node:fs');
-const os = require('node:os');
+// Fails when libs/contracts/src/generated no longer matches openapi/: it
+// generates in memory and compares every file's whole text, header and body,
+// so the working tree is untouched. `node check-contract-drift.js [dir]`.
 const path = require('node:path');
-const { generate, DEFAULT_OUT } = require('./generate-contracts');
+const { render, differences, DEFAULT_OUT } = require('./generate-contracts');
 
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'contracts-'));
-generate(scratch);
-
-const files = (dir) => (fs.existsSync(dir) ? fs.readdirSync(dir).sort() : []);
-const stale = [...new Set([...files(scratch), ...files(DEFAULT_OUT)])].filter((name) => {
-  const committed = path.join(DEFAULT_OUT, name);
-  const fresh = path.join(scratch, name);
-  return !fs.existsSync(committed) || !fs.existsSync(fresh) || fs.readFileSync(committed, 'utf8') !== fs.readFileSync(fresh, 'utf8');
-});
-fs.rmSync(scratch, { recursive: true, force: true });
+const dir = path.resolve(process.argv[2] ?? DEFAULT_OUT);
+const stale = differences(dir, render());
+const where = path.relative(path.join(__dirname, '..', '..'), dir) || dir;
 
 if (stale.length > 0) {
-  console.error(`libs/contracts/src/generated is stale (${stale.join(', ')}): run \`npx nx run contracts:generate\` and commit the result.`);
+  console.error(`${where} does not match openapi/payment-api.yaml: ${stale.join('; ')}. Run \`npm run generate\`, which regenerates it from the contract, and commit the result; never edit it by hand.`);
   process.exit(1);
 }
-console.log('libs/contracts/src/generated matches openapi/payment-api.yaml.');
+console.log(`${where} matches openapi/payment-api.yaml.`);

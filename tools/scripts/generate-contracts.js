@@ -1,14 +1,18 @@
 // Generates libs/contracts/src/generated/ from openapi/payment-api.yaml: the
 // types (openapi-typescript) and the component schemas as constants, so that
 // runtime checks read their enums, patterns and limits from the contract.
-// `node generate-contracts.js [outDir] [--force]`; the drift check generates into a scratch folder.
-// Each file names the hash of what it was made from (the contract, this script
-// and openapi-typescript's version): when the files already name the current
-// one, there is nothing to do, and a build or `npm start` skips the seconds
-// openapi-typescript takes.
+// `node generate-contracts.js [outDir]` (`npm run generate`).
+// Every run generates afresh and compares what it made with what is on disk,
+// byte for byte: a hand edit is overwritten even when it kept the header. A
+// file is written only when it differs, so that an unchanged contract leaves
+// the files, and their times, as they are (`npm start` rebuilds the service
+// when a file it is built from is newer than the bundle). Each file names the
+// hash of what it was made from (the contract, this script and
+// openapi-typescript's version), for a reader; no run trusts it.
 const { execFileSync } = require('node:child_process');
 const { createHash } = require('node:crypto');
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 const { parse } = require('yaml');
 
@@ -25,42 +29,73 @@ function inputsHash() {
 }
 
 const banner = (hash) =>
-  ['/*', ' * GENERATED FILE, DO NOT EDIT.', ' * Source: openapi/payment-api.yaml. Regenerate with `npx nx run contracts:generate`.', ` * Inputs: sha256 ${hash}`, ' */', ''].join('\n');
+  ['/*', ' * GENERATED FILE, DO NOT EDIT.', ' * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.', ` * Inputs: sha256 ${hash}`, ' */', ''].join('\n');
 
-function generate(outDir) {
+/** What the generated folder must hold, file name to text, made from the contract now. */
+function render() {
   const BANNER = banner(inputsHash());
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'contracts-'));
+  try {
+    const types = path.join(scratch, 'payment-api.ts');
+    execFileSync(path.join(root, 'node_modules/.bin/openapi-typescript'), [CONTRACT, '--output', types], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const { schemas } = parse(fs.readFileSync(CONTRACT, 'utf8')).components;
+    const constants = [
+      BANNER,
+      '/** The contract\'s component schemas, as data: the one source of every enum, pattern and limit. */',
+      `export const SCHEMAS = ${JSON.stringify(schemas, null, 2)} as const;`,
+      '',
+    ].join('\n');
+    return new Map([
+      ['payment-api.ts', BANNER + fs.readFileSync(types, 'utf8')],
+      ['schemas.ts', constants],
+    ]);
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Each way `dir` differs from `files` (a file missing, extra, or changed, with
+ * the first line that differs); empty when it holds exactly them.
+ */
+function differences(dir, files) {
+  const present = fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  const found = present.filter((name) => !files.has(name)).map((name) => `${name} is not generated from the contract`);
+  for (const [name, text] of files) {
+    const file = path.join(dir, name);
+    if (!fs.existsSync(file)) {
+      found.push(`${name} is missing`);
+      continue;
+    }
+    const onDisk = fs.readFileSync(file, 'utf8');
+    if (onDisk === text) continue;
+    const want = text.split('\n');
+    const have = onDisk.split('\n');
+    const line = want.findIndex((expected, i) => have[i] !== expected);
+    found.push(`${name} differs from line ${(line < 0 ? want.length : line) + 1}`);
+  }
+  return found.sort();
+}
+
+/** Generates into `outDir`, writing only the files whose text differs and removing any other; returns what it changed. */
+function generate(outDir) {
+  const files = render();
+  const changed = differences(outDir, files);
   fs.mkdirSync(outDir, { recursive: true });
-  const types = path.join(outDir, 'payment-api.ts');
-  execFileSync(path.join(root, 'node_modules/.bin/openapi-typescript'), [CONTRACT, '--output', types], { stdio: ['ignore', 'ignore', 'inherit'] });
-  fs.writeFileSync(types, BANNER + fs.readFileSync(types, 'utf8'));
-
-  const { schemas } = parse(fs.readFileSync(CONTRACT, 'utf8')).components;
-  const constants = [
-    BANNER,
-    '/** The contract\'s component schemas, as data: the one source of every enum, pattern and limit. */',
-    `export const SCHEMAS = ${JSON.stringify(schemas, null, 2)} as const;`,
-    '',
-  ].join('\n');
-  fs.writeFileSync(path.join(outDir, 'schemas.ts'), constants);
-}
-
-/** Generates unless every output already names the current inputs' hash; says whether it generated. */
-function generateIfChanged(outDir) {
-  const stamp = ` * Inputs: sha256 ${inputsHash()}\n`;
-  const current = OUTPUTS.every((name) => {
+  for (const name of fs.readdirSync(outDir)) if (!files.has(name)) fs.rmSync(path.join(outDir, name), { recursive: true, force: true });
+  for (const [name, text] of files) {
     const file = path.join(outDir, name);
-    return fs.existsSync(file) && fs.readFileSync(file, 'utf8').slice(0, 400).includes(stamp);
-  });
-  if (current) return false;
-  generate(outDir);
-  return true;
+    if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text) fs.writeFileSync(file, text);
+  }
+  return changed;
 }
 
-module.exports = { generate, generateIfChanged, DEFAULT_OUT };
+module.exports = { generate, render, differences, DEFAULT_OUT, OUTPUTS };
 
 if (require.main === module) {
-  const args = process.argv.slice(2);
-  const outDir = path.resolve(args.find((arg) => arg !== '--force') ?? DEFAULT_OUT);
-  if (args.includes('--force')) generate(outDir);
-  else if (!generateIfChanged(outDir)) console.log(`${path.relative(root, outDir)} is up to date with openapi/payment-api.yaml.`);
+  const outDir = path.resolve(process.argv.slice(2).find((arg) => arg !== '--force') ?? DEFAULT_OUT);
+  const changed = generate(outDir);
+  const where = path.relative(root, outDir) || outDir;
+  if (changed.length === 0) console.log(`${where} matches openapi/payment-api.yaml; nothing to write.`);
+  else console.log(`${where} regenerated from openapi/payment-api.yaml: ${changed.join('; ')}.`);
 }

@@ -2,12 +2,12 @@
 // last build, then run in this process, so that SIGTERM and Ctrl-C reach it
 // and it drains. What `nx run api:build` does, without the seconds Nx takes to
 // read the workspace when there is nothing to build: the contract's generated
-// files are remade only when the contract changed (generate-contracts.js),
+// files are generated afresh and written only when they differ (generate-contracts.js),
 // and the bundle only when a file it is built from is newer than it.
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { generateIfChanged, DEFAULT_OUT } = require('./generate-contracts');
+const { generate, DEFAULT_OUT } = require('./generate-contracts');
 
 const root = path.join(__dirname, '..', '..');
 const api = path.join(root, 'apps/api');
@@ -27,6 +27,6 @@ function bundleIsCurrent() {
   return BUILD_INPUTS.every((input) => newestChange(path.join(root, input)) <= built);
 }
 
-generateIfChanged(DEFAULT_OUT);
+generate(DEFAULT_OUT);
 if (!bundleIsCurrent()) execFileSync(path.join(root, 'node_modules/.bin/tsup'), { cwd: api, stdio: ['ignore', 'ignore', 'inherit'] });
 require(BUNDLE);

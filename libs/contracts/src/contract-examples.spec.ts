@@ -40,7 +40,7 @@ describe('the contract', () => {
       status: 200,
       body: [{ name: 'Access Bank', code: 'ACCESS', logo: null, category: 'commercial' }],
     });
-    expect(violations).toEqual(['/0/code must match pattern "^[0-9]{3,6}$"']);
+    expect(violations).toEqual(['/0/code must match pattern "^[0-9]{3,6}$" (at #/components/schemas/Bank/properties/code/pattern)']);
   });
 
   it('knows concrete paths with parameters', () => {

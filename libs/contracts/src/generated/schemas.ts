@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
- * Source: openapi/payment-api.yaml. Regenerate with `npx nx run contracts:generate`.
- * Inputs: sha256 7dfb04f13690b18e19a3a817a538af031e35967bebc57a3dcdabe06ded1e48bc
+ * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
+ * Inputs: sha256 d71234088e714c20bcc4c8d5fbf924d558a892ec58151e3360b75300e84d7240
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */

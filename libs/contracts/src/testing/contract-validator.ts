@@ -5,11 +5,13 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import { CONTRACT_PATH } from './contract-path';
+import { describeViolation } from './contract-violation';
 
 const CONTRACT_ID = 'https://contract.local/payment-api.json';
 
 interface OpenApiDocument {
   paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+  webhooks?: Record<string, Record<string, { requestBody?: ResponseObject }>>;
   components: { responses: Record<string, unknown> };
 }
 
@@ -23,6 +25,13 @@ export interface ResponseToValidate {
   /** The concrete request path, for example `/payment/api/payins/order-1`. Query strings are ignored. */
   path: string;
   status: number;
+  body: unknown;
+}
+
+export interface WebhookToValidate {
+  /** The webhook's name in the contract's `webhooks`, for example `payin.successful`. */
+  name: string;
+  /** The payload as the receiver parsed it. */
   body: unknown;
 }
 
@@ -51,10 +60,21 @@ export class ContractValidator {
       if (documented?.['text/html']) return typeof body === 'string' ? [] : [`${method} ${template} ${status} must be an HTML page`];
       if (!documented) return body === '' || body === undefined ? [] : [`${method} ${template} ${status} must have no body`];
     }
-    const validate = this.ajv.getSchema(`${CONTRACT_ID}#${pointer}/content/application~1json/schema`);
-    if (!validate) return [`${method} ${template} ${status} has no application/json schema`];
-    if (validate(body)) return [];
-    return (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}`);
+    const schemaPointer = `${pointer}/content/application~1json/schema`;
+    if (!this.ajv.getSchema(`${CONTRACT_ID}#${schemaPointer}`)) return [`${method} ${template} ${status} has no application/json schema`];
+    return this.validateAt(schemaPointer, body);
+  }
+
+  /** Returns the contract violations of one webhook payload, checked against its `webhooks` entry; empty when it conforms. */
+  validateWebhook({ name, body }: WebhookToValidate): string[] {
+    const media = this.document.webhooks?.[name]?.post?.requestBody?.content?.['application/json'];
+    if (!media?.schema) return [`${name} is not a webhook of the contract`];
+    return this.validateAt(`/webhooks/${escapePointer(name)}/post/requestBody/content/application~1json/schema`, body);
+  }
+
+  /** The names of the contract's webhooks. */
+  webhookNames(): string[] {
+    return Object.keys(this.document.webhooks ?? {});
   }
 
   /** JSON pointers of every schema paired with the examples the contract gives for it. */
@@ -72,6 +92,10 @@ export class ContractValidator {
         }
       }
     }
+    for (const [name, item] of Object.entries(this.document.webhooks ?? {})) {
+      const requestBody = item.post?.requestBody;
+      if (requestBody) found.push(...this.examplesOf(requestBody, `/webhooks/${escapePointer(name)}/post/requestBody`, `webhook ${name} payload`));
+    }
     return found;
   }
 
@@ -79,7 +103,14 @@ export class ContractValidator {
     const validate = this.ajv.getSchema(`${CONTRACT_ID}#${schemaPointer}`);
     if (!validate) return [`no schema at ${schemaPointer}`];
     if (validate(value)) return [];
-    return (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}`);
+    const schemaBase = this.schemaBase(schemaPointer);
+    return (validate.errors ?? []).map((error) => describeViolation(error, { schemaBase }));
+  }
+
+  /** Where the rules of the schema at `pointer` are: the component it names, when it is a `$ref`. */
+  private schemaBase(pointer: string): string {
+    const ref = (this.resolve(pointer) as { $ref?: unknown } | undefined)?.$ref;
+    return typeof ref === 'string' && ref.startsWith('#/') ? ref.slice(1) : pointer;
   }
 
   private examplesOf(container: ResponseObject, pointer: string, label: string) {
@@ -101,7 +132,7 @@ export class ContractValidator {
   private resolve(pointer: string): ResponseObject {
     let node: unknown = this.document;
     for (const part of pointer.split('/').slice(1)) {
-      node = (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+      node = (node as Record<string, unknown> | undefined)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
     }
     return node as ResponseObject;
   }

@@ -1,4 +1,5 @@
 // Test support: validate real responses against the contract file. Not for runtime code.
 export { ContractValidator } from './contract-validator';
-export type { ResponseToValidate } from './contract-validator';
+export type { ResponseToValidate, WebhookToValidate } from './contract-validator';
+export { describeViolation } from './contract-violation';
 export { CONTRACT_PATH } from './contract-path';
