@@ -28,7 +28,8 @@ const apiFolderRules = Object.entries(API_LAYERS).map(([folder, allowed]) => {
         'error',
         {
           patterns: refused.map((other) => ({
-            group: [`../${other}`, `../${other}/*`],
+            // Files of a folder's subfolders (the provider wing's) reach the others two levels up.
+            group: [`../${other}`, `../${other}/*`, `../../${other}`, `../../${other}/*`],
             message: `apps/api/src/${folder} may not import ${other}: ${folder} may import only ${allowed.join(', ') || 'nothing of the service'} (apps/api/layers.js). Move the shared part down, or pass it in.`,
           })),
         },
@@ -62,6 +63,20 @@ module.exports = [
     files: ['apps/api/src/**/*.ts'],
     plugins: { paysign: { rules: { 'provider-names-stay-in-their-wing': providerNames.rule } } },
     rules: { 'paysign/provider-names-stay-in-their-wing': 'error' },
+  },
+  {
+    // The ledger's tables are its own: a product asks the ledger (Ledger's methods, LEDGER_SQL for an invariant), never names them.
+    files: ['apps/api/src/**/*.ts'],
+    ignores: ['apps/api/src/ledger/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['Literal[value=/\\bledger_[a-z_]+/]', 'TemplateElement[value.raw=/\\bledger_[a-z_]+/]'].map((selector) => ({
+          selector,
+          message: 'A ledger_* table is named outside apps/api/src/ledger: ask the ledger for what you need (Ledger, or LEDGER_SQL in an invariant).',
+        })),
+      ],
+    },
   },
   {
     files: ['**/*.js'],

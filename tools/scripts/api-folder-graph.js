@@ -7,15 +7,18 @@ const path = require('node:path');
 const { API_LAYERS } = require('../../apps/api/layers.js');
 
 const SRC = path.resolve(__dirname, '../../apps/api/src');
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+'(\.\.\/[^'/]+)\//g;
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s+'(\.\.?\/[^']+)'/g;
 
-/** Every import between two folders of `src`, as folder -> folders; specs included, root files left out. */
+/** Every import between two folders of `src`, as folder -> folders; specs included, root files left out. A folder's subfolders (the provider wing's) are part of it. */
 function folderEdges(src = SRC) {
   const edges = new Map();
   for (const folder of fs.readdirSync(src, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)) {
     const targets = new Set();
     for (const file of filesUnder(path.join(src, folder))) {
-      for (const match of fs.readFileSync(file, 'utf8').matchAll(IMPORT)) targets.add(match[1].slice(3));
+      for (const match of fs.readFileSync(file, 'utf8').matchAll(IMPORT)) {
+        const [top, ...rest] = path.relative(src, path.resolve(path.dirname(file), match[1])).split(path.sep);
+        if (rest.length > 0 && top !== '..') targets.add(top);
+      }
     }
     targets.delete(folder);
     edges.set(folder, [...targets].sort());

@@ -28,6 +28,19 @@ describe('the folder graph of apps/api/src', () => {
     expect(edges.get('config')).toEqual([]);
   });
 
+  it('counts an import from a subfolder (the provider wing\'s) as its folder\'s, and an import within the folder as none', () => {
+    const src = sourceTree({
+      'providers/paystack/paystack-api.ts': "import { UpstreamClient } from '../../upstream/upstream-client';\nimport type { PayoutTransfers } from '../ports/payout-transfers.port';\n",
+      'providers/provider-list.ts': "import { PAYSTACK } from './paystack/paystack.provider';\n",
+      'providers/sandbox/sandbox.provider.ts': "import { settle } from '../../payins/provider-payments';\n",
+      'upstream/upstream-client.ts': '',
+      'payins/provider-payments.ts': '',
+    });
+    const edges = graph.folderEdges(src);
+    expect(edges.get('providers')).toEqual(['payins', 'upstream']);
+    expect(graph.disallowed(edges, { providers: ['upstream'], upstream: [], payins: ['providers'] })).toEqual(['providers imports payins']);
+  });
+
   it('finds a circle a new import would make, and names the import the table refuses', () => {
     const src = sourceTree({
       'payins/payins.service.ts': "import { deliver } from '../webhooks/webhook-dispatcher';\n",

@@ -1,6 +1,7 @@
 import { loadConfig } from './config/app-config';
 import { installPaths } from './config/install-paths';
 import { runLedgerCheck } from './ledger/ledger-check.command';
+import { LEDGER_INVARIANTS } from './ledger-invariants';
 import { runMerchantsCommand } from './merchants/merchants-command';
 import { SCHEMA } from './schema';
 import { fail, runService } from './service';
@@ -14,7 +15,7 @@ if (process.argv[2] === 'merchants') {
 } else if (process.argv[2] === 'ledger-check') {
   // Only where the payin store is: the check needs no merchants, secrets or mode, and an operator's shell may not have them.
   const store = loadConfig({ DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: process.env.DATA_DIR }, installPaths(__dirname));
-  runLedgerCheck(store, SCHEMA, (line) => console.log(line)).then(
+  runLedgerCheck(store, SCHEMA, LEDGER_INVARIANTS, (line) => console.log(line)).then(
     (code) => process.exit(code),
     (error: unknown) => fail('the ledger check failed', error),
   );

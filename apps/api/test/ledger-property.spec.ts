@@ -1,9 +1,10 @@
 // Random interleavings of everything that moves money, on the embedded store: after each step the
 // ledger's invariants hold, and each balance equals a model of the money kept apart from the ledger.
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import type { SqlClient } from '../src/db/sql-client';
 import { EventOutbox } from '../src/events/event-outbox';
-import { checkLedger } from '../src/ledger/ledger-check';
+import { checkLedger } from '../src/ledger-invariants';
 import { InsufficientBalanceError, Ledger } from '../src/ledger/ledger';
 import { PayinCredits } from '../src/ledger/payin-credits';
 import { DEFAULT_FEES, payinFeeMinor } from '../src/money/fees';
@@ -105,7 +106,7 @@ describe('the ledger under random interleavings of payins, settlements, payouts 
               if (!target) break;
               const key = { merchantId, reference: target.reference };
               if (current.kind !== 'cancel' && current.kind !== 'reverse' && target.status === 'QUEUED') {
-                await payouts.move(key, { to: 'PROCESSING', provider: 'sandbox', providerReference: `PSX-${key.reference}` }, now, NO_EVENT);
+                await payouts.move(key, { to: 'PROCESSING', provider: 'sandbox', providerReference: `PSX-${randomUUID().replaceAll('-', '')}` }, now, NO_EVENT);
                 target.status = 'PROCESSING';
               }
               const transition: PayoutTransition =

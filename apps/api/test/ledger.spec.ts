@@ -1,7 +1,7 @@
 // The ledger on both stores: the embedded PGlite and PostgreSQL.
 import type { SqlClient } from '../src/db/sql-client';
 import { migrate } from '../src/db/migrations';
-import { checkLedger } from '../src/ledger/ledger-check';
+import { checkLedger } from '../src/ledger-invariants';
 import { InsufficientBalanceError, Ledger, UnbalancedJournalError, type Journal } from '../src/ledger/ledger';
 import { LEDGER } from '../src/ledger/ledger.migrations';
 import { SCHEMA } from '../src/schema';

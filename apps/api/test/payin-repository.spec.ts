@@ -13,7 +13,7 @@ import { SCHEMA } from '../src/schema';
 import { openPostgres } from '../src/db/sql-clients';
 import { SqlPayinRepository } from '../src/payins/sql-payin.repository';
 import { Ledger } from '../src/ledger/ledger';
-import { checkLedger } from '../src/ledger/ledger-check';
+import { checkLedger } from '../src/ledger-invariants';
 import { PayinCredits } from '../src/ledger/payin-credits';
 import { DEFAULT_FEES } from '../src/money/fees';
 import { DATABASE_URL, describeWithStore, openPrivateSchema } from './support/stores';

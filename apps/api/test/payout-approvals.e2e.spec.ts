@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import { SqlClient } from '../src/db/sql-client';
 import { JobRunner } from '../src/jobs/job-runner';
-import { checkLedger } from '../src/ledger/ledger-check';
+import { checkLedger } from '../src/ledger-invariants';
 import { MerchantsFileWatcher } from '../src/merchants/merchants-file-watcher';
 import { PayoutDispatcher } from '../src/payouts/payout-dispatcher';
 import type { Payout } from '@paysign/contracts';

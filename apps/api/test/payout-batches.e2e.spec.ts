@@ -2,7 +2,7 @@
 import { SANDBOX_PAYOUT_ACCOUNTS } from '../src/providers/sandbox/sandbox-payout-accounts';
 import { SqlClient } from '../src/db/sql-client';
 import { JobRunner } from '../src/jobs/job-runner';
-import { checkLedger } from '../src/ledger/ledger-check';
+import { checkLedger } from '../src/ledger-invariants';
 import { PayoutDispatcher } from '../src/payouts/payout-dispatcher';
 import type { Payout, PayoutBatch, PayoutList } from '@paysign/contracts';
 import { signedCall } from './support/api-client';

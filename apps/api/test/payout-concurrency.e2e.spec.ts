@@ -1,7 +1,7 @@
 // Money under concurrency: two instances of the service on one PostgreSQL database, many payouts at once, and a batch of 500.
 import { SqlClient } from '../src/db/sql-client';
 import { JobRunner } from '../src/jobs/job-runner';
-import { checkLedger } from '../src/ledger/ledger-check';
+import { checkLedger } from '../src/ledger-invariants';
 import { PayoutDispatcher } from '../src/payouts/payout-dispatcher';
 import { signedCall } from './support/api-client';
 import { MERCHANT_A } from './support/credentials';

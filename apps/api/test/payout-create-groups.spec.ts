@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import type { SqlClient } from '../src/db/sql-client';
 import { EventOutbox } from '../src/events/event-outbox';
-import { checkLedger } from '../src/ledger/ledger-check';
+import { checkLedger } from '../src/ledger-invariants';
 import { InsufficientBalanceError, Ledger } from '../src/ledger/ledger';
 import { PayinCredits } from '../src/ledger/payin-credits';
 import { DEFAULT_FEES } from '../src/money/fees';

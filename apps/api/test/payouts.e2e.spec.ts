@@ -2,7 +2,7 @@
 import { SANDBOX_PAYOUT_ACCOUNTS, type SandboxPayoutBehaviour } from '../src/providers/sandbox/sandbox-payout-accounts';
 import { SqlClient } from '../src/db/sql-client';
 import { JobRunner } from '../src/jobs/job-runner';
-import { checkLedger } from '../src/ledger/ledger-check';
+import { checkLedger } from '../src/ledger-invariants';
 import { PayoutDispatcher } from '../src/payouts/payout-dispatcher';
 import { signedCall, type ApiResponse } from './support/api-client';
 import { MERCHANT_A, MERCHANT_B, type TestCredential } from './support/credentials';

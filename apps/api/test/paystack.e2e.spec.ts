@@ -8,7 +8,7 @@ import { makeNuban } from '../src/banks/nuban';
 import { EnquiryCache } from '../src/accounts/enquiry-cache';
 import { SqlClient } from '../src/db/sql-client';
 import { JobRunner } from '../src/jobs/job-runner';
-import { checkLedger } from '../src/ledger/ledger-check';
+import { checkLedger } from '../src/ledger-invariants';
 import { PayoutDispatcher } from '../src/payouts/payout-dispatcher';
 import { ServiceMetrics } from '../src/metrics/service-metrics';
 import { send, signedCall } from './support/api-client';

@@ -11,7 +11,7 @@ import { makeNuban } from '../src/banks/nuban';
 import { loadConfig, type AppConfig } from '../src/config/app-config';
 import { SqlClient } from '../src/db/sql-client';
 import { JobRunner } from '../src/jobs/job-runner';
-import { checkLedger } from '../src/ledger/ledger-check';
+import { checkLedger } from '../src/ledger-invariants';
 import { ServiceMetrics } from '../src/metrics/service-metrics';
 import { PayoutDispatcher } from '../src/payouts/payout-dispatcher';
 import { signedCall } from './support/api-client';

@@ -97,8 +97,9 @@ describe('loadConfig', () => {
       expect(loadConfig({}).paystack).toBeUndefined();
       expect(loadConfig(PRODUCTION)).toMatchObject({ paymentGateway: 'none', payouts: { provider: 'none' }, paystack: undefined });
       expect(loadConfig({ PAYSTACK_SECRET_KEY: 'sk_test_abcdef0123456789' })).toMatchObject({ paymentGateway: 'sandbox', paystack: { secretKey: 'sk_test_abcdef0123456789' } });
-      // Still checked as a key of this mode: set, it is used.
-      expect(() => loadConfig({ PAYSTACK_SECRET_KEY: LIVE_KEY })).toThrow('PAYSTACK_SECRET_KEY is a live key (sk_live_), refused in sandbox mode');
+      // Only a key of this mode's kind: a sandbox sharing production's Secret never takes its live key.
+      expect(loadConfig({ PAYSTACK_SECRET_KEY: LIVE_KEY }).paystack).toBeUndefined();
+      expect(loadConfig({ ...PRODUCTION, PAYSTACK_SECRET_KEY: LIVE_KEY }).paystack).toMatchObject({ secretKey: LIVE_KEY });
     });
 
     it('takes RETIRED_PROVIDERS as provider ids, and refuses one that a seam still selects', () => {

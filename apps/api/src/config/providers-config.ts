@@ -75,6 +75,16 @@ function providerIds(name: string, raw: string | undefined, problems: string[]):
 }
 
 /**
+ * Whether a key set while no seam selects Paystack configures it, for what is
+ * still in flight there: only a secret key of this mode's kind (live in
+ * production, test in sandbox). Any other is ignored, as it always was
+ * unselected: a sandbox sharing production's Secret never takes its live key.
+ */
+function keptForObjectsInFlight(secretKey: string | undefined, mode: ServiceMode): boolean {
+  return secretKey !== undefined && new RegExp(`^sk_${mode === 'production' ? 'live' : 'test'}_[A-Za-z0-9]{8,200}$`).test(secretKey);
+}
+
+/**
  * PAYSTACK_SECRET_KEY and PAYSTACK_BASE_URL, required when a seam selects the
  * provider, and taken when set though none does: what was sent through
  * Paystack before another provider was selected is still settled there.
@@ -82,7 +92,7 @@ function providerIds(name: string, raw: string | undefined, problems: string[]):
  * would be told they paid and payouts reported sent.
  */
 function paystackSettings(env: Env, mode: ServiceMode, selected: boolean, baseUrl: string | undefined, problems: string[]): PaystackSettings | undefined {
-  if (!selected && !env.PAYSTACK_SECRET_KEY) return undefined;
+  if (!selected && !keptForObjectsInFlight(env.PAYSTACK_SECRET_KEY, mode)) return undefined;
   const secretKey = env.PAYSTACK_SECRET_KEY ?? '';
   // The key is never echoed in a problem: only its prefix, which says whether it is a test or a live key.
   if (secretKey === '') problems.push('PAYSTACK_SECRET_KEY is required when ACCOUNT_NAME_PROVIDER, PAYMENT_GATEWAY or PAYOUT_PROVIDER is "paystack": it is the secret key of the Paystack account (Settings > API Keys & Webhooks)');

@@ -2,7 +2,7 @@ import type { AppConfig } from '../config/app-config';
 import type { SqlClient } from '../db/sql-client';
 import { openPglite, openPostgres } from '../db/sql-clients';
 import type { Migration } from '../db/migrations';
-import { checkLedger, LEDGER_INVARIANTS } from './ledger-check';
+import { checkInvariants, type LedgerInvariant } from './ledger-check';
 
 /** What the operator's command exits with. */
 export const LEDGER_CHECK_EXIT = { holds: 0, broken: 1, cannotCheck: 2 } as const;
@@ -16,7 +16,7 @@ export const LEDGER_CHECK_EXIT = { holds: 0, broken: 1, cannotCheck: 2 } as cons
  * this build's. On PostgreSQL it runs beside the service; the embedded store
  * (DATA_DIR) has one user at a time, so stop the service first.
  */
-export async function runLedgerCheck(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>, schema: readonly Migration[], print: (line: string) => void): Promise<number> {
+export async function runLedgerCheck(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>, schema: readonly Migration[], invariants: readonly LedgerInvariant[], print: (line: string) => void): Promise<number> {
   let client: SqlClient;
   try {
     // No migrations: the schema is the service's to change.
@@ -38,8 +38,8 @@ export async function runLedgerCheck(config: Pick<AppConfig, 'databaseUrl' | 'da
     );
     const { journals, entries, accounts } = counts.rows[0] ?? { journals: '0', entries: '0', accounts: '0' };
     print(`ledger check: ${journals} journals, ${entries} entries, ${accounts} accounts`);
-    const problems = await checkLedger(client);
-    for (const invariant of LEDGER_INVARIANTS) {
+    const problems = await checkInvariants(client, invariants);
+    for (const { invariant } of invariants) {
       const problem = problems.find((candidate) => candidate.invariant === invariant);
       print(`${problem ? 'BROKEN' : 'holds '}  ${invariant}`);
       for (const row of problem?.rows ?? []) print(`          ${JSON.stringify(row)}`);

@@ -1,4 +1,5 @@
 import type { SqlQueryable } from '../db/sql-client';
+import type { LedgerObjectType } from './ledger';
 
 /** One broken invariant, with the rows that break it. */
 export interface LedgerProblem {
@@ -9,12 +10,29 @@ export interface LedgerProblem {
 /** At most this many rows are named per invariant: enough to start from, however broken the ledger is. */
 const ROWS_PER_PROBLEM = 20;
 
+/** One invariant: a query for the rows that break it; none is an invariant that holds. */
+export interface LedgerInvariant {
+  invariant: string;
+  sql: string;
+}
+
 /**
- * The ledger's invariants, each a query for the rows that break it; an
- * empty answer for every one is a ledger that holds. Read by `ledger:check`
- * and by the tests after every step they take.
+ * What a product's invariant may read of the ledger, as SQL: the ledger's
+ * tables are its own, and a product names them only through these.
  */
-const INVARIANTS: readonly { invariant: string; sql: string }[] = [
+export const LEDGER_SQL = {
+  /** Every journal of one kind of object: `id`, `merchant_id`, `object_id`, `type`. */
+  journalsOf: (objectType: LedgerObjectType): string => `(SELECT id, merchant_id, object_id, type FROM ledger_journals WHERE object_type = '${objectType}')`,
+  /** Every entry: `journal_id`, `account_id`, `kind`, `amount_minor`. */
+  entries: '(SELECT journal_id, account_id, kind, amount_minor FROM ledger_entries)',
+} as const;
+
+/**
+ * The ledger's own invariants, on its books alone. Each product adds its own
+ * (that every object has the journals of its state), and the service checks
+ * them all together (ledger-invariants.ts at the root of src).
+ */
+export const BALANCE_INVARIANTS: readonly LedgerInvariant[] = [
   {
     invariant: 'each journal sums to zero',
     sql: `SELECT j.id::text AS journal, j.type, j.object_type, j.object_id, coalesce(sum(e.amount_minor), 0)::text AS sum_minor, count(e.id)::int AS entries
@@ -32,13 +50,6 @@ const INVARIANTS: readonly { invariant: string; sql: string }[] = [
     sql: `SELECT id AS account, balance_minor::text AS balance_minor FROM ledger_accounts WHERE balance_minor < 0`,
   },
   {
-    invariant: 'every successful payin is credited, with its fee, and nothing else is',
-    sql: `SELECT p.merchant_id, p.reference, p.status, p.amount_minor::text AS amount_minor, p.fee_minor::text AS fee_minor, j.id::text AS credit_journal
-          FROM payins p LEFT JOIN ledger_journals j ON j.merchant_id = p.merchant_id AND j.object_type = 'payin' AND j.object_id = p.reference AND j.type = 'payin_credit'
-          WHERE (p.status = 'SUCCESSFUL') <> (j.id IS NOT NULL)
-             OR (j.id IS NOT NULL AND (p.fee_minor IS NULL OR p.amount_minor - p.fee_minor <> (SELECT coalesce(sum(e.amount_minor), 0) FROM ledger_entries e WHERE e.journal_id = j.id AND e.kind = 'pending')))`,
-  },
-  {
     invariant: "every payin credit with a net amount is settled once, or due to be",
     sql: `SELECT j.merchant_id, j.object_id AS reference, s.id::text AS settlement_journal, d.due_at
           FROM ledger_journals j
@@ -49,29 +60,15 @@ const INVARIANTS: readonly { invariant: string; sql: string }[] = [
           GROUP BY j.id, s.id, d.due_at
           HAVING sum(e.amount_minor) > 0 AND ((s.id IS NULL) = (d.due_at IS NULL))`,
   },
-  {
-    invariant: 'every payout has the journals of its state, for its amount and fee',
-    sql: `SELECT p.merchant_id, p.reference, p.status, coalesce(string_agg(j.type, ',' ORDER BY j.type), '') AS journals
-          FROM payouts p LEFT JOIN ledger_journals j ON j.merchant_id = p.merchant_id AND j.object_type = 'payout' AND j.object_id = p.reference
-          GROUP BY p.merchant_id, p.reference, p.status, p.amount_minor, p.fee_minor
-          HAVING coalesce(string_agg(j.type, ',' ORDER BY j.type), '') <> CASE p.status
-                   WHEN 'PENDING_APPROVAL' THEN 'payout_hold' WHEN 'BATCHED' THEN 'payout_hold' WHEN 'QUEUED' THEN 'payout_hold' WHEN 'PROCESSING' THEN 'payout_hold'
-                   WHEN 'SUCCESSFUL' THEN 'payout_debit,payout_hold' WHEN 'REVERSED' THEN 'payout_debit,payout_hold,payout_reversal'
-                   ELSE 'payout_hold,payout_release' END
-              OR p.amount_minor + p.fee_minor <> (SELECT coalesce(sum(e.amount_minor), 0) FROM ledger_entries e JOIN ledger_journals h ON h.id = e.journal_id
-                   WHERE h.merchant_id = p.merchant_id AND h.object_type = 'payout' AND h.object_id = p.reference AND h.type = 'payout_hold' AND e.kind = 'held')`,
-  },
 ];
 
-/** Every broken invariant of the ledger in the database behind `client`; none when it holds. */
-export async function checkLedger(client: SqlQueryable): Promise<LedgerProblem[]> {
+/** Every broken one of `invariants` in the database behind `client`; none when the ledger holds. */
+export async function checkInvariants(client: SqlQueryable, invariants: readonly LedgerInvariant[]): Promise<LedgerProblem[]> {
   const problems: LedgerProblem[] = [];
-  for (const { invariant, sql } of INVARIANTS) {
+  for (const { invariant, sql } of invariants) {
     const { rows } = await client.query<Record<string, unknown>>(`${sql} LIMIT ${ROWS_PER_PROBLEM}`);
     if (rows.length > 0) problems.push({ invariant, rows });
   }
   return problems;
 }
 
-/** The invariants checked, in order, for the report. */
-export const LEDGER_INVARIANTS = INVARIANTS.map(({ invariant }) => invariant);

@@ -229,6 +229,19 @@ export class Ledger {
    * InsufficientBalanceError when `available` is short; the caller's
    * transaction, which creates the payout, then rolls back whole.
    */
+  /**
+   * Locks the merchant's `available` balance in `currency` for the rest of
+   * `tx`, and resolves it: what a product takes first to serialise the moves
+   * that spend it (a payout's create, a batch's cancel), so that they queue
+   * instead of racing, and always in this order before anything else.
+   */
+  async lockAvailable(tx: SqlQueryable, merchantId: string, currency: string): Promise<bigint> {
+    const { rows } = await tx.query<{ balance_minor: string }>('SELECT balance_minor::text AS balance_minor FROM ledger_accounts WHERE id = $1 FOR UPDATE', [
+      accountId({ merchantId, currency, kind: 'available' }),
+    ]);
+    return BigInt(rows[0]?.balance_minor ?? 0);
+  }
+
   async holdPayout(tx: SqlQueryable, payout: PayoutMoney, at: Date): Promise<void> {
     await this.holdPayouts(tx, [payout], at);
   }

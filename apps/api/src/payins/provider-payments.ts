@@ -7,7 +7,8 @@ import { Clock } from '../config/clock';
 import { StoreClock, storeInstant } from '../db/store-clock';
 import type { HostedGateway, ProviderPaymentStatus } from '../providers/ports/payment-gateway.port';
 import { ProviderRegistry } from '../providers/provider-registry';
-import { JobRunner, type JobRunOutcome } from '../jobs/job-runner';
+import { JobRunner } from '../jobs/job-runner';
+import { nextCheck, ProviderChecks } from '../jobs/provider-checks';
 import { ServiceLogger } from '../logging/logger';
 import { ApiException } from '../errors/api.exception';
 import { ServiceMetrics } from '../metrics/service-metrics';
@@ -24,6 +25,7 @@ export type CheckSource = 'return' | 'webhook' | 'schedule';
 /** Seconds after its creation at which a payin's provider is asked, when nothing else has settled it; then every 10 minutes, and once at expiry. */
 const CHECK_OFFSETS_SECONDS = [60, 180, 600];
 const CHECK_EVERY_SECONDS = 600;
+const checkOffsetSeconds = (n: number): number => CHECK_OFFSETS_SECONDS[n] ?? (CHECK_OFFSETS_SECONDS.at(-1) as number) + (n - CHECK_OFFSETS_SECONDS.length + 1) * CHECK_EVERY_SECONDS;
 /** Asked this long past expiry with no answer, a payin is flagged for an operator; its checks go on. */
 const ATTENTION_AFTER_EXPIRY_MS = 24 * 3_600_000;
 
@@ -42,6 +44,9 @@ const ATTENTION_AFTER_EXPIRY_MS = 24 * 3_600_000;
  */
 @Injectable()
 export class ProviderPayments implements OnModuleInit {
+  /** The schedule of checks of payins started at a hosted gateway. */
+  private readonly checks: ProviderChecks<StoredPayin>;
+
   constructor(
     @Inject(PayinRepository) private readonly payins: PayinRepository,
     private readonly providers: ProviderRegistry,
@@ -53,12 +58,24 @@ export class ProviderPayments implements OnModuleInit {
     @Inject(AppConfigToken) private readonly config: AppConfig,
     @Inject(Clock) private readonly serviceClock: Clock,
     @Inject(StoreClock) private readonly storeClock: StoreClock,
-  ) {}
+  ) {
+    this.checks = new ProviderChecks(
+      {
+        job: PAYIN_PROVIDER_CHECK_JOB,
+        object: 'payin',
+        intervalMs: config.payinProviderCheckIntervalMs,
+        batchSize: config.payinSweepBatchSize,
+        leaseMs: 2 * config.providerTimeoutMs + 60_000,
+        due: { claimDue: (limit, leaseMs) => this.payins.claimProviderChecks(limit, leaseMs) },
+        check: async (payin) => void (await this.settle(payin, 'schedule')),
+      },
+      { jobs, metrics, logger },
+    );
+  }
 
   onModuleInit(): void {
     // Asked about wherever a configured gateway is hosted, selected or not: its payins in flight are still settled there.
-    if (!this.providers.ids.some((id) => this.providers.gateway(id)?.kind === 'hosted')) return;
-    this.jobs.add({ name: PAYIN_PROVIDER_CHECK_JOB, intervalMs: this.config.payinProviderCheckIntervalMs, run: () => this.checkBatch() });
+    if (this.providers.ids.some((id) => this.providers.gateway(id)?.kind === 'hosted')) this.checks.schedule();
   }
 
   /** The hosted gateway of a payin: its provider of record's, when that provider is configured and its gateway is hosted. Never another provider's. */
@@ -151,14 +168,6 @@ export class ProviderPayments implements OnModuleInit {
     return payin;
   }
 
-  /** One batch of due checks; a full one asks the runner for another at once. */
-  async checkBatch(): Promise<JobRunOutcome> {
-    const batchSize = this.config.payinSweepBatchSize;
-    const claimed = await this.payins.claimProviderChecks(batchSize, 2 * this.config.providerTimeoutMs + 60_000);
-    await Promise.all(claimed.map((payin) => this.settle(payin, 'schedule')));
-    return { again: claimed.length === batchSize };
-  }
-
   /** Moves the payin on the provider's answer. A payment the provider confirmed, for a payin another path made final meanwhile (expired, cancelled), is flagged, never dropped. */
   private async move(payin: StoredPayin, transition: Parameters<PayinRepository['transition']>[1], source: CheckSource, provider: string): Promise<StoredPayin> {
     const moved = await this.payins.transition(payin, transition, new Date(this.clock()), this.events.eventOf, { confirmedByProvider: transition.to !== 'ABANDONED' });
@@ -176,19 +185,15 @@ export class ProviderPayments implements OnModuleInit {
     return this.flag(payin, provider, 'late', `the provider reports a payment for a payin already ${payin.status}: the money is at the provider and was not credited; refund it there`);
   }
 
-  /** The next check on the schedule: the next offset still ahead, and never later than expiry, when the last one runs. */
+  /** The next check on the schedule: the next offset still ahead, and never later than expiry, when the last one runs; past expiry every 10 minutes, flagged a day after it. */
   private async reschedule(payin: StoredPayin): Promise<void> {
     const now = this.clock();
-    const startedAt = payin.createdAt.getTime();
-    const offsets = (n: number) => (CHECK_OFFSETS_SECONDS[n] ?? (CHECK_OFFSETS_SECONDS.at(-1) as number) + (n - CHECK_OFFSETS_SECONDS.length + 1) * CHECK_EVERY_SECONDS) * 1000;
-    let n = 0;
-    while (startedAt + offsets(n) <= now) n++;
     const expiry = payin.expiresAt.getTime();
-    const nextAt = now < expiry ? Math.min(startedAt + offsets(n), expiry) : now + CHECK_EVERY_SECONDS * 1000;
+    const nextAt = now < expiry ? Math.min(nextCheck(checkOffsetSeconds, payin.createdAt.getTime(), now).atMs, expiry) : now + CHECK_EVERY_SECONDS * 1000;
     const overdue = now >= expiry + ATTENTION_AFTER_EXPIRY_MS;
     await this.payins.scheduleProviderCheck(payin, new Date(nextAt), overdue);
     if (overdue && !payin.needsAttention) {
-      this.logger.error({ merchantId: payin.merchantId, reference: payin.reference, providerReference: payin.providerReference }, 'payin needs attention: no final answer from the provider a day after expiry; its checks go on');
+      this.checks.flagged('no_answer', { merchantId: payin.merchantId, reference: payin.reference, provider: payin.provider, providerReference: payin.providerReference }, 'payin needs attention: no final answer from the provider a day after expiry; its checks go on');
     }
   }
 
@@ -202,6 +207,7 @@ export class ProviderPayments implements OnModuleInit {
     const flagged = await this.payins.flagForAttention(payin);
     if (!flagged) return (await this.payins.find(payin)) ?? payin;
     if (kind === 'mismatch') this.metrics.providerMismatches.inc({ provider, object: 'payin' });
+    this.metrics.providerChecksNeedingAttention.inc({ object: 'payin', reason: kind === 'mismatch' ? 'mismatch' : 'paid_when_final' });
     this.logger.error({ merchantId: payin.merchantId, reference: payin.reference, providerReference: payin.providerReference, provider, amountMinor: payin.amountMinor.toString(), ...extra }, `payin needs attention: ${why}`);
     return flagged;
   }

@@ -222,7 +222,7 @@ export class PayoutBatchStore {
     return this.observed('batch', () =>
       this.client.transaction(async (tx): Promise<CancelOutcome> => {
         // `available` before the batch, as a payout joining takes them: the two never wait on each other in a circle.
-        await tx.query('SELECT 1 FROM ledger_accounts WHERE id = $1 FOR UPDATE', [`merchant:${key.merchantId}:NGN:available`]);
+        await this.ledger.lockAvailable(tx, key.merchantId, 'NGN');
         const batch = await this.lockOn(tx, key);
         if (!batch) return { refused: 'not-found' };
         if (batch.status !== 'OPEN') {

@@ -5,6 +5,7 @@ import { AppConfigToken } from '../config/app-config.token';
 import { Clock } from '../config/clock';
 import { StoreClock, storeInstant } from '../db/store-clock';
 import { JobRunner, type JobRunOutcome } from '../jobs/job-runner';
+import { nextCheck, ProviderChecks } from '../jobs/provider-checks';
 import { ServiceLogger } from '../logging/logger';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { sameName } from '@paysign/contracts';
@@ -40,6 +41,8 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
   /** Sends under way, each ended by the provider's answer, its timeout or shutdown. */
   private readonly sending = new Set<Promise<void>>();
   private readonly shutdown = new AbortController();
+  /** The status checks of payouts sent, and of paid ones watched for a reversal. */
+  private readonly checks: ProviderChecks<StoredPayout>;
 
   constructor(
     private readonly store: PayoutStore,
@@ -51,15 +54,27 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
     @Inject(AppConfigToken) private readonly config: AppConfig,
     @Inject(Clock) private readonly clock: Clock,
     @Inject(StoreClock) private readonly storeClock: StoreClock,
-  ) {}
+  ) {
+    const { statusCheckIntervalMs, statusCheckBatchSize, providerTimeoutMs } = config.payouts;
+    this.checks = new ProviderChecks(
+      {
+        job: PAYOUT_STATUS_CHECK_JOB,
+        object: 'payout',
+        intervalMs: statusCheckIntervalMs,
+        batchSize: statusCheckBatchSize,
+        // The lease outlasts a check (its status call, and a resend's name check and send) with room to spare.
+        leaseMs: 3 * providerTimeoutMs + 60_000,
+        due: { claimDue: (limit, leaseMs) => this.store.claimDueChecks(limit, leaseMs) },
+        check: (payout, shutdown) => this.check(payout, shutdown),
+      },
+      { jobs, metrics, logger },
+    );
+  }
 
   onModuleInit(): void {
-    const { dispatchIntervalMs, statusCheckIntervalMs } = this.config.payouts;
     // New payouts are sent only where a provider is selected; payouts in flight are checked wherever their provider is still configured.
-    if (this.providers.payoutsForNewPayouts()) this.jobs.add({ name: PAYOUT_DISPATCH_JOB, intervalMs: dispatchIntervalMs, run: () => this.dispatchBatch() });
-    if (this.providers.ids.some((id) => this.providers.implements(id, 'payouts'))) {
-      this.jobs.add({ name: PAYOUT_STATUS_CHECK_JOB, intervalMs: statusCheckIntervalMs, run: (signal) => this.checkBatch(signal) });
-    }
+    if (this.providers.payoutsForNewPayouts()) this.jobs.add({ name: PAYOUT_DISPATCH_JOB, intervalMs: this.config.payouts.dispatchIntervalMs, run: () => this.dispatchBatch() });
+    if (this.providers.ids.some((id) => this.providers.implements(id, 'payouts'))) this.checks.schedule();
   }
 
   /**
@@ -94,15 +109,6 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
   async beforeApplicationShutdown(): Promise<void> {
     this.shutdown.abort();
     await this.idle();
-  }
-
-  /** One batch of due status checks. */
-  async checkBatch(shutdown: AbortSignal): Promise<JobRunOutcome> {
-    const { statusCheckBatchSize, providerTimeoutMs } = this.config.payouts;
-    // The lease outlasts a check (its status call, and a resend's name check and send) with room to spare.
-    const claimed = await this.store.claimDueChecks(statusCheckBatchSize, 3 * providerTimeoutMs + 60_000);
-    await Promise.all(claimed.map((payout) => this.check(payout, shutdown)));
-    return { again: claimed.length === statusCheckBatchSize };
   }
 
   /** A status check now of the payout `provider` was sent under `providerReference`, as its webhook names it; false when no payout of that provider has it. */
@@ -206,16 +212,17 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
   /** The next check of a PROCESSING payout on its schedule, and `needsAttention` once it has been sent for 72 hours. */
   private async reschedule(payout: StoredPayout): Promise<void> {
     const processingAt = (payout.processingAt as Date).getTime();
-    const elapsedS = (this.nowMs() - processingAt) / 1000;
-    // The next step of the schedule still ahead: a check that ran late (an instance was down) does not leave the rest behind.
-    let checks = payout.statusChecks + 1;
-    while (statusCheckOffsetSeconds(checks, this.config.payouts.statusCheckScheduleSeconds) <= elapsedS) checks++;
-    const nextAt = new Date(processingAt + statusCheckOffsetSeconds(checks, this.config.payouts.statusCheckScheduleSeconds) * 1000);
-    const overdue = elapsedS >= ATTENTION_AFTER_S;
-    const rescheduled = await this.store.rescheduleCheck(payout, 'PROCESSING', checks, nextAt, overdue);
+    const now = this.nowMs();
+    const next = nextCheck((n) => statusCheckOffsetSeconds(n, this.config.payouts.statusCheckScheduleSeconds), processingAt, now, payout.statusChecks + 1);
+    const overdue = (now - processingAt) / 1000 >= ATTENTION_AFTER_S;
+    const rescheduled = await this.store.rescheduleCheck(payout, 'PROCESSING', next.checks, new Date(next.atMs), overdue);
     if (overdue && rescheduled && !payout.needsAttention) {
       this.metrics.payoutsNeedingAttention.inc();
-      this.logger.warn({ merchantId: payout.merchantId, reference: payout.reference, providerReference: payout.providerReference, processingAt: payout.processingAt }, 'payout needs attention: no definitive answer from the provider in 72 hours');
+      this.checks.flagged(
+        'no_answer',
+        { merchantId: payout.merchantId, reference: payout.reference, provider: payout.provider, providerReference: payout.providerReference, processingAt: payout.processingAt },
+        'payout needs attention: no definitive answer from the provider in 72 hours',
+      );
     }
   }
 
@@ -225,6 +232,7 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
     // A requery or a replayed webhook that meets it again reports nothing new.
     if (payout.needsAttention) return;
     this.metrics.providerMismatches.inc({ provider: payout.provider ?? 'unrecorded', object: 'payout' });
+    this.metrics.providerChecksNeedingAttention.inc({ object: 'payout', reason: 'mismatch' });
     this.logger.error(
       { merchantId: payout.merchantId, reference: payout.reference, providerReference: payout.providerReference, amountMinor: payout.amountMinor.toString(), reportedAmountMinor: reported.amountMinor.toString(), reportedCurrency: reported.currency },
       'payout needs attention: the provider reports another amount or currency; nothing was moved',

@@ -4,7 +4,7 @@ import { createdWindowConditions } from '../db/listing-conditions';
 import { sqlNow, sqlNowPlus, type StoreClock } from '../db/store-clock';
 import type { EventOutbox } from '../events/event-outbox';
 import { WriteBatcher } from '../db/write-batcher';
-import { accountId, InsufficientBalanceError, type Ledger } from '../ledger/ledger';
+import { InsufficientBalanceError, type Ledger } from '../ledger/ledger';
 import { isStoreFailure } from '../stores/store-failure';
 import { observeThrough, type StoreProbe } from '../stores/store-probe';
 import { PAYOUT_COLUMNS as COLUMNS, payoutFromRow as fromRow, payoutMoney as money, type NewPayout, type PayoutEventOf, type PayoutKey, type PayoutListQuery, type PayoutRow, type StoredPayout } from './payout-rows';
@@ -118,8 +118,7 @@ export class PayoutStore {
     const available = { merchantId, currency, kind: 'available' as const };
     return this.observed('create', () =>
       this.client.transaction(async (tx) => {
-        const locked = await tx.query<{ balance_minor: string }>('SELECT balance_minor::text AS balance_minor FROM ledger_accounts WHERE id = $1 FOR UPDATE', [accountId(available)]);
-        let availableMinor = BigInt(locked.rows[0]?.balance_minor ?? 0);
+        let availableMinor = await this.ledger.lockAvailable(tx, merchantId, currency);
         const references = [...new Set(creates.map((create) => create.payout.reference))];
         const taken = await tx.query<PayoutRow>(
           `SELECT ${COLUMNS} FROM payouts WHERE merchant_id = $1 AND reference IN (${references.map((_, i) => `$${i + 2}`).join(', ')})`,
@@ -223,7 +222,7 @@ export class PayoutStore {
   private createInBatch(payout: NewPayout, start: PayoutStart, dailyLimitMinor: bigint, now: Date, eventOf: PayoutEventOf): Promise<CreateOutcome> {
     return this.observed('create', () =>
       this.client.transaction(async (tx): Promise<CreateOutcome> => {
-        await tx.query('SELECT 1 FROM ledger_accounts WHERE id = $1 FOR UPDATE', [accountId({ merchantId: payout.merchantId, currency: payout.currency, kind: 'available' })]);
+        await this.ledger.lockAvailable(tx, payout.merchantId, payout.currency);
         const existing = await this.findOn(tx, payout);
         if (existing) return { created: false, payout: existing };
         if (payout.batchReference !== null) {
