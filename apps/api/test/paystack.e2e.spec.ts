@@ -13,11 +13,11 @@ import { PayoutDispatcher } from '../src/payouts/payout-dispatcher';
 import { ServiceMetrics } from '../src/metrics/service-metrics';
 import { send, signedCall } from './support/api-client';
 import { MERCHANT_A } from './support/credentials';
-import { payoutMerchantsFile } from './support/payout-merchants';
+import { FAKE_PAYSTACK_LIVE_KEY, paystackEverywhere } from './support/paystack-settings';
 import { TestClock } from './support/test-clock';
 import { PRODUCTION_SETTINGS, startProductionTestApp, type TestApp } from './support/test-app';
 
-const LIVE_KEY = 'sk_live_fakepaystack0123456789abcdef0123456789';
+const LIVE_KEY = FAKE_PAYSTACK_LIVE_KEY;
 const WEBHOOK_PATH = '/payment/provider-webhooks/paystack';
 // An account of no other suite: enquiries are cached in the shared Redis by the suites that cache them.
 const ACCOUNT = { bankCode: '058', accountNumber: makeNuban('058', '731950264'), accountName: 'ADAEZE NWOSU' };
@@ -47,23 +47,7 @@ describe('production with Paystack, against the fake provider', () => {
   beforeAll(async () => {
     fake = await startFakePaystack({ secretKey: LIVE_KEY });
     fake.addAccount(ACCOUNT);
-    api = await startProductionTestApp(
-      {
-        MERCHANTS_FILE: payoutMerchantsFile('https://merchant.example.com/hooks'),
-        ACCOUNT_NAME_PROVIDER: 'paystack',
-        PAYMENT_GATEWAY: 'paystack',
-        PAYOUT_PROVIDER: 'paystack',
-        PAYSTACK_SECRET_KEY: LIVE_KEY,
-        PAYSTACK_BASE_URL: fake.url,
-        // Room for a busy machine; the tests that lose answers wait these out.
-        PROVIDER_TIMEOUT_MS: '2500',
-        PAYOUT_PROVIDER_TIMEOUT_MS: '4000',
-        ENQUIRY_TIMEOUT_MS: '8000',
-        SETTLEMENT_DELAY_SECONDS: '0',
-        ENQUIRY_CACHE_TTL_SECONDS: '0',
-      },
-      { overrides: { storeClock: clock.now }, startJobs: false },
-    );
+    api = await startProductionTestApp(paystackEverywhere(fake.url), { overrides: { storeClock: clock.now }, startJobs: false });
     fake.webhookUrl = `${api.baseUrl}${WEBHOOK_PATH}`;
   });
 

@@ -16,12 +16,11 @@ import { ServiceMetrics } from '../src/metrics/service-metrics';
 import { PayoutDispatcher } from '../src/payouts/payout-dispatcher';
 import { signedCall } from './support/api-client';
 import { MERCHANT_A } from './support/credentials';
-import { payoutMerchantsFile } from './support/payout-merchants';
+import { FAKE_PAYSTACK_LIVE_KEY, paystackEverywhere } from './support/paystack-settings';
 import { REDIS_URL, createPrivateDatabase } from './support/stores';
 import { TestClock } from './support/test-clock';
 import { PRODUCTION_SETTINGS } from './support/test-app';
 
-const LIVE_KEY = 'sk_live_fakepaystack0123456789abcdef0123456789';
 const ACCOUNT = { bankCode: '058', accountNumber: makeNuban('058', '731950277'), accountName: 'ADAEZE NWOSU' };
 /** Held at the provider: pending for the first two verifications, then successful. */
 const HELD = { bankCode: '044', accountNumber: makeNuban('044', '310000011'), accountName: 'CHIDI OKAFOR', behaviour: { kind: 'pending-then-success' as const, verifications: 2 } };
@@ -86,7 +85,7 @@ describe('the provider of record, across a switch of providers', () => {
   }
 
   beforeAll(async () => {
-    fake = await startFakePaystack({ secretKey: LIVE_KEY });
+    fake = await startFakePaystack({ secretKey: FAKE_PAYSTACK_LIVE_KEY });
     for (const account of [ACCOUNT, HELD, STUCK, SHARED]) fake.addAccount(account);
     database = await createPrivateDatabase('paysign_switch');
     env = {
@@ -94,17 +93,7 @@ describe('the provider of record, across a switch of providers', () => {
       REDIS_URL,
       DATABASE_URL: database.url,
       ...PRODUCTION_SETTINGS,
-      MERCHANTS_FILE: payoutMerchantsFile('https://merchant.example.com/hooks'),
-      ACCOUNT_NAME_PROVIDER: 'paystack',
-      PAYMENT_GATEWAY: 'paystack',
-      PAYOUT_PROVIDER: 'paystack',
-      PAYSTACK_SECRET_KEY: LIVE_KEY,
-      PAYSTACK_BASE_URL: fake.url,
-      PROVIDER_TIMEOUT_MS: '2500',
-      PAYOUT_PROVIDER_TIMEOUT_MS: '4000',
-      ENQUIRY_TIMEOUT_MS: '8000',
-      SETTLEMENT_DELAY_SECONDS: '0',
-      ENQUIRY_CACHE_TTL_SECONDS: '0',
+      ...paystackEverywhere(fake.url),
       LOG_LEVEL: 'info',
     };
   });
