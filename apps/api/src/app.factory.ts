@@ -11,6 +11,7 @@ import { AppModule } from './app.module';
 import { registerCheckoutFormBody } from './checkout/form-body';
 import type { AppConfig } from './config/app-config';
 import { buildProviderRegistry } from './providers/provider-list';
+import type { AccountNameProvider } from './providers/ports/account-names.port';
 import type { Provider } from './providers/provider-registry';
 import { settleProvidersOfRecord } from './providers-of-record';
 import type { SqlClient } from './db/sql-client';
@@ -100,7 +101,10 @@ export async function buildFoundation(
   const redisCheck = config.redisUrl ? 'REDIS_URL and the Redis server' : 'the service process';
   const nonceProbe = probe('nonce store', redisCheck, (e) => e instanceof NonceShareExceededError || e instanceof NonceStoreFullError);
   const storeClock = overrides.storeClock ?? overrides.clock ?? 'database';
-  const providers = buildProviderRegistry({ config, client: payinStore, storeClock, metrics, logger, clock }, overrides.providers);
+  // Bound once the registry exists: the adapter enquiries use is either a test's or one of the registry's.
+  const enquiries: { names?: AccountNameProvider } = {};
+  const providers = buildProviderRegistry({ config, client: payinStore, storeClock, metrics, logger, clock, enquiryNames: () => enquiries.names as AccountNameProvider }, overrides.providers);
+  const enquiryNames = (enquiries.names = overrides.accountNameProvider ?? providers.enquiries);
   // Before anything is served: every object in flight has its provider of record configured, or the operator retired it.
   await settleProvidersOfRecord(payinStore, providers, { retired: config.retiredProviders, logger, metrics });
   return {
@@ -122,7 +126,7 @@ export async function buildFoundation(
     payinStore,
     payinProbe: probe('payin store', config.databaseUrl ? 'DATABASE_URL and the PostgreSQL server' : `DATA_DIR (${config.dataDir}) and its disk`),
     enquiryCache: overrides.enquiryCache ?? (await createEnquiryCache(config.redisUrl, config.redisKeyPrefix)),
-    accountNameProvider: overrides.accountNameProvider ?? providers.enquiries,
+    accountNameProvider: enquiryNames,
     providers,
     webhookResolver: overrides.webhookResolver ?? systemResolver,
     publicOrigin: () => config.publicBaseUrl ?? listeningOrigin(),

@@ -4,6 +4,7 @@ import type { Migration } from '../db/migrations';
 import type { SqlClient } from '../db/sql-client';
 import type { StoreClock } from '../db/store-clock';
 import type { ServiceMetrics } from '../metrics/service-metrics';
+import type { AccountNameProvider } from './ports/account-names.port';
 import type { Provider } from './provider-registry';
 
 /** What a provider's folder may build its adapters from. */
@@ -15,6 +16,12 @@ export interface ProviderContext {
   metrics: ServiceMetrics;
   logger: Logger;
   clock: () => number;
+  /**
+   * The account-name adapter enquiries use (ACCOUNT_NAME_PROVIDER, or a
+   * test's), resolved once the registry exists: the sandbox, which has no
+   * bank of its own, checks a payout's name at dispatch as its enquiry did.
+   */
+  enquiryNames: () => AccountNameProvider;
 }
 
 /**
