@@ -77,12 +77,19 @@ function differences(dir, files) {
   return found.sort();
 }
 
+/** Whether `file` is a file this script wrote: it opens with the generated banner. */
+function isGenerated(file) {
+  if (!fs.statSync(file).isFile()) return false;
+  return fs.readFileSync(file, 'utf8').slice(0, 200).includes('GENERATED FILE, DO NOT EDIT');
+}
+
 /** Generates into `outDir`, writing only the files whose text differs and removing any other; returns what it changed. */
 function generate(outDir) {
   const files = render();
   const changed = differences(outDir, files);
   fs.mkdirSync(outDir, { recursive: true });
-  for (const name of fs.readdirSync(outDir)) if (!files.has(name)) fs.rmSync(path.join(outDir, name), { recursive: true, force: true });
+  // Only a generated file is ever removed: a folder given by mistake (libs/contracts/src) loses nothing that was written by hand.
+  for (const name of fs.readdirSync(outDir)) if (!files.has(name) && isGenerated(path.join(outDir, name))) fs.rmSync(path.join(outDir, name), { force: true });
   for (const [name, text] of files) {
     const file = path.join(outDir, name);
     if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== text) fs.writeFileSync(file, text);

@@ -50,6 +50,17 @@ describe('generate-contracts.js (npm run generate)', () => {
     expect(said).toMatch(/matches openapi\/payment-api\.yaml; nothing to write\./);
     expect(fs.statSync(schemas).mtime).toEqual(past);
   });
+
+  it('removes a generated file the contract no longer makes, and never a file written by hand', () => {
+    copy = editedCopy((body) => body);
+    const stale = path.join(copy.dir, 'old-output.ts');
+    const byHand = path.join(copy.dir, 'index.ts');
+    fs.writeFileSync(stale, fs.readFileSync(path.join(copy.dir, 'schemas.ts'), 'utf8'));
+    fs.writeFileSync(byHand, "export { SCHEMAS } from './schemas';\n");
+    execFileSync(process.execPath, [script('generate-contracts.js'), copy.dir], { encoding: 'utf8' });
+    expect(fs.existsSync(stale)).toBe(false);
+    expect(fs.readFileSync(byHand, 'utf8')).toBe("export { SCHEMAS } from './schemas';\n");
+  });
 });
 
 describe('check-contract-drift.js (npm run check:contract-drift)', () => {

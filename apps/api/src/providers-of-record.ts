@@ -2,8 +2,8 @@ import type { Logger } from 'pino';
 import { ConfigError } from './config/app-config';
 import type { SqlClient } from './db/sql-client';
 import type { ServiceMetrics } from './metrics/service-metrics';
-import { payinsInFlightByProvider, recordPayinProviders, retirePayinsOf } from './payins/payin-provider-records';
-import { payoutsInFlightByProvider, recordPayoutProviders, retirePayoutsOf } from './payouts/payout-provider-records';
+import { payinsInFlightByProvider, recordPayinProviders, retirePayinsOf, unrecordedPayinsInFlight } from './payins/payin-provider-records';
+import { payoutsInFlightByProvider, recordPayoutProviders, retirePayoutsOf, unrecordedPayoutsInFlight } from './payouts/payout-provider-records';
 import type { ProviderPort, ProviderRegistry } from './providers/provider-registry';
 
 /** Objects in flight at one provider that this configuration does not configure for them. */
@@ -33,6 +33,13 @@ export async function settleProvidersOfRecord(client: SqlClient, registry: Provi
     payouts: selection.payouts === null ? 0 : await recordPayoutProviders(client, selection.payouts),
   };
   if (recorded.payins + recorded.payouts > 0) options.logger.info({ ...recorded, gateway: selection.gateway, payoutProvider: selection.payouts }, 'recorded the provider of older payins and payouts, from the configuration they ran under');
+  // Left without one only where nothing is selected to record: no provider could be asked about them.
+  const unrecorded = { payins: await unrecordedPayinsInFlight(client), payouts: await unrecordedPayoutsInFlight(client) };
+  if (unrecorded.payins + unrecorded.payouts > 0) {
+    throw new ConfigError(
+      `Invalid configuration:\n- ${unrecorded.payins} payins and ${unrecorded.payouts} payouts are in flight with no provider recorded (written by the release before providers were recorded), and PAYMENT_GATEWAY or PAYOUT_PROVIDER selects none: select the provider they ran under for one start, which records it on them, then select what you want`,
+    );
+  }
 
   const stranded = strandedObjects(registry, await payinsInFlightByProvider(client), await payoutsInFlightByProvider(client));
   const refused = stranded.filter((group) => !options.retired.includes(group.provider));

@@ -3,6 +3,7 @@
 // the service restarts with another selected, and nothing is ever sent to the
 // other; a configuration that drops a provider still in flight is refused at
 // boot, and retiring it flags what was in flight instead of guessing.
+import { createHmac } from 'node:crypto';
 import { startFakePaystack, type FakePaystack } from '@paysign/fake-paystack';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import pino from 'pino';
@@ -148,28 +149,40 @@ describe('the provider of record, across a switch of providers', () => {
     expect(await sandboxTransfers()).toBe(1);
     expect(fake.transactions.size).toBe(transactionsAtA);
     expect(await checkLedger(sql())).toEqual([]);
+
+    // Both paid payouts are watched for a reversal, each at its own provider, until the watch ends.
+    for (let watch = 0; watch < 3; watch++) {
+      clock.advance(86_400_000 + 60_000);
+      await runJob('payout-status-check');
+    }
+    expect(await sandboxTransfers()).toBe(1);
+    expect((await payoutOf(held)).status).toBe('SUCCESSFUL');
   });
 
   it('refuses to boot without a provider still named by a payout in flight, naming it and the count; retiring it boots and flags the payout for an operator', async () => {
     const stuck = await payout(STUCK, 150);
-    // Paystack selected again for payouts, to send through it; the sandbox still takes payins, so that its paid payout stays configured.
+    // Paystack selected again, to send through it.
     await running?.close();
-    running = await start((config) => ({ ...config, paymentGateway: 'sandbox' }));
+    running = await start();
     await runJob('payout-dispatch');
     expect(await payoutOf(stuck)).toMatchObject({ status: 'PROCESSING', provider: 'paystack' });
+    // Every payout still checked at Paystack: this one, and any other test's not yet final there.
+    const inFlight = Number(
+      (await sql().query<{ n: string }>("SELECT count(*)::text AS n FROM payouts WHERE provider = 'paystack' AND status IN ('PROCESSING', 'SUCCESSFUL') AND next_status_check_at IS NOT NULL")).rows[0]?.n,
+    );
+    expect(inFlight).toBeGreaterThanOrEqual(1);
     await running.close();
     running = undefined;
 
     const withoutPaystack = (config: AppConfig): AppConfig => ({ ...sandboxSelected(config), accountNameProvider: 'sandbox', paystack: undefined });
     await expect(start(withoutPaystack)).rejects.toThrow(
-      // The payout held there, and the one paid there in the first test, which is still watched for a reversal.
-      /2 payouts \(PROCESSING, or paid and watched for a reversal\) in flight at provider "paystack", which this configuration no longer configures.*RETIRED_PROVIDERS=paystack/,
+      new RegExp(`${inFlight} payouts? \\(PROCESSING, or paid and watched for a reversal\\) in flight at provider "paystack", which this configuration no longer configures.*RETIRED_PROVIDERS=paystack`),
     );
 
     running = await start((config) => ({ ...withoutPaystack(config), retiredProviders: ['paystack'] }));
     expect(await payoutOf(stuck)).toMatchObject({ status: 'PROCESSING', provider: 'paystack', needsAttention: true, nextStatusCheckAt: null });
-    expect(running.logs).toContainEqual(expect.objectContaining({ level: 50, provider: 'paystack', payouts: 2, payins: 0 }));
-    expect(await running.app.get(ServiceMetrics).registry.getSingleMetricAsString('paysign_provider_checks_needing_attention_total')).toContain('paysign_provider_checks_needing_attention_total{object="payout",reason="provider_retired"} 2');
+    expect(running.logs).toContainEqual(expect.objectContaining({ level: 50, provider: 'paystack', payouts: inFlight, payins: 0 }));
+    expect(await running.app.get(ServiceMetrics).registry.getSingleMetricAsString('paysign_provider_checks_needing_attention_total')).toContain(`paysign_provider_checks_needing_attention_total{object="payout",reason="provider_retired"} ${inFlight}`);
     // Nothing asks about it again, and nothing is sent anywhere.
     const verifications = fake.calls.filter((route) => route === 'transfer_verify').length;
     clock.advance(86_400_000);
@@ -177,5 +190,37 @@ describe('the provider of record, across a switch of providers', () => {
     expect(fake.calls.filter((route) => route === 'transfer_verify').length).toBe(verifications);
     expect(await sandboxTransfers()).toBe(1);
     expect(await checkLedger(sql())).toEqual([]);
+  });
+
+  it('records the provider of a payout in flight that the release before wrote without one, and refuses to start where nothing selected could record it', async () => {
+    await running?.close();
+    running = await start();
+    const older = await payout(STUCK, 200);
+    await runJob('payout-dispatch');
+    // As the release before providers were recorded leaves it: sent, with its reference, and no provider.
+    await sql().query('UPDATE payouts SET provider = NULL WHERE reference = $1', [older]);
+    await running.close();
+    running = undefined;
+
+    const nothingSelected = (config: AppConfig): AppConfig => ({ ...config, payouts: { ...config.payouts, provider: 'none' } });
+    await expect(start(nothingSelected)).rejects.toThrow('0 payins and 1 payouts are in flight with no provider recorded');
+
+    running = await start();
+    expect(await payoutOf(older)).toMatchObject({ status: 'PROCESSING', provider: 'paystack' });
+    expect(running.logs).toContainEqual(expect.objectContaining({ msg: 'recorded the provider of older payins and payouts, from the configuration they ran under', payouts: 1 }));
+  });
+
+  it('answers a webhook for a provider not configured, or no provider at all, 404 ROUTE_NOT_FOUND, and one it cannot read 400', async () => {
+    const post = (provider: string, body: string, headers: Record<string, string> = {}) =>
+      fetch(`${api().baseUrl}/payment/provider-webhooks/${provider}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    for (const provider of ['flutterwave', 'Paystack', 'a'.repeat(40), '%00']) {
+      const answer = await post(provider, '{}');
+      expect({ provider, status: answer.status, code: ((await answer.json()) as { code: string }).code }).toEqual({ provider, status: 404, code: 'ROUTE_NOT_FOUND' });
+    }
+    const signed = (body: string) => ({ 'x-paystack-signature': createHmac('sha512', FAKE_PAYSTACK_LIVE_KEY).update(body).digest('hex') });
+    const notJson = await post('paystack', '{"event":', signed('{"event":'));
+    expect({ status: notJson.status, code: ((await notJson.json()) as { code: string }).code }).toEqual({ status: 400, code: 'INVALID_JSON' });
+    const forged = await post('paystack', '{"event":"charge.success","data":{"reference":"x"}}', { 'x-paystack-signature': '0'.repeat(128) });
+    expect({ status: forged.status, code: ((await forged.json()) as { code: string }).code }).toEqual({ status: 401, code: 'PROVIDER_SIGNATURE_INVALID' });
   });
 });

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 
 // A local stand-in for the parts of Paystack's API the adapters call
-// (apps/api/src/paystack), for tests. Each route names the public page it
+// (apps/api/src/providers/paystack), for tests. Each route names the public page it
 // follows; where the page is silent, the comment says what the fake assumes.
 // It also serves a payment page a browser can pay on, sends signed webhooks,
 // and takes faults: timeouts, 5xx, duplicate and out-of-order webhooks,

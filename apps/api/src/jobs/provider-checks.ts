@@ -34,7 +34,9 @@ export interface ProviderCheckOptions<T> {
   /** The job's name in logs, metrics and `JobRunner.runNow`. */
   job: string;
   /** What is checked, as the metric labels it. */
-  object: 'payin' | 'payout' | 'refund';
+  object: 'payin' | 'payout';
+  /** How loudly a flag is logged: as each product has documented it. */
+  attentionLogLevel: 'warn' | 'error';
   intervalMs: number;
   batchSize: number;
   /** How long a claimed object is leased: longer than its check can take. */
@@ -80,6 +82,6 @@ export class ProviderChecks<T> {
   /** Reports an object this check has just flagged for an operator: call it only when the flag was raised now, so that each is reported once. */
   flagged(reason: AttentionReason, fields: Record<string, unknown>, message: string): void {
     this.deps.metrics.providerChecksNeedingAttention.inc({ object: this.options.object, reason });
-    this.deps.logger.warn({ object: this.options.object, reason, ...fields }, message);
+    this.deps.logger[this.options.attentionLogLevel]({ object: this.options.object, reason, ...fields }, message);
   }
 }

@@ -49,6 +49,10 @@ export const BALANCE_INVARIANTS: readonly LedgerInvariant[] = [
     invariant: 'no merchant balance is below zero',
     sql: `SELECT id AS account, balance_minor::text AS balance_minor FROM ledger_accounts WHERE balance_minor < 0`,
   },
+];
+
+/** The ledger's settlement of credits: its own journals, whatever product credited them. */
+export const SETTLEMENT_INVARIANTS: readonly LedgerInvariant[] = [
   {
     invariant: "every payin credit with a net amount is settled once, or due to be",
     sql: `SELECT j.merchant_id, j.object_id AS reference, s.id::text AS settlement_journal, d.due_at

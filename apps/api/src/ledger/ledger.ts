@@ -225,11 +225,6 @@ export class Ledger {
   }
 
   /**
-   * Holds a payout's amount and fee: out of `available`, into `held`. Throws
-   * InsufficientBalanceError when `available` is short; the caller's
-   * transaction, which creates the payout, then rolls back whole.
-   */
-  /**
    * Locks the merchant's `available` balance in `currency` for the rest of
    * `tx`, and resolves it: what a product takes first to serialise the moves
    * that spend it (a payout's create, a batch's cancel), so that they queue
@@ -242,6 +237,11 @@ export class Ledger {
     return BigInt(rows[0]?.balance_minor ?? 0);
   }
 
+  /**
+   * Holds a payout's amount and fee: out of `available`, into `held`. Throws
+   * InsufficientBalanceError when `available` is short; the caller's
+   * transaction, which creates the payout, then rolls back whole.
+   */
   async holdPayout(tx: SqlQueryable, payout: PayoutMoney, at: Date): Promise<void> {
     await this.holdPayouts(tx, [payout], at);
   }

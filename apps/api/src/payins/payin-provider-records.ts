@@ -11,9 +11,18 @@ export async function payinsInFlightByProvider(client: SqlQueryable): Promise<Ma
   return new Map(rows.map((row) => [row.provider, Number(row.count)]));
 }
 
-/** Records `provider` on payins written without one (by the release before records were kept); resolves how many. */
+/** Records `provider` on the PENDING payins written without one (by the release before records were kept); resolves how many. */
 export async function recordPayinProviders(client: SqlQueryable, provider: string): Promise<number> {
-  const { rows } = await client.query<{ count: string }>('WITH recorded AS (UPDATE payins SET provider = $1 WHERE provider IS NULL RETURNING 1) SELECT count(*)::text AS count FROM recorded', [provider]);
+  const { rows } = await client.query<{ count: string }>(
+    "WITH recorded AS (UPDATE payins SET provider = $1 WHERE provider IS NULL AND status = 'PENDING' RETURNING 1) SELECT count(*)::text AS count FROM recorded",
+    [provider],
+  );
+  return Number(rows[0]?.count ?? 0);
+}
+
+/** Payins in flight with no provider recorded: what the boot could not record, with no gateway selected. */
+export async function unrecordedPayinsInFlight(client: SqlQueryable): Promise<number> {
+  const { rows } = await client.query<{ count: string }>(`SELECT count(*)::text AS count FROM payins WHERE ${IN_FLIGHT} AND provider IS NULL`);
   return Number(rows[0]?.count ?? 0);
 }
 

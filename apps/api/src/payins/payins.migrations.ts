@@ -98,8 +98,9 @@ export const PAYIN_PROVIDER_OF_RECORD: Migration = {
   name: 'payin provider of record',
   // The provider that takes the payin, fixed at create: every later call
   // about it goes there, whatever is selected then. Nullable (expand): the
-  // release before this one writes none, and the service fills in the rows
-  // it finds without one at boot, from the configuration they ran under,
-  // through the partial index. It becomes required in a later release.
-  statements: ['ALTER TABLE payins ADD COLUMN provider text', 'CREATE INDEX payins_provider_unrecorded ON payins (created_at) WHERE provider IS NULL'],
+  // release before this one writes none, and at boot the service records it
+  // on the PENDING ones, from the configuration they ran under, through the
+  // partial index; a payin final before then keeps none. It becomes required
+  // for new rows in a later release.
+  statements: ['ALTER TABLE payins ADD COLUMN provider text', "CREATE INDEX payins_provider_unrecorded ON payins (created_at) WHERE provider IS NULL AND status = 'PENDING'"],
 };

@@ -63,6 +63,7 @@ export class ProviderPayments implements OnModuleInit {
       {
         job: PAYIN_PROVIDER_CHECK_JOB,
         object: 'payin',
+        attentionLogLevel: 'error',
         intervalMs: config.payinProviderCheckIntervalMs,
         batchSize: config.payinSweepBatchSize,
         leaseMs: 2 * config.providerTimeoutMs + 60_000,
@@ -131,7 +132,12 @@ export class ProviderPayments implements OnModuleInit {
    */
   async settle(payin: StoredPayin, source: CheckSource): Promise<StoredPayin> {
     const hosted = this.hostedGatewayOf(payin);
-    if (!hosted || payin.providerReference === null) return payin;
+    if (payin.providerReference === null) return payin;
+    if (!hosted) {
+      // Its provider of record is not configured here: no other is asked, and its schedule goes on, so that its deadline still flags it.
+      if (source === 'schedule') await this.reschedule(payin);
+      return payin;
+    }
     let status: ProviderPaymentStatus;
     try {
       status = await hosted.gateway.paymentStatus(payin.providerReference, AbortSignal.timeout(this.config.providerTimeoutMs));

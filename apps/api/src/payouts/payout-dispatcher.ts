@@ -60,6 +60,7 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
       {
         job: PAYOUT_STATUS_CHECK_JOB,
         object: 'payout',
+        attentionLogLevel: 'warn',
         intervalMs: statusCheckIntervalMs,
         batchSize: statusCheckBatchSize,
         // The lease outlasts a check (its status call, and a resend's name check and send) with room to spare.
@@ -165,7 +166,8 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
 
   private async check(payout: StoredPayout, shutdown: AbortSignal): Promise<void> {
     const provider = this.providerOf(payout);
-    if (!provider) return;
+    // Not asked anywhere else: its schedule goes on, so that its deadline still flags it for an operator.
+    if (!provider) return payout.status === 'PROCESSING' ? this.reschedule(payout) : this.watchForReversal(payout);
     const status = await this.call('status', shutdown, (signal) => provider.status({ providerReference: payout.providerReference as string, amountMinor: payout.amountMinor, paid: payout.status === 'SUCCESSFUL' }, signal), (a) => a.outcome);
     if (status?.outcome === 'mismatch') return this.mismatched(payout, status);
     if (payout.status === 'SUCCESSFUL') {
@@ -177,7 +179,10 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
     if (status.outcome === 'not_found') {
       const sinceSentMs = this.nowMs() - (payout.processingAt as Date).getTime();
       await this.reschedule(payout);
-      if (sinceSentMs >= this.config.payouts.resendGraceSeconds * 1000) {
+      if (sinceSentMs >= this.config.payouts.resendGraceSeconds * 1000 && payout.provider === null) {
+        // Sent by the release before providers were recorded: asked where it most likely went, but never sent again on a guess.
+        this.logger.warn({ merchantId: payout.merchantId, reference: payout.reference, providerReference: payout.providerReference }, 'the provider has no record of a payout with no provider recorded: not sent again until its provider is recorded at the next start');
+      } else if (sinceSentMs >= this.config.payouts.resendGraceSeconds * 1000) {
         this.logger.warn({ merchantId: payout.merchantId, reference: payout.reference, providerReference: payout.providerReference }, 'the provider has no record of the payout: sending it again under the same provider reference');
         await this.send(payout, shutdown);
       }

@@ -9,12 +9,18 @@ export async function payoutsInFlightByProvider(client: SqlQueryable): Promise<M
   return new Map(rows.map((row) => [row.provider, Number(row.count)]));
 }
 
-/** Records `provider` on payouts sent without one recorded (by the release before records were kept); resolves how many. */
+/** Records `provider` on the payouts in flight sent without one recorded (by the release before records were kept); resolves how many. */
 export async function recordPayoutProviders(client: SqlQueryable, provider: string): Promise<number> {
   const { rows } = await client.query<{ count: string }>(
-    'WITH recorded AS (UPDATE payouts SET provider = $1 WHERE provider IS NULL AND provider_reference IS NOT NULL RETURNING 1) SELECT count(*)::text AS count FROM recorded',
+    `WITH recorded AS (UPDATE payouts SET provider = $1 WHERE provider IS NULL AND ${IN_FLIGHT} RETURNING 1) SELECT count(*)::text AS count FROM recorded`,
     [provider],
   );
+  return Number(rows[0]?.count ?? 0);
+}
+
+/** Payouts in flight with no provider recorded: what the boot could not record, with no payout provider selected. */
+export async function unrecordedPayoutsInFlight(client: SqlQueryable): Promise<number> {
+  const { rows } = await client.query<{ count: string }>(`SELECT count(*)::text AS count FROM payouts WHERE ${IN_FLIGHT} AND provider IS NULL`);
   return Number(rows[0]?.count ?? 0);
 }
 

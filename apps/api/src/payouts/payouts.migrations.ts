@@ -148,9 +148,10 @@ export const PAYOUT_PROVIDER_OF_RECORD: Migration = {
   name: 'payout provider of record',
   // The provider a payout was sent through, set with its provider reference
   // when it becomes PROCESSING: every status check and resend goes there.
-  // Nullable (expand), filled in at boot for rows without one, as payins'.
+  // Nullable (expand): recorded at boot on the payouts still checked (sent,
+  // or watched for a reversal), as payins'; one final before then keeps none.
   statements: [
     'ALTER TABLE payouts ADD COLUMN provider text',
-    'CREATE INDEX payouts_provider_unrecorded ON payouts (created_at) WHERE provider IS NULL AND provider_reference IS NOT NULL',
+    'CREATE INDEX payouts_provider_unrecorded ON payouts (next_status_check_at) WHERE provider IS NULL AND next_status_check_at IS NOT NULL',
   ],
 };

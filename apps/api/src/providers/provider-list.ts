@@ -7,7 +7,7 @@ import { SANDBOX_PROVIDER } from './sandbox/sandbox.provider';
 export const PROVIDERS: readonly ProviderDefinition[] = [SANDBOX_PROVIDER, PAYSTACK_PROVIDER];
 
 /** What the configuration selects for new objects. */
-export function selectionOf(config: ProviderContext['config']): ProviderSelection {
+function selectionOf(config: ProviderContext['config']): ProviderSelection {
   return {
     gateway: config.paymentGateway === 'none' ? null : config.paymentGateway,
     payouts: config.payouts.provider === 'none' ? null : config.payouts.provider,
