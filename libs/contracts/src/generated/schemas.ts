@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 d71234088e714c20bcc4c8d5fbf924d558a892ec58151e3360b75300e84d7240
+ * Inputs: sha256 27edc0fe4d543f491b32d9b6d6a895f11a082bdfb0be5f19fc81d1fc489efe50
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -1613,7 +1613,7 @@ export const SCHEMAS = {
       "null"
     ],
     "pattern": "^[a-z][a-z0-9-]{0,31}$",
-    "description": "The provider that handled the object, such as `sandbox` or\n`paystack`: the one that takes a payin (fixed at creation), or the\none a payout was sent through (set when it became `PROCESSING`,\n`null` before). Every later check of the object goes to this\nprovider, even after the service has selected another for new\nobjects. More providers may be added: treat an unknown value as a\nname, not an error. `null` also for an object created before\nproviders were recorded, until the service next starts.\n"
+    "description": "The provider that handled the object, such as `sandbox` or\n`paystack`: the one that takes a payin (fixed at creation), or the\none a payout was sent through (set when it became `PROCESSING`,\n`null` before). Every later check of the object goes to this\nprovider, even after the service has selected another for new\nobjects. More providers may be added: treat an unknown value as a\nname, not an error. `null` also for an object that was already final\nwhen providers began to be recorded.\n"
   },
   "Payin": {
     "type": "object",
