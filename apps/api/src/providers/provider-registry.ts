@@ -7,7 +7,8 @@ import type { ProviderWebhooks } from './ports/provider-webhooks.port';
 /**
  * One upstream provider, as its folder builds it: an id, and the ports it
  * implements. A provider may implement any of them; the registry answers
- * for each port only the providers that implement it.
+ * for each port only the providers that implement it. A new kind of call
+ * (refunds) is a new port and one more optional field here.
  */
 export interface Provider {
   /** Its id in config, in the records of what it handled, and in its webhook URL: lower case, such as `sandbox`. */
