@@ -198,9 +198,9 @@ function payoutSuite(name: string, start: (env: Record<string, string>, options:
 
     it('sends a transfer the provider never received again, under the same provider reference, once the grace window has passed', async () => {
       const reference = await a.payout(1000);
-      // An instance took it to PROCESSING and died before sending: the payout is claimed, and nothing reached the provider.
+      // An instance took it to PROCESSING, recording its provider and reference, and died before sending: the payout is claimed, and nothing reached the provider.
       await api.app.get<SqlClient>(SqlClient).query(
-        `UPDATE payouts SET status = 'PROCESSING', version = 2, provider_reference = 'PSX-lost-' || reference, processing_at = $2::timestamptz, next_status_check_at = $3::timestamptz WHERE reference = $1`,
+        `UPDATE payouts SET status = 'PROCESSING', version = 2, provider = 'sandbox', provider_reference = 'PSX-lost-' || reference, processing_at = $2::timestamptz, next_status_check_at = $3::timestamptz WHERE reference = $1`,
         [reference, new Date(clock.now()).toISOString(), new Date(clock.now() + 60_000).toISOString()],
       );
       clock.advance(60_000);
