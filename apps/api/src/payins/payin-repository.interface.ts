@@ -128,7 +128,7 @@ export interface PayinRepository {
   findByProviderReference(provider: string, providerReference: string): Promise<StoredPayin | undefined>;
   /** Takes up to `limit` PENDING payins whose provider check is due, by the store's clock, moving each's next check `leaseMs` on: instances take disjoint ones. */
   claimProviderChecks(limit: number, leaseMs: number): Promise<StoredPayin[]>;
-  /** Sets the next provider check of a payin still PENDING, and raises `needsAttention` when asked; never lowers it. */
+  /** Sets the next provider check of a payin still PENDING whose checks were not stopped, and raises `needsAttention` when asked; never lowers it. */
   scheduleProviderCheck(key: PayinKey, nextCheckAt: Date, needsAttention: boolean): Promise<StoredPayin | undefined>;
   /** Raises `needsAttention` and stops the payin's provider checks; resolves the payin only when this call raised it, so that it is reported once. */
   flagForAttention(key: PayinKey): Promise<StoredPayin | undefined>;

@@ -240,8 +240,9 @@ export class SqlPayinRepository implements PayinRepository {
 
   async scheduleProviderCheck(key: PayinKey, nextCheckAt: Date, needsAttention: boolean): Promise<StoredPayin | undefined> {
     const { rows } = await this.client.query<PayinRow>(
+      // Only a payin whose checks were not stopped meanwhile (flagged for an operator, its provider retired): a check that ends late never starts them again.
       `UPDATE payins SET next_provider_check_at = CASE WHEN status = 'PENDING' THEN $3::timestamptz END, needs_attention = needs_attention OR $4
-       WHERE merchant_id = $1 AND reference = $2
+       WHERE merchant_id = $1 AND reference = $2 AND next_provider_check_at IS NOT NULL
        RETURNING ${COLUMNS}`,
       [key.merchantId, key.reference, nextCheckAt.toISOString(), needsAttention],
     );

@@ -406,8 +406,9 @@ export class PayoutStore {
   async rescheduleCheck(key: PayoutKey, status: PayoutStatus, statusChecks: number, nextCheckAt: Date | null, needsAttention: boolean): Promise<StoredPayout | undefined> {
     const { rows } = await this.observed('reschedule', () =>
       this.client.query<PayoutRow>(
+        // Only a payout whose checks were not stopped meanwhile (flagged for an operator, its provider retired): a check that ends late never starts them again.
         `UPDATE payouts SET status_checks = $4, next_status_check_at = $5::timestamptz, needs_attention = needs_attention OR $6
-         WHERE merchant_id = $1 AND reference = $2 AND status = $3 RETURNING ${COLUMNS}`,
+         WHERE merchant_id = $1 AND reference = $2 AND status = $3 AND next_status_check_at IS NOT NULL RETURNING ${COLUMNS}`,
         [key.merchantId, key.reference, status, statusChecks, nextCheckAt?.toISOString() ?? null, needsAttention],
       ),
     );
