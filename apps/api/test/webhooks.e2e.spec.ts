@@ -287,7 +287,9 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'webhooks on PostgreSQL', () => {
     const receiver = await WebhookReceiver.start();
     // The default 15 s timeout: with QUICK's 1 s, a busy test machine may answer late, the attempt counts as failed
     // and is rightly sent again (at least once), which is not what this test is about.
-    const settings = { DATABASE_URL: databaseUrl, ...QUICK, WEBHOOK_TIMEOUT_MS: '15000', WEBHOOK_POLL_INTERVAL_MS: '20', RATE_LIMIT_PER_KEY_PER_SECOND: '10000', RATE_LIMIT_PER_KEY_BURST: '10000' };
+    // One event per claim (WEBHOOK_RECEIVER_BATCH=1): the two instances race for every event, which is what "none twice" is about. With
+    // batches, one merchant's events to one receiver go a batch at a time, and one instance may rightly take every batch.
+    const settings = { DATABASE_URL: databaseUrl, ...QUICK, WEBHOOK_TIMEOUT_MS: '15000', WEBHOOK_POLL_INTERVAL_MS: '20', WEBHOOK_RECEIVER_BATCH: '1', RATE_LIMIT_PER_KEY_PER_SECOND: '10000', RATE_LIMIT_PER_KEY_BURST: '10000' };
     const first = await startTestApp(settings);
     const second = await startTestApp(settings);
     try {
