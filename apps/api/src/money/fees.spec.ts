@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { DEFAULT_FEES, parseFeeSchedule, payinFeeMinor } from './fees';
+import { DEFAULT_FEES, parseFeeSchedule, payinFeeMinor, refundFeeShareMinor } from './fees';
 
 describe('the payin fee', () => {
   it('is the percentage rounded half up to the kobo: 1.5 % of ₦1,000.50 is ₦15.01', () => {
@@ -17,7 +17,7 @@ describe('the payin fee', () => {
   it('is never negative and never more than the amount, for any schedule', () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 1n, max: 100_000_000_000n }), fc.bigInt({ min: 0n, max: 9_999n }), fc.bigInt({ min: 0n, max: 100_000_000_000n }), (amount, basisPoints, cap) => {
-        const fee = payinFeeMinor(amount, { payinBasisPoints: basisPoints, payinCapMinor: cap, payoutMinor: 0n });
+        const fee = payinFeeMinor(amount, { payinBasisPoints: basisPoints, payinCapMinor: cap, payoutMinor: 0n, refundReturnsFee: false });
         expect(fee >= 0n && fee <= amount && fee <= cap).toBe(true);
       }),
     );
@@ -42,5 +42,28 @@ describe("a merchant's fees in MERCHANTS_FILE", () => {
       'merchants[2].fees.payinCap must be an amount in naira from 0 with at most 2 decimals, such as 2000',
       'merchants[2].fees.payout must be an amount in naira from 0 with at most 2 decimals, such as 25',
     ]);
+  });
+});
+
+describe('refundFeeShareMinor', () => {
+  it('gives back, over refunds that add up to the payin, exactly its fee, and never more than is left', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 1n, max: 10_000_000n }), fc.bigInt({ min: 0n, max: 200_000n }), fc.array(fc.bigInt({ min: 1n, max: 1_000_000n }), { minLength: 1, maxLength: 8 }), (amount, fee, parts) => {
+        const payin = { amountMinor: amount, feeMinor: fee < amount ? fee : amount - 1n };
+        let refunded = 0n;
+        let returned = 0n;
+        for (const part of parts) {
+          const refund = part < amount - refunded ? part : amount - refunded;
+          if (refund <= 0n) break;
+          const share = refundFeeShareMinor(payin, refunded, refund, returned);
+          expect(share >= 0n).toBe(true);
+          refunded += refund;
+          returned += share;
+        }
+        const last = amount - refunded;
+        if (last > 0n) returned += refundFeeShareMinor(payin, refunded, last, returned);
+        expect(returned).toBe(payin.feeMinor);
+      }),
+    );
   });
 });

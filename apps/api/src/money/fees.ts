@@ -10,10 +10,12 @@ export interface FeeSchedule {
   payinBasisPoints: bigint;
   payinCapMinor: bigint;
   payoutMinor: bigint;
+  /** Whether a successful refund gives the merchant back its share of the payin's fee; by default not, as Paystack and Stripe keep it. */
+  refundReturnsFee: boolean;
 }
 
 /** The fees of a merchant whose entry names none: 1.5 % of a payin up to ₦2,000, and ₦25 a payout. */
-export const DEFAULT_FEES: FeeSchedule = { payinBasisPoints: 150n, payinCapMinor: 200_000n, payoutMinor: 2_500n };
+export const DEFAULT_FEES: FeeSchedule = { payinBasisPoints: 150n, payinCapMinor: 200_000n, payoutMinor: 2_500n, refundReturnsFee: false };
 
 const BASIS_POINTS_PER_WHOLE = 10_000n;
 
@@ -27,13 +29,13 @@ export function payinFeeMinor(amountMinor: bigint, fees: FeeSchedule): bigint {
   return fee < fees.payinCapMinor ? fee : fees.payinCapMinor;
 }
 
-const FEE_FIELDS = ['payinPercent', 'payinCap', 'payout'] as const;
+const FEE_FIELDS = ['payinPercent', 'payinCap', 'payout', 'refundReturnsFee'] as const;
 
 /** Reads a merchant entry's `fees`; each problem is pushed onto `problems`, naming the field. Fields left out take the defaults. */
 export function parseFeeSchedule(value: unknown, at: string, problems: string[]): FeeSchedule {
   if (value === undefined) return DEFAULT_FEES;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    problems.push(`${at} must be an object {payinPercent?, payinCap?, payout?}`);
+    problems.push(`${at} must be an object {payinPercent?, payinCap?, payout?, refundReturnsFee?}`);
     return DEFAULT_FEES;
   }
   const fields = value as Record<string, unknown>;
@@ -43,7 +45,9 @@ export function parseFeeSchedule(value: unknown, at: string, problems: string[])
   const payinBasisPoints = minorOf(fields.payinPercent, `${at}.payinPercent`, 'a percentage from 0 to 99.99 with at most 2 decimals, such as 1.5', 9_999n, problems) ?? DEFAULT_FEES.payinBasisPoints;
   const payinCapMinor = minorOf(fields.payinCap, `${at}.payinCap`, 'an amount in naira from 0 with at most 2 decimals, such as 2000', 100_000_000_000n, problems) ?? DEFAULT_FEES.payinCapMinor;
   const payoutMinor = minorOf(fields.payout, `${at}.payout`, 'an amount in naira from 0 with at most 2 decimals, such as 25', 100_000_000_000n, problems) ?? DEFAULT_FEES.payoutMinor;
-  return { payinBasisPoints, payinCapMinor, payoutMinor };
+  if (fields.refundReturnsFee !== undefined && typeof fields.refundReturnsFee !== 'boolean') problems.push(`${at}.refundReturnsFee must be true or false`);
+  const refundReturnsFee = fields.refundReturnsFee === true;
+  return { payinBasisPoints, payinCapMinor, payoutMinor, refundReturnsFee };
 }
 
 function minorOf(value: unknown, field: string, rule: string, maxMinor: bigint, problems: string[]): bigint | undefined {
@@ -57,4 +61,17 @@ function minorOf(value: unknown, field: string, rule: string, maxMinor: bigint, 
     problems.push(`${field} must be ${rule}`);
     return undefined;
   }
+}
+
+/**
+ * The share of a payin's fee a refund gives back, when the merchant's fees
+ * return it: the fee in proportion to what is refunded, counted on the
+ * total refunded so that the shares of refunds that add up to the payin add
+ * up to its fee, and never more than what is left of the fee.
+ */
+export function refundFeeShareMinor(payin: { amountMinor: bigint; feeMinor: bigint }, refundedBeforeMinor: bigint, refundMinor: bigint, feeReturnedBeforeMinor: bigint): bigint {
+  const proportional = (refunded: bigint) => (payin.feeMinor * refunded) / payin.amountMinor;
+  const share = proportional(refundedBeforeMinor + refundMinor) - proportional(refundedBeforeMinor);
+  const left = payin.feeMinor - feeReturnedBeforeMinor;
+  return share < left ? share : left > 0n ? left : 0n;
 }

@@ -46,6 +46,9 @@ export interface StoredPayin extends Omit<NewPayin, 'checkoutSeed' | 'checkoutTo
   providerPaymentUrl: string | null;
   /** The provider reported another amount or currency, or a payment once the payin was final: an operator must look. */
   needsAttention: boolean;
+  /** What its SUCCESSFUL refunds returned, and what its refunds in flight hold: together never more than its amount (refunds/refund-store.ts keeps them). */
+  refundedMinor: bigint;
+  refundingMinor: bigint;
   /** Each try at paying at checkout, oldest first. */
   attempts: StoredPayinAttempt[];
 }

@@ -11,6 +11,8 @@ export function payinToContract(payin: StoredPayin, links: CheckoutLinks): Payin
     status: payin.status,
     amount: amountOf({ minor: payin.amountMinor, currency: payin.currency }),
     fee: payin.feeMinor === null ? null : amountOf({ minor: payin.feeMinor, currency: payin.currency }),
+    amountRefunded: amountOf({ minor: payin.refundedMinor, currency: payin.currency }),
+    amountRefundable: payin.status === 'SUCCESSFUL' ? amountOf({ minor: payin.amountMinor - payin.refundedMinor - payin.refundingMinor, currency: payin.currency }) : 0,
     currency: payin.currency,
     customerEmail: payin.customerEmail,
     customerName: payin.customerName,

@@ -33,6 +33,8 @@ interface PayinRow {
   provider_reference: string | null;
   provider_payment_url: string | null;
   needs_attention: boolean;
+  refunded_minor: string | number | bigint;
+  refunding_minor: string | number | bigint;
   /** JSON: an array, or its text, as the driver gives it. */
   attempts: AttemptRow[] | string;
 }
@@ -45,7 +47,7 @@ interface AttemptRow {
 }
 
 const PAYIN_COLUMNS =
-  'merchant_id, reference, status, amount_minor::text AS amount_minor, currency, customer_email, customer_name, gateway, narration, notify_url, redirect_url, request_fingerprint, created_at, expires_at, paid_at, failed_at, failure_reason, checkout_seed, fee_minor::text AS fee_minor, version, provider, provider_reference, provider_payment_url, needs_attention';
+  'merchant_id, reference, status, amount_minor::text AS amount_minor, currency, customer_email, customer_name, gateway, narration, notify_url, redirect_url, request_fingerprint, created_at, expires_at, paid_at, failed_at, failure_reason, checkout_seed, fee_minor::text AS fee_minor, version, provider, provider_reference, provider_payment_url, needs_attention, refunded_minor::text AS refunded_minor, refunding_minor::text AS refunding_minor';
 /** A payin with its attempts, oldest first, read in the statement that reads or writes it. */
 const COLUMNS = `${PAYIN_COLUMNS}, (
   SELECT coalesce(json_agg(json_build_object('channel', a.channel, 'outcome', a.outcome, 'declineReason', a.decline_reason, 'attemptedAt', a.attempted_at) ORDER BY a.attempt), '[]'::json)
@@ -314,6 +316,8 @@ function fromRow(row: PayinRow): StoredPayin {
     providerReference: row.provider_reference,
     providerPaymentUrl: row.provider_payment_url,
     needsAttention: row.needs_attention === true,
+    refundedMinor: BigInt(row.refunded_minor),
+    refundingMinor: BigInt(row.refunding_minor),
     attempts: (typeof row.attempts === 'string' ? (JSON.parse(row.attempts) as AttemptRow[]) : row.attempts).map((attempt) => ({
       channel: attempt.channel,
       outcome: attempt.outcome,

@@ -93,7 +93,14 @@ export class PayoutsService {
     const result = await this.store.create(payout, start, dailyLimitMinor, this.now(), this.events.eventOf).catch(async (error: unknown) => {
       if (!(error instanceof InsufficientBalanceError)) throw error;
       const { availableMinor } = await this.ledger.balanceOf(merchantId, input.currency);
-      throw new ApiException('INSUFFICIENT_BALANCE', { currency: input.currency, needed: naira(amountMinor + feeMinor), amount: naira(amountMinor), fee: naira(feeMinor), available: naira(availableMinor) });
+      throw new ApiException('INSUFFICIENT_BALANCE', {
+        subject: 'payout',
+        currency: input.currency,
+        needed: naira(amountMinor + feeMinor),
+        breakdown: ` (${input.currency} ${naira(amountMinor)} and a fee of ${input.currency} ${naira(feeMinor)})`,
+        balances: `the available balance is ${input.currency} ${naira(availableMinor)}`,
+        advice: 'Wait for settlement, or pay out less.',
+      });
     });
     if ('refused' in result) {
       switch (result.refused) {

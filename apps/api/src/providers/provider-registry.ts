@@ -1,6 +1,7 @@
 import type { PayinChannel } from '@paysign/contracts';
 import type { AccountNameProvider } from './ports/account-names.port';
 import type { PaymentGateway } from './ports/payment-gateway.port';
+import type { PaymentRefunds } from './ports/payment-refunds.port';
 import type { PayoutTransfers } from './ports/payout-transfers.port';
 import type { ProviderWebhooks } from './ports/provider-webhooks.port';
 
@@ -8,13 +9,15 @@ import type { ProviderWebhooks } from './ports/provider-webhooks.port';
  * One upstream provider, as its folder builds it: an id, and the ports it
  * implements. A provider may implement any of them; the registry answers
  * for each port only the providers that implement it. A new kind of call
- * (refunds) is a new port and one more optional field here.
+ * is a new port and one more optional field here, as refunds were.
  */
 export interface Provider {
   /** Its id in config, in the records of what it handled, and in its webhook URL: lower case, such as `sandbox`. */
   readonly id: string;
   readonly gateway?: PaymentGateway;
   readonly payouts?: PayoutTransfers;
+  /** Refunds of the payments its gateway took. */
+  readonly refunds?: PaymentRefunds;
   readonly accountNames?: AccountNameProvider;
   readonly webhooks?: ProviderWebhooks;
   /** `degraded` while calls to it are being refused (its circuit is open); readiness shows it. */
@@ -29,7 +32,7 @@ export interface ProviderSelection {
 }
 
 /** A port of a provider, by name. */
-export type ProviderPort = 'gateway' | 'payouts' | 'accountNames' | 'webhooks';
+export type ProviderPort = 'gateway' | 'payouts' | 'refunds' | 'accountNames' | 'webhooks';
 
 /** The gateway a payin is paid through, and the channels it offers there. */
 export interface PayinGateway {
@@ -76,6 +79,10 @@ export class ProviderRegistry {
 
   payouts(id: string): PayoutTransfers | undefined {
     return this.byId.get(id)?.payouts;
+  }
+
+  refunds(id: string): PaymentRefunds | undefined {
+    return this.byId.get(id)?.refunds;
   }
 
   accountNames(id: string): AccountNameProvider | undefined {

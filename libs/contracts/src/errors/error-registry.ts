@@ -253,7 +253,7 @@ export const ERROR_REGISTRY = {
     status: 422,
     type: 'invalid_request',
     retryable: false,
-    message: 'The payout needs {currency} {needed} ({currency} {amount} and a fee of {currency} {fee}), and the available balance is {currency} {available}. Wait for settlement, or pay out less.',
+    message: 'The {subject} needs {currency} {needed}{breakdown}, and {balances}. {advice}',
   },
   ENQUIRY_NOT_FOUND: {
     status: 422,
@@ -284,6 +284,54 @@ export const ERROR_REGISTRY = {
     type: 'invalid_request',
     retryable: false,
     message: 'This deployment has no payout provider, so no payout can be sent; nothing was held. Ask the operator, or use a sandbox deployment to test payouts.',
+  },
+  REFUND_NOT_FOUND: {
+    status: 404,
+    type: 'not_found',
+    retryable: false,
+    message: 'No refund with reference {reference} exists for this merchant. Check the reference you created it with.',
+  },
+  PAYIN_NOT_REFUNDABLE: {
+    status: 409,
+    type: 'conflict',
+    retryable: false,
+    message: 'Payin {reference} {why}',
+  },
+  REFUND_EXCEEDS_PAYIN: {
+    status: 422,
+    type: 'invalid_request',
+    retryable: false,
+    message: 'The refund of {currency} {amount} is more than payin {reference} has left to refund. It was {currency} {payinAmount}, of which {currency} {taken} is refunded or being refunded, so at most {currency} {left} can be refunded; nothing was held.',
+  },
+  REFUND_WINDOW_CLOSED: {
+    status: 422,
+    type: 'invalid_request',
+    retryable: false,
+    message: 'Payin {reference} was paid at {paidAt}, more than {days} days ago (REFUND_WINDOW_DAYS), so it can no longer be refunded here; nothing was held. Refund the customer another way, such as a payout to their account.',
+  },
+  REFUND_NOT_CANCELLABLE: {
+    status: 409,
+    type: 'conflict',
+    retryable: false,
+    message: 'Refund {reference} is {status}; only a PENDING refund, not yet sent to the provider, can be cancelled. Read the refund for its outcome.',
+  },
+  REFUND_NOT_AWAITING_ACCOUNT: {
+    status: 409,
+    type: 'conflict',
+    retryable: false,
+    message: 'Refund {reference} is {status}; a bank account is given only for a refund in REQUIRES_ACTION. Read the refund for its state.',
+  },
+  REFUND_TRANSITION_NOT_ALLOWED: {
+    status: 409,
+    type: 'conflict',
+    retryable: false,
+    message: 'Refund {reference} is {status} and cannot become {to}. Read the refund for its state.',
+  },
+  REFUND_PROVIDER_NOT_CONFIGURED: {
+    status: 422,
+    type: 'invalid_request',
+    retryable: false,
+    message: 'Payin {reference} was taken by provider {provider}, which cannot refund in this deployment; nothing was held. Ask the operator to configure it, or refund the customer another way.',
   },
   WEBHOOK_NOT_CONFIGURED: {
     status: 422,

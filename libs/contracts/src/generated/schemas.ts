@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 27edc0fe4d543f491b32d9b6d6a895f11a082bdfb0be5f19fc81d1fc489efe50
+ * Inputs: sha256 1057cf9f8f5c0cc9a215d761adfa1347d12e6fe00790be37e56c83174aacc83e
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -352,7 +352,7 @@ export const SCHEMAS = {
       "held": {
         "type": "number",
         "minimum": 0,
-        "description": "In major units. Money set aside for payouts under way, fees included."
+        "description": "In major units. Money set aside for payouts and refunds under way, payout fees included."
       }
     }
   },
@@ -367,9 +367,13 @@ export const SCHEMAS = {
       "payout_debit",
       "payout_fee",
       "payout_reversal",
-      "payout_fee_refund"
+      "payout_fee_refund",
+      "refund_hold",
+      "refund_release",
+      "refund_debit",
+      "refund_fee_return"
     ],
-    "description": "What moved the money: `payin_credit`, a successful payin's amount into\n`pending`; `payin_fee`, its fee out of `pending`; `settlement`, a\npayin's net amount from `pending` to `available` (two entries, one\nout of each); `payout_hold`, a payout's amount and fee from\n`available` to `held`; `payout_release`, the same back when it fails\nor is cancelled; `payout_debit` and `payout_fee`, its amount and fee\nout of `held` when it succeeds; `payout_reversal` and\n`payout_fee_refund`, both back into `available` when it is reversed. New types may be added; treat an unknown type by its\n`amount` and `balance`.\n"
+    "description": "What moved the money: `payin_credit`, a successful payin's amount into\n`pending`; `payin_fee`, its fee out of `pending`; `settlement`, a\npayin's net amount from `pending` to `available` (two entries, one\nout of each); `payout_hold`, a payout's amount and fee from\n`available` to `held`; `payout_release`, the same back when it fails\nor is cancelled; `payout_debit` and `payout_fee`, its amount and fee\nout of `held` when it succeeds; `payout_reversal` and\n`payout_fee_refund`, both back into `available` when it is reversed;\n`refund_hold`, a refund's amount from `pending` or `available` to\n`held`; `refund_release`, the same back when it fails or is\ncancelled; `refund_debit`, its amount out of `held` when it succeeds;\n`refund_fee_return`, the payin fee's share given back into\n`available` with it, when the merchant's fees say so. New types may be added; treat an unknown type by its\n`amount` and `balance`.\n"
   },
   "BalanceEntry": {
     "type": "object",
@@ -413,7 +417,8 @@ export const SCHEMAS = {
         "type": "string",
         "enum": [
           "payin",
-          "payout"
+          "payout",
+          "refund"
         ],
         "description": "The kind of object the entry is for."
       },
@@ -1204,6 +1209,387 @@ export const SCHEMAS = {
       }
     }
   },
+  "RefundStatus": {
+    "type": "string",
+    "enum": [
+      "PENDING",
+      "PROCESSING",
+      "REQUIRES_ACTION",
+      "SUCCESSFUL",
+      "FAILED",
+      "CANCELLED"
+    ],
+    "description": "A refund is created `PENDING`, its amount held. It becomes\n`PROCESSING` when the service sends it to the payin's provider,\nrecorded before the provider is asked, and leaves `PROCESSING` only\non the provider's definitive answer: `SUCCESSFUL` (the money is on\nits way back to the customer) or `FAILED` (the hold is released).\n`REQUIRES_ACTION`: the provider cannot return the money the way the\ncustomer paid; give the customer's bank account (`/account`) and it\nis `PROCESSING` again. Only a `PENDING` refund can be `CANCELLED`.\nNew states may be added; treat an unknown one as not final.\n",
+    "x-transitions": {
+      "PENDING": [
+        "PROCESSING",
+        "CANCELLED"
+      ],
+      "PROCESSING": [
+        "SUCCESSFUL",
+        "FAILED",
+        "REQUIRES_ACTION"
+      ],
+      "REQUIRES_ACTION": [
+        "PROCESSING"
+      ],
+      "SUCCESSFUL": [],
+      "FAILED": [],
+      "CANCELLED": []
+    }
+  },
+  "RefundReason": {
+    "type": "string",
+    "enum": [
+      "duplicate",
+      "fraudulent",
+      "requested_by_customer",
+      "other"
+    ],
+    "description": "Why the merchant refunds the payin, for its records and the provider's."
+  },
+  "RefundFailureReason": {
+    "type": "string",
+    "enum": [
+      "declined_by_provider",
+      "account_not_found",
+      "provider_error"
+    ],
+    "description": "Why a refund is `FAILED`: the provider refused it\n(`declined_by_provider`), the customer's bank account given with\n`/account` does not exist (`account_not_found`), or the provider\nfailed it for a reason of its own (`provider_error`). Its hold is\nreleased either way. New reasons may be added.\n"
+  },
+  "RefundFunding": {
+    "type": "string",
+    "enum": [
+      "pending",
+      "available"
+    ],
+    "description": "The balance the refund's hold was drawn from: `pending` while the\npayin's own credit was not yet settled and covered it, else\n`available`. A release returns it there, or to `available` once the\npayin has settled.\n"
+  },
+  "DisplayNote": {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": 200,
+    "pattern": "\\S",
+    "description": "Free text of at most 200 characters, shown as given."
+  },
+  "CreateRefundRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "reference",
+      "payinReference"
+    ],
+    "properties": {
+      "reference": {
+        "$ref": "#/components/schemas/Reference"
+      },
+      "payinReference": {
+        "$ref": "#/components/schemas/Reference",
+        "description": "The `SUCCESSFUL` payin to refund."
+      },
+      "amount": {
+        "type": "number",
+        "exclusiveMinimum": 0,
+        "maximum": 1000000000,
+        "description": "In major units, with at most 2 decimal places, as the payin's `amount`; left out, everything not yet refunded or in flight."
+      },
+      "reason": {
+        "$ref": "#/components/schemas/RefundReason"
+      },
+      "merchantNote": {
+        "$ref": "#/components/schemas/DisplayNote",
+        "description": "For the merchant's records; never shown to the customer."
+      },
+      "customerNote": {
+        "$ref": "#/components/schemas/DisplayNote",
+        "description": "Passed to the provider, which may show it to the customer."
+      },
+      "notifyUrl": {
+        "type": "string",
+        "format": "uri",
+        "maxLength": 2048,
+        "description": "https URL notified of the refund's changes, as for payins; without it, the merchant's `webhookUrl`."
+      }
+    }
+  },
+  "SetRefundAccountRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "enquiryId"
+    ],
+    "properties": {
+      "enquiryId": {
+        "$ref": "#/components/schemas/EnquiryId"
+      }
+    }
+  },
+  "RefundAccount": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "bankCode",
+      "accountNumber",
+      "accountName",
+      "enquiryId"
+    ],
+    "description": "The customer's bank account a `REQUIRES_ACTION` refund is sent to, from the enquiry given with `/account`.",
+    "properties": {
+      "bankCode": {
+        "type": "string"
+      },
+      "accountNumber": {
+        "type": "string"
+      },
+      "accountName": {
+        "type": "string"
+      },
+      "enquiryId": {
+        "$ref": "#/components/schemas/EnquiryId"
+      }
+    }
+  },
+  "Refund": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "reference",
+      "merchantId",
+      "payinReference",
+      "status",
+      "amount",
+      "currency",
+      "reason",
+      "merchantNote",
+      "customerNote",
+      "notifyUrl",
+      "fundedFrom",
+      "feeReturned",
+      "provider",
+      "providerReference",
+      "account",
+      "failureReason",
+      "needsAttention",
+      "nextStatusCheckAt",
+      "version",
+      "createdAt",
+      "processingAt",
+      "completedAt"
+    ],
+    "properties": {
+      "reference": {
+        "$ref": "#/components/schemas/Reference"
+      },
+      "merchantId": {
+        "type": "string"
+      },
+      "payinReference": {
+        "$ref": "#/components/schemas/Reference"
+      },
+      "status": {
+        "$ref": "#/components/schemas/RefundStatus"
+      },
+      "amount": {
+        "type": "number",
+        "description": "In major units."
+      },
+      "currency": {
+        "$ref": "#/components/schemas/Currency"
+      },
+      "reason": {
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/RefundReason"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "merchantNote": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "customerNote": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "notifyUrl": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "fundedFrom": {
+        "$ref": "#/components/schemas/RefundFunding"
+      },
+      "feeReturned": {
+        "type": "number",
+        "minimum": 0,
+        "description": "In major units, the share of the payin's fee given back to the merchant when the refund succeeds; 0 unless the merchant's fees return it (`refundReturnsFee`)."
+      },
+      "provider": {
+        "$ref": "#/components/schemas/ProviderOfRecord",
+        "description": "The payin's provider, the only one the refund is ever sent to."
+      },
+      "providerReference": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "The reference the provider knows the refund by, set when it became `PROCESSING`; every resend and status check uses it."
+      },
+      "account": {
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/RefundAccount"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "failureReason": {
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/RefundFailureReason"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "needsAttention": {
+        "type": "boolean",
+        "description": "The provider has given no definitive answer for 72 hours, or reported another amount; an operator is looking into it. Never create a second refund for it."
+      },
+      "nextStatusCheckAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time",
+        "description": "When the service next asks the provider about a `PROCESSING` refund."
+      },
+      "version": {
+        "$ref": "#/components/schemas/ObjectVersion"
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "processingAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time",
+        "description": "When it was first sent to the provider."
+      },
+      "completedAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time",
+        "description": "When it became `SUCCESSFUL`, `FAILED` or `CANCELLED`."
+      }
+    }
+  },
+  "RefundList": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "data",
+      "hasMore",
+      "nextCursor"
+    ],
+    "properties": {
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/Refund"
+        },
+        "description": "Newest first."
+      },
+      "hasMore": {
+        "type": "boolean"
+      },
+      "nextCursor": {
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/Cursor"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      }
+    }
+  },
+  "SimulateRefundRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "outcome"
+    ],
+    "properties": {
+      "outcome": {
+        "type": "string",
+        "enum": [
+          "successful",
+          "failed",
+          "requires_action"
+        ]
+      },
+      "reason": {
+        "$ref": "#/components/schemas/RefundFailureReason",
+        "description": "With `failed` only (`declined_by_provider` when absent)."
+      }
+    }
+  },
+  "RefundEventType": {
+    "type": "string",
+    "enum": [
+      "refund.pending",
+      "refund.processing",
+      "refund.successful",
+      "refund.failed",
+      "refund.requires_action",
+      "refund.cancelled"
+    ]
+  },
+  "RefundEvent": {
+    "description": "A refund's webhook event body, one for every state it enters; `version` says which version of the refund `data` is.",
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "type",
+      "version",
+      "timestamp",
+      "data"
+    ],
+    "properties": {
+      "type": {
+        "$ref": "#/components/schemas/RefundEventType"
+      },
+      "version": {
+        "$ref": "#/components/schemas/ObjectVersion"
+      },
+      "timestamp": {
+        "type": "string",
+        "format": "date-time",
+        "description": "When the refund changed; every attempt of the event carries the same."
+      },
+      "data": {
+        "$ref": "#/components/schemas/Refund"
+      }
+    }
+  },
   "WebhookEventType": {
     "type": "string",
     "enum": [
@@ -1217,12 +1603,18 @@ export const SCHEMAS = {
       "payout.failed",
       "payout.reversed",
       "payout.cancelled",
-      "payout_batch.completed"
+      "payout_batch.completed",
+      "refund.pending",
+      "refund.processing",
+      "refund.successful",
+      "refund.failed",
+      "refund.requires_action",
+      "refund.cancelled"
     ],
-    "description": "The type of any webhook event, a payin's, a payout's (`PayoutEventType`) or a payout batch's (`PayoutBatchEventType`)."
+    "description": "The type of any webhook event, a payin's, a payout's (`PayoutEventType`), a payout batch's (`PayoutBatchEventType`) or a refund's (`RefundEventType`)."
   },
   "WebhookEvent": {
-    "description": "Any webhook event body, of a payin, a payout or a payout batch; `type` says which.",
+    "description": "Any webhook event body, of a payin, a payout, a payout batch or a refund; `type` says which.",
     "oneOf": [
       {
         "$ref": "#/components/schemas/PayinEvent"
@@ -1232,6 +1624,9 @@ export const SCHEMAS = {
       },
       {
         "$ref": "#/components/schemas/PayoutBatchEvent"
+      },
+      {
+        "$ref": "#/components/schemas/RefundEvent"
       }
     ]
   },
@@ -1624,6 +2019,8 @@ export const SCHEMAS = {
       "status",
       "amount",
       "fee",
+      "amountRefunded",
+      "amountRefundable",
       "currency",
       "customerEmail",
       "customerName",
@@ -1662,6 +2059,16 @@ export const SCHEMAS = {
         ],
         "minimum": 0,
         "description": "In major units: the merchant's fee on this payin, taken from the\namount credited to its balance when the payin succeeded; `null`\nuntil then. A percentage of the amount with a cap, per merchant.\n"
+      },
+      "amountRefunded": {
+        "type": "number",
+        "minimum": 0,
+        "description": "In major units, what the payin's `SUCCESSFUL` refunds returned to the customer. Its `status` stays `SUCCESSFUL` however much is refunded."
+      },
+      "amountRefundable": {
+        "type": "number",
+        "minimum": 0,
+        "description": "In major units, what can still be refunded now; refunds in flight are already taken from it. 0 for a payin that is not `SUCCESSFUL`."
       },
       "currency": {
         "$ref": "#/components/schemas/Currency"
@@ -1919,6 +2326,14 @@ export const SCHEMAS = {
       "PAYOUT_BATCH_NOT_OPEN",
       "PAYOUT_BATCH_MISMATCH",
       "WEBHOOK_NOT_CONFIGURED",
+      "REFUND_NOT_FOUND",
+      "PAYIN_NOT_REFUNDABLE",
+      "REFUND_EXCEEDS_PAYIN",
+      "REFUND_WINDOW_CLOSED",
+      "REFUND_NOT_CANCELLABLE",
+      "REFUND_NOT_AWAITING_ACCOUNT",
+      "REFUND_TRANSITION_NOT_ALLOWED",
+      "REFUND_PROVIDER_NOT_CONFIGURED",
       "NUBAN_CHECK_FAILED",
       "ACCOUNT_NOT_FOUND",
       "ACCOUNT_DORMANT",
@@ -1973,6 +2388,14 @@ export const SCHEMAS = {
       "PAYOUT_BATCH_NOT_FOUND": "The merchant has no payout batch with this reference. Create it first.",
       "PAYOUT_BATCH_NOT_OPEN": "The batch is no longer `OPEN`: it was submitted, cancelled or expired. Payouts join, and batches are submitted or cancelled, only while `OPEN`.",
       "PAYOUT_BATCH_MISMATCH": "The batch does not hold the count or total you expected: an item is missing or extra. `message` gives both, `details` each that differs; nothing was submitted.",
+      "REFUND_NOT_FOUND": "The merchant has no refund with this reference.",
+      "PAYIN_NOT_REFUNDABLE": "Only a `SUCCESSFUL` payin that is not flagged `needsAttention` can be refunded; `message` says what this one is.",
+      "REFUND_EXCEEDS_PAYIN": "The refund is more than the payin has left to refund, counting its successful and in-flight refunds; `details` gives the payin's amount, what is refunded or in flight, and what is left.",
+      "REFUND_WINDOW_CLOSED": "The payin was paid more than `REFUND_WINDOW_DAYS` ago (180 by default); refund the customer another way.",
+      "REFUND_NOT_CANCELLABLE": "Only a `PENDING` refund can be cancelled; this one was sent to the provider or is final. Read it for its outcome.",
+      "REFUND_NOT_AWAITING_ACCOUNT": "A bank account is given only for a refund in `REQUIRES_ACTION`. Read the refund for its state.",
+      "REFUND_TRANSITION_NOT_ALLOWED": "The refund's status does not allow the simulated outcome.",
+      "REFUND_PROVIDER_NOT_CONFIGURED": "The payin's provider of record cannot refund in this deployment (it is not configured, or does not implement refunds).",
       "WEBHOOK_NOT_CONFIGURED": "A `notifyUrl` was given, but the merchant has no webhook secret to sign notifications with.",
       "NUBAN_CHECK_FAILED": "The account number's NUBAN check digit is wrong for this bank; the bank was not asked.",
       "ACCOUNT_NOT_FOUND": "The bank has no such account.",

@@ -7,6 +7,8 @@
 export type ProviderNotice =
   | { object: 'payin'; providerReference: string; event: string }
   | { object: 'payout'; providerReference: string; event: string }
+  /** About a refund of the payment the provider knows by `paymentReference`: every refund of it in flight there is checked. */
+  | { object: 'refund'; paymentReference: string; event: string }
   /** Authentic, but about nothing we settle (another event type, or a reference not of ours). */
   | { object: 'none'; event: string };
 
