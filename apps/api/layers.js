@@ -37,8 +37,9 @@ const API_LAYERS = {
   webhooks: [...BELOW_FEATURES, 'merchants'],
   payins: [...BELOW_FEATURES, 'ledger', 'merchants', 'providers', 'webhooks'],
   payouts: [...BELOW_FEATURES, 'accounts', 'ledger', 'merchants', 'providers', 'webhooks'],
+  refunds: [...BELOW_FEATURES, 'accounts', 'ledger', 'merchants', 'payins', 'providers', 'webhooks'],
   checkout: [...BELOW_FEATURES, 'merchants', 'payins', 'providers'],
-  'provider-webhooks': [...BELOW_FEATURES, 'providers', 'payins', 'payouts'],
+  'provider-webhooks': [...BELOW_FEATURES, 'providers', 'payins', 'payouts', 'refunds'],
   health: [...BELOW_FEATURES, 'nonce'],
   docs: BELOW_FEATURES,
 };

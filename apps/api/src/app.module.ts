@@ -16,6 +16,8 @@ import { PayinsModule } from './payins/payins.module';
 import { PayoutSimulationModule } from './payouts/payout-simulation.module';
 import { PayoutsModule } from './payouts/payouts.module';
 import { ProviderWebhooksModule } from './provider-webhooks/provider-webhooks.module';
+import { RefundSimulationModule } from './refunds/refund-simulation.module';
+import { RefundsModule } from './refunds/refunds.module';
 import { SandboxSimulationModule } from './payins/sandbox-simulation.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -37,8 +39,9 @@ export class AppModule {
         LedgerModule,
         PayinsModule,
         PayoutsModule,
+        RefundsModule,
         // Test helpers exist in sandbox mode only: in production their paths are unknown (404).
-        ...(foundation.config.mode === 'sandbox' ? [SandboxSimulationModule, PayoutSimulationModule] : []),
+        ...(foundation.config.mode === 'sandbox' ? [SandboxSimulationModule, PayoutSimulationModule, RefundSimulationModule] : []),
         CheckoutModule,
         // Providers' webhooks, where a configured provider takes them.
         ...(foundation.providers.ids.some((id) => foundation.providers.implements(id, 'webhooks')) ? [ProviderWebhooksModule] : []),

@@ -5,6 +5,7 @@ import { LEDGER } from './ledger/ledger.migrations';
 import { PAYOUT_APPROVALS_AND_BATCHES, PAYOUT_DAILY_TOTALS, PAYOUT_PROVIDER_OF_RECORD, PAYOUTS, SANDBOX_PAYOUT_TRANSFERS } from './payouts/payouts.migrations';
 import { CREATE_PAYINS, PAYIN_ATTEMPTS, PAYIN_LIFECYCLE, PAYIN_PROVIDER_OF_RECORD, PAYIN_PROVIDER_PAYMENTS, PAYIN_VERSION } from './payins/payins.migrations';
 import { PROVIDER_MIGRATIONS } from './providers/provider-list';
+import { REFUNDS } from './refunds/refunds.migrations';
 import { ATTEMPTS_ALLOWED, CLAIMS_BY_MERCHANT, RECEIVER_CIRCUITS } from './webhooks/webhooks.migrations';
 
 /**
@@ -40,4 +41,5 @@ export const SCHEMA: readonly Migration[] = [
   PAYOUT_DAILY_TOTALS,
   PAYIN_PROVIDER_OF_RECORD,
   PAYOUT_PROVIDER_OF_RECORD,
+  REFUNDS,
 ].sort((a, b) => a.id - b.id);

@@ -9,6 +9,7 @@ import { readPayins, type PayinSettings } from './payins-config';
 import { readPayouts, type PayoutSettings } from './payouts-config';
 import { readProviders, type ProviderSettings } from './providers-config';
 import { readRateLimits, type RateLimits } from './rate-limits-config';
+import { readRefunds, type RefundSettings } from './refunds-config';
 import { readServiceMode, type ServiceMode } from './service-mode';
 import { readServer, type ServerSettings } from './server-config';
 import { readSettlement, type SettlementSettings } from './settlement-config';
@@ -38,6 +39,7 @@ export interface AppConfig
   mode: ServiceMode;
   rateLimits: RateLimits;
   payouts: PayoutSettings;
+  refunds: RefundSettings;
   webhooks: WebhookSettings;
   /** The OpenAPI contract served at /payment/openapi.yaml. */
   contractPath: string;
@@ -74,6 +76,7 @@ export function loadConfig(env: Env, paths: InstallPaths = installPaths(SOURCE_D
     ...readPayins(env, problems),
     ...readSettlement(env, mode, problems),
     payouts: readPayouts(env, problems, { provider: payoutProvider }),
+    refunds: readRefunds(env, problems),
     webhooks: readWebhooks(env, mode, problems),
     ...readMetrics(env, mode, problems, { servicePort: server.port }),
     contractPath: paths.contractPath,

@@ -64,7 +64,7 @@ export function readPayouts(env: Env, problems: string[], { provider }: { provid
 }
 
 /** Status check times: 1 to 20 rising offsets in seconds, within the 72 hours after which checks are daily. */
-function secondsList(name: string, raw: string | undefined, fallback: number[], problems: string[]): number[] {
+export function secondsList(name: string, raw: string | undefined, fallback: number[], problems: string[]): number[] {
   if (raw === undefined || raw === '') return fallback;
   const parts = raw.split(',').map((part) => part.trim());
   const values = parts.map(Number);

@@ -15,6 +15,7 @@ export const ROUTES = {
   payin: (reference: string) => `${ROOT}/api/payins/${encodeURIComponent(reference)}`,
   payout: (reference: string) => `${ROOT}/api/payouts/${encodeURIComponent(reference)}`,
   payoutBatch: (reference: string) => `${ROOT}/api/payout-batches/${encodeURIComponent(reference)}`,
+  refund: (reference: string) => `${ROOT}/api/refunds/${encodeURIComponent(reference)}`,
   checkout: (token: string) => `${ROOT}/checkout/${token}`,
   checkoutReturn: (token: string) => `${ROOT}/checkout/${token}/return`,
   providerWebhook: (provider: string) => `${ROOT}/provider-webhooks/${provider}`,

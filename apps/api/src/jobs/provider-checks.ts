@@ -34,7 +34,7 @@ export interface ProviderCheckOptions<T> {
   /** The job's name in logs, metrics and `JobRunner.runNow`. */
   job: string;
   /** What is checked, as the metric labels it. */
-  object: 'payin' | 'payout';
+  object: 'payin' | 'payout' | 'refund';
   /** How loudly a flag is logged: as each product has documented it. */
   attentionLogLevel: 'warn' | 'error';
   intervalMs: number;

@@ -11,9 +11,22 @@ export type PlatformAccountKind = 'provider_settlement' | 'fee_revenue';
 export type LedgerAccount = { merchantId: string; currency: string; kind: MerchantBalanceKind } | { merchantId: null; currency: string; kind: PlatformAccountKind };
 
 /** What moved the money; the contract's BalanceEntryType, plus what only the platform's accounts see. */
-export type EntryType = 'payin_credit' | 'payin_fee' | 'settlement' | 'payout_hold' | 'payout_release' | 'payout_debit' | 'payout_fee' | 'payout_reversal' | 'payout_fee_refund';
-export type JournalType = 'payin_credit' | 'settlement' | 'payout_hold' | 'payout_release' | 'payout_debit' | 'payout_reversal';
-export type LedgerObjectType = 'payin' | 'payout';
+export type EntryType =
+  | 'payin_credit'
+  | 'payin_fee'
+  | 'settlement'
+  | 'payout_hold'
+  | 'payout_release'
+  | 'payout_debit'
+  | 'payout_fee'
+  | 'payout_reversal'
+  | 'payout_fee_refund'
+  | 'refund_hold'
+  | 'refund_release'
+  | 'refund_debit'
+  | 'refund_fee_return';
+export type JournalType = 'payin_credit' | 'settlement' | 'payout_hold' | 'payout_release' | 'payout_debit' | 'payout_reversal' | 'refund_hold' | 'refund_release' | 'refund_debit';
+export type LedgerObjectType = 'payin' | 'payout' | 'refund';
 
 export interface JournalLine {
   account: LedgerAccount;
@@ -75,8 +88,8 @@ export class InsufficientBalanceError extends Error {
 export const accountId = (account: LedgerAccount): string =>
   account.merchantId === null ? `platform:${account.currency}:${account.kind}` : `merchant:${account.merchantId}:${account.currency}:${account.kind}`;
 
-const merchantAccount = (merchantId: string, currency: string, kind: MerchantBalanceKind): LedgerAccount => ({ merchantId, currency, kind });
-const platformAccount = (currency: string, kind: PlatformAccountKind): LedgerAccount => ({ merchantId: null, currency, kind });
+export const merchantAccount = (merchantId: string, currency: string, kind: MerchantBalanceKind): LedgerAccount => ({ merchantId, currency, kind });
+export const platformAccount = (currency: string, kind: PlatformAccountKind): LedgerAccount => ({ merchantId: null, currency, kind });
 
 /**
  * The double-entry ledger, in the payin database. Every movement of money is

@@ -1,11 +1,11 @@
 import { moneyFromAmount } from '../money/money';
 
-/** What a credential may do with payouts; banks, enquiry and payins are open to every active credential. */
-export const PAYOUT_ROLES = ['payouts:create', 'payouts:approve'] as const;
+/** What a credential may do with money going out, payouts and refunds; banks, enquiry and payins are open to every active credential. */
+export const PAYOUT_ROLES = ['payouts:create', 'payouts:approve', 'refunds:create'] as const;
 export type PayoutRole = (typeof PAYOUT_ROLES)[number];
 
 /** The roles of a credential whose entry names none: everything but approving, so that files written before roles keep working. */
-export const DEFAULT_ROLES: readonly PayoutRole[] = ['payouts:create'];
+export const DEFAULT_ROLES: readonly PayoutRole[] = ['payouts:create', 'refunds:create'];
 
 /**
  * A merchant's `payoutApproval` in MERCHANTS_FILE: with `required`, a payout

@@ -91,6 +91,13 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly refundProviderCalls = new Counter({
+    name: 'paysign_refund_provider_calls_total',
+    help: 'Calls to the provider of record about refunds, by call (refund, status, send_to_account) and outcome: the answer it gave, or unknown when it failed or timed out.',
+    labelNames: ['call', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   readonly providerCalls = new Counter({
     name: 'paysign_provider_calls_total',
     help: 'HTTP calls to an upstream provider, by provider, call and outcome: ok, refused (a 4xx answer), unauthorized (our key refused), throttled (429), error (5xx or unreadable), timeout, unreachable, or circuit_open (not sent).',
@@ -108,7 +115,7 @@ export class ServiceMetrics {
 
   readonly providerChecksNeedingAttention = new Counter({
     name: 'paysign_provider_checks_needing_attention_total',
-    help: 'Payins and payouts flagged needsAttention by their provider checks: no definitive answer by the deadline, or their provider retired. Each needs an operator.',
+    help: 'Payins, payouts and refunds flagged needsAttention by their provider checks: no definitive answer by the deadline, or their provider retired. Each needs an operator.',
     labelNames: ['object', 'reason'] as const,
     registers: [this.registry],
   });

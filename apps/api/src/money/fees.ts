@@ -10,7 +10,7 @@ export interface FeeSchedule {
   payinBasisPoints: bigint;
   payinCapMinor: bigint;
   payoutMinor: bigint;
-  /** Whether a successful refund gives the merchant back its share of the payin's fee; by default not, as Paystack and Stripe keep it. */
+  /** Whether a successful refund gives the merchant back its share of the payin's fee; by default not, as the payment services merchants compare us with keep it (docs/refunds.md). */
   refundReturnsFee: boolean;
 }
 

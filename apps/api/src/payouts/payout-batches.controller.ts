@@ -9,7 +9,7 @@ import { refuseFields, validateBody } from '../http/validate-body';
 import { CREATE_PAYOUT_BATCH_FIELDS, CreatePayoutBatchDto, encodePayoutBatchCursor, parsePayoutBatchListQuery, SUBMIT_PAYOUT_BATCH_FIELDS, SubmitPayoutBatchDto } from './payout-requests';
 import { payoutBatchToContract } from './payout-view';
 import { PayoutBatchesService } from './payout-batches.service';
-import { callerOf, merchantOf } from './payouts.controller';
+import { callerOf, merchantOf } from '../http/caller';
 
 @Controller('api/payout-batches')
 export class PayoutBatchesController {

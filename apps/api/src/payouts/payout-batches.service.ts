@@ -12,7 +12,8 @@ import { PayoutBatchStore, type PayoutBatchListQuery, type StoredBatch } from '.
 import { PAYOUT_DISPATCH_JOB } from './payout-dispatcher';
 import { PayoutEvents } from './payout-events';
 import type { CreatePayoutBatchDto, SubmitPayoutBatchDto } from './payout-requests';
-import { PayoutsService, requireRole, type Caller } from './payouts.service';
+import type { Caller } from '../http/caller';
+import { PayoutsService, requireRole } from './payouts.service';
 
 export const PAYOUT_EXPIRY_JOB = 'payout-expiry';
 

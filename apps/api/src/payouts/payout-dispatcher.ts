@@ -14,7 +14,10 @@ import type { PayoutTransfers, SendAnswer, TransferStatus } from '../providers/p
 import { ProviderRegistry } from '../providers/provider-registry';
 import type { PayoutTransition } from './payout-states';
 import { PayoutStore, type StoredPayout } from './payout-store';
-import { ATTENTION_AFTER_S, REVERSAL_WATCH_SECONDS, statusCheckOffsetSeconds } from './status-check-schedule';
+import { ATTENTION_AFTER_S, statusCheckOffsetSeconds } from '../jobs/status-check-schedule';
+
+/** After a payout succeeded, it is asked about again at these offsets, in case its bank reverses it; then no more. */
+export const REVERSAL_WATCH_SECONDS: readonly number[] = [60, 3600, 86_400];
 
 export const PAYOUT_DISPATCH_JOB = 'payout-dispatch';
 export const PAYOUT_STATUS_CHECK_JOB = 'payout-status-check';

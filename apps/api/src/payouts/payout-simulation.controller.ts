@@ -9,7 +9,7 @@ import { PayoutDispatcher } from './payout-dispatcher';
 import { SIMULATE_PAYOUT_FIELDS, SimulatePayoutDto, simulatePayoutErrors } from './payout-requests';
 import type { PayoutTransition } from './payout-states';
 import { payoutToContract } from './payout-view';
-import { merchantOf } from './payouts.controller';
+import { merchantOf } from '../http/caller';
 import { PayoutsService } from './payouts.service';
 
 /**

@@ -17,7 +17,8 @@ import { PayoutDispatcher } from './payout-dispatcher';
 import { CREATE_PAYOUT_FIELDS, CreatePayoutDto, encodePayoutCursor, parsePayoutListQuery, REJECT_PAYOUT_FIELDS, RejectPayoutDto } from './payout-requests';
 import { PayoutStore } from './payout-store';
 import { payoutToContract } from './payout-view';
-import { PayoutsService, type Caller } from './payouts.service';
+import { PayoutsService } from './payouts.service';
+import { callerOf, merchantOf } from '../http/caller';
 
 
 @Controller('api/payouts')
@@ -108,6 +109,4 @@ export class PayoutsController {
   }
 }
 
-export const merchantOf = (request: FastifyRequest): string => (request.merchant as NonNullable<FastifyRequest['merchant']>).merchantId;
-/** The merchant and the API key of a verified request. */
-export const callerOf = (request: FastifyRequest): Caller => ({ merchantId: merchantOf(request), apiKey: request.signedApiKey as string });
+

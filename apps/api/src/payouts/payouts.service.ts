@@ -7,6 +7,7 @@ import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { Clock } from '../config/clock';
 import { ApiException } from '../errors/api.exception';
+import type { Caller } from '../http/caller';
 import { JobRunner } from '../jobs/job-runner';
 import { ServiceLogger } from '../logging/logger';
 import { InsufficientBalanceError, Ledger } from '../ledger/ledger';
@@ -23,8 +24,6 @@ import { payoutToContract } from './payout-view';
 
 const naira = (minor: bigint) => amountOf({ minor, currency: 'NGN' }).toFixed(2);
 
-/** The API key a request was signed with: what it may do is read from the merchants file per request. */
-export type Caller = { merchantId: string; apiKey: string };
 
 /** Payouts as merchants call them: create, read, list, cancel, approve, reject; the sending is PayoutDispatcher's. */
 @Injectable()

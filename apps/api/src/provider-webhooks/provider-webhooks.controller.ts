@@ -7,6 +7,7 @@ import { ServiceLogger } from '../logging/logger';
 import { ProviderPayments } from '../payins/provider-payments';
 import { PayoutDispatcher } from '../payouts/payout-dispatcher';
 import { ProviderRegistry } from '../providers/provider-registry';
+import { RefundDispatcher } from '../refunds/refund-dispatcher';
 
 /** A provider id as the registry keys them. */
 const PROVIDER_ID = /^[a-z][a-z0-9-]{0,31}$/;
@@ -15,7 +16,7 @@ const PROVIDER_ID = /^[a-z][a-z0-9-]{0,31}$/;
  * Every provider's webhooks, at `/payment/provider-webhooks/{provider}`.
  * The provider's adapter authenticates the raw bytes before anything is
  * parsed, and says which object the event is about; then the event is only
- * a prompt: the payin or payout it names, of that provider only, is settled
+ * a prompt: the payin, payout or refunds it names, of that provider only, is settled
  * on what the provider's API says now, so a duplicate, a replay or an event
  * out of order moves nothing the API does not confirm. Providers send an
  * event again until it is answered 200, so a store failure answers 503 and
@@ -27,6 +28,7 @@ export class ProviderWebhooksController {
     private readonly providers: ProviderRegistry,
     private readonly payins: ProviderPayments,
     private readonly payouts: PayoutDispatcher,
+    private readonly refunds: RefundDispatcher,
     @Inject(ServiceLogger) private readonly logger: Logger,
   ) {}
 
@@ -48,6 +50,9 @@ export class ProviderWebhooksController {
     } else if (notice.object === 'payout') {
       const known = await this.payouts.checkByProviderReference(provider, notice.providerReference);
       this.logger.info({ provider, event: notice.event, known }, 'provider webhook handled');
+    } else if (notice.object === 'refund') {
+      const checked = await this.refunds.checkByPayment(provider, notice.paymentReference);
+      this.logger.info({ provider, event: notice.event, known: checked > 0, refunds: checked }, 'provider webhook handled');
     }
     return { received: true };
   }

@@ -2,6 +2,7 @@ import type { ProviderDefinition } from '../provider-definition';
 import { SandboxAccountNameProvider } from './sandbox-account-names';
 import { SandboxGateway } from './sandbox-gateway';
 import { SandboxPayoutTransfers } from './sandbox-payout-transfers';
+import { SandboxRefunds } from './sandbox-refunds';
 
 const SANDBOX_ID = 'sandbox';
 
@@ -23,7 +24,8 @@ export const SANDBOX_PROVIDER: ProviderDefinition = {
     const namesOfEnquiries = { name: SANDBOX_ID, lookup: (query: Parameters<SandboxAccountNameProvider['lookup']>[0]) => enquiryNames().lookup(query) };
     return {
       id: SANDBOX_ID,
-      ...(serves.gateway ? { gateway: new SandboxGateway() } : {}),
+      // Refunds go with the gateway: a payin the sandbox took is refunded by it.
+      ...(serves.gateway ? { gateway: new SandboxGateway(), refunds: new SandboxRefunds() } : {}),
       ...(serves.payouts ? { payouts: new SandboxPayoutTransfers(client, storeClock, namesOfEnquiries, config.payouts.sandboxDelayMs) } : {}),
       ...(serves.accountNames ? { accountNames: new SandboxAccountNameProvider() } : {}),
     };
