@@ -372,6 +372,128 @@ describe('PaymentClient payout approval and batches against the real service', (
   });
 });
 
+describe('PaymentClient refunds against the real service', () => {
+  let api: TestApp;
+  let client: PaymentClient;
+  // Jobs run when the test runs them, so that a refund stays PENDING until the test sends it or simulates the provider.
+  beforeAll(async () => {
+    api = await startTestApp({}, { startJobs: false });
+    client = new PaymentClient({ baseUrl: api.baseUrl, ...MERCHANT_A, retryDelayMs: 10 });
+    // A balance that covers every refund here, whichever balance each is held from, so that none is refused INSUFFICIENT_BALANCE.
+    const reference = `sdk-fund-${Date.now()}`;
+    await client.payins.create({ amount: 100_000, currency: 'NGN', customerEmail: 'ada@example.com', reference });
+    await client.payins.simulate(reference, { outcome: 'successful' });
+  });
+  afterAll(() => api.close());
+
+  /** A SUCCESSFUL payin of this amount, to refund. */
+  const paidPayin = async (amount: number, name: string): Promise<string> => {
+    const reference = `sdk-refund-${name}-${Date.now()}`;
+    await client.payins.create({ amount, currency: 'NGN', customerEmail: 'ada@example.com', reference });
+    await client.payins.simulate(reference, { outcome: 'successful' });
+    return reference;
+  };
+  const failure = (promise: PromiseLike<unknown>) => Promise.resolve(promise).then(() => undefined, (e: unknown) => e);
+
+  it('refunds.create holds part of a payin, is replayed safely, and is read, listed and cancelled once', async () => {
+    const payinReference = await paidPayin(1500.5, 'part');
+    const input = { reference: `${payinReference}-r1`, payinReference, amount: 500, reason: 'requested_by_customer' as const, customerNote: 'One of the two items was out of stock' };
+    const created = await client.refunds.create(input);
+    expect(created).toMatchObject({ ...input, status: 'PENDING', currency: 'NGN', merchantId: 'MCH-A', fundedFrom: expect.stringMatching(/^(pending|available)$/), failureReason: null, idempotentReplayed: false });
+    expect(await client.refunds.create(input)).toMatchObject({ reference: input.reference, status: 'PENDING', idempotentReplayed: true });
+    const { idempotentReplayed, ...refund } = created;
+    expect(idempotentReplayed).toBe(false);
+    expect(await client.refunds.get(input.reference)).toEqual(refund);
+    expect((await client.refunds.list({ payinReference }).toArray()).map((listed) => listed.reference)).toEqual([input.reference]);
+
+    const reused = await failure(client.refunds.create({ ...input, amount: 400 }));
+    expect(reused).toBeInstanceOf(ConflictError);
+    expect(reused).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT', status: 409 });
+    // ₦1,000.50 is left to refund while ₦500 is in flight: ₦1,200 more is refused, and nothing is held for it.
+    const tooMuch = await failure(client.refunds.create({ reference: `${payinReference}-r2`, payinReference, amount: 1200 }));
+    expect(tooMuch).toBeInstanceOf(ValidationError);
+    expect(tooMuch).toMatchObject({ code: 'REFUND_EXCEEDS_PAYIN', status: 422, retryable: false });
+    expect((tooMuch as ValidationError).details).toEqual([expect.objectContaining({ field: 'amount' })]);
+
+    expect(await client.refunds.cancel(input.reference)).toMatchObject({ status: 'CANCELLED', completedAt: expect.any(String) });
+    const again = await failure(client.refunds.cancel(input.reference));
+    expect(again).toBeInstanceOf(ConflictError);
+    expect(again).toMatchObject({ code: 'REFUND_NOT_CANCELLABLE', status: 409 });
+    // Cancelled, it no longer counts: the whole payin can be refunded again, amount left out.
+    expect(await client.refunds.create({ reference: `${payinReference}-r3`, payinReference })).toMatchObject({ amount: 1500.5, status: 'PENDING' });
+  });
+
+  it('refunds.simulate answers for the provider: successful is final, and a move out of it is a ConflictError', async () => {
+    const payinReference = await paidPayin(800, 'success');
+    const reference = `${payinReference}-r1`;
+    await client.refunds.create({ reference, payinReference, amount: 300 });
+    expect(await client.refunds.simulate(reference, { outcome: 'successful' })).toMatchObject({ status: 'SUCCESSFUL', providerReference: expect.any(String), processingAt: expect.any(String), completedAt: expect.any(String) });
+    const moved = await failure(client.refunds.simulate(reference, { outcome: 'failed' }));
+    expect(moved).toBeInstanceOf(ConflictError);
+    expect(moved).toMatchObject({ code: 'REFUND_TRANSITION_NOT_ALLOWED', status: 409 });
+    const cancel = await failure(client.refunds.cancel(reference));
+    expect(cancel).toMatchObject({ code: 'REFUND_NOT_CANCELLABLE' });
+    expect(await client.refunds.events(reference)).toEqual([]);
+  });
+
+  it('refunds.setAccount sends a REQUIRES_ACTION refund to the account of an enquiry; a failed one says why', async () => {
+    const payinReference = await paidPayin(900, 'account');
+    const reference = `${payinReference}-r1`;
+    await client.refunds.create({ reference, payinReference, amount: 400 });
+    const early = await failure(client.refunds.setAccount(reference, { enquiryId: 'enq_not_yet' }));
+    expect(early).toBeInstanceOf(ConflictError);
+    expect(early).toMatchObject({ code: 'REFUND_NOT_AWAITING_ACCOUNT', status: 409 });
+    expect(await client.refunds.simulate(reference, { outcome: 'requires_action' })).toMatchObject({ status: 'REQUIRES_ACTION', account: null });
+    const { enquiryId } = await client.accounts.enquire({ bankCode: '058', accountNumber: '0123456785' });
+    expect(await client.refunds.setAccount(reference, { enquiryId })).toMatchObject({
+      status: 'PROCESSING',
+      account: { bankCode: '058', accountNumber: '0123456785', accountName: 'ADAEZE NWOSU', enquiryId },
+    });
+    expect(await client.refunds.simulate(reference, { outcome: 'failed', reason: 'account_not_found' })).toMatchObject({ status: 'FAILED', failureReason: 'account_not_found' });
+    expect((await client.refunds.list({ payinReference, status: 'FAILED' })).data.map((refund) => refund.reference)).toEqual([reference]);
+  });
+
+  it('refunds.list is one page when awaited, from a cursor when given, and every refund with for await', async () => {
+    const createdFrom = new Date().toISOString();
+    const payinReference = await paidPayin(100, 'list');
+    const references: string[] = [];
+    for (let i = 0; i < 5; i++) references.push((await client.refunds.create({ reference: `${payinReference}-r${i}`, payinReference, amount: 10 + i })).reference);
+    const page = await client.refunds.list({ createdFrom, limit: 2 });
+    expect(page.data.map((refund) => refund.reference)).toEqual([references[4], references[3]]);
+    expect(page).toMatchObject({ hasMore: true, nextCursor: expect.any(String) });
+    const second = await client.refunds.list({ createdFrom, limit: 2, cursor: page.nextCursor as string });
+    expect(second.data.map((refund) => refund.reference)).toEqual([references[2], references[1]]);
+    const walked: string[] = [];
+    for await (const refund of client.refunds.list({ createdFrom, limit: 2 })) walked.push(refund.reference);
+    expect(walked).toEqual([...references].reverse());
+    const refused = (await failure(client.refunds.list({ limit: 500 }))) as ValidationError;
+    expect(refused).toBeInstanceOf(ValidationError);
+    expect(refused.details).toEqual([expect.objectContaining({ field: 'limit' })]);
+  });
+
+  it.each<[string, { run: (c: PaymentClient) => Promise<unknown>; type: typeof PaymentError; code: string; status: number }]>([
+    ['an unknown refund', { run: (c) => c.refunds.get('never-created'), type: NotFoundError, code: 'REFUND_NOT_FOUND', status: 404 }],
+    ['a refund of an unknown payin', { run: (c) => c.refunds.create({ reference: `sdk-refund-none-${Date.now()}`, payinReference: 'never-created' }), type: NotFoundError, code: 'PAYIN_NOT_FOUND', status: 404 }],
+    [
+      'a refund of a payin not paid',
+      {
+        run: async (c) => {
+          const payinReference = `sdk-refund-unpaid-${Date.now()}`;
+          await c.payins.create({ amount: 100, currency: 'NGN', customerEmail: 'ada@example.com', reference: payinReference });
+          return c.refunds.create({ reference: `${payinReference}-r1`, payinReference });
+        },
+        type: ConflictError,
+        code: 'PAYIN_NOT_REFUNDABLE',
+        status: 409,
+      },
+    ],
+  ])('throws a typed error for %s', async (_name, { run, type, code, status }) => {
+    const error = await failure(run(client));
+    expect(error).toBeInstanceOf(type);
+    expect(error).toMatchObject({ code, status, retryable: false, requestId: expect.any(String) });
+  });
+});
+
 describe('PaymentClient against the service rate limit', () => {
   let api: TestApp;
   beforeAll(async () => {

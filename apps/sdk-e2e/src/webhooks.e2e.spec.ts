@@ -69,6 +69,29 @@ describe('webhooks as a merchant receives them', () => {
     }
   }, 30_000);
 
+  it("paysign listen verifies a refund's event, and refunds.events lists its delivery", async () => {
+    const listener = await listen(['--secret', SECRETS_OF_A[0] as string]);
+    try {
+      const payinReference = `listen-refund-${Date.now()}`;
+      await client.payins.create({ amount: 2000, currency: 'NGN', customerEmail: 'ada@example.com', reference: payinReference });
+      await client.payins.simulate(payinReference, { outcome: 'successful' });
+      const reference = `${payinReference}-r1`;
+      // Only the refund's events go to the listener: the payin above has no notifyUrl.
+      await client.refunds.create({ reference, payinReference, amount: 500, notifyUrl: listener.url });
+      await until(() => listener.lines.some((line) => line.includes(' refund.pending ')), 'the refund.pending delivery');
+      const line = listener.lines.find((candidate) => candidate.includes(' refund.pending ')) as string;
+      const [id] = line.split(' ');
+      expect(line).toBe(`${id} refund.pending ${reference} PENDING attempt 1 -> 200`);
+      let events = await client.refunds.events(reference);
+      for (const deadline = Date.now() + 5000; events[0]?.status !== 'delivered' && Date.now() < deadline; await new Promise((r) => setTimeout(r, 50))) {
+        events = await client.refunds.events(reference);
+      }
+      expect(events[0]).toMatchObject({ id, status: 'delivered' });
+    } finally {
+      expect(await listener.stop()).toBe(0);
+    }
+  }, 30_000);
+
   it('paysign listen refuses a delivery signed with secrets it was not given, with 400', async () => {
     const listener = await listen(['--secret', 'whsec_dGVzdC13ZWJob29rLXNlY3JldC1vZi1tZXJjaGFudC1i', '--fail-first', '0']);
     try {

@@ -28,6 +28,27 @@ describe('error classes', () => {
     expect(errorFromResponse(status, body, 'req-1').name).toBe(name);
   });
 
+  // Refunds add codes of known types, so they need no class of their own: each is classed as the payouts' codes of its type are.
+  it.each<[string, { status: number; want: string }]>([
+    ['REFUND_NOT_FOUND', { status: 404, want: 'NotFoundError' }],
+    ['PAYIN_NOT_REFUNDABLE', { status: 409, want: 'ConflictError' }],
+    ['REFUND_NOT_CANCELLABLE', { status: 409, want: 'ConflictError' }],
+    ['REFUND_NOT_AWAITING_ACCOUNT', { status: 409, want: 'ConflictError' }],
+    ['REFUND_TRANSITION_NOT_ALLOWED', { status: 409, want: 'ConflictError' }],
+    ['REFUND_EXCEEDS_PAYIN', { status: 422, want: 'ValidationError' }],
+    ['REFUND_WINDOW_CLOSED', { status: 422, want: 'ValidationError' }],
+    ['REFUND_PROVIDER_NOT_CONFIGURED', { status: 422, want: 'ValidationError' }],
+  ])('classes the refund code %s by its type', (code, { status, want }) => {
+    expect(errorFromResponse(status, { code, message: 'm' }, 'req-1')).toMatchObject({ name: want, code, status, retryable: false });
+  });
+
+  it("keeps a refund refusal's details on the ValidationError", () => {
+    const details = [{ field: 'amount', code: 'exceeds_payin', message: 'payin: 1500.50, refunded or in flight: 500.00, left: 1000.50' }];
+    const error = errorFromResponse(422, { code: 'REFUND_EXCEEDS_PAYIN', message: 'm', details }, 'req-1');
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).details).toEqual(details);
+  });
+
   it.each<[string, { status: number; body: unknown; want: { name: string; code: string; retryable: boolean } }]>([
     ['a code of a newer service, by its status', { status: 401, body: { code: 'AUTH_KEY_EXPIRED', message: 'm', retryable: false }, want: { name: 'AuthenticationError', code: 'AUTH_KEY_EXPIRED', retryable: false } }],
     ['a newer code that says it is retryable', { status: 409, body: { code: 'PAYIN_LOCKED', message: 'm', retryable: true }, want: { name: 'ConflictError', code: 'PAYIN_LOCKED', retryable: true } }],

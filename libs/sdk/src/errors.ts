@@ -75,7 +75,7 @@ export class PermissionError extends PaymentError {
   static override readonly kind: string = 'PermissionError';
 }
 
-/** 400, 413, 415, 431, and a 422 that is not an enquiry's (GATEWAY_NOT_CONFIGURED, WEBHOOK_NOT_CONFIGURED): the request is invalid; `details` lists each failing field. */
+/** 400, 413, 415, 431, and a 422 that is not an enquiry's (GATEWAY_NOT_CONFIGURED, WEBHOOK_NOT_CONFIGURED, REFUND_EXCEEDS_PAYIN, REFUND_WINDOW_CLOSED): the request is invalid; `details` lists each failing field. */
 export class ValidationError extends PaymentError {
   static override readonly kind: string = 'ValidationError';
   get details(): FieldError[] {
@@ -83,12 +83,12 @@ export class ValidationError extends PaymentError {
   }
 }
 
-/** 404: the payin, payout, batch, event or route does not exist for this merchant. */
+/** 404: the payin, payout, batch, refund, event or route does not exist for this merchant. */
 export class NotFoundError extends PaymentError {
   static override readonly kind: string = 'NotFoundError';
 }
 
-/** 409: the reference was already used with a different body, or the payin, payout or batch is no longer in a state that allows the operation. */
+/** 409: the reference was already used with a different body, or the payin, payout, batch or refund is not in a state that allows the operation (a payin not refundable, a refund already sent). */
 export class ConflictError extends PaymentError {
   static override readonly kind: string = 'ConflictError';
 }

@@ -1,6 +1,6 @@
 export { PaymentClient } from './payment-client';
 export type { PaymentClientOptions } from './client-options';
-export type { ListBalanceEntriesParams, ListPayinsParams, ListPayoutBatchesParams, ListPayoutsParams } from './payment-client';
+export type { ListBalanceEntriesParams, ListPayinsParams, ListPayoutBatchesParams, ListPayoutsParams, ListRefundsParams } from './payment-client';
 export type { BatchItem, CreateBatchWithItemsInput, CreateBatchWithItemsResult } from './batch-builder';
 export { AutoPaginatingList, type Page } from './pagination';
 export {

@@ -2,6 +2,7 @@
 // what the library signs, the SDK verifies; what the SDK accepts, the library
 // accepts too; and each refusal carries its own code.
 import { createHmac } from 'node:crypto';
+import type { Refund, RefundEventType, WebhookEvent } from '@paysign/contracts';
 import { Webhook } from 'standardwebhooks';
 import { WebhookVerificationError } from './errors';
 import { verifyWebhook } from './webhooks';
@@ -86,5 +87,66 @@ describe('verifyWebhook', () => {
 
   it('refuses a secret that is not a whsec_ secret, as a programming error', () => {
     expect(() => verify(signedHeaders([SECRET]), 'sk_test_not_a_webhook_secret')).toThrow(TypeError);
+  });
+});
+
+describe('verifyWebhook with a refund event', () => {
+  const REFUND: Refund = {
+    reference: 'refund-1042-1',
+    merchantId: 'MCH-SANDBOX-0001',
+    payinReference: 'order-1042',
+    status: 'SUCCESSFUL',
+    amount: 500,
+    currency: 'NGN',
+    reason: 'requested_by_customer',
+    merchantNote: null,
+    customerNote: 'One of the two items was out of stock',
+    notifyUrl: null,
+    fundedFrom: 'pending',
+    feeReturned: 0,
+    provider: 'sandbox',
+    providerReference: 'psr_4Xk2m9QwE7rTz1LpV0bN3c',
+    account: null,
+    failureReason: null,
+    needsAttention: false,
+    nextStatusCheckAt: null,
+    version: 3,
+    createdAt: '2026-11-22T10:00:00.000Z',
+    processingAt: '2026-11-22T10:00:01.000Z',
+    completedAt: '2026-11-22T10:03:12.000Z',
+  };
+  const REFUND_BODY = JSON.stringify({ type: 'refund.successful', version: 3, timestamp: '2026-11-22T10:03:12.000Z', data: REFUND });
+
+  /** The refund a handler reads once `type` has narrowed the event: a type error here means the union no longer narrows. */
+  function refundOf(event: WebhookEvent): { type: RefundEventType; refund: Refund } | undefined {
+    switch (event.type) {
+      case 'refund.pending':
+      case 'refund.processing':
+      case 'refund.successful':
+      case 'refund.failed':
+      case 'refund.requires_action':
+      case 'refund.cancelled':
+        return { type: event.type, refund: event.data };
+      default:
+        return undefined;
+    }
+  }
+
+  it('verifies a refund event the standardwebhooks library signs, and narrows it to the refund by its type', () => {
+    const at = new Date(NOW_MS);
+    const headers = { 'webhook-id': 'evt_refund_1', 'webhook-timestamp': String(Math.floor(NOW_MS / 1000)), 'webhook-signature': new Webhook(SECRET).sign('evt_refund_1', at, REFUND_BODY) };
+    const event = verifyWebhook(REFUND_BODY, headers, SECRET, { now: () => NOW_MS });
+    expect(refundOf(event)).toEqual({ type: 'refund.successful', refund: REFUND });
+    if (event.type !== 'refund.successful') throw new Error('expected refund.successful');
+    expect([event.data.payinReference, event.data.amount, event.data.status]).toEqual(['order-1042', 500, 'SUCCESSFUL']);
+  });
+
+  it("refuses a refund event whose amount was changed after signing", () => {
+    const headers = { 'webhook-id': 'evt_refund_2', 'webhook-timestamp': String(Math.floor(NOW_MS / 1000)), 'webhook-signature': new Webhook(SECRET).sign('evt_refund_2', new Date(NOW_MS), REFUND_BODY) };
+    expect(refusal(() => verifyWebhook(REFUND_BODY.replace('"amount":500', '"amount":5000'), headers, SECRET, { now: () => NOW_MS })).code).toBe('WEBHOOK_SIGNATURE_MISMATCH');
+  });
+
+  it('does not narrow a payin event to a refund', () => {
+    expect(refundOf(verify(signedHeaders([SECRET])))).toBeUndefined();
   });
 });

@@ -17,7 +17,8 @@ export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300;
 
 /**
  * Verifies a webhook from the service, as Standard Webhooks defines it, and
- * returns its event: a payin's or a payout's, told apart by `type`. Pass the body exactly as it arrived, before any JSON
+ * returns its event: a payin's, a payout's, a payout batch's or a refund's,
+ * told apart by `type`. Pass the body exactly as it arrived, before any JSON
  * parsing: a framework that parses and re-serialises the body breaks the
  * signature. `secrets` are your `whsec_` secrets; during a rotation pass them
  * all, and any one matching is enough.

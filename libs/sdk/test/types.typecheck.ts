@@ -1,6 +1,6 @@
 // Type-level tests, checked by the typecheck target (tsc --noEmit): each line
 // marked with a ts-expect-error directive must be a type error, or tsc fails.
-import { PaymentClient } from '../src';
+import { PaymentClient, verifyWebhook } from '../src';
 
 declare const client: PaymentClient;
 
@@ -61,3 +61,48 @@ export async function listingTypes(): Promise<void> {
   // @ts-expect-error a cursor is the text of a page's nextCursor
   client.payins.list({ cursor: 42 });
 }
+
+export async function refundTypes(): Promise<void> {
+  // @ts-expect-error payinReference is required
+  await client.refunds.create({ reference: 'refund-1' });
+  // @ts-expect-error amount is a number, not a string
+  await client.refunds.create({ reference: 'refund-1', payinReference: 'order-1', amount: '500' });
+  // @ts-expect-error the reason is one of the contract's
+  await client.refunds.create({ reference: 'refund-1', payinReference: 'order-1', reason: 'changed_mind' });
+  // @ts-expect-error status is one of the contract's states
+  client.refunds.list({ status: 'REFUNDED' });
+  // @ts-expect-error the outcome is one of the contract's
+  await client.refunds.simulate('refund-1', { outcome: 'reversed' });
+  // @ts-expect-error the account is given as an enquiry
+  await client.refunds.setAccount('refund-1', { bankCode: '058', accountNumber: '0123456785' });
+
+  const created = await client.refunds.create({ reference: 'refund-1', payinReference: 'order-1', amount: 500, reason: 'requested_by_customer' });
+  const replayed: boolean = created.idempotentReplayed;
+  const status: 'PENDING' | 'PROCESSING' | 'REQUIRES_ACTION' | 'SUCCESSFUL' | 'FAILED' | 'CANCELLED' = created.status;
+  const fundedFrom: 'pending' | 'available' = created.fundedFrom;
+  const { enquiryId } = await client.accounts.enquire({ bankCode: '058', accountNumber: '0123456785' });
+  const resent = await client.refunds.setAccount(created.reference, { enquiryId });
+  const accountName: string | undefined = resent.account?.accountName;
+  const page = await client.refunds.list({ payinReference: 'order-1', status: 'SUCCESSFUL', limit: 10 });
+  for await (const refund of client.refunds.list({ payinReference: 'order-1' })) {
+    const failure: 'declined_by_provider' | 'account_not_found' | 'provider_error' | null = refund.failureReason;
+    void failure;
+  }
+  void [replayed, status, fundedFrom, accountName, page.nextCursor];
+}
+
+export function refundEventNarrowing(body: string, headers: Record<string, string>): void {
+  const event = verifyWebhook(body, headers, 'whsec_x');
+  if (event.type === 'refund.failed') {
+    const payinReference: string = event.data.payinReference;
+    const failure: 'declined_by_provider' | 'account_not_found' | 'provider_error' | null = event.data.failureReason;
+    // @ts-expect-error a refund has no checkout, unlike a payin
+    void event.data.checkoutUrl;
+    void [payinReference, failure];
+  }
+  if (event.type === 'payin.successful') {
+    // @ts-expect-error a payin has no payinReference: only a refund's event carries one
+    void event.data.payinReference;
+  }
+}
+

@@ -5,13 +5,12 @@ import type { PaymentClient } from '../payment-client';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, readInputFile, type CliIo } from './cli-io';
 import { CLIENT_OPTIONS, clientFromFlags } from './client-flags';
 import { parseCsv } from './csv';
-import { parseWithPositionals, requiredFlag } from './flags';
+import { AMOUNT_IN_MAJOR_UNITS, parseWithPositionals, requiredFlag } from './flags';
 
 /** The columns of a batch file, in any order; `expectedAccountName` may be left out, or empty in a row. */
 const REQUIRED_COLUMNS = ['reference', 'bankCode', 'accountNumber', 'amount', 'narration'] as const;
 const COLUMNS = [...REQUIRED_COLUMNS, 'expectedAccountName'] as const;
 type Row = Record<(typeof COLUMNS)[number], string> & { line: number };
-const AMOUNT = /^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/;
 const REFERENCE = new RegExp(SCHEMAS.Reference.pattern);
 const REFERENCE_RULE = `the reference must be ${SCHEMAS.Reference.minLength} to ${SCHEMAS.Reference.maxLength} characters from [A-Za-z0-9._-], not only dots`;
 /** Enquiries in flight at once: the service limits enquiries per key per minute, and the client waits out its 429s. */
@@ -44,7 +43,7 @@ async function createFromFile(args: string[], io: CliIo): Promise<number> {
   const checked = await checkRows(client, rows, new Map(inBatch.map((payout) => [payout.reference, payout])));
   for (const row of checked) io.stdout(row.report);
   const problems = checked.filter((row) => row.item === undefined);
-  const totalKobo = rows.reduce((sum, row) => sum + (AMOUNT.test(row.amount) ? Math.round(Number(row.amount) * 100) : 0), 0);
+  const totalKobo = rows.reduce((sum, row) => sum + (AMOUNT_IN_MAJOR_UNITS.test(row.amount) ? Math.round(Number(row.amount) * 100) : 0), 0);
   const summary = `${plural(rows.length, 'payout')} totalling NGN ${(totalKobo / 100).toFixed(2)}`;
   if (problems.length > 0) {
     io.stderr(`paysign batches create: ${problems.length} of ${rows.length} rows have a problem (above); nothing was created. Correct the file and run again.`);
@@ -97,7 +96,7 @@ async function submit(args: string[], io: CliIo): Promise<number> {
       return EXIT_USAGE;
     }
     if (!/^[1-9][0-9]*$/.test(String(values.count))) throw new UsageError(`--count must be a whole number of payouts, got "${values.count}".`);
-    if (!AMOUNT.test(String(values.total))) throw new UsageError(`--total must be an amount in naira with at most 2 decimal places, such as 3800.50, got "${values.total}".`);
+    if (!AMOUNT_IN_MAJOR_UNITS.test(String(values.total))) throw new UsageError(`--total must be an amount in naira with at most 2 decimal places, such as 3800.50, got "${values.total}".`);
     const batch = await client.payoutBatches.submit(reference, { expectedCount: Number(values.count), expectedTotal: Number(values.total) });
     io.stdout(describe(batch));
     return EXIT_OK;
@@ -149,7 +148,7 @@ async function checkRows(client: PaymentClient, rows: Row[], inBatch: ReadonlyMa
     const empty = REQUIRED_COLUMNS.filter((column) => row[column] === '');
     if (empty.length > 0) return { report: `${at} -> problem: ${empty.join(', ')} empty` };
     if (!REFERENCE.test(row.reference)) return { report: `${at} -> problem: ${REFERENCE_RULE}` };
-    if (!AMOUNT.test(row.amount) || Number(row.amount) <= 0) return { report: `${at} -> problem: the amount must be naira above 0 with at most 2 decimal places, such as 5000.50` };
+    if (!AMOUNT_IN_MAJOR_UNITS.test(row.amount) || Number(row.amount) <= 0) return { report: `${at} -> problem: the amount must be naira above 0 with at most 2 decimal places, such as 5000.50` };
     const existing = inBatch.get(row.reference);
     if (existing) {
       const same = existing.bankCode === row.bankCode && existing.accountNumber === row.accountNumber && existing.amount === Number(row.amount) && existing.narration === row.narration;

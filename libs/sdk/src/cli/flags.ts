@@ -55,3 +55,19 @@ export function unixSecondsFlag(flag: string, text: string): number {
   if (!HEADER_GRAMMAR.timestamp.pattern.test(text)) throw new UsageError(`${flag} must be ${HEADER_GRAMMAR.timestamp.rule}, got "${text}".`);
   return Number(text);
 }
+
+/** An amount in major units as the contract takes it: whole units, then at most 2 decimal places, such as 3800.50. */
+export const AMOUNT_IN_MAJOR_UNITS = /^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/;
+
+/** A flag holding an amount in major units above 0, such as 500 or 3800.50. */
+export function amountFlag(flag: string, text: string): number {
+  if (!AMOUNT_IN_MAJOR_UNITS.test(text) || Number(text) <= 0) throw new UsageError(`${flag} must be an amount above 0 in major units with at most 2 decimal places, such as 500 or 3800.50, got "${text}".`);
+  return Number(text);
+}
+
+/** A flag whose value is one of the contract's enum values, such as a status. */
+export function oneOfFlag<T extends string>(flag: string, text: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(text)) throw new UsageError(`${flag} must be one of ${allowed.join(', ')}, got "${text}".`);
+  return text as T;
+}
+

@@ -3,6 +3,7 @@ import { batchesCommand } from './batches-command';
 import { curlCommand } from './curl-command';
 import { listenCommand } from './listen-command';
 import { payoutsCommand } from './payouts-command';
+import { refundsCommand } from './refunds-command';
 import { requestCommand } from './request-command';
 import { signCommand } from './sign-command';
 import { verifyCommand } from './verify-command';
@@ -27,6 +28,16 @@ Commands:
   batches submit <reference> --count N --total X
            Submit a batch holding exactly N payouts totalling X naira, the
            numbers you expect from your own records.
+  refunds create --payin P --reference R [--amount X] [--reason WHY]
+                 [--customer-note T] [--merchant-note T] [--notify-url URL]
+           Refund a successful payin: X of it, or everything not yet refunded.
+           R is the refund's idempotency key: the same command again shows the
+           refund as it is now and creates nothing.
+  refunds show <reference>                Show a refund: where it is, and why.
+  refunds list [--status S] [--payin P] [--created-from T] [--created-to T]
+               [--limit N] [--cursor C]
+           One page of refunds, newest first; when more match, it prints the
+           --cursor that continues.
 
 Flags of sign, curl and request:
   --api-key K        X-API-KEY (or PAYSIGN_API_KEY)
@@ -60,9 +71,10 @@ Flags of listen:
   --tolerance S      seconds webhook-timestamp may be from this clock; default 300
   --print-body       print each verified body too
 
-Flags of payouts and batches: --api-key, --secret-key, --merchant-id, --tenant-id and
---base-url as above (or their PAYSIGN_* variables); approving needs a credential with
-the payouts:approve role that did not create the payout or batch.
+Flags of payouts, batches and refunds: --api-key, --secret-key, --merchant-id, --tenant-id
+and --base-url as above (or their PAYSIGN_* variables); approving needs a credential with
+the payouts:approve role that did not create the payout or batch, and creating a refund
+one with the refunds:create role.
 
 Exit codes: 0 done, 1 failed (a non-2xx answer, an invalid signature), 2 bad input.`;
 
@@ -74,6 +86,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number | v
   listen: listenCommand,
   payouts: payoutsCommand,
   batches: batchesCommand,
+  refunds: refundsCommand,
 };
 
 /** Runs the CLI and returns its exit code. */
