@@ -6,7 +6,9 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 // follows; where the page is silent, the comment says what the fake assumes.
 // It also serves a payment page a browser can pay on, sends signed webhooks,
 // and takes faults: timeouts, 5xx, duplicate and out-of-order webhooks,
-// another amount reported, and transfers that stay pending.
+// another amount reported, and transfers that stay pending. Refunds stay in
+// the status they are made in until a test settles them (settleRefund),
+// which also sends their webhook, as Paystack does.
 
 /** How a transfer to an account turns out at the fake. */
 export type AccountBehaviour =
@@ -37,6 +39,8 @@ export interface FakeTransfer {
 }
 
 export interface FakeTransaction {
+  /** Paystack's own id of the transaction, which its refunds name. */
+  id: number;
   reference: string;
   accessCode: string;
   amount: number;
@@ -47,6 +51,30 @@ export interface FakeTransaction {
   status: 'abandoned' | 'success' | 'failed';
   gatewayResponse: string;
   paidAt: string | null;
+}
+
+/** The refund statuses Paystack documents (https://paystack.com/docs/payments/refunds/). */
+export type FakeRefundStatus = 'pending' | 'processing' | 'processed' | 'failed' | 'needs-attention';
+
+export interface FakeRefund {
+  id: number;
+  transactionId: number;
+  transactionReference: string;
+  amount: number;
+  currency: string;
+  status: FakeRefundStatus;
+  customerNote: string;
+  merchantNote: string;
+  /** The customer's account a refund in `needs-attention` was retried to. */
+  account: { currency: string; accountNumber: string; bankId: number } | null;
+  createdAt: string;
+}
+
+/** A bank of List Banks: Paystack's id and code. */
+export interface FakeBank {
+  id: number;
+  code: string;
+  name: string;
 }
 
 /** The faults a test can ask for; each applies to the calls named, and counts down. */
@@ -61,9 +89,24 @@ export interface Faults {
   duplicateWebhooks: boolean;
   /** When the payment page sends the charge.success webhook: before sending the customer back (and waiting for the answer), after, or never. */
   webhookTiming: 'before-return' | 'after-return' | 'never';
+  /** The status a new refund is made in. Default `pending`, as the documented example. */
+  refundStatusAtCreate: FakeRefundStatus;
+  /** Paystack writes a merchant_note of its own on every new refund, whatever was sent (an assumption to test against, not documented behaviour). */
+  refundNotesReplaced: boolean;
 }
 
-export type RouteName = 'bank_resolve' | 'transferrecipient' | 'transfer' | 'transfer_verify' | 'transaction_initialize' | 'transaction_verify';
+export type RouteName =
+  | 'bank_resolve'
+  | 'bank_list'
+  | 'transferrecipient'
+  | 'transfer'
+  | 'transfer_verify'
+  | 'transaction_initialize'
+  | 'transaction_verify'
+  | 'refund_create'
+  | 'refund_list'
+  | 'refund_fetch'
+  | 'refund_retry';
 
 export interface FakePaystack {
   url: string;
@@ -72,17 +115,31 @@ export interface FakePaystack {
   recipients: Map<string, { recipientCode: string; bankCode: string; accountNumber: string; name: string }>;
   transfers: Map<string, FakeTransfer>;
   transactions: Map<string, FakeTransaction>;
+  /** By Paystack's refund id. */
+  refunds: Map<number, FakeRefund>;
+  /** List Banks, by Paystack's bank code; seeded with a few Nigerian banks. */
+  banks: Map<string, FakeBank>;
   /** Every API call, by route name, in order. */
   calls: RouteName[];
   faults: Faults;
   /** Where webhooks are sent; set once the service under test listens. */
   webhookUrl: string | undefined;
   addAccount(account: FakeAccount): void;
+  /** A transaction paid already, as if its customer had paid on the payment page; no webhook is sent. */
+  addPaidTransaction(transaction: { reference: string; amount: number; currency?: string; email?: string }): FakeTransaction;
+  /**
+   * Moves a refund to `status`, as Paystack's processing would, and sends
+   * its `refund.<status>` webhook when a webhookUrl is set and webhookTiming
+   * is not `never`; resolves the receiver's status, or undefined when none was sent.
+   */
+  settleRefund(id: number, status: FakeRefundStatus): Promise<number | undefined>;
   /** Sends an event as Paystack does, signed over the exact bytes sent; resolves the receiver's status. */
   sendWebhook(event: string, data: Record<string, unknown>, options?: { secretKey?: string }): Promise<number>;
   /** The body of a transaction's or a transfer's webhook, as the fake sends it. */
   transactionEvent(reference: string): Record<string, unknown>;
   transferEvent(reference: string): Record<string, unknown>;
+  /** The body of a refund's webhook, in the documented shape of the refund events. */
+  refundEvent(id: number): Record<string, unknown>;
   close(): Promise<void>;
 }
 
@@ -92,11 +149,21 @@ const refuse = (reply: FastifyReply, status: number, message: string, extra: Rec
 export async function startFakePaystack(options: { secretKey?: string } = {}): Promise<FakePaystack> {
   const secretKey = options.secretKey ?? `sk_test_${randomBytes(20).toString('hex')}`;
   const app: FastifyInstance = Fastify({ logger: false });
-  const faults: Faults = { serverErrors: { count: 0 }, hangAfterHandling: new Map(), reportedAmountDelta: 0, duplicateWebhooks: false, webhookTiming: 'before-return' };
+  const faults: Faults = {
+    serverErrors: { count: 0 },
+    hangAfterHandling: new Map(),
+    reportedAmountDelta: 0,
+    duplicateWebhooks: false,
+    webhookTiming: 'before-return',
+    refundStatusAtCreate: 'pending',
+    refundNotesReplaced: false,
+  };
   const accounts = new Map<string, FakeAccount>();
   const recipients = new Map<string, { recipientCode: string; bankCode: string; accountNumber: string; name: string }>();
   const transfers = new Map<string, FakeTransfer>();
   const transactions = new Map<string, FakeTransaction>();
+  const refunds = new Map<number, FakeRefund>();
+  const banks = new Map<string, FakeBank>(SEED_BANKS.map((bank) => [bank.code, { ...bank }]));
   const calls: RouteName[] = [];
   let nextId = 1000;
   const accountKey = (bankCode: string, accountNumber: string) => `${bankCode}:${accountNumber}`;
@@ -226,6 +293,7 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
       }
       const accessCode = randomBytes(8).toString('hex');
       transactions.set(body.reference, {
+        id: nextId++,
         reference: body.reference,
         accessCode,
         amount,
@@ -249,6 +317,120 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
       const transaction = transactions.get((request.params as { reference: string }).reference);
       if (!transaction) return refuse(reply, 404, 'Transaction reference not found');
       return ok(reply, 200, 'Verification successful', transactionData(transaction));
+    }),
+  );
+
+  // https://paystack.com/docs/api/miscellaneous/#bank: Nigeria's banks with their ids and codes, newest first.
+  // With use_cursor, `meta.next` is the cursor of the next page (base64 of `bank:<id>`, as in the documented
+  // example) and null on the last; without it, `page` and `perPage`. Other filters are ignored.
+  app.get(
+    '/bank',
+    api('bank_list', async (request, reply) => {
+      const query = request.query as Record<string, string | undefined>;
+      const perPage = positiveInteger(query.perPage) ?? 50;
+      const all = [...banks.values()].sort((a, b) => b.id - a.id);
+      if (query.use_cursor === 'true') {
+        const after = query.next ? Number(/^bank:([0-9]+)$/.exec(Buffer.from(query.next, 'base64').toString('utf8'))?.[1] ?? NaN) : Infinity;
+        if (Number.isNaN(after)) return refuse(reply, 400, 'Invalid cursor');
+        const page = all.filter((bank) => bank.id < after).slice(0, perPage);
+        const more = page.length > 0 && all.some((bank) => bank.id < (page.at(-1) as FakeBank).id);
+        return reply.send({ status: true, message: 'Banks retrieved', data: page.map(bankData), meta: { next: more ? Buffer.from(`bank:${(page.at(-1) as FakeBank).id}`).toString('base64') : null, previous: null, perPage } });
+      }
+      const page = positiveInteger(query.page) ?? 1;
+      return reply.send({ status: true, message: 'Banks retrieved', data: all.slice((page - 1) * perPage, page * perPage).map(bankData) });
+    }),
+  );
+
+  // https://paystack.com/docs/payments/refunds/: `transaction` is the transaction's reference or id; without
+  // `amount`, the whole of it. Where the docs are silent the fake assumes: a transaction it has no success of,
+  // an amount above what is left unrefunded (failed refunds give theirs back), or another currency than the
+  // transaction's, is refused 400 `validation_error`, and no refund is made. Paystack takes no idempotency
+  // key: every accepted call makes a refund.
+  app.post(
+    '/refund',
+    api('refund_create', async (request, reply) => {
+      const body = (request.body ?? {}) as Record<string, unknown>;
+      const transaction = typeof body.transaction === 'string' || typeof body.transaction === 'number' ? transactionOf(String(body.transaction)) : undefined;
+      if (!transaction) return refuse(reply, 400, 'Transaction not found', { type: 'validation_error', code: 'invalid_params' });
+      if (transaction.status !== 'success') return refuse(reply, 400, 'Only successful transactions can be refunded', { type: 'validation_error', code: 'invalid_params' });
+      const left = transaction.amount - refundedOf(transaction.id);
+      const amount = body.amount === undefined ? left : typeof body.amount === 'string' && /^[1-9][0-9]*$/.test(body.amount) ? Number(body.amount) : Number.isSafeInteger(body.amount) ? (body.amount as number) : NaN;
+      if (!(amount > 0)) return refuse(reply, 400, 'Invalid amount', { type: 'validation_error', code: 'invalid_params' });
+      if (amount > left) return refuse(reply, 400, 'Refund amount cannot be more than the unrefunded transaction amount', { type: 'validation_error', code: 'invalid_params' });
+      if (body.currency !== undefined && body.currency !== transaction.currency) return refuse(reply, 400, 'Currency does not match the transaction', { type: 'validation_error', code: 'invalid_params' });
+      const byDefault = `Refund for transaction ${transaction.reference} by merchant@example.com`;
+      const refund: FakeRefund = {
+        id: nextId++,
+        transactionId: transaction.id,
+        transactionReference: transaction.reference,
+        amount,
+        currency: transaction.currency,
+        status: faults.refundStatusAtCreate,
+        customerNote: typeof body.customer_note === 'string' ? body.customer_note : `Refund for transaction ${transaction.reference}`,
+        merchantNote: typeof body.merchant_note === 'string' && !faults.refundNotesReplaced ? body.merchant_note : byDefault,
+        account: null,
+        createdAt: new Date().toISOString(),
+      };
+      refunds.set(refund.id, refund);
+      // The create answer embeds the transaction, where list, fetch and retry answers give its id.
+      return ok(reply, 200, 'Refund has been queued for processing', {
+        ...refundData(refund),
+        transaction: { id: transaction.id, domain: 'test', reference: transaction.reference, amount: transaction.amount, paid_at: transaction.paidAt, channel: 'card', currency: transaction.currency },
+        deducted_amount: 0,
+        channel: null,
+        fully_deducted: false,
+      });
+    }),
+  );
+
+  // The refunds guide's List Refunds, newest first. Paystack's OpenAPI description names `perPage` (default
+  // 50), `page`, `from` and `to`; its SDKs add `transaction`, the transaction's id, which the fake filters on:
+  // a value that is no transaction id matches nothing.
+  app.get(
+    '/refund',
+    api('refund_list', async (request, reply) => {
+      const query = request.query as Record<string, string | undefined>;
+      const perPage = positiveInteger(query.perPage) ?? 50;
+      const page = positiveInteger(query.page) ?? 1;
+      const all = [...refunds.values()]
+        .filter((refund) => query.transaction === undefined || String(refund.transactionId) === query.transaction)
+        .filter((refund) => query.currency === undefined || refund.currency === query.currency)
+        .sort((a, b) => b.id - a.id);
+      const data = all.slice((page - 1) * perPage, page * perPage).map(refundData);
+      return reply.send({ status: true, message: 'Refunds retrieved', data, meta: { total: all.length, skipped: (page - 1) * perPage, perPage, page, pageCount: Math.max(1, Math.ceil(all.length / perPage)) } });
+    }),
+  );
+
+  // Fetch Refund, by Paystack's refund id. A refund it has none of: the docs give no example; the fake answers 404.
+  app.get(
+    '/refund/:id',
+    api('refund_fetch', async (request, reply) => {
+      const refund = refunds.get(Number((request.params as { id: string }).id));
+      if (!refund) return refuse(reply, 404, 'Refund not found');
+      return ok(reply, 200, 'Refund retrieved', refundData(refund));
+    }),
+  );
+
+  // Retry Refund: a refund in `needs-attention` sent to the customer's account, `bank_id` being List Banks' id.
+  // Any other state is the documented 422. The fake then holds it `processing` until a test settles it.
+  app.post(
+    '/refund/retry_with_customer_details/:id',
+    api('refund_retry', async (request, reply) => {
+      const refund = refunds.get(Number((request.params as { id: string }).id));
+      if (!refund) return refuse(reply, 404, 'Refund not found');
+      if (refund.status !== 'needs-attention') {
+        return refuse(reply, 422, 'Invalid Refund state, refund status should be "needs-attention"', { meta: { nextStep: "Ensure that the value(s) you're passing are valid." }, type: 'validation_error', code: 'invalid_params' });
+      }
+      const details = ((request.body ?? {}) as { refund_account_details?: Record<string, unknown> }).refund_account_details ?? {};
+      const bankId = typeof details.bank_id === 'string' && /^[0-9]+$/.test(details.bank_id) ? Number(details.bank_id) : Number.isSafeInteger(details.bank_id) ? (details.bank_id as number) : NaN;
+      if (typeof details.currency !== 'string' || typeof details.account_number !== 'string' || !/^[0-9]{10}$/.test(details.account_number) || Number.isNaN(bankId)) {
+        return refuse(reply, 400, 'Currency, account number and bank id are required', { type: 'validation_error', code: 'invalid_params' });
+      }
+      if (![...banks.values()].some((bank) => bank.id === bankId)) return refuse(reply, 400, 'Invalid bank id', { type: 'validation_error', code: 'invalid_params' });
+      if (details.currency !== refund.currency) return refuse(reply, 400, 'Currency does not match the refund', { type: 'validation_error', code: 'invalid_params' });
+      refund.account = { currency: details.currency, accountNumber: details.account_number, bankId };
+      refund.status = 'processing';
+      return ok(reply, 200, 'Refund retried and has been queued for processing', refundData(refund));
     }),
   );
 
@@ -301,6 +483,47 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
     return recipient && accounts.get(accountKey(recipient.bankCode, recipient.accountNumber));
   }
 
+  function transactionOf(referenceOrId: string): FakeTransaction | undefined {
+    return transactions.get(referenceOrId) ?? [...transactions.values()].find((transaction) => String(transaction.id) === referenceOrId);
+  }
+
+  /** What the transaction's refunds hold, but for the failed ones, which Paystack credits back. */
+  function refundedOf(transactionId: number): number {
+    return [...refunds.values()].filter((refund) => refund.transactionId === transactionId && refund.status !== 'failed').reduce((sum, refund) => sum + refund.amount, 0);
+  }
+
+  /** A refund as list, fetch and retry answer it (their documented examples; `transaction_reference` from the OpenAPI description). */
+  function refundData(refund: FakeRefund): Record<string, unknown> {
+    return {
+      integration: 100032,
+      transaction: refund.transactionId,
+      transaction_reference: refund.transactionReference,
+      dispute: null,
+      settlement: null,
+      id: refund.id,
+      domain: 'test',
+      currency: refund.currency,
+      amount: refund.amount,
+      status: refund.status,
+      refunded_at: refund.status === 'processed' ? new Date().toISOString() : null,
+      expected_at: refund.createdAt,
+      refunded_by: 'merchant@example.com',
+      customer_note: refund.customerNote,
+      merchant_note: refund.merchantNote,
+      deducted_amount: refund.amount,
+      fully_deducted: true,
+      channel: 'card',
+      bank_reference: null,
+      reason: refund.status.toUpperCase(),
+      customer: null,
+      initiated_by: 'merchant@example.com',
+      reversed_at: null,
+      session_id: null,
+      createdAt: refund.createdAt,
+      updatedAt: refund.createdAt,
+    };
+  }
+
   function transferData(transfer: FakeTransfer): Record<string, unknown> {
     return {
       amount: transfer.amount,
@@ -325,7 +548,7 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
 
   function transactionData(transaction: FakeTransaction): Record<string, unknown> {
     return {
-      id: nextId++,
+      id: transaction.id,
       domain: 'test',
       status: transaction.status,
       reference: transaction.reference,
@@ -346,11 +569,37 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
     recipients,
     transfers,
     transactions,
+    refunds,
+    banks,
     calls,
     faults,
     webhookUrl: undefined,
     addAccount(account) {
       accounts.set(accountKey(account.bankCode, account.accountNumber), account);
+    },
+    addPaidTransaction({ reference, amount, currency = 'NGN', email = 'customer@example.com' }) {
+      const transaction: FakeTransaction = {
+        id: nextId++,
+        reference,
+        accessCode: randomBytes(8).toString('hex'),
+        amount,
+        currency,
+        email,
+        channels: ['card'],
+        callbackUrl: null,
+        status: 'success',
+        gatewayResponse: 'Successful',
+        paidAt: new Date().toISOString(),
+      };
+      transactions.set(reference, transaction);
+      return transaction;
+    },
+    async settleRefund(id, status) {
+      const refund = refunds.get(id);
+      if (!refund) throw new Error(`fake paystack: no refund ${id}`);
+      refund.status = status;
+      if (!fake.webhookUrl || faults.webhookTiming === 'never') return undefined;
+      return fake.sendWebhook(`refund.${status}`, fake.refundEvent(id));
     },
     // https://paystack.com/docs/payments/webhooks/: `x-paystack-signature` is the HMAC-SHA512, in hex, of the body under the secret key.
     async sendWebhook(event, data, sendOptions = {}) {
@@ -370,6 +619,26 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
       if (!transaction) throw new Error(`fake paystack: no transaction ${reference}`);
       return transactionData(transaction);
     },
+    // The documented refund events: the transaction by `transaction_reference`, Paystack's own
+    // `refund_reference` (null until the processor gives one), the amount as a string.
+    refundEvent(id) {
+      const refund = refunds.get(id);
+      if (!refund) throw new Error(`fake paystack: no refund ${id}`);
+      return {
+        status: refund.status,
+        transaction_reference: refund.transactionReference,
+        refund_reference: refund.status === 'pending' ? null : `TRF_${refund.id}`,
+        amount: String(refund.amount),
+        currency: refund.currency,
+        processor: 'instant-transfer',
+        customer: { first_name: null, last_name: null, email: transactions.get(refund.transactionReference)?.email ?? null },
+        integration: 100032,
+        domain: 'test',
+        id: String(refund.id),
+        customer_note: refund.customerNote,
+        merchant_note: refund.merchantNote,
+      };
+    },
     transferEvent(reference) {
       const transfer = transfers.get(reference);
       if (!transfer) throw new Error(`fake paystack: no transfer ${reference}`);
@@ -379,6 +648,29 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
   };
   return fake;
 }
+
+/** A positive integer query value, or undefined. */
+function positiveInteger(value: string | undefined): number | undefined {
+  return value !== undefined && /^[1-9][0-9]{0,5}$/.test(value) ? Number(value) : undefined;
+}
+
+function bankData(bank: FakeBank): Record<string, unknown> {
+  return { name: bank.name, slug: bank.name.toLowerCase().replaceAll(' ', '-'), code: bank.code, longcode: '', gateway: null, pay_with_bank: false, active: true, is_deleted: false, country: 'Nigeria', currency: 'NGN', type: 'nuban', id: bank.id, createdAt: '2020-11-24T10:03:06.000Z', updatedAt: '2020-11-24T10:03:06.000Z' };
+}
+
+/**
+ * A few of List Banks' Nigerian banks. The ids of Coronation (173) and
+ * Paycom/OPay (171) are those of the documented example; the others are the
+ * fake's own, not Paystack's, and tests add any bank they need.
+ */
+const SEED_BANKS: readonly FakeBank[] = [
+  { id: 173, code: '559', name: 'Coronation Merchant Bank' },
+  { id: 171, code: '999992', name: 'Paycom' },
+  { id: 1, code: '044', name: 'Access Bank' },
+  { id: 7, code: '058', name: 'Guaranty Trust Bank' },
+  { id: 21, code: '057', name: 'Zenith Bank' },
+  { id: 9, code: '063', name: 'Access Bank (Diamond)' },
+];
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

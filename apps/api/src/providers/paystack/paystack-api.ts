@@ -118,11 +118,88 @@ export class PaystackApi {
     if (answer.status === 404 || (answer.status === 400 && /not found/i.test(messageOf(answer)))) return undefined;
     if (answer.status !== 200) throw new ProviderUnavailable('paystack', 'transaction_verify', 'error');
     const data = dataOf(answer, 'transaction_verify');
-    const { status, reference: ref, amount, requested_amount: requested, currency, gateway_response: gatewayResponse } = data;
+    const { id, status, reference: ref, amount, requested_amount: requested, currency, gateway_response: gatewayResponse } = data;
     if (typeof status !== 'string' || typeof ref !== 'string' || !Number.isSafeInteger(amount) || typeof currency !== 'string') throw unreadable('transaction_verify');
     // `amount` includes Paystack's fee when the account passes charges to customers; `requested_amount` is what was asked for, the payin's amount.
     const asked = Number.isSafeInteger(requested) ? (requested as number) : (amount as number);
-    return { status, reference: ref, amountMinor: BigInt(asked), currency, gatewayResponse: typeof gatewayResponse === 'string' ? gatewayResponse : '' };
+    return { id: Number.isSafeInteger(id) ? (id as number) : null, status, reference: ref, amountMinor: BigInt(asked), currency, gatewayResponse: typeof gatewayResponse === 'string' ? gatewayResponse : '' };
+  }
+
+  /**
+   * GET /bank (https://paystack.com/docs/api/miscellaneous/#bank): one page
+   * of Nigeria's banks, by cursor (`use_cursor`, `next`), each with its
+   * `id` (the `bank_id` a refund retry takes) and its `code`.
+   */
+  async listBanks(cursor: string | null, signal: AbortSignal): Promise<{ banks: { id: number; code: string }[]; next: string | null }> {
+    const query: Record<string, string> = { country: 'nigeria', currency: 'NGN', use_cursor: 'true', perPage: String(BANKS_PER_PAGE) };
+    if (cursor !== null) query.next = cursor;
+    const answer = await this.client.request({ call: 'bank_list', method: 'GET', path: '/bank', query, idempotent: true, signal });
+    if (answer.status !== 200) throw unreadable('bank_list');
+    const { items, meta } = listOf(answer, 'bank_list');
+    const banks = items.map((item) => {
+      if (!Number.isSafeInteger(item.id) || typeof item.code !== 'string') throw unreadable('bank_list');
+      return { id: item.id as number, code: item.code };
+    });
+    return { banks, next: typeof meta.next === 'string' && meta.next !== '' ? meta.next : null };
+  }
+
+  /**
+   * GET /refund (the refunds guide, https://paystack.com/docs/payments/refunds/):
+   * one page of the refunds of a transaction, by its id. Paystack's OpenAPI
+   * description names only `perPage`, `page`, `from` and `to`; the
+   * `transaction` filter is from its SDKs' descriptions, so the caller also
+   * matches each refund itself and reads every page. A 404 is taken as no
+   * refunds; any other refusal is no answer.
+   */
+  async listRefunds(query: { transactionId: number; page: number; perPage: number }, signal: AbortSignal): Promise<{ refunds: PaystackRefund[]; pageCount: number | null }> {
+    const answer = await this.client.request({
+      call: 'refund_list',
+      method: 'GET',
+      path: '/refund',
+      query: { transaction: String(query.transactionId), perPage: String(query.perPage), page: String(query.page) },
+      idempotent: true,
+      signal,
+    });
+    if (answer.status === 404) return { refunds: [], pageCount: null };
+    if (answer.status !== 200) throw unreadable('refund_list');
+    const { items, meta } = listOf(answer, 'refund_list');
+    return { refunds: items.map((item) => refundOf(item, 'refund_list')), pageCount: Number.isSafeInteger(meta.pageCount) ? (meta.pageCount as number) : null };
+  }
+
+  /**
+   * POST /refund: a refund of the transaction of `reference`, of `amountMinor`
+   * in kobo. Paystack takes no idempotency key for it: the caller finds a
+   * refund it already made by the reference it carries in `merchant_note`
+   * before it makes another. Never retried here.
+   */
+  async createRefund(
+    refund: { transactionReference: string; amountMinor: bigint; currency: string; merchantNote: string; customerNote: string | null },
+    signal: AbortSignal,
+  ): Promise<{ accepted: true; refund: PaystackRefund } | ({ accepted: false } & Refusal)> {
+    const body: Record<string, unknown> = { transaction: refund.transactionReference, amount: Number(refund.amountMinor), currency: refund.currency, merchant_note: refund.merchantNote };
+    if (refund.customerNote !== null) body.customer_note = refund.customerNote;
+    const answer = await this.client.request({ call: 'refund_create', method: 'POST', path: '/refund', body, idempotent: false, signal });
+    if (answer.status === 200 || answer.status === 201) return { accepted: true, refund: refundOf(dataOf(answer, 'refund_create'), 'refund_create') };
+    return { accepted: false, ...refusalOf(answer) };
+  }
+
+  /**
+   * POST /refund/retry_with_customer_details/:id: sends a refund in
+   * `needs-attention` to the customer's bank account. 422 "Invalid Refund
+   * state" for a refund in any other state, so a second send moves nothing
+   * twice. Never retried here.
+   */
+  async retryRefund(id: number, account: { currency: string; accountNumber: string; bankId: number }, signal: AbortSignal): Promise<{ accepted: true; refund: PaystackRefund } | ({ accepted: false } & Refusal)> {
+    const answer = await this.client.request({
+      call: 'refund_retry',
+      method: 'POST',
+      path: `/refund/retry_with_customer_details/${id}`,
+      body: { refund_account_details: { currency: account.currency, account_number: account.accountNumber, bank_id: String(account.bankId) } },
+      idempotent: false,
+      signal,
+    });
+    if (answer.status === 200) return { accepted: true, refund: refundOf(dataOf(answer, 'refund_retry'), 'refund_retry') };
+    return { accepted: false, ...refusalOf(answer) };
   }
 
   /**
@@ -148,12 +225,55 @@ export interface PaystackTransfer {
 }
 
 export interface PaystackTransaction {
+  /** Paystack's own id of the transaction, which its refunds name; null when the answer has none. */
+  id: number | null;
   status: string;
   reference: string;
   amountMinor: bigint;
   currency: string;
   /** The processor's words on the charge: "Approved", "Declined", "Insufficient Funds". */
   gatewayResponse: string;
+}
+
+/** Banks asked for per page of List Banks. */
+const BANKS_PER_PAGE = 100;
+
+/**
+ * A refund as Paystack reports it. Its `transaction` is the transaction's id
+ * in list and fetch answers, and the transaction itself in a create answer.
+ */
+export interface PaystackRefund {
+  id: number;
+  status: string;
+  amountMinor: bigint;
+  currency: string;
+  transactionId: number | null;
+  transactionReference: string | null;
+  /** Where our reference is carried; Paystack writes one of its own when none is sent. */
+  merchantNote: string;
+}
+
+function refundOf(data: Record<string, unknown>, call: string): PaystackRefund {
+  const { id, status, amount, currency, transaction } = data;
+  const minor = Number.isSafeInteger(amount) ? BigInt(amount as number) : typeof amount === 'string' && /^[0-9]{1,15}$/.test(amount) ? BigInt(amount) : undefined;
+  if (!Number.isSafeInteger(id) || typeof status !== 'string' || minor === undefined || typeof currency !== 'string') throw unreadable(call);
+  const embedded = typeof transaction === 'object' && transaction !== null ? (transaction as Record<string, unknown>) : undefined;
+  const transactionId = Number.isSafeInteger(transaction) ? (transaction as number) : Number.isSafeInteger(embedded?.id) ? (embedded?.id as number) : null;
+  const reference = typeof data.transaction_reference === 'string' ? data.transaction_reference : typeof embedded?.reference === 'string' ? embedded.reference : null;
+  return { id: id as number, status, amountMinor: minor, currency, transactionId, transactionReference: reference, merchantNote: typeof data.merchant_note === 'string' ? data.merchant_note : '' };
+}
+
+/** The items and `meta` of a list answer; an answer of another shape is no answer. */
+function listOf(answer: ProviderAnswer, call: string): { items: Record<string, unknown>[]; meta: Record<string, unknown> } {
+  const body = answer.body as { status?: unknown; data?: unknown; meta?: unknown } | null;
+  if (typeof body !== 'object' || body === null || body.status !== true || !Array.isArray(body.data)) throw unreadable(call);
+  const items = body.data.map((item: unknown) => {
+    if (typeof item !== 'object' || item === null) throw unreadable(call);
+    return item as Record<string, unknown>;
+  });
+  // List Banks carries its cursor in `meta`; List Refunds its page count.
+  const meta = typeof body.meta === 'object' && body.meta !== null ? (body.meta as Record<string, unknown>) : {};
+  return { items, meta };
 }
 
 function dataOf(answer: ProviderAnswer, call: string): Record<string, unknown> {

@@ -6,6 +6,14 @@ import type { PaystackApi } from './paystack-api';
 /** Our channels to Paystack's `channels` (https://paystack.com/docs/payments/payment-channels/). */
 const PAYSTACK_CHANNELS: Readonly<Record<PayinChannel, string>> = { card: 'card', bank_transfer: 'bank_transfer', ussd: 'ussd' };
 
+/** Every transaction reference the gateway starts a payment under: this, then 32 lower-case hex digits. */
+const PAYMENT_REFERENCE_PREFIX = 'psi-';
+
+/** Whether a Paystack transaction reference is one the gateway started a payment under. */
+export function isPaymentReference(reference: string): boolean {
+  return reference.startsWith(PAYMENT_REFERENCE_PREFIX) && /^[0-9a-f]{32}$/.test(reference.slice(PAYMENT_REFERENCE_PREFIX.length));
+}
+
 /**
  * Payins through Paystack's hosted page (https://paystack.com/docs/payments/accept-payments/#redirect):
  * each payin is initialized as a transaction under a reference of ours,
@@ -21,7 +29,7 @@ export class PaystackGateway implements HostedGateway {
   constructor(private readonly api: PaystackApi) {}
 
   async startPayment(collection: HostedCollection, signal: AbortSignal): Promise<{ providerReference: string; paymentPageUrl: string } | { refused: string }> {
-    const providerReference = `psi-${randomUUID().replaceAll('-', '')}`;
+    const providerReference = `${PAYMENT_REFERENCE_PREFIX}${randomUUID().replaceAll('-', '')}`;
     const started = await this.api.initializeTransaction(
       {
         reference: providerReference,

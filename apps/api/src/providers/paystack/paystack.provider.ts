@@ -7,6 +7,7 @@ import { PaystackApi } from './paystack-api';
 import { PaystackGateway } from './paystack-gateway';
 import { PAYSTACK_RECIPIENTS } from './paystack.migrations';
 import { PaystackPayoutTransfers } from './paystack-payout-transfers';
+import { PaystackRefunds } from './paystack-refunds';
 import { PaystackWebhooks } from './paystack-webhooks';
 
 const PAYSTACK_ID = 'paystack';
@@ -27,6 +28,7 @@ export const PAYSTACK_PROVIDER: ProviderDefinition = {
       id: PAYSTACK_ID,
       gateway: new PaystackGateway(api),
       payouts: new PaystackPayoutTransfers(api, context.client, context.logger),
+      refunds: new PaystackRefunds(api, context.logger),
       accountNames: new PaystackAccountNameProvider(api),
       webhooks: new PaystackWebhooks(api),
       health: () => (api.circuitState === 'closed' ? 'up' : 'degraded'),
