@@ -66,7 +66,8 @@ describe('paysign refunds against the real service', () => {
   it('shows a refund with the account it was sent to and why it failed, and lists refunds by payin and status with the cursor that continues', async () => {
     const payin = await paidPayin(900, 'show');
     const failed = `${payin}-r1`;
-    await client.refunds.create({ reference: failed, payinReference: payin, amount: 400 });
+    // .53: the sandbox holds it PROCESSING once it is sent to the account, until it is simulated.
+    await client.refunds.create({ reference: failed, payinReference: payin, amount: 400.53 });
     await client.refunds.simulate(failed, { outcome: 'requires_action' });
     const { enquiryId } = await client.accounts.enquire({ bankCode: '058', accountNumber: '0123456785' });
     await client.refunds.setAccount(failed, { enquiryId });
@@ -76,7 +77,7 @@ describe('paysign refunds against the real service', () => {
     const shown = await paysign(['refunds', 'show', failed], envOf(MERCHANT_A));
     expect(shown.code).toBe(0);
     const lines = shown.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe(`Refund ${failed} of payin ${payin}: FAILED (account_not_found), NGN 400.00.`);
+    expect(lines[0]).toBe(`Refund ${failed} of payin ${payin}: FAILED (account_not_found), NGN 400.53.`);
     expect(lines).toContain('  account     058 0123456785 ADAEZE NWOSU');
     expect(lines.some((line) => /^ {2}completed {3}\S+$/.test(line))).toBe(true);
 
@@ -87,7 +88,7 @@ describe('paysign refunds against the real service', () => {
     expect(cursor).toEqual(expect.any(String));
     const rest = await paysign(['refunds', 'list', '--payin', payin, '--limit', '2', '--cursor', cursor as string], envOf(MERCHANT_A));
     expect([rest.code, rest.stderr]).toEqual([0, '']);
-    expect(rest.stdout).toContain(`  ${failed}  payin ${payin}  NGN 400.00  FAILED  `);
+    expect(rest.stdout).toContain(`  ${failed}  payin ${payin}  NGN 400.53  FAILED  `);
     const failedOnly = await paysign(['refunds', 'list', '--payin', payin, '--status', 'FAILED'], envOf(MERCHANT_A));
     expect(failedOnly.stdout.trim().split('\n')).toHaveLength(1);
 

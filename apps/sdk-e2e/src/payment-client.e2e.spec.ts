@@ -439,8 +439,8 @@ describe('PaymentClient refunds against the real service', () => {
   it('refunds.setAccount sends a REQUIRES_ACTION refund to the account of an enquiry; a failed one says why', async () => {
     const payinReference = await paidPayin(900, 'account');
     const reference = `${payinReference}-r1`;
-    await client.refunds.create({ reference, payinReference, amount: 400 });
-    const early = await failure(client.refunds.setAccount(reference, { enquiryId: 'enq_not_yet' }));
+    await client.refunds.create({ reference, payinReference, amount: 400.53 }); // .53: held PROCESSING at the account until simulated
+    const early = await failure(client.refunds.setAccount(reference, { enquiryId: 'enq_AAAAAAAAAAAAAAAAAAAAAA' }));
     expect(early).toBeInstanceOf(ConflictError);
     expect(early).toMatchObject({ code: 'REFUND_NOT_AWAITING_ACCOUNT', status: 409 });
     expect(await client.refunds.simulate(reference, { outcome: 'requires_action' })).toMatchObject({ status: 'REQUIRES_ACTION', account: null });
