@@ -10,6 +10,7 @@ import { SqlClient } from '../src/db/sql-client';
 import { JobRunner } from '../src/jobs/job-runner';
 import { checkLedger } from '../src/ledger-invariants';
 import { PayoutDispatcher } from '../src/payouts/payout-dispatcher';
+import { RefundDispatcher } from '../src/refunds/refund-dispatcher';
 import { ServiceMetrics } from '../src/metrics/service-metrics';
 import { send, signedCall } from './support/api-client';
 import { MERCHANT_A } from './support/credentials';
@@ -34,6 +35,7 @@ describe('production with Paystack, against the fake provider', () => {
   const runJob = async (job: string) => {
     await api.app.get(JobRunner).runNow(job);
     await api.app.get(PayoutDispatcher).idle();
+    await api.app.get(RefundDispatcher).idle();
   };
   const balance = async () => (await call('GET', '/payment/api/balance')).json;
   /** What the merchant was credited, settled or not. */
@@ -352,6 +354,73 @@ describe('production with Paystack, against the fake provider', () => {
       expect((await payoutOf(reference)).status).toBe('SUCCESSFUL');
       const sent = [...fake.transfers.values()].filter((transfer) => transfer.reference === (lost.providerReference as string).toLowerCase());
       expect(sent).toHaveLength(1);
+    });
+  });
+
+  describe('refunds through the provider that took the payment', () => {
+    /** A payin paid on the provider's page, settled by its webhook; its reference and the transaction. */
+    async function paidPayin(amount: number) {
+      const payin = await createPayin(amount);
+      await payAtProvider(payin.transaction, 'success');
+      expect((await call('GET', `/payment/api/payins/${payin.reference}`)).json.status).toBe('SUCCESSFUL');
+      return payin;
+    }
+    const refundOf = async (reference: string) => (await call('GET', `/payment/api/refunds/${reference}`)).json;
+    const refundsAtFakeOf = (transactionReference: string) => [...fake.refunds.values()].filter((refund) => refund.transactionReference === transactionReference);
+
+    it('holds a part refund, sends it once in kobo carrying our reference, and moves it only on the provider\'s word through its webhook', async () => {
+      const { reference: payinReference, transaction } = await paidPayin(1500.5);
+      const before = await balance();
+      const reference = unique('rf');
+      const created = await call('POST', '/payment/api/refunds', { reference, payinReference, amount: 500, customerNote: 'Out of stock' });
+      expect(created.json).toMatchObject({ status: 'PENDING', provider: 'paystack' });
+      const from = created.json.fundedFrom as 'pending' | 'available';
+      expect(await balance()).toMatchObject({ [from]: (before[from] as number) - 500, held: (before.held as number) + 500 });
+      await runJob('refund-dispatch');
+      const sent = await refundOf(reference);
+      expect(sent).toMatchObject({ status: 'PROCESSING', providerReference: expect.stringMatching(/^PSR-/) });
+      const [atFake, ...more] = refundsAtFakeOf(transaction.reference);
+      expect(more).toEqual([]);
+      expect(atFake).toMatchObject({ amount: 50_000, currency: 'NGN', customerNote: 'Out of stock', merchantNote: expect.stringContaining(sent.providerReference as string) });
+      // A status check while the provider still has it pending moves nothing, and sends nothing again.
+      clock.advance(61_000);
+      await runJob('refund-status-check');
+      expect((await refundOf(reference)).status).toBe('PROCESSING');
+      expect(refundsAtFakeOf(transaction.reference)).toHaveLength(1);
+      expect(await fake.settleRefund((atFake as { id: number }).id, 'processed')).toBe(200);
+      expect(await refundOf(reference)).toMatchObject({ status: 'SUCCESSFUL' });
+      expect(await balance()).toMatchObject({ [from]: (before[from] as number) - 500, held: before.held });
+      expect((await call('GET', `/payment/api/payins/${payinReference}`)).json).toMatchObject({ amountRefunded: 500, amountRefundable: 1000.5 });
+    });
+
+    it('takes a refund the provider cannot return to the card to REQUIRES_ACTION, and retries it there with the account of an enquiry', async () => {
+      const { reference: payinReference, transaction } = await paidPayin(2000);
+      const reference = unique('rf');
+      expect((await call('POST', '/payment/api/refunds', { reference, payinReference, amount: 800 })).status).toBe(201);
+      await runJob('refund-dispatch');
+      const atFake = refundsAtFakeOf(transaction.reference)[0] as { id: number };
+      expect(await fake.settleRefund(atFake.id, 'needs-attention')).toBe(200);
+      expect(await refundOf(reference)).toMatchObject({ status: 'REQUIRES_ACTION' });
+      const enquiry = await call('POST', '/payment/merchant-api/account/inquiry', { bankCode: ACCOUNT.bankCode, accountNumber: ACCOUNT.accountNumber });
+      const given = await call('POST', `/payment/api/refunds/${reference}/account`, { enquiryId: enquiry.json.enquiryId });
+      expect(given.json).toMatchObject({ status: 'PROCESSING', account: { accountNumber: ACCOUNT.accountNumber } });
+      await api.app.get(RefundDispatcher).idle();
+      expect(fake.refunds.get(atFake.id)).toMatchObject({ account: { accountNumber: ACCOUNT.accountNumber, currency: 'NGN' } });
+      expect(await fake.settleRefund(atFake.id, 'processed')).toBe(200);
+      expect(await refundOf(reference)).toMatchObject({ status: 'SUCCESSFUL' });
+      expect(refundsAtFakeOf(transaction.reference)).toHaveLength(1);
+    });
+
+    it('releases the hold of a refund the provider fails', async () => {
+      const { reference: payinReference, transaction } = await paidPayin(900);
+      const before = await balance();
+      const reference = unique('rf');
+      await call('POST', '/payment/api/refunds', { reference, payinReference, amount: 300 });
+      await runJob('refund-dispatch');
+      const atFake = refundsAtFakeOf(transaction.reference)[0] as { id: number };
+      expect(await fake.settleRefund(atFake.id, 'failed')).toBe(200);
+      expect(await refundOf(reference)).toMatchObject({ status: 'FAILED', failureReason: expect.any(String) });
+      expect(await balance()).toEqual(before);
     });
   });
 
