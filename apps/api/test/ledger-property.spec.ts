@@ -12,6 +12,7 @@ import { SqlPayinRepository } from '../src/payins/sql-payin.repository';
 import type { PayoutTransition } from '../src/payouts/payout-states';
 import { PayoutBatchStore } from '../src/payouts/payout-batch-store';
 import { PayoutStore, type StoredPayout } from '../src/payouts/payout-store';
+import { RefundStore, type StoredRefund } from '../src/refunds/refund-store';
 import { openPgliteFromTemplate } from './support/pglite-template';
 
 const SETTLEMENT_DELAY_MS = 3_600_000;
@@ -22,13 +23,17 @@ type Step =
   | { kind: 'payin'; amountMinor: bigint }
   | { kind: 'settle' }
   | { kind: 'payout'; amountMinor: bigint }
-  | { kind: 'succeed' | 'fail' | 'cancel' | 'reverse'; pick: number };
+  | { kind: 'succeed' | 'fail' | 'cancel' | 'reverse'; pick: number }
+  | { kind: 'refund'; pick: number; amountMinor: bigint }
+  | { kind: 'refund_succeed' | 'refund_fail' | 'refund_cancel'; pick: number };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('payin' as const), amountMinor: fc.bigInt({ min: 100n, max: 5_000_000n }) }),
   fc.constant({ kind: 'settle' as const }),
   fc.record({ kind: fc.constant('payout' as const), amountMinor: fc.bigInt({ min: 10_000n, max: 3_000_000n }) }),
   fc.record({ kind: fc.constantFrom('succeed' as const, 'fail' as const, 'cancel' as const, 'reverse' as const), pick: fc.nat() }),
+  fc.record({ kind: fc.constant('refund' as const), pick: fc.nat(), amountMinor: fc.bigInt({ min: 1n, max: 3_000_000n }) }),
+  fc.record({ kind: fc.constantFrom('refund_succeed' as const, 'refund_fail' as const, 'refund_cancel' as const), pick: fc.nat() }),
 );
 
 /** The merchant's money as the steps should leave it, kept by plain arithmetic, apart from the ledger. */
@@ -36,12 +41,14 @@ interface Model {
   available: bigint;
   pending: bigint;
   held: bigint;
-  /** Credits not yet settled. */
-  unsettled: bigint[];
+  /** Credits not yet settled, by payin: what is left of each to settle, after the refunds drawn from it. */
+  unsettled: Map<string, bigint>;
   payouts: Array<{ reference: string; status: StoredPayout['status']; totalMinor: bigint }>;
+  payins: Array<{ reference: string; amountMinor: bigint; refundedOrInFlightMinor: bigint }>;
+  refunds: Array<{ reference: string; payinReference: string; status: StoredRefund['status']; amountMinor: bigint; fundedFrom: 'pending' | 'available' }>;
 }
 
-describe('the ledger under random interleavings of payins, settlements, payouts and their outcomes', () => {
+describe('the ledger under random interleavings of payins, settlements, payouts, refunds and their outcomes', () => {
   let client: SqlClient;
   let storeNow = Date.parse('2026-11-24T09:00:00.000Z');
   const storeClock = () => storeNow;
@@ -55,12 +62,13 @@ describe('the ledger under random interleavings of payins, settlements, payouts 
     const payins = new SqlPayinRepository(client, new EventOutbox({ firstAttemptDelayMs: 0, storeClock }), storeClock, new PayinCredits(ledger, () => DEFAULT_FEES, SETTLEMENT_DELAY_MS));
     const outbox = new EventOutbox({ firstAttemptDelayMs: 0, storeClock });
     const payouts = new PayoutStore(client, ledger, outbox, storeClock, new PayoutBatchStore(client, ledger, outbox, storeClock, () => undefined));
+    const refunds = new RefundStore(client, ledger, outbox, storeClock);
     let run = 0;
 
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 5, maxLength: 30 }), async (steps) => {
         const merchantId = `MCH-PROP-${run++}`;
-        const model: Model = { available: 0n, pending: 0n, held: 0n, unsettled: [], payouts: [] };
+        const model: Model = { available: 0n, pending: 0n, held: 0n, unsettled: new Map(), payouts: [], payins: [], refunds: [] };
         for (const [i, current] of steps.entries()) {
           const now = new Date(storeNow);
           const reference = `${current.kind}-${i}`;
@@ -73,17 +81,70 @@ describe('the ledger under random interleavings of payins, settlements, payouts 
               await payins.transition({ merchantId, reference }, { to: 'SUCCESSFUL' }, now, NO_EVENT);
               const net = current.amountMinor - payinFeeMinor(current.amountMinor, DEFAULT_FEES);
               model.pending += net;
-              model.unsettled.push(net);
+              model.unsettled.set(reference, net);
+              model.payins.push({ reference, amountMinor: current.amountMinor, refundedOrInFlightMinor: 0n });
               break;
             }
             case 'settle':
               storeNow += SETTLEMENT_DELAY_MS;
               while ((await ledger.settleDue(100, new Date(storeNow))) > 0);
-              for (const net of model.unsettled.splice(0)) {
+              for (const net of model.unsettled.values()) {
                 model.pending -= net;
                 model.available += net;
               }
+              model.unsettled.clear();
               break;
+            case 'refund': {
+              const payin = model.payins[current.pick % Math.max(1, model.payins.length)];
+              if (!payin) break;
+              const left = payin.amountMinor - payin.refundedOrInFlightMinor;
+              const amountMinor = current.amountMinor < left ? current.amountMinor : left;
+              const unsettled = model.unsettled.get(payin.reference);
+              const expected = left === 0n ? 'exceeds-payin' : unsettled !== undefined && unsettled > amountMinor ? 'pending' : model.available >= amountMinor ? 'available' : 'insufficient-balance';
+              const newRefund = { merchantId, reference, payinReference: payin.reference, amountMinor: left === 0n ? 1n : amountMinor, reason: null, merchantNote: null, customerNote: null, notifyUrl: null, requestFingerprint: 'f', createdBy: 'pk_prop' };
+              const outcome = await refunds.create(newRefund, () => ({ provider: 'sandbox', returnsFee: false }), now, NO_EVENT);
+              if ('refused' in outcome) {
+                expect(outcome.refused).toBe(expected);
+                break;
+              }
+              expect(outcome.refund.fundedFrom).toBe(expected);
+              payin.refundedOrInFlightMinor += amountMinor;
+              model.held += amountMinor;
+              if (outcome.refund.fundedFrom === 'pending') {
+                model.pending -= amountMinor;
+                model.unsettled.set(payin.reference, (unsettled as bigint) - amountMinor);
+              } else model.available -= amountMinor;
+              model.refunds.push({ reference, payinReference: payin.reference, status: 'PENDING', amountMinor, fundedFrom: outcome.refund.fundedFrom });
+              break;
+            }
+            case 'refund_succeed':
+            case 'refund_fail':
+            case 'refund_cancel': {
+              const wanted = current.kind === 'refund_cancel' ? ['PENDING'] : ['PENDING', 'PROCESSING'];
+              const candidates = model.refunds.filter((refund) => wanted.includes(refund.status));
+              const target = candidates[current.pick % Math.max(1, candidates.length)];
+              if (!target) break;
+              const key = { merchantId, reference: target.reference };
+              if (current.kind !== 'refund_cancel' && target.status === 'PENDING') {
+                await refunds.move(key, { to: 'PROCESSING', providerReference: `psr_${randomUUID()}` }, now, NO_EVENT);
+                target.status = 'PROCESSING';
+              }
+              const to = current.kind === 'refund_succeed' ? 'SUCCESSFUL' : current.kind === 'refund_fail' ? 'FAILED' : 'CANCELLED';
+              expect(await refunds.move(key, to === 'FAILED' ? { to, reason: 'declined_by_provider' } : { to }, now, NO_EVENT)).toMatchObject({ status: to });
+              target.status = to;
+              model.held -= target.amountMinor;
+              if (to !== 'SUCCESSFUL') {
+                const payin = model.payins.find((p) => p.reference === target.payinReference) as Model['payins'][number];
+                payin.refundedOrInFlightMinor -= target.amountMinor;
+                const unsettled = model.unsettled.get(target.payinReference);
+                // Back to where it came from: the payin's unsettled credit while it has one, else available.
+                if (target.fundedFrom === 'pending' && unsettled !== undefined) {
+                  model.unsettled.set(target.payinReference, unsettled + target.amountMinor);
+                  model.pending += target.amountMinor;
+                } else model.available += target.amountMinor;
+              }
+              break;
+            }
             case 'payout': {
               const total = current.amountMinor + PAYOUT_FEE;
               const payout = { merchantId, reference, amountMinor: current.amountMinor, feeMinor: PAYOUT_FEE, currency: 'NGN' as const, bankCode: '058', accountNumber: '0123456785', accountName: 'ADAEZE NWOSU', nameMatch: 'not_checked' as const, narration: 'x', enquiryId: 'enq_AAAAAAAAAAAAAAAAAAAAAA', notifyUrl: null, requestFingerprint: 'f', createdBy: 'pk_prop', batchReference: null };

@@ -29,18 +29,19 @@ describe("a merchant's fees in MERCHANTS_FILE", () => {
     const problems: string[] = [];
     expect(parseFeeSchedule(undefined, 'merchants[0].fees', problems)).toEqual(DEFAULT_FEES);
     expect(parseFeeSchedule({ payinPercent: 0.75 }, 'merchants[0].fees', problems)).toEqual({ ...DEFAULT_FEES, payinBasisPoints: 75n });
-    expect(parseFeeSchedule({ payinPercent: 0, payinCap: 0, payout: 10.5 }, 'merchants[0].fees', problems)).toEqual({ payinBasisPoints: 0n, payinCapMinor: 0n, payoutMinor: 1_050n });
+    expect(parseFeeSchedule({ payinPercent: 0, payinCap: 0, payout: 10.5 }, 'merchants[0].fees', problems)).toEqual({ payinBasisPoints: 0n, payinCapMinor: 0n, payoutMinor: 1_050n, refundReturnsFee: false });
     expect(problems).toEqual([]);
   });
 
   it('names each field that is wrong, and how to write it', () => {
     const problems: string[] = [];
-    parseFeeSchedule({ payinPercent: 100, payinCap: -1, payout: 0.001, extra: 1 }, 'merchants[2].fees', problems);
+    parseFeeSchedule({ payinPercent: 100, payinCap: -1, payout: 0.001, refundReturnsFee: 'yes', extra: 1 }, 'merchants[2].fees', problems);
     expect(problems).toEqual([
-      'merchants[2].fees has unknown field(s) extra; fees have payinPercent, payinCap, payout',
+      'merchants[2].fees has unknown field(s) extra; fees have payinPercent, payinCap, payout, refundReturnsFee',
       'merchants[2].fees.payinPercent must be a percentage from 0 to 99.99 with at most 2 decimals, such as 1.5',
       'merchants[2].fees.payinCap must be an amount in naira from 0 with at most 2 decimals, such as 2000',
       'merchants[2].fees.payout must be an amount in naira from 0 with at most 2 decimals, such as 25',
+      'merchants[2].fees.refundReturnsFee must be true or false',
     ]);
   });
 });

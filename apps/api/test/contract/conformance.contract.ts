@@ -10,6 +10,7 @@ import { ContractValidator } from '@paysign/contracts/testing';
 import { startFakePaystack } from '@paysign/fake-paystack';
 import { JobRunner } from '../../src/jobs/job-runner';
 import { PayoutDispatcher } from '../../src/payouts/payout-dispatcher';
+import { RefundDispatcher } from '../../src/refunds/refund-dispatcher';
 import { send, signedCall, type ApiResponse } from '../support/api-client';
 import { CARD, browser } from '../support/checkout-browser';
 import { MERCHANT_A, MERCHANT_B, type TestCredential } from '../support/credentials';
@@ -140,6 +141,30 @@ describe('the contract, operation by operation and webhook by webhook, on the re
     await call(APPROVER_A, 'POST', `/payment/api/payouts/${approved}/approve`, {}, 200);
     await call(APPROVER_A, 'POST', `/payment/api/payouts/${await createPayout(MERCHANT_A, APPROVAL_THRESHOLD)}/reject`, {}, 200);
     await call(MERCHANT_A, 'GET', `/payment/api/payouts/${sent}/events`, undefined, 200);
+  });
+
+  it('refunds: created, listed, read, cancelled, sent to an account, driven to every state, and their event logs', async () => {
+    const payin = await createPayin(MERCHANT_A, 5000);
+    await call(MERCHANT_A, 'POST', `/payment/api/payins/${payin}/simulate`, { outcome: 'successful' }, 200);
+    const refund = (amount: number) => call(MERCHANT_A, 'POST', '/payment/api/refunds', { reference: unique('refund'), payinReference: payin, amount, notifyUrl: receiver.url }, 201).then((created) => created.json.reference as string);
+    const dispatchRefunds = async () => {
+      await api.app.get(JobRunner).runNow('refund-dispatch');
+      await api.app.get(RefundDispatcher).idle();
+    };
+    const sent = await refund(500);
+    await call(MERCHANT_A, 'GET', `/payment/api/refunds?payinReference=${payin}&limit=5`, undefined, 200);
+    await call(MERCHANT_A, 'GET', `/payment/api/refunds/${sent}`, undefined, 200);
+    await call(MERCHANT_A, 'POST', `/payment/api/refunds/${await refund(100)}/cancel`, {}, 200);
+    await call(MERCHANT_A, 'POST', `/payment/api/refunds/${await refund(200)}/simulate`, { outcome: 'failed' }, 200);
+    // .52: the sandbox cannot return it to the card (REQUIRES_ACTION), and sends it to the account given.
+    const needsAccount = await refund(300.52);
+    await dispatchRefunds();
+    await call(MERCHANT_A, 'POST', `/payment/api/refunds/${needsAccount}/account`, { enquiryId: await enquire(MERCHANT_A) }, 200);
+    await api.app.get(RefundDispatcher).idle();
+    // A run delivers a share of each merchant's events: runs until the refund's three have gone.
+    for (let run = 0; run < 20 && receiver.deliveriesOf(sent).length < 3; run++) await deliverWebhooks();
+    await receiver.waitFor(sent, 3);
+    await call(MERCHANT_A, 'GET', `/payment/api/refunds/${sent}/events`, undefined, 200);
   });
 
   it('payout batches: opened, listed, read, filled, submitted and completed; another cancelled', async () => {

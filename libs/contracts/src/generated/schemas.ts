@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 1057cf9f8f5c0cc9a215d761adfa1347d12e6fe00790be37e56c83174aacc83e
+ * Inputs: sha256 662d46acb28463218d6695e53f76a0e5247510cc3138a46b99cf620cfd68f0f0
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -2375,7 +2375,7 @@ export const SCHEMAS = {
       "PAYOUT_NOT_FOUND": "The merchant has no payout with this reference.",
       "PAYOUT_NOT_CANCELLABLE": "Only a `QUEUED` or `PENDING_APPROVAL` payout can be cancelled; this one is being sent or is final. Read it for its outcome.",
       "PAYOUT_TRANSITION_NOT_ALLOWED": "The payout's status does not allow the simulated outcome.",
-      "INSUFFICIENT_BALANCE": "The payout and its fee exceed the `available` balance; nothing was held. Wait for settlement, or pay out less.",
+      "INSUFFICIENT_BALANCE": "The payout and its fee exceed the `available` balance, or the refund exceeds both balances it may be drawn from (docs/refunds.md); nothing was held. Wait for settlement, or pay out or refund less.",
       "ENQUIRY_NOT_FOUND": "No account enquiry of this merchant has this `enquiryId`. Enquire the account, then use the `enquiryId` it returns.",
       "ENQUIRY_EXPIRED": "The enquiry is past its `expiresAt`. Enquire the account again, and use the new `enquiryId`.",
       "PAYOUT_LIMIT_EXCEEDED": "The amount is below the minimum or above the maximum payout, or the merchant's payouts of the last 24 hours would pass the daily total.",
