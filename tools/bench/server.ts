@@ -19,8 +19,8 @@
 // request, read from /proc/<pid>/stat before and after the run. --profile DIR
 // writes the service's CPU profile into DIR and prints the top entries of the
 // unguarded and the signed route's runs at the fixed rate.
-// --money measures only payin and payout creation on PostgreSQL, the paths
-// that move money; --profile DIR then prints the top entries of each run.
+// --money measures only payin, payout and refund creation on PostgreSQL, the
+// paths that move money; --profile DIR then prints the top entries of each run.
 // --rounds R measures bare Fastify, the unguarded route and the signed route
 // at saturation in R interleaved rounds of SECONDS (default 3) each, the order
 // turned one place each round, and prints each round's ratios and their
@@ -508,10 +508,12 @@ function medianOf(sorted: readonly number[]): number {
 }
 
 /**
- * Payin creation, and payouts of ₦100 to the enquired account of the service
- * under test from a balance `fundAndEnquire` funds for all of them.
+ * Payin creation, payouts of ₦100 to the enquired account of the service
+ * under test from a balance `fundAndEnquire` funds for all of them, and
+ * refunds of ₦1 of the payin that funded it: every refund of one payin
+ * queues on that payin's lock, so this is the busiest payin's rate.
  */
-function moneyPaths(): { payinCreate: RequestOf; payoutCreate: RequestOf; fundAndEnquire: (url: string) => Promise<void> } {
+function moneyPaths(): { payinCreate: RequestOf; payoutCreate: RequestOf; refundCreate: RequestOf; fundAndEnquire: (url: string) => Promise<void> } {
   let enquiryId = '';
   const fundAndEnquire = async (url: string) => {
     const send = async (requestPath: string, body: string) => {
@@ -527,19 +529,20 @@ function moneyPaths(): { payinCreate: RequestOf; payoutCreate: RequestOf; fundAn
   return {
     payinCreate: signed('POST', '/payment/api/payins', '{"amount":1500.50,"currency":"NGN","customerEmail":"ada@example.com","reference":"bench-{unique}"}'),
     payoutCreate: () => signed('POST', '/payment/api/payouts', `{"amount":100,"currency":"NGN","enquiryId":"${enquiryId}","narration":"Bench","reference":"bench-{unique}"}`)(),
+    refundCreate: signed('POST', '/payment/api/refunds', '{"amount":1,"payinReference":"bench-funds","reference":"bench-refund-{unique}"}'),
     fundAndEnquire,
   };
 }
 
-/** --money: payin and payout creation on PostgreSQL, one merchant, as the full run measures them. */
+/** --money: payin, payout and refund creation on PostgreSQL, one merchant, as the full run measures them. */
 async function measureMoneyPaths(): Promise<void> {
   const profileDir = values.profile ? path.resolve(values.profile) : undefined;
-  const { payinCreate, payoutCreate, fundAndEnquire } = moneyPaths();
+  const { payinCreate, payoutCreate, refundCreate, fundAndEnquire } = moneyPaths();
   const spawnedAt = performance.now();
   // When each run began, after the service was spawned: a run's profile is the samples until the next began.
   const runStartMs: Record<string, number> = {};
   const figures = await withPrivateDatabase((databaseUrl) =>
-    measureService({ DATABASE_URL: databaseUrl }, { payinCreate, payoutCreate }, fundAndEnquire, {
+    measureService({ DATABASE_URL: databaseUrl }, { payinCreate, payoutCreate, refundCreate }, fundAndEnquire, {
       nodeFlags: profileDir ? cpuProfileFlags(profileDir) : [],
       onRun: (name) => (runStartMs[name] = performance.now() - spawnedAt),
     }),
@@ -553,6 +556,7 @@ async function measureMoneyPaths(): Promise<void> {
     cores: PINNED ? 'server on core 0, load generator on core 1 (taskset)' : `not pinned (${os.availableParallelism()} cores, or no taskset)`,
     payinCreate: figures.payinCreate as Figures & { cpuMicrosPerRequest: number },
     payoutCreate: figures.payoutCreate as Figures & { cpuMicrosPerRequest: number },
+    refundCreate: figures.refundCreate as Figures & { cpuMicrosPerRequest: number },
   };
   if (values.json) {
     console.log(JSON.stringify(result));
@@ -560,13 +564,14 @@ async function measureMoneyPaths(): Promise<void> {
   }
   console.log(`PostgreSQL, one merchant, ${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP_SECONDS} s of warm-up; ${result.cores}`);
   console.log(`${'contender'.padEnd(28)}${'req/s'.padStart(8)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'CPU µs/req'.padStart(12)}${'non-2xx'.padStart(9)}`);
-  for (const [name, f] of [['payin create', result.payinCreate], ['payout create', result.payoutCreate]] as const) {
+  for (const [name, f] of [['payin create', result.payinCreate], ['payout create', result.payoutCreate], ['refund create, one payin', result.refundCreate]] as const) {
     console.log(`${name.padEnd(28)}${String(f.rps).padStart(8)}${String(f.p50Ms).padStart(8)}${String(f.p99Ms).padStart(8)}${String(f.cpuMicrosPerRequest).padStart(12)}${String(f.non2xx).padStart(9)}`);
   }
   if (values.short) console.log('(short mode: too brief for figures worth quoting)');
   if (profileDir) {
     printProfile('the service, payin create at saturation', summarizeProfile(profileDir, runStartMs.payinCreate, 20, runStartMs.payoutCreate), true);
-    printProfile('the service, payout create at saturation', summarizeProfile(profileDir, runStartMs.payoutCreate, 20), true);
+    printProfile('the service, payout create at saturation', summarizeProfile(profileDir, runStartMs.payoutCreate, 20, runStartMs.refundCreate), true);
+    printProfile('the service, refund create at saturation', summarizeProfile(profileDir, runStartMs.refundCreate, 20), true);
   }
 }
 

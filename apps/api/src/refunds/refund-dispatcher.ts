@@ -75,7 +75,8 @@ export class RefundDispatcher implements OnModuleInit, BeforeApplicationShutdown
   async dispatchBatch(): Promise<JobRunOutcome> {
     const free = this.config.refunds.dispatchConcurrency - this.sending.size;
     if (free <= 0) return { again: false };
-    const claimed = await this.store.claimPending(free, this.now(), this.firstCheckMs(), (provider) => this.providers.refunds(provider)?.newReference(), this.events.eventOf);
+    const mint = { providers: this.providers.ids.filter((id) => this.providers.implements(id, 'refunds')), newReference: (provider: string) => this.providers.refunds(provider)?.newReference() };
+    const claimed = await this.store.claimPending(free, this.now(), this.firstCheckMs(), mint, this.events.eventOf);
     for (const refund of claimed) this.sendInBackground(refund);
     return { again: false };
   }
@@ -141,7 +142,8 @@ export class RefundDispatcher implements OnModuleInit, BeforeApplicationShutdown
     // Not asked anywhere else: its schedule goes on, so that its deadline still flags it for an operator.
     if (!provider) return this.reschedule(refund);
     const status = await this.call('status', shutdown, (signal) => provider.status(orderOf(refund), signal));
-    if (status === undefined || status.outcome === 'processing') return this.reschedule(refund);
+    // Still at the provider, or still refused there with the account given (the provider's to fail): asked again on its schedule.
+    if (status === undefined || status.outcome === 'processing' || (status.outcome === 'requires_action' && refund.account !== null)) return this.reschedule(refund);
     if (status.outcome === 'not_found') {
       const sinceSentMs = this.nowMs() - (refund.processingAt as Date).getTime();
       await this.reschedule(refund);

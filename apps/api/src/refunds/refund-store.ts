@@ -205,20 +205,22 @@ export class RefundStore {
    * Takes up to `limit` PENDING refunds to send, oldest first, and moves
    * each to PROCESSING with a reference its provider of record minted,
    * before anything is sent: a crash after this never sends a second
-   * refund, since the status check finds the first by that reference. A
-   * refund whose provider mints nothing here (not configured on this
-   * instance) is left for an instance that has it. Safe with N instances
-   * (SKIP LOCKED).
+   * refund, since the status check finds the first by that reference. Only
+   * the refunds of `mint.providers`, those configured on this instance, are
+   * taken; the others are left for an instance that has their provider.
+   * Safe with N instances (SKIP LOCKED).
    */
-  async claimPending(limit: number, now: Date, firstCheckMs: number, mint: (provider: string) => string | undefined, eventOf: RefundEventOf): Promise<StoredRefund[]> {
+  async claimPending(limit: number, now: Date, firstCheckMs: number, mint: { providers: readonly string[]; newReference: (provider: string) => string | undefined }, eventOf: RefundEventOf): Promise<StoredRefund[]> {
+    if (mint.providers.length === 0) return [];
     return this.observed('claim', () =>
       this.client.transaction(async (tx) => {
+        // Only the refunds of providers configured here: another's would take this instance's turns without ever being sent.
         const { rows: taken } = await tx.query<{ merchant_id: string; reference: string; provider: string }>(
-          `SELECT merchant_id, reference, provider FROM refunds WHERE status = 'PENDING' AND provider IS NOT NULL ORDER BY created_at, merchant_id, reference LIMIT $1 FOR UPDATE SKIP LOCKED`,
-          [limit],
+          `SELECT merchant_id, reference, provider FROM refunds WHERE status = 'PENDING' AND provider = ANY($2::text[]) ORDER BY created_at, merchant_id, reference LIMIT $1 FOR UPDATE SKIP LOCKED`,
+          [limit, mint.providers],
         );
         const minted = taken.flatMap((row) => {
-          const providerReference = mint(row.provider);
+          const providerReference = mint.newReference(row.provider);
           return providerReference === undefined ? [] : [{ ...row, providerReference }];
         });
         if (minted.length === 0) return [];
