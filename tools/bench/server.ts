@@ -510,9 +510,13 @@ function medianOf(sorted: readonly number[]): number {
 /**
  * Payin creation, payouts of ₦100 to the enquired account of the service
  * under test from a balance `fundAndEnquire` funds for all of them, and
- * refunds of ₦1 of the payin that funded it: every refund of one payin
- * queues on that payin's lock, so this is the busiest payin's rate.
+ * refunds of ₦1 taking turns over the REFUNDABLE_PAYINS payins it made
+ * successful: the refunds of one payin queue on its lock, so one payin
+ * alone would measure the busiest payin's rate, not the service's.
  */
+/** The payins the refunds of --money take turns over. */
+const REFUNDABLE_PAYINS = 100;
+
 function moneyPaths(): { payinCreate: RequestOf; payoutCreate: RequestOf; refundCreate: RequestOf; fundAndEnquire: (url: string) => Promise<void> } {
   let enquiryId = '';
   const fundAndEnquire = async (url: string) => {
@@ -525,11 +529,16 @@ function moneyPaths(): { payinCreate: RequestOf; payoutCreate: RequestOf; refund
     await send('/payment/api/payins', '{"amount":1000000000,"currency":"NGN","customerEmail":"ada@example.com","reference":"bench-funds"}');
     await send('/payment/api/payins/bench-funds/simulate', '{"outcome":"successful"}');
     enquiryId = (await send('/payment/merchant-api/account/inquiry', '{"bankCode":"058","accountNumber":"0123456785"}')).enquiryId as string;
+    for (let i = 0; i < REFUNDABLE_PAYINS; i++) {
+      await send('/payment/api/payins', `{"amount":100000,"currency":"NGN","customerEmail":"ada@example.com","reference":"bench-refundable-${i}"}`);
+      await send(`/payment/api/payins/bench-refundable-${i}/simulate`, '{"outcome":"successful"}');
+    }
   };
+  let refunds = 0;
   return {
     payinCreate: signed('POST', '/payment/api/payins', '{"amount":1500.50,"currency":"NGN","customerEmail":"ada@example.com","reference":"bench-{unique}"}'),
     payoutCreate: () => signed('POST', '/payment/api/payouts', `{"amount":100,"currency":"NGN","enquiryId":"${enquiryId}","narration":"Bench","reference":"bench-{unique}"}`)(),
-    refundCreate: signed('POST', '/payment/api/refunds', '{"amount":1,"payinReference":"bench-funds","reference":"bench-refund-{unique}"}'),
+    refundCreate: () => signed('POST', '/payment/api/refunds', `{"amount":1,"payinReference":"bench-refundable-${refunds++ % REFUNDABLE_PAYINS}","reference":"bench-refund-{unique}"}`)(),
     fundAndEnquire,
   };
 }
@@ -564,7 +573,7 @@ async function measureMoneyPaths(): Promise<void> {
   }
   console.log(`PostgreSQL, one merchant, ${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP_SECONDS} s of warm-up; ${result.cores}`);
   console.log(`${'contender'.padEnd(28)}${'req/s'.padStart(8)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'CPU µs/req'.padStart(12)}${'non-2xx'.padStart(9)}`);
-  for (const [name, f] of [['payin create', result.payinCreate], ['payout create', result.payoutCreate], ['refund create, one payin', result.refundCreate]] as const) {
+  for (const [name, f] of [['payin create', result.payinCreate], ['payout create', result.payoutCreate], [`refund create, ${REFUNDABLE_PAYINS} payins`, result.refundCreate]] as const) {
     console.log(`${name.padEnd(28)}${String(f.rps).padStart(8)}${String(f.p50Ms).padStart(8)}${String(f.p99Ms).padStart(8)}${String(f.cpuMicrosPerRequest).padStart(12)}${String(f.non2xx).padStart(9)}`);
   }
   if (values.short) console.log('(short mode: too brief for figures worth quoting)');
