@@ -6,6 +6,7 @@ import { Clock } from '../config/clock';
 import { StoreClock, storeInstant } from '../db/store-clock';
 import { JobRunner, type JobRunOutcome } from '../jobs/job-runner';
 import { nextCheck, ProviderChecks } from '../jobs/provider-checks';
+import { ProviderSends } from '../jobs/provider-sends';
 import { ServiceLogger } from '../logging/logger';
 import { ServiceMetrics } from '../metrics/service-metrics';
 import { sameName } from '@paysign/contracts';
@@ -42,8 +43,7 @@ export const PAYOUT_STATUS_CHECK_JOB = 'payout-status-check';
 @Injectable()
 export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown {
   /** Sends under way, each ended by the provider's answer, its timeout or shutdown. */
-  private readonly sending = new Set<Promise<void>>();
-  private readonly shutdown = new AbortController();
+  private readonly sends: ProviderSends;
   /** The status checks of payouts sent, and of paid ones watched for a reversal. */
   private readonly checks: ProviderChecks<StoredPayout>;
 
@@ -58,7 +58,8 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
     @Inject(Clock) private readonly clock: Clock,
     @Inject(StoreClock) private readonly storeClock: StoreClock,
   ) {
-    const { statusCheckIntervalMs, statusCheckBatchSize, providerTimeoutMs } = config.payouts;
+    const { statusCheckIntervalMs, statusCheckBatchSize, providerTimeoutMs, dispatchConcurrency } = config.payouts;
+    this.sends = new ProviderSends({ slots: dispatchConcurrency, timeoutMs: providerTimeoutMs, calls: metrics.payoutProviderCalls, logger, object: 'payout', onFree: () => jobs.wake(PAYOUT_DISPATCH_JOB) });
     this.checks = new ProviderChecks(
       {
         job: PAYOUT_STATUS_CHECK_JOB,
@@ -88,31 +89,24 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
    * send that ends frees its slot and wakes the job.
    */
   async dispatchBatch(): Promise<JobRunOutcome> {
-    const { dispatchConcurrency, statusCheckScheduleSeconds } = this.config.payouts;
-    const free = dispatchConcurrency - this.sending.size;
+    const { statusCheckScheduleSeconds } = this.config.payouts;
+    const free = this.sends.free;
     const selected = this.providers.payoutsForNewPayouts();
     if (free <= 0 || !selected) return { again: false };
     const sendThrough = { provider: selected.provider, newReference: () => selected.adapter.newReference() };
     const claimed = await this.store.claimQueued(free, this.now(), (statusCheckScheduleSeconds[0] as number) * 1000, sendThrough);
-    for (const payout of claimed) {
-      const sent = this.send(payout, this.shutdown.signal).finally(() => {
-        this.sending.delete(sent);
-        this.jobs.wake(PAYOUT_DISPATCH_JOB);
-      });
-      this.sending.add(sent);
-    }
+    for (const payout of claimed) this.sends.start((shutdown) => this.send(payout, shutdown));
     return { again: false };
   }
 
   /** Resolves when every send under way has ended: tests wait on it after running the dispatch. */
-  async idle(): Promise<void> {
-    while (this.sending.size > 0) await Promise.all([...this.sending]);
+  idle(): Promise<void> {
+    return this.sends.idle();
   }
 
   /** At shutdown the sends under way stop waiting for the provider; their payouts stay PROCESSING, and a status check settles them. */
-  async beforeApplicationShutdown(): Promise<void> {
-    this.shutdown.abort();
-    await this.idle();
+  beforeApplicationShutdown(): Promise<void> {
+    return this.sends.stop();
   }
 
   /** A status check now of the payout `provider` was sent under `providerReference`, as its webhook names it; false when no payout of that provider has it. */
@@ -124,7 +118,7 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
 
   /** A status check now, out of schedule: the merchant's requery. */
   async checkNow(payout: StoredPayout): Promise<void> {
-    if (payout.status === 'PROCESSING' || (payout.status === 'SUCCESSFUL' && payout.nextStatusCheckAt !== null)) await this.check(payout, this.shutdown.signal);
+    if (payout.status === 'PROCESSING' || (payout.status === 'SUCCESSFUL' && payout.nextStatusCheckAt !== null)) await this.check(payout, this.sends.shutdown);
   }
 
   /** Moves a QUEUED payout to PROCESSING as the dispatch would, through the provider selected now (the sandbox's simulation); undefined when none is. */
@@ -148,7 +142,7 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
     const provider = this.providerOf(payout);
     if (!provider) return;
     try {
-      const lookup = await this.call('account_name', shutdown, (signal) => provider.accountName(payout, signal), (answer) => answer.outcome);
+      const lookup = await this.sends.call('account_name', shutdown, (signal) => provider.accountName(payout, signal));
       if (lookup === undefined || lookup.outcome === 'bank-unavailable' || lookup.outcome === 'timeout') return;
       if (lookup.outcome === 'not-found' || lookup.outcome === 'dormant') {
         await this.apply(payout, { to: 'FAILED', reason: lookup.outcome === 'not-found' ? 'account_not_found' : 'account_dormant' });
@@ -160,7 +154,7 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
         return;
       }
       const transfer = { providerReference: payout.providerReference as string, bankCode: payout.bankCode, accountNumber: payout.accountNumber, accountName: payout.accountName, amountMinor: payout.amountMinor, narration: payout.narration };
-      const answer = await this.call('send', shutdown, (signal) => provider.send(transfer, signal), (a) => a.outcome);
+      const answer = await this.sends.call('send', shutdown, (signal) => provider.send(transfer, signal));
       if (answer) await this.settle(payout, answer);
     } catch (error) {
       this.logger.error({ err: error, merchantId: payout.merchantId, reference: payout.reference }, 'payout dispatch failed; its status checks will settle it');
@@ -171,7 +165,7 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
     const provider = this.providerOf(payout);
     // Not asked anywhere else: its schedule goes on, so that its deadline still flags it for an operator.
     if (!provider) return payout.status === 'PROCESSING' ? this.reschedule(payout) : this.watchForReversal(payout);
-    const status = await this.call('status', shutdown, (signal) => provider.status({ providerReference: payout.providerReference as string, amountMinor: payout.amountMinor, paid: payout.status === 'SUCCESSFUL' }, signal), (a) => a.outcome);
+    const status = await this.sends.call('status', shutdown, (signal) => provider.status({ providerReference: payout.providerReference as string, amountMinor: payout.amountMinor, paid: payout.status === 'SUCCESSFUL' }, signal));
     if (status?.outcome === 'mismatch') return this.mismatched(payout, status);
     if (payout.status === 'SUCCESSFUL') {
       if (status?.outcome === 'reversed') await this.apply(payout, { to: 'REVERSED', reason: status.reason });
@@ -252,20 +246,6 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
     const offset = REVERSAL_WATCH_SECONDS[checks];
     const nextAt = offset === undefined ? null : new Date((payout.completedAt as Date).getTime() + offset * 1000);
     await this.store.rescheduleCheck(payout, 'SUCCESSFUL', checks, nextAt, false);
-  }
-
-  /** A provider call under PAYOUT_PROVIDER_TIMEOUT_MS and the shutdown; undefined when it failed or timed out: the outcome is unknown. */
-  private async call<T>(name: 'send' | 'status' | 'account_name', shutdown: AbortSignal, work: (signal: AbortSignal) => Promise<T>, outcomeOf: (answer: T) => string): Promise<T | undefined> {
-    const signal = AbortSignal.any([shutdown, AbortSignal.timeout(this.config.payouts.providerTimeoutMs)]);
-    try {
-      const answer = await work(signal);
-      this.metrics.payoutProviderCalls.inc({ call: name, outcome: outcomeOf(answer) });
-      return answer;
-    } catch (error) {
-      this.metrics.payoutProviderCalls.inc({ call: name, outcome: 'unknown' });
-      this.logger.warn({ call: name, err: { name: (error as Error).name, message: (error as Error).message } }, 'payout provider call failed or timed out; the outcome is unknown');
-      return undefined;
-    }
   }
 
   /**

@@ -6,6 +6,7 @@ import { Clock } from '../config/clock';
 import { StoreClock, storeInstant } from '../db/store-clock';
 import { JobRunner, type JobRunOutcome } from '../jobs/job-runner';
 import { nextCheck, ProviderChecks } from '../jobs/provider-checks';
+import { ProviderSends } from '../jobs/provider-sends';
 import { ATTENTION_AFTER_S, statusCheckOffsetSeconds } from '../jobs/status-check-schedule';
 import { ServiceLogger } from '../logging/logger';
 import { ServiceMetrics } from '../metrics/service-metrics';
@@ -33,8 +34,7 @@ export const REFUND_STATUS_CHECK_JOB = 'refund-status-check';
 @Injectable()
 export class RefundDispatcher implements OnModuleInit, BeforeApplicationShutdown {
   /** Sends under way, each ended by the provider's answer, its timeout or shutdown. */
-  private readonly sending = new Set<Promise<void>>();
-  private readonly shutdown = new AbortController();
+  private readonly sends: ProviderSends;
   private readonly checks: ProviderChecks<StoredRefund>;
 
   constructor(
@@ -48,7 +48,8 @@ export class RefundDispatcher implements OnModuleInit, BeforeApplicationShutdown
     @Inject(Clock) private readonly clock: Clock,
     @Inject(StoreClock) private readonly storeClock: StoreClock,
   ) {
-    const { statusCheckIntervalMs, statusCheckBatchSize, providerTimeoutMs } = config.refunds;
+    const { statusCheckIntervalMs, statusCheckBatchSize, providerTimeoutMs, dispatchConcurrency } = config.refunds;
+    this.sends = new ProviderSends({ slots: dispatchConcurrency, timeoutMs: providerTimeoutMs, calls: metrics.refundProviderCalls, logger, object: 'refund', onFree: () => jobs.wake(REFUND_DISPATCH_JOB) });
     this.checks = new ProviderChecks(
       {
         job: REFUND_STATUS_CHECK_JOB,
@@ -73,7 +74,7 @@ export class RefundDispatcher implements OnModuleInit, BeforeApplicationShutdown
 
   /** Takes as many PENDING refunds as there are free sending slots (REFUND_DISPATCH_CONCURRENCY), and starts sending them without waiting. */
   async dispatchBatch(): Promise<JobRunOutcome> {
-    const free = this.config.refunds.dispatchConcurrency - this.sending.size;
+    const free = this.sends.free;
     if (free <= 0) return { again: false };
     const mint = { providers: this.providers.ids.filter((id) => this.providers.implements(id, 'refunds')), newReference: (provider: string) => this.providers.refunds(provider)?.newReference() };
     const claimed = await this.store.claimPending(free, this.now(), this.firstCheckMs(), mint, this.events.eventOf);
@@ -83,28 +84,23 @@ export class RefundDispatcher implements OnModuleInit, BeforeApplicationShutdown
 
   /** Sends the refund without waiting for the provider; the send's end frees its slot and wakes the dispatch. */
   sendInBackground(refund: StoredRefund): void {
-    const sent = this.send(refund, this.shutdown.signal).finally(() => {
-      this.sending.delete(sent);
-      this.jobs.wake(REFUND_DISPATCH_JOB);
-    });
-    this.sending.add(sent);
+    this.sends.start((shutdown) => this.send(refund, shutdown));
   }
 
   /** Resolves when every send under way has ended: tests wait on it after running the dispatch. */
-  async idle(): Promise<void> {
-    while (this.sending.size > 0) await Promise.all([...this.sending]);
+  idle(): Promise<void> {
+    return this.sends.idle();
   }
 
   /** At shutdown the sends under way stop waiting for the provider; their refunds stay PROCESSING, and a status check settles them. */
-  async beforeApplicationShutdown(): Promise<void> {
-    this.shutdown.abort();
-    await this.idle();
+  beforeApplicationShutdown(): Promise<void> {
+    return this.sends.stop();
   }
 
   /** A status check now of every refund in flight at `provider` of the payment it knows by `paymentReference`, as its webhook names it; resolves how many. */
   async checkByPayment(provider: string, paymentReference: string): Promise<number> {
     const refunds = await this.store.inFlightOfPayment(provider, paymentReference);
-    for (const refund of refunds) await this.check(refund, this.shutdown.signal);
+    for (const refund of refunds) await this.check(refund, this.sends.shutdown);
     return refunds.length;
   }
 
@@ -128,8 +124,8 @@ export class RefundDispatcher implements OnModuleInit, BeforeApplicationShutdown
     try {
       const order = orderOf(refund);
       const answer = order.account
-        ? await this.call('send_to_account', shutdown, (signal) => provider.sendToAccount({ ...order, account: order.account as NonNullable<RefundOrder['account']> }, signal))
-        : await this.call('refund', shutdown, (signal) => provider.refund(order, signal));
+        ? await this.sends.call('send_to_account', shutdown, (signal) => provider.sendToAccount({ ...order, account: order.account as NonNullable<RefundOrder['account']> }, signal))
+        : await this.sends.call('refund', shutdown, (signal) => provider.refund(order, signal));
       if (answer) await this.settle(refund, answer);
     } catch (error) {
       this.logger.error({ err: error, merchantId: refund.merchantId, reference: refund.reference }, 'refund send failed; its status checks will settle it');
@@ -141,7 +137,7 @@ export class RefundDispatcher implements OnModuleInit, BeforeApplicationShutdown
     const provider = this.providerOf(refund);
     // Not asked anywhere else: its schedule goes on, so that its deadline still flags it for an operator.
     if (!provider) return this.reschedule(refund);
-    const status = await this.call('status', shutdown, (signal) => provider.status(orderOf(refund), signal));
+    const status = await this.sends.call('status', shutdown, (signal) => provider.status(orderOf(refund), signal));
     // Still at the provider, or still refused there with the account given (the provider's to fail): asked again on its schedule.
     if (status === undefined || status.outcome === 'processing' || (status.outcome === 'requires_action' && refund.account !== null)) return this.reschedule(refund);
     if (status.outcome === 'not_found') {
@@ -199,20 +195,6 @@ export class RefundDispatcher implements OnModuleInit, BeforeApplicationShutdown
       { merchantId: refund.merchantId, reference: refund.reference, providerReference: refund.providerReference, amountMinor: refund.amountMinor.toString(), reportedAmountMinor: reported.amountMinor.toString(), reportedCurrency: reported.currency },
       'refund needs attention: the provider reports another amount or currency; nothing was moved',
     );
-  }
-
-  /** A provider call under REFUND_PROVIDER_TIMEOUT_MS and the shutdown; undefined when it failed or timed out: the outcome is unknown. */
-  private async call<T extends { outcome: string }>(name: 'refund' | 'status' | 'send_to_account', shutdown: AbortSignal, work: (signal: AbortSignal) => Promise<T>): Promise<T | undefined> {
-    const signal = AbortSignal.any([shutdown, AbortSignal.timeout(this.config.refunds.providerTimeoutMs)]);
-    try {
-      const answer = await work(signal);
-      this.metrics.refundProviderCalls.inc({ call: name, outcome: answer.outcome });
-      return answer;
-    } catch (error) {
-      this.metrics.refundProviderCalls.inc({ call: name, outcome: 'unknown' });
-      this.logger.warn({ call: name, err: { name: (error as Error).name, message: (error as Error).message } }, 'refund provider call failed or timed out; the outcome is unknown');
-      return undefined;
-    }
   }
 
   /** The refund's provider of record, its payin's: the only adapter it is ever sent to or asked about. One not configured on this instance is left for an instance that has it. */

@@ -155,13 +155,16 @@ function refusal(outcome: RefundRefusal, input: CreateRefundDto, windowDays: num
     }
     case 'insufficient-balance': {
       const { currency } = outcome;
-      const unsettled = outcome.unsettledMinor === null ? 'its credit has settled' : `its credit not yet settled is ${currency} ${major(outcome.unsettledMinor, currency)}`;
+      const unsettled =
+        outcome.unsettledMinor === null
+          ? 'its credit has settled, so it is drawn from available'
+          : `its credit not yet settled is ${currency} ${major(outcome.unsettledMinor, currency)} (a refund is drawn from it only while it is more than the refund)`;
       return new ApiException('INSUFFICIENT_BALANCE', {
         subject: 'refund',
         currency,
         needed: major(outcome.amountMinor, currency),
         breakdown: '',
-        balances: `neither balance covers it: of payin ${reference}, ${unsettled} (a refund is drawn from it only while it is more than the refund), and the available balance is ${currency} ${major(outcome.availableMinor, currency)}`,
+        balances: `neither balance covers it: of payin ${reference}, ${unsettled}, and the available balance is ${currency} ${major(outcome.availableMinor, currency)}`,
         advice: 'Wait for settlement, or refund less.',
       });
     }
