@@ -217,6 +217,29 @@ function refundSuite(name: string, start: (env: Record<string, string>, options:
       expect(await b.balance()).toMatchObject({ held: before.held });
     });
 
+    it('says why a payin cannot be refunded: failed, flagged for an operator, or taken by a provider that cannot refund here', async () => {
+      const failed = unique('order');
+      await b.call('POST', '/payment/api/payins', { amount: 500, currency: 'NGN', customerEmail: 'ada@example.com', reference: failed });
+      await b.call('POST', `/payment/api/payins/${failed}/simulate`, { outcome: 'failed' });
+      const ofFailed = await b.refund({ reference: unique('rf'), payinReference: failed });
+      expect([ofFailed.status, ofFailed.json.code, ofFailed.json.message]).toEqual([409, 'PAYIN_NOT_REFUNDABLE', `Payin ${failed} is FAILED: no money was taken, so there is nothing to refund.`]);
+      const db = api.app.get<SqlClient>(SqlClient);
+      const flagged = await b.paid(500);
+      await db.query('UPDATE payins SET needs_attention = true WHERE merchant_id = $1 AND reference = $2', [MERCHANT_B.merchantId, flagged]);
+      const ofFlagged = await b.refund({ reference: unique('rf'), payinReference: flagged });
+      expect([ofFlagged.status, ofFlagged.json.code]).toEqual([409, 'PAYIN_NOT_REFUNDABLE']);
+      expect(ofFlagged.json.message).toContain('is flagged needsAttention');
+      await db.query('UPDATE payins SET needs_attention = false WHERE merchant_id = $1 AND reference = $2', [MERCHANT_B.merchantId, flagged]);
+      // A payin of a provider this deployment no longer configures: nothing is held, and nothing is sent anywhere else.
+      const elsewhere = await b.paid(500);
+      await db.query("UPDATE payins SET provider = 'retired-provider' WHERE merchant_id = $1 AND reference = $2", [MERCHANT_B.merchantId, elsewhere]);
+      const before = await b.balance();
+      const ofRetired = await b.refund({ reference: unique('rf'), payinReference: elsewhere });
+      expect([ofRetired.status, ofRetired.json.code]).toEqual([422, 'REFUND_PROVIDER_NOT_CONFIGURED']);
+      expect(ofRetired.json.message).toContain('was taken by provider retired-provider, which cannot refund in this deployment');
+      expect(await b.balance()).toEqual(before);
+    });
+
     it("answers 404 for another merchant's refund on every route, and lists only the caller's", async () => {
       const payin = await a.paid(700);
       const created = await a.refund({ reference: unique('rf'), payinReference: payin, amount: 100.53 });
