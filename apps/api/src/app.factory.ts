@@ -39,6 +39,8 @@ import { RedisNonceStore } from './nonce/redis-nonce-store';
 import { InstrumentedRateLimitStore } from './rate-limit/instrumented-rate-limit.store';
 import { MemoryRateLimitStore } from './rate-limit/memory-rate-limit.store';
 import { RedisRateLimitStore } from './rate-limit/redis-rate-limit.store';
+import { providerWebhookAllowList } from './config/provider-webhooks-config';
+import { registerProviderWebhooksGuard } from './rate-limit/provider-webhooks-guard.hook';
 import { registerPublicPagesLimit } from './rate-limit/public-pages-limit.hook';
 import { AddressLimiter } from './rate-limit/address-limiter';
 import { KeyRateLimiter } from './rate-limit/key-rate-limiter';
@@ -176,6 +178,13 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     nonces: foundation.nonceStore,
   });
   registerPublicPagesLimit(fastify, { refusedAddresses, publicPageAddresses, docsAssetAddresses, blockedAnswerDelayMs: config.rateLimits.blockedAnswerDelayMs });
+  registerProviderWebhooksGuard(fastify, {
+    allowList: providerWebhookAllowList(config.providerWebhooks),
+    refusedAddresses,
+    webhookAddresses: new AddressLimiter(foundation.rateLimitStore, 'provider-webhooks', config.providerWebhooks.perAddressPerMinute),
+    bodyLimitBytes: config.providerWebhooks.bodyLimitBytes,
+    blockedAnswerDelayMs: config.rateLimits.blockedAnswerDelayMs,
+  });
   registerExpectContinue(fastify);
   await registerMetricsEndpoint(fastify, foundation.metrics, config, logger);
 

@@ -1,6 +1,6 @@
 // What a hostile client can send, over real HTTP: nothing it sends may exhaust
 // the service, hang it, or lock out other merchants.
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import { sign } from '@paysign/signing';
 import { send, signedCall } from './support/api-client';
@@ -11,7 +11,8 @@ import { REDIS_URL, describeWithStore } from './support/stores';
 import { TestClock } from './support/test-clock';
 import { nonceKey } from '../src/nonce/nonce-store.interface';
 import { RedisConnection } from '../src/redis/redis-connection';
-import { startTestApp, type TestApp } from './support/test-app';
+import { FAKE_PAYSTACK_LIVE_KEY, paystackEverywhere } from './support/paystack-settings';
+import { startProductionTestApp, startTestApp, type TestApp } from './support/test-app';
 
 const BANKS = '/payment/merchant-api/banks';
 const ENQUIRY = '/payment/merchant-api/account/inquiry';
@@ -460,5 +461,61 @@ describe('shares of the in-memory nonce store', () => {
     expect(health.status).toBe(503);
     expect(await health.json()).toMatchObject({ status: 'unavailable', checks: { nonceStore: 'full' } });
     expect((await signedCall(api.baseUrl, { path: BANKS, credential: MERCHANT_A_ROTATED })).json).toMatchObject({ code: 'STORE_UNAVAILABLE' });
+  });
+});
+
+describe("the providers' webhook route, which needs no signature of ours", () => {
+  const WEBHOOK = '/payment/provider-webhooks/paystack';
+  const KEY = FAKE_PAYSTACK_LIVE_KEY;
+  let api: TestApp | undefined;
+  afterEach(async () => {
+    await api?.close();
+    api = undefined;
+  });
+  /** Production with Paystack configured; its API is never called here (the events below name nothing of ours). */
+  // Each app counts in Redis under a prefix of its own: production keeps the per-address counts there, shared by every instance.
+  const start = async (env: Record<string, string>) =>
+    (api = await startProductionTestApp({ ...paystackEverywhere('http://127.0.0.1:9'), RATE_LIMIT_BLOCKED_ANSWER_DELAY_MS: '0', REDIS_KEY_PREFIX: `abuse-${randomUUID()}:`, ...env }));
+  const webhook = (service: TestApp, body: string, signature: string) =>
+    send(service.baseUrl, { method: 'POST', path: WEBHOOK, headers: { 'content-type': 'application/json', 'x-paystack-signature': signature }, body });
+  const event = JSON.stringify({ event: 'subscription.create', data: { reference: 'not-ours' } });
+  const genuine = createHmac('sha512', KEY).update(event).digest('hex');
+
+  it('blocks an address that sends forged webhooks once it has sent too many, before their bodies are read or hashed', async () => {
+    const service = await start({ RATE_LIMIT_REFUSED_PER_ADDRESS_PER_MINUTE: '5' });
+    const forged = [];
+    for (let i = 0; i < 9; i++) forged.push(await webhook(service, event, 'f'.repeat(128)));
+    // The sixth refusal in a minute blocks the address, as for signed requests.
+    expect(forged.map((answer) => answer.status)).toEqual([401, 401, 401, 401, 401, 401, 429, 429, 429]);
+    expect(forged[6]?.json).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringContaining('address') });
+    expect(forged[6]?.headers.get('connection')).toBe('close');
+    // Six signatures checked, no more: the refusals of a blocked address hash nothing.
+    expect(service.logs.filter((line) => line.msg === 'request completed' && line.outcome === 'PROVIDER_SIGNATURE_INVALID')).toHaveLength(6);
+  });
+
+  it('limits webhook requests per address, but not those from the allow-listed addresses', async () => {
+    const limited = await start({ RATE_LIMIT_PROVIDER_WEBHOOKS_PER_ADDRESS_PER_MINUTE: '3' });
+    const answers = [];
+    for (let i = 0; i < 4; i++) answers.push((await webhook(limited, event, genuine)).status);
+    expect(answers).toEqual([200, 200, 200, 429]);
+    await limited.close();
+    const listed = await start({ RATE_LIMIT_PROVIDER_WEBHOOKS_PER_ADDRESS_PER_MINUTE: '3', PROVIDER_WEBHOOK_ALLOWED_ADDRESSES: '127.0.0.0/8,::1' });
+    for (let i = 0; i < 4; i++) expect((await webhook(listed, event, genuine)).status).toBe(200);
+  });
+
+  it('refuses an address outside PROVIDER_WEBHOOK_ALLOWED_ADDRESSES with 403, even with a genuine signature', async () => {
+    const service = await start({ PROVIDER_WEBHOOK_ALLOWED_ADDRESSES: '52.31.139.75,52.49.173.169,52.214.14.220' });
+    const refused = await webhook(service, event, genuine);
+    expect([refused.status, refused.json.code]).toEqual([403, 'PROVIDER_ADDRESS_NOT_ALLOWED']);
+    expect(refused.json.message).toContain('PROVIDER_WEBHOOK_ALLOWED_ADDRESSES');
+  });
+
+  it('refuses a body announced larger than any event with 413, without waiting for it', async () => {
+    const service = await start({ PROVIDER_WEBHOOK_BODY_LIMIT_BYTES: '4096' });
+    const head = [`POST ${WEBHOOK} HTTP/1.1`, 'Host: 127.0.0.1', 'Content-Type: application/json', 'Content-Length: 60000', `x-paystack-signature: ${'f'.repeat(128)}`, '', ''].join('\r\n');
+    const exchange = await rawExchange(service.baseUrl, [head], 5000);
+    expect(exchange.response).toMatch(/^HTTP\/1\.1 413/);
+    expect(rawJsonBody(exchange.response)).toMatchObject({ code: 'BODY_TOO_LARGE', message: 'The request body is larger than 4096 bytes. Send a smaller body.' });
+    expect(exchange.closed).toBe(true);
   });
 });

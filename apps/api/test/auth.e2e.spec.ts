@@ -88,7 +88,7 @@ describe('signature check over real HTTP', () => {
     expect(first.status).toBe(200);
     // Raw HTTP, so the header really goes twice on the wire.
     const raw = await overSocket(api.baseUrl, (socket) => {
-      socket.end(`GET ${BANKS} HTTP/1.1\r\nHost: x\r\nX-API-KEY: pk_test_a\r\nX-Nonce: a\r\nX-Nonce: b\r\nX-Timestamp: ${NOW}\r\nX-Signature: ${'a'.repeat(64)}\r\nX-Merchant-ID: MCH-A\r\nX-Tenant-ID: TEN-A\r\nConnection: close\r\n\r\n`);
+      socket.end(`GET ${BANKS} HTTP/1.1\r\nHost: x\r\nX-API-KEY: pk_live_a\r\nX-Nonce: a\r\nX-Nonce: b\r\nX-Timestamp: ${NOW}\r\nX-Signature: ${'a'.repeat(64)}\r\nX-Merchant-ID: MCH-A\r\nX-Tenant-ID: TEN-A\r\nConnection: close\r\n\r\n`);
     });
     expect(raw).toMatch(/^HTTP\/1\.1 401/);
     expect(raw).toContain('"code":"AUTH_HEADER_MALFORMED"');
@@ -107,7 +107,7 @@ describe('signature check over real HTTP', () => {
     const response = await signedCall(api.baseUrl, { path: ENQUIRY, body: ENQUIRY_BODY, credential: { ...MERCHANT_A, secretKey: 'sk_wrong_wrong_wrong' }, timestamp: NOW, nonce: 'dbg-1' });
     expect(response.json).toMatchObject({
       code: 'AUTH_SIGNATURE_MISMATCH',
-      debug: { canonicalBody: 'accountNumber=0123456785&bankCode=058', baseString: `pk_test_a\ndbg-1\n${NOW}\nPOST\n${ENQUIRY}\n${(response.json.debug as { bodySha256Hex: string }).bodySha256Hex}` },
+      debug: { canonicalBody: 'accountNumber=0123456785&bankCode=058', baseString: `pk_live_a\ndbg-1\n${NOW}\nPOST\n${ENQUIRY}\n${(response.json.debug as { bodySha256Hex: string }).bodySha256Hex}` },
     });
     expect(JSON.stringify(response.json)).not.toContain(MERCHANT_A.secretKey);
   });

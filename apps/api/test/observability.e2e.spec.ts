@@ -133,7 +133,7 @@ describe('logs', () => {
     const wrong = { ...MERCHANT_A, secretKey: 'sk_wrong_wrong_wrong_wrong_wrong_wrong' };
     const refused = await signedCall(api.baseUrl, { path: BANKS, credential: wrong });
     const line = api.logs.find((l) => l.requestId === refused.headers.get('x-request-id'));
-    expect(line).toMatchObject({ status: 401, apiKey: 'pk_test_a', clientAddress: '127.0.0.1', outcome: 'AUTH_SIGNATURE_MISMATCH' });
+    expect(line).toMatchObject({ status: 401, apiKey: 'pk_live_a', clientAddress: '127.0.0.1', outcome: 'AUTH_SIGNATURE_MISMATCH' });
     const unknown = await signedCall(api.baseUrl, { path: BANKS, credential: { ...MERCHANT_A, apiKey: 'sk_live_pasted_in_the_wrong_header' } });
     expect(api.logs.find((l) => l.requestId === unknown.headers.get('x-request-id'))).toMatchObject({ apiKey: '(unknown)' });
     const everything = JSON.stringify(api.logs);

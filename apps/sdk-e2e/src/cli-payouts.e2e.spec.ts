@@ -118,7 +118,7 @@ describe('paysign payouts and batches against the real service', () => {
     const reference = `cli-approve-${Date.now()}`;
     await creator.payouts.create({ reference, amount: 1200, currency: 'NGN', enquiryId, narration: 'Vendor' });
     const own = await paysign(['payouts', 'approve', reference], envOf(MERCHANT_A));
-    expect([own.code, own.stderr]).toEqual([1, expect.stringContaining('APPROVER_REQUIRED: API key pk_test_a cannot approve payout')]);
+    expect([own.code, own.stderr]).toEqual([1, expect.stringContaining('APPROVER_REQUIRED: API key pk_live_a cannot approve payout')]);
     const approved = await paysign(['payouts', 'approve', reference], envOf(APPROVER_A));
     expect(approved.code).toBe(0);
     expect(approved.stdout).toMatch(new RegExp(`^Payout ${reference}: QUEUED, approval approved by ${APPROVER_A.apiKey} at \\S+; NGN 1200.00 to ADAEZE NWOSU \\(058 0123456785\\)\\.`));

@@ -7,6 +7,7 @@ import { readMerchants, type MerchantsSettings } from './merchants-config';
 import { readMetrics, type MetricsSettings } from './metrics-config';
 import { readPayins, type PayinSettings } from './payins-config';
 import { readPayouts, type PayoutSettings } from './payouts-config';
+import { readProviderWebhooks, type ProviderWebhookSettings } from './provider-webhooks-config';
 import { readProviders, type ProviderSettings } from './providers-config';
 import { readRateLimits, type RateLimits } from './rate-limits-config';
 import { readRefunds, type RefundSettings } from './refunds-config';
@@ -40,6 +41,7 @@ export interface AppConfig
   rateLimits: RateLimits;
   payouts: PayoutSettings;
   refunds: RefundSettings;
+  providerWebhooks: ProviderWebhookSettings;
   webhooks: WebhookSettings;
   /** The OpenAPI contract served at /payment/openapi.yaml. */
   contractPath: string;
@@ -77,6 +79,7 @@ export function loadConfig(env: Env, paths: InstallPaths = installPaths(SOURCE_D
     ...readSettlement(env, mode, problems),
     payouts: readPayouts(env, problems, { provider: payoutProvider }),
     refunds: readRefunds(env, problems),
+    providerWebhooks: readProviderWebhooks(env, problems, { bodyLimitBytes: server.bodyLimitBytes }),
     webhooks: readWebhooks(env, mode, problems),
     ...readMetrics(env, mode, problems, { servicePort: server.port }),
     contractPath: paths.contractPath,

@@ -3,7 +3,9 @@ import * as path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { Logger } from 'pino';
 import { redactUrl } from '../logging/redact-url';
+import { lockDataDir } from './data-dir-lock';
 import { migrate, type Migration } from './migrations';
+import { recordWritePosition, refuseLostWrites } from './write-position';
 import { isStoreFailure, StoreUnavailableError } from '../stores/store-failure';
 import type { SqlClient } from './sql-client';
 
@@ -14,10 +16,35 @@ export interface OpenOptions {
   logger?: Logger;
 }
 
+/**
+ * The embedded database in `dataDir`, for this process alone (its lock),
+ * refused when it holds fewer writes than it recorded at its last close.
+ */
 export async function openPglite(dataDir: string, options: OpenOptions): Promise<SqlClient> {
   const dir = path.join(dataDir, 'payins.pglite');
   fs.mkdirSync(dir, { recursive: true });
-  return pgliteClient(new PGlite(dir), options);
+  const release = lockDataDir(dataDir);
+  let client: SqlClient | undefined;
+  try {
+    client = await pgliteClient(new PGlite(dir), options);
+    await refuseLostWrites(client, dataDir);
+  } catch (error) {
+    await client?.close().catch(() => undefined);
+    release();
+    throw error;
+  }
+  const opened = client;
+  return {
+    ...opened,
+    close: async () => {
+      try {
+        await recordWritePosition(opened, dataDir);
+      } finally {
+        await opened.close();
+        release();
+      }
+    },
+  };
 }
 
 /** A PGlite database as a SqlClient, migrated. */

@@ -4,7 +4,7 @@ import { ApiException } from '../errors/api.exception';
 import { sendError } from '../errors/send-error';
 import type { ServiceMetrics } from '../metrics/service-metrics';
 import { PUBLIC_ROUTE } from './public.decorator';
-import { isCheckoutPath, loggablePath, ROUTES } from './routes';
+import { isCheckoutPath, isProviderWebhookPath, loggablePath, ROUTES } from './routes';
 
 /** Probes answered OK are logged at debug: at info they would drown the request lines. */
 const PROBE_ROUTES = new Set(ROUTES.probes);
@@ -75,14 +75,16 @@ export function registerRequestHooks(fastify: FastifyInstance, deps: RequestHook
  * Whether an answer refused a request whose signature never verified, and so
  * counts against its client address: any 4xx but the 429 of the limit
  * itself, on a signed route (bad headers, keys, signatures, but also bodies
- * refused before verification: not JSON, too large, too many fields) or no
+ * refused before verification: not JSON, too large, too many fields), on a
+ * provider's webhook route (a signature that is not the provider's), or no
  * route at all; and on a checkout link, a token that names no payin, so that
  * guessing links costs as much as guessing signatures. A replayed nonce or an
  * invalid field of a verified request is the merchant's, and does not count.
  */
 function refusedBeforeVerification(request: FastifyRequest, status: number): boolean {
   if (status < 400 || status >= 500 || status === 429 || request.signedApiKey !== undefined) return false;
-  if (request.is404 || !request.routeOptions.config?.[PUBLIC_ROUTE as never]) return true;
+  // A provider's webhook that is refused (a wrong signature, a body it never sends) was not sent by the provider.
+  if (request.is404 || !request.routeOptions.config?.[PUBLIC_ROUTE as never] || isProviderWebhookPath(request.url)) return true;
   return status === 404 && isCheckoutPath(request.url);
 }
 

@@ -35,6 +35,9 @@ export const isCheckoutPath = (path: string): boolean => path.startsWith(`${ROOT
 /** Whether a request path is one of the unsigned pages a browser reads: a checkout link, the docs or the contract. */
 export const isPublicPagePath = (path: string): boolean => isCheckoutPath(path) || path === ROUTES.docs || path.startsWith(`${ROUTES.docs}/`) || path === ROUTES.contract;
 
+/** Whether a request path is a provider's webhook route: unsigned by our scheme, and authenticated by the provider's own signature. */
+export const isProviderWebhookPath = (path: string): boolean => path.startsWith(`${ROOT}/provider-webhooks/`);
+
 /** Whether a request path is one of the docs' assets (the scripts the reference page loads). */
 export const isDocsAssetPath = (path: string): boolean => path.startsWith(ROUTES.docsAsset(''));
 

@@ -46,6 +46,7 @@ describe('merchants file', () => {
 
   it.each<[string, { given: unknown; want: string }]>([
     ['a public sandbox key', { given: [{ ...productionValid, credentials: [{ apiKey: 'pk_sandbox_demo', secretKey: RANDOM_SECRET }] }], want: 'merchants[0].credentials[0].apiKey pk_sandbox_demo is a public sandbox key, refused in production mode' }],
+    ['a test key the merchants tool minted outside production', { given: [{ ...productionValid, credentials: [{ apiKey: 'pk_test_0123456789abcdef01234567', secretKey: RANDOM_SECRET }] }], want: `merchants[0].credentials[0].apiKey pk_test_0123456789abcdef01234567 of merchant ${valid.merchantId} is a test key, refused in production mode` }],
     ['a secret of 31 characters', { given: [{ ...productionValid, credentials: [{ apiKey: 'pk_live_1', secretKey: RANDOM_SECRET.slice(0, 31) }] }], want: 'merchants[0].credentials[0].secretKey must be a string of at least 32 characters in production mode' }],
     ['a secret of 32 × a', { given: [{ ...productionValid, credentials: [{ apiKey: 'pk_live_1', secretKey: 'a'.repeat(32) }] }], want: 'merchants[0].credentials[0].secretKey is too predictable for production mode' }],
     ['a repeated word as the second key\'s secret', { given: [{ ...productionValid, credentials: [productionValid.credentials[0], { apiKey: 'pk_live_2', secretKey: 'password-'.repeat(4) }] }], want: 'merchants[0].credentials[1].secretKey is too predictable for production mode' }],

@@ -15,6 +15,8 @@ import { DEFAULT_ROLES, NO_APPROVAL, parsePayoutApproval, parseRoles, type Payou
 const MIN_SANDBOX_SECRET_LENGTH = 16;
 /** API keys of the public sandbox; production refuses them. */
 const SANDBOX_API_KEY_PREFIX = 'pk_sandbox_';
+/** API keys the merchants tool mints outside production; production takes only live ones. */
+const TEST_API_KEY_PREFIX = 'pk_test_';
 
 const MERCHANT_FIELDS = ['merchantId', 'tenantId', 'name', 'credentials', 'webhookSecrets', 'webhookUrl', 'webhookOptInEvents', 'fees', 'payoutApproval', 'displayName', 'brandColor', 'logo'];
 /** The events a merchant receives only when it asks for them: the contract's webhooks that say they are opt-in. */
@@ -288,6 +290,9 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
         if (seenKeys.has(c.apiKey)) problems.push(`${cat}.apiKey is used by another credential`);
         seenKeys.add(c.apiKey);
         if (production && c.apiKey.startsWith(SANDBOX_API_KEY_PREFIX)) problems.push(`${cat}.apiKey ${c.apiKey} is a public sandbox key, refused in production mode`);
+        else if (production && c.apiKey.startsWith(TEST_API_KEY_PREFIX)) {
+          problems.push(`${cat}.apiKey ${c.apiKey} of merchant ${String(e.merchantId)} is a test key, refused in production mode; give it a live key with \`merchants rotate-key --mode production\`, then revoke this one`);
+        }
       }
       if (typeof c.secretKey !== 'string' || c.secretKey.length < minSecretLength) {
         problems.push(`${cat}.secretKey must be a string of at least ${minSecretLength} characters${production ? ' in production mode' : ''}`);

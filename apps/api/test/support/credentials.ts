@@ -12,9 +12,9 @@ export interface TestCredential {
   tenantId: string;
 }
 
-export const MERCHANT_A: TestCredential = { apiKey: 'pk_test_a', secretKey: 'sk_test_a_0123456789abcdef0123456789', merchantId: 'MCH-A', tenantId: 'TEN-A' };
-export const MERCHANT_A_ROTATED: TestCredential = { ...MERCHANT_A, apiKey: 'pk_test_a_rotated', secretKey: 'sk_test_a_rotated_0123456789abcdef0123' };
-export const MERCHANT_B: TestCredential = { apiKey: 'pk_test_b', secretKey: 'sk_test_b_0123456789abcdef0123456789', merchantId: 'MCH-B', tenantId: 'TEN-B' };
+export const MERCHANT_A: TestCredential = { apiKey: 'pk_live_a', secretKey: 'sk_test_a_0123456789abcdef0123456789', merchantId: 'MCH-A', tenantId: 'TEN-A' };
+export const MERCHANT_A_ROTATED: TestCredential = { ...MERCHANT_A, apiKey: 'pk_live_a_rotated', secretKey: 'sk_test_a_rotated_0123456789abcdef0123' };
+export const MERCHANT_B: TestCredential = { apiKey: 'pk_live_b', secretKey: 'sk_test_b_0123456789abcdef0123456789', merchantId: 'MCH-B', tenantId: 'TEN-B' };
 
 /**
  * Two merchants with API keys of their own, in a merchants file of their own:
@@ -23,8 +23,8 @@ export const MERCHANT_B: TestCredential = { apiKey: 'pk_test_b', secretKey: 'sk_
  */
 export function freshMerchants(): { file: string; merchantA: TestCredential; merchantB: TestCredential } {
   const run = randomUUID();
-  const merchantA = { ...MERCHANT_A, apiKey: `pk_test_a_${run}` };
-  const merchantB = { ...MERCHANT_B, apiKey: `pk_test_b_${run}` };
+  const merchantA = { ...MERCHANT_A, apiKey: `pk_live_a_${run}` };
+  const merchantB = { ...MERCHANT_B, apiKey: `pk_live_b_${run}` };
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'merchants-')), 'merchants.json');
   const entry = (c: TestCredential, name: string) => ({ merchantId: c.merchantId, tenantId: c.tenantId, name, credentials: [{ apiKey: c.apiKey, secretKey: c.secretKey }] });
   fs.writeFileSync(file, JSON.stringify([entry(merchantA, 'Merchant A'), entry(merchantB, 'Merchant B')]));

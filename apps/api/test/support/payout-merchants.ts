@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import { MERCHANT_A, MERCHANT_B, WEBHOOK_SECRETS_A, WEBHOOK_SECRET_B, type TestCredential } from './credentials';
 
 /** Merchant A's second and third keys, for four eyes: one approves only, one may create and approve. */
-export const APPROVER_A: TestCredential = { ...MERCHANT_A, apiKey: 'pk_test_a_approver', secretKey: 'sk_test_a_approver_0123456789abcdef01' };
-export const CREATOR_APPROVER_A: TestCredential = { ...MERCHANT_A, apiKey: 'pk_test_a_both', secretKey: 'sk_test_a_both_0123456789abcdef012345' };
+export const APPROVER_A: TestCredential = { ...MERCHANT_A, apiKey: 'pk_live_a_approver', secretKey: 'sk_test_a_approver_0123456789abcdef01' };
+export const CREATOR_APPROVER_A: TestCredential = { ...MERCHANT_A, apiKey: 'pk_live_a_both', secretKey: 'sk_test_a_both_0123456789abcdef012345' };
 
 export interface PayoutMerchantsOptions {
   /** Merchant A's `payoutApproval`; none when left out. */

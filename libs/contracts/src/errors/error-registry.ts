@@ -81,6 +81,12 @@ export const ERROR_REGISTRY = {
     retryable: true,
     message: '{provider} did not answer the verification this event needs, so nothing moved. The provider sends the event again.',
   },
+  PROVIDER_ADDRESS_NOT_ALLOWED: {
+    status: 403,
+    type: 'permission',
+    retryable: false,
+    message: 'Provider webhooks are taken only from the addresses in PROVIDER_WEBHOOK_ALLOWED_ADDRESSES, and {address} is not one of them. Nothing was read or moved.',
+  },
   INVALID_JSON: {
     status: 400,
     type: 'invalid_request',

@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 662d46acb28463218d6695e53f76a0e5247510cc3138a46b99cf620cfd68f0f0
+ * Inputs: sha256 f6031aabc525206a24a3f8de3a6bb6bdbb8d7764258fc18621e115066316c4ea
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -2291,6 +2291,7 @@ export const SCHEMAS = {
       "AUTH_MERCHANT_MISMATCH",
       "PROVIDER_SIGNATURE_INVALID",
       "PROVIDER_UNAVAILABLE",
+      "PROVIDER_ADDRESS_NOT_ALLOWED",
       "INVALID_JSON",
       "INVALID_UTF8",
       "BODY_NOT_OBJECT",
@@ -2353,6 +2354,7 @@ export const SCHEMAS = {
       "AUTH_NONCE_REPLAYED": "The nonce was already used with this API key in the last 600 s. Use a new nonce per request.",
       "AUTH_MERCHANT_MISMATCH": "`X-Merchant-ID` or `X-Tenant-ID` is not that of the API key's merchant.",
       "PROVIDER_SIGNATURE_INVALID": "A provider webhook (`/payment/provider-webhooks/paystack`) whose signature header is missing or does not match its body: not sent by the provider, or signed with another key. Nothing moved.",
+      "PROVIDER_ADDRESS_NOT_ALLOWED": "A provider webhook from an address outside `PROVIDER_WEBHOOK_ALLOWED_ADDRESSES`, where the operator set it: not sent by the provider. Nothing was read or moved.",
       "PROVIDER_UNAVAILABLE": "A provider webhook could not be verified with the provider's API now; nothing moved, and the provider sends it again.",
       "INVALID_JSON": "The body is not JSON.",
       "INVALID_UTF8": "The body is not UTF-8, or holds an unpaired surrogate escape.",

@@ -61,6 +61,12 @@ export class ServiceUnderFuzz {
         NONCE_STORE_MAX_PER_KEY: '6000000',
         // A week, by a clock that stands still: fuzzed notifyUrls are never called, only stored.
         WEBHOOK_RETRY_SCHEDULE: '604800',
+        // Paystack configured beside the sandbox, so that its webhook route exists and is fuzzed; its API is an address nothing listens on.
+        PAYSTACK_SECRET_KEY: 'sk_test_fuzzsuite0123456789abcdef0123456789',
+        PAYSTACK_BASE_URL: 'http://127.0.0.1:9',
+        // Fuzzed webhooks are refused (no case can sign as Paystack), and every case comes from 127.0.0.1: the per-address limits would soon answer them all with 429.
+        RATE_LIMIT_REFUSED_PER_ADDRESS_PER_MINUTE: '1000000',
+        RATE_LIMIT_PROVIDER_WEBHOOKS_PER_ADDRESS_PER_MINUTE: '1000000',
       },
       // A redelivery is due at once; it resolves no name, so nothing leaves this machine.
       { overrides: { clock: clock.now, storeClock: clock.now, payinStore: database, webhookResolver: async () => Promise.reject(new Error('the fuzz suite resolves no names')) } },
