@@ -88,7 +88,7 @@ export async function buildFoundation(
   const merchants = overrides.merchants ?? MerchantRegistry.fromFile(config.merchantsFile, { mode: config.mode });
   const merchantsWatcher = overrides.merchants
     ? undefined
-    : new MerchantsFileWatcher(merchants, { file: config.merchantsFile, mode: config.mode, intervalMs: config.merchantsWatchIntervalMs, logger, versionRead: merchantsVersionRead });
+    : new MerchantsFileWatcher(merchants, { file: config.merchantsFile, mode: config.mode, intervalMs: config.merchantsWatchIntervalMs, logger, versionRead: merchantsVersionRead, metrics });
   const redis = config.redisUrl && !(overrides.nonceStore && overrides.rateLimitStore) ? await RedisConnection.open(config.redisUrl) : undefined;
   const nonceStore =
     overrides.nonceStore ?? (redis ? new RedisNonceStore(redis, config.redisKeyPrefix) : new MemoryNonceStore({ maxEntries: config.nonceStoreMaxEntries, maxPerKey: config.nonceStoreMaxPerKey, now: clock }));

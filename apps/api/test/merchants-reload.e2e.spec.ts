@@ -53,12 +53,14 @@ describe('merchants file changes on disk', () => {
     expect(JSON.stringify(apps.map((a) => a.logs))).not.toContain(MERCHANT_A_ROTATED.secretKey);
   });
 
-  it('refuses an invalid file with an error line, and keeps the merchants in force', async () => {
+  it('refuses an invalid file with an error line and a count of the refusal, and keeps the merchants in force', async () => {
     merchants.write(merchants.read().map((m) => ({ ...m, merchantId: 'MCH-A' })));
     for (const api of apps) {
       expect(await until(async () => api.logs.some((l) => l.msg === 'merchants file refused: the merchants already in force stay in force'))).toBe(true);
-      expect(api.logs.find((l) => l.level === 50 && String(l.msg).startsWith('merchants file refused'))).toMatchObject({ err: expect.stringContaining('appears twice') });
+      expect(api.logs.find((l) => l.level === 50 && String(l.msg).startsWith('merchants file refused'))).toMatchObject({ failure: 'invalid', err: expect.stringContaining('appears twice') });
       expect(await statusOf(api, MERCHANT_B)).toBe(200);
+      const metrics = await (await fetch(`${api.baseUrl}/payment/metrics`)).text();
+      expect(Number(/^paysign_merchants_reload_failures_total\{reason="invalid"\} (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(1);
     }
   });
 });

@@ -166,13 +166,19 @@ export class MerchantRegistry {
   }
 }
 
-/** Reads and validates MERCHANTS_FILE; throws ConfigError naming every problem. */
+/** MERCHANTS_FILE could not be read at all (permissions, missing), as opposed to read and refused. */
+export class MerchantsFileUnreadable extends ConfigError {}
+
+/** Reads and validates MERCHANTS_FILE; throws ConfigError naming every problem, MerchantsFileUnreadable when it cannot be read. */
 export function readMerchantsFile(file: string, options: MerchantFileOptions = {}): MerchantEntry[] {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ConfigError(`MERCHANTS_FILE ${file} cannot be read: ${(error as Error).message}`);
+    const denied = (error as NodeJS.ErrnoException).code === 'EACCES';
+    // The usual cause: the file was replaced by another user, and lost the group the service reads it through.
+    const fix = denied ? `; give the service's user read access again, as when it was installed (for example chgrp 1000 ${file} && chmod 0640 ${file})` : '';
+    throw new MerchantsFileUnreadable(`MERCHANTS_FILE ${file} cannot be read: ${(error as Error).message}${fix}`);
   }
   let data: unknown;
   try {

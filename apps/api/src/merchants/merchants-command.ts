@@ -1,16 +1,20 @@
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ServiceMode } from '../config/app-config';
 import { validateMerchants } from './merchant-registry';
+import { withMerchantsFileLock, type MerchantsFileLockOptions } from './merchants-file-lock';
+import { replaceFileAtomically } from './merchants-file-write';
+import { DEFAULT_ROLES } from './payout-approval';
 
 /**
  * `node main.js merchants <command>` (`npm run merchants --`): the operator's
  * tool for MERCHANTS_FILE. Keys and secrets come from crypto.randomBytes in
  * fixed formats; every edit is checked with the service's own validator and
- * written atomically (a temporary file, fsync, rename), so the running
- * service's watcher sees the old file or the new one, never half of one.
+ * written atomically (a temporary file, fsync, rename) keeping the file's
+ * owner, group and permissions, so the running service's watcher sees the
+ * old file or the new one, never half of one. Edits take the file's lock
+ * (merchants-file-lock.ts), so that two at once never lose one another.
  * A new secret is printed once, on stdout, and never logged.
  */
 
@@ -20,13 +24,26 @@ Commands:
   list                                   Merchants, their key IDs and status, and webhook secret fingerprints; never a secret.
   add --merchant-id M --tenant-id T --name N
                                          Add a merchant with one new key; prints the key and its secret once.
-  rotate-key --merchant-id M             Add a new key beside the current ones (same roles); prints it once. Revoke the old key once clients use the new one.
+  rotate-key --api-key K [--force-four-eyes-off]
+                                         Add a new key beside K, with exactly K's roles; prints it once. Revoke K once clients use the new one.
+                                         --merchant-id M instead of --api-key when M has a single active key.
+                                         A key holding both payouts:create and payouts:approve is rotated only with --force-four-eyes-off.
   revoke-key --api-key K                 Revoke a key: refused at once by every instance (MERCHANTS_WATCH_INTERVAL_MS, or SIGHUP).
   add-webhook-secret --merchant-id M     Add a webhook signing secret; prints it once. Events are signed with every secret until the old one is removed.
   remove-webhook-secret --merchant-id M --fingerprint F
                                          Remove the webhook secret whose fingerprint (from list) is F.
 
---file defaults to MERCHANTS_FILE; --mode to PAYSIGN_MODE (sandbox): production refuses what the service refuses in production.`;
+--file defaults to MERCHANTS_FILE; --mode to PAYSIGN_MODE (sandbox): production refuses what the service refuses in production.
+Edits wait for one another (the lock file MERCHANTS_FILE.lock), and keep the file's owner, group and permissions.`;
+
+/** The two roles four eyes keeps on separate keys. */
+const FOUR_EYES_ROLES = ['payouts:create', 'payouts:approve'] as const;
+
+/** What a test may set about a run; the operator's command uses the defaults. */
+export interface MerchantsCommandOptions {
+  /** How the file's lock is waited for. Default: LOCK_WAIT_MS, on the real clock. */
+  lock?: MerchantsFileLockOptions;
+}
 
 type Entry = Record<string, unknown> & { merchantId: string; credentials: Array<Record<string, unknown>>; webhookSecrets?: string[]; webhookOptInEvents?: string[] };
 
@@ -37,7 +54,7 @@ export interface CommandResult {
 }
 
 /** Runs one command against the file; never throws for an operator's mistake, which is a message and exit code 2. */
-export function runMerchantsCommand(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): CommandResult {
+export function runMerchantsCommand(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, options: MerchantsCommandOptions = {}): CommandResult {
   let parsed;
   try {
     parsed = parseArgs({
@@ -51,6 +68,7 @@ export function runMerchantsCommand(argv: readonly string[], env: Readonly<Recor
         name: { type: 'string' },
         'api-key': { type: 'string' },
         fingerprint: { type: 'string' },
+        'force-four-eyes-off': { type: 'boolean' },
         help: { type: 'boolean' },
       },
     });
@@ -64,7 +82,19 @@ export function runMerchantsCommand(argv: readonly string[], env: Readonly<Recor
   if (!file) return refuse('Name the merchants file with --file, or set MERCHANTS_FILE.');
   const mode = (values.mode ?? env.PAYSIGN_MODE ?? 'sandbox') as ServiceMode;
   if (mode !== 'sandbox' && mode !== 'production') return refuse(`--mode must be sandbox or production, got "${mode}".`);
+  if (command === 'list') return execute(command, values, file, mode);
+  try {
+    return withMerchantsFileLock(file, () => execute(command, values, file, mode), options.lock);
+  } catch (error) {
+    // The lock was not taken (MerchantsFileLockBusy, whose message names its holder), or could not be made.
+    return refuse(`Nothing was written: ${(error as Error).message}`);
+  }
+}
 
+type Values = Partial<Record<'merchant-id' | 'tenant-id' | 'name' | 'api-key' | 'fingerprint', string>> & { 'force-four-eyes-off'?: boolean };
+
+/** One command, from reading the file to writing it; an edit runs holding the file's lock. */
+function execute(command: string, values: Values, file: string, mode: ServiceMode): CommandResult {
   const exists = fs.existsSync(file);
   if (!exists && command !== 'add') return refuse(`${file} does not exist; create it with the add command.`);
   let entries: Entry[];
@@ -99,12 +129,20 @@ export function runMerchantsCommand(argv: readonly string[], env: Readonly<Recor
         return { code: 0, out: [`Added merchant ${merchantId}.`, ...shownOnce(credential)] };
       }
       case 'rotate-key': {
-        const entry = merchantOf(need('merchant-id'));
-        const current = entry.credentials.find((c) => c.status !== 'revoked');
-        const credential = { ...newCredential(mode), ...(current?.roles ? { roles: current.roles } : {}) };
+        const { entry, rolled } = keyToRoll(entries, values, file);
+        const roles = Array.isArray(rolled.roles) ? (rolled.roles as string[]) : undefined;
+        const combined = FOUR_EYES_ROLES.every((role) => (roles ?? DEFAULT_ROLES).includes(role));
+        if (combined && !values['force-four-eyes-off']) {
+          throw new Refusal(
+            `${String(rolled.apiKey)} holds both payouts:create and payouts:approve: whoever holds it and a new key with its roles could create a payout with one and approve it with the other, four eyes in name only. Give the two roles to separate keys in ${file} and rotate each, or rotate it anyway with --force-four-eyes-off.`,
+          );
+        }
+        // Exactly the rolled key's roles: none written when it has none, which are the defaults.
+        const credential = { ...newCredential(mode), ...(roles ? { roles: [...roles] } : {}) };
         entry.credentials.push(credential);
         write(file, entries, mode);
-        return { code: 0, out: [`Added a key to ${entry.merchantId}; its other keys stay active until you revoke them.`, ...shownOnce(credential)] };
+        const warning = combined ? [`Warning: four eyes is off: ${credential.apiKey} holds payouts:create and payouts:approve, as ${String(rolled.apiKey)} does, so whoever holds both keys can create a payout with one and approve it with the other. Revoke ${String(rolled.apiKey)} as soon as clients use the new key.`] : [];
+        return { code: 0, out: [`Added a key to ${entry.merchantId} in place of ${String(rolled.apiKey)}, with its roles (${(roles ?? DEFAULT_ROLES).join(', ')}); its other keys stay active until you revoke them.`, ...shownOnce(credential), ...warning] };
       }
       case 'revoke-key': {
         const apiKey = need('api-key');
@@ -143,6 +181,28 @@ export function runMerchantsCommand(argv: readonly string[], env: Readonly<Recor
 
 class Refusal extends Error {}
 
+/** The key a rotation rolls: the one --api-key names, or a merchant's single active key. */
+function keyToRoll(entries: Entry[], values: Values, file: string): { entry: Entry; rolled: Record<string, unknown> } {
+  const apiKey = values['api-key'];
+  const merchantId = values['merchant-id'];
+  if (apiKey) {
+    const entry = entries.find((e) => e.credentials.some((c) => c.apiKey === apiKey));
+    const rolled = entry?.credentials.find((c) => c.apiKey === apiKey);
+    if (!entry || !rolled) throw new Refusal(`No key ${apiKey} in ${file}; list shows the keys.`);
+    if (merchantId && merchantId !== entry.merchantId) throw new Refusal(`${apiKey} is a key of ${entry.merchantId}, not of ${merchantId}.`);
+    if (rolled.status === 'revoked') throw new Refusal(`${apiKey} is revoked; rotate one of the active keys of ${entry.merchantId} (list shows them).`);
+    return { entry, rolled };
+  }
+  if (!merchantId) throw new Refusal('rotate-key needs --api-key, the key to roll (or --merchant-id, for a merchant with a single active key).');
+  const entry = entries.find((e) => e.merchantId === merchantId);
+  if (!entry) throw new Refusal(`No merchant ${merchantId} in ${file}.`);
+  const active = entry.credentials.filter((c) => c.status !== 'revoked');
+  const [only] = active;
+  if (active.length === 1 && only) return { entry, rolled: only };
+  if (active.length === 0) throw new Refusal(`${merchantId} has no active key to roll: each of its keys is revoked. A new key for it is added to ${file} by hand (docs/operations.md, Merchants and key rotation).`);
+  throw new Refusal(`${merchantId} has ${active.length} active keys; name the one to roll with --api-key:\n${active.map((c) => `  ${String(c.apiKey)} (${(Array.isArray(c.roles) ? (c.roles as string[]) : DEFAULT_ROLES).join(', ')})`).join('\n')}`);
+}
+
 function refuse(message: string): CommandResult {
   return { code: 2, out: [message] };
 }
@@ -169,24 +229,8 @@ function describe(entry: Entry): string[] {
   return [`${entry.merchantId} (${String(entry.tenantId)}) ${String(entry.name)}`, ...keys, ...secrets, ...optIns];
 }
 
-/** Validates the whole file as the service would, then replaces it atomically, keeping its permissions (0600 for a new one). */
+/** Validates the whole file as the service would, then replaces it atomically, keeping its owner, group and permissions (0600 for a new one). */
 function write(file: string, entries: Entry[], mode: ServiceMode): void {
   validateMerchants(JSON.parse(JSON.stringify(entries)), file, { mode });
-  const permissions = fs.existsSync(file) ? fs.statSync(file).mode & 0o777 : 0o600;
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const handle = fs.openSync(temporary, 'wx', permissions);
-  try {
-    fs.writeSync(handle, `${JSON.stringify(entries, null, 2)}\n`);
-    fs.fsyncSync(handle);
-  } finally {
-    fs.closeSync(handle);
-  }
-  fs.renameSync(temporary, file);
-  // The rename itself is durable only once the directory is synced.
-  const directory = fs.openSync(path.dirname(file), 'r');
-  try {
-    fs.fsyncSync(directory);
-  } finally {
-    fs.closeSync(directory);
-  }
+  replaceFileAtomically(file, `${JSON.stringify(entries, null, 2)}\n`);
 }

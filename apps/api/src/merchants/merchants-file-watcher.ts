@@ -1,7 +1,11 @@
 import * as fs from 'node:fs';
 import type { Logger } from 'pino';
 import type { ServiceMode } from '../config/app-config';
-import { readMerchantsFile, type MerchantRegistry } from './merchant-registry';
+import type { ServiceMetrics } from '../metrics/service-metrics';
+import { MerchantsFileUnreadable, readMerchantsFile, type MerchantRegistry } from './merchant-registry';
+
+/** Why a reload was refused: the file could not be read (permissions, missing), or was read and is not a valid merchants file. */
+export type MerchantsReloadFailure = 'unreadable' | 'invalid';
 
 export interface MerchantsFileWatcherOptions {
   file: string;
@@ -11,6 +15,8 @@ export interface MerchantsFileWatcherOptions {
   logger: Logger;
   /** The file's version (fileVersion) just before the merchants in force were read; the watcher reads it itself when not given. */
   versionRead?: string | undefined;
+  /** Where refused reloads are counted. Default: nowhere. */
+  metrics?: Pick<ServiceMetrics, 'merchantsReloadFailures'>;
 }
 
 /** What tells one state of the file from another: its inode (a rename or a kubelet's symlink swap), size and modification time. */
@@ -31,10 +37,16 @@ export function fileVersion(file: string): string | undefined {
  * replaced by rename or by a mounted ConfigMap or Secret, whose kubelet swaps
  * a symlink. Each poll compares with the version last read, not with the
  * previous poll, so a change made while the service started is seen too.
+ * A refused file is read again at each poll until one is put in force, so
+ * that mending its permissions (which leaves its modification time as it
+ * was) is seen, and each refusal is counted; it is logged once, and again
+ * only when the reason changes.
  */
 export class MerchantsFileWatcher {
   private timer: NodeJS.Timeout | undefined;
   private versionSeen: string | undefined;
+  /** The last refusal's message while the file on disk is refused; undefined once one is in force. */
+  private refusal: string | undefined;
 
   constructor(
     private readonly registry: MerchantRegistry,
@@ -62,9 +74,16 @@ export class MerchantsFileWatcher {
     try {
       entries = readMerchantsFile(file, { mode });
     } catch (error) {
-      logger.error({ file, reason, err: (error as Error).message }, 'merchants file refused: the merchants already in force stay in force');
+      const failure: MerchantsReloadFailure = error instanceof MerchantsFileUnreadable ? 'unreadable' : 'invalid';
+      this.options.metrics?.merchantsReloadFailures.inc({ reason: failure });
+      const message = (error as Error).message;
+      if (reason !== 'file still refused' || message !== this.refusal) {
+        logger.error({ file, reason, failure, err: message }, 'merchants file refused: the merchants already in force stay in force');
+      }
+      this.refusal = message;
       return false;
     }
+    this.refusal = undefined;
     const changes = this.registry.replace(entries);
     logger.info({ file, reason, ...changes }, 'merchants file reloaded');
     return true;
@@ -72,7 +91,10 @@ export class MerchantsFileWatcher {
 
   private poll(): void {
     const version = fileVersion(this.options.file);
-    if (version === this.versionSeen) return;
+    if (version === this.versionSeen) {
+      if (this.refusal !== undefined) this.reload('file still refused');
+      return;
+    }
     // Noted before the read: a write landing during it is another version, reloaded at the next poll.
     this.versionSeen = version;
     this.reload('file changed');

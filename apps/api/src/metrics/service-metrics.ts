@@ -126,6 +126,13 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly merchantsReloadFailures = new Counter({
+    name: 'paysign_merchants_reload_failures_total',
+    help: 'Reloads of MERCHANTS_FILE refused, by reason: unreadable (the service cannot read it: permissions, missing) or invalid (not JSON, or refused by the validator). The merchants in force stay, keys revoked since among them; counted at each check while the file stays refused.',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
+
   readonly jobRuns = new Counter({
     name: 'paysign_job_runs_total',
     help: 'Runs of each periodic job of this instance (payin-expiry, webhook-delivery, payout-dispatch, settlement and the others of docs/operations.md), by outcome: ok or failed.',
