@@ -16,7 +16,7 @@ const NOBODY = 65534;
 describe('the merchants command', () => {
   let dir: string;
   let file: string;
-  const run = (...argv: string[]) => runMerchantsCommand(['--file', file, ...argv], {});
+  const run = (...argv: string[]) => runMerchantsCommand(['--file', file, ...argv], { PAYSIGN_MODE: 'sandbox' });
   beforeEach(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'merchants-command-'));
     file = path.join(dir, 'merchants.json');
@@ -33,6 +33,23 @@ describe('the merchants command', () => {
     expect(MerchantRegistry.fromFile(file).secretFor(apiKey)).toBe(secret);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect(fs.readdirSync(dir)).toEqual(['merchants.json']);
+  });
+
+  it("takes the mode from the file's keys when none is named, and refuses to guess it for a file whose keys do not say", () => {
+    const unnamed = (...argv: string[]) => runMerchantsCommand(['--file', file, ...argv], {});
+    const guessed = unnamed('add', '--merchant-id', 'MCH-1', '--tenant-id', 'TEN-1', '--name', 'Ada Stores');
+    expect(guessed.code).toBe(2);
+    expect(guessed.out.join('\n')).toContain('Say --mode sandbox or --mode production (or set PAYSIGN_MODE)');
+    expect(fs.existsSync(file)).toBe(false);
+    expect(runMerchantsCommand(['--file', file, '--mode', 'production', 'add', '--merchant-id', 'MCH-1', '--tenant-id', 'TEN-1', '--name', 'Ada Stores'], {}).code).toBe(0);
+    // Live keys say production: the next key is live too, without --mode, and production's validator accepts the file.
+    const rotated = unnamed('rotate-key', '--merchant-id', 'MCH-1');
+    expect(rotated.code).toBe(0);
+    expect(rotated.out.join('\n')).toMatch(/pk_live_[0-9a-f]{24}/);
+    expect(() => MerchantRegistry.fromFile(file, { mode: 'production' })).not.toThrow();
+    const sandboxOnLive = runMerchantsCommand(['--file', file, 'add', '--merchant-id', 'MCH-2', '--tenant-id', 'TEN-2', '--name', 'Bola Foods'], { PAYSIGN_MODE: 'sandbox' });
+    expect(sandboxOnLive.code).toBe(2);
+    expect(sandboxOnLive.out.join('\n')).toContain('holds live keys (pk_live_)');
   });
 
   it('rotates, revokes, and adds and removes webhook secrets, the registry seeing each step', () => {

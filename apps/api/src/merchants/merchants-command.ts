@@ -33,7 +33,7 @@ Commands:
   remove-webhook-secret --merchant-id M --fingerprint F
                                          Remove the webhook secret whose fingerprint (from list) is F.
 
---file defaults to MERCHANTS_FILE; --mode to PAYSIGN_MODE (sandbox): production refuses what the service refuses in production.
+--file defaults to MERCHANTS_FILE; --mode to PAYSIGN_MODE, else to what the file's keys say (pk_live_: production); production refuses what the service refuses in production. add and rotate-key refuse to guess when neither says.
 Edits wait for one another (the lock file MERCHANTS_FILE.lock), and keep the file's owner, group and permissions.`;
 
 /** The two roles four eyes keeps on separate keys. */
@@ -80,11 +80,18 @@ export function runMerchantsCommand(argv: readonly string[], env: Readonly<Recor
   if (values.help || command === undefined) return { code: command === undefined && !values.help ? 2 : 0, out: [MERCHANTS_USAGE] };
   const file = values.file ?? env.MERCHANTS_FILE;
   if (!file) return refuse('Name the merchants file with --file, or set MERCHANTS_FILE.');
-  const mode = (values.mode ?? env.PAYSIGN_MODE ?? 'sandbox') as ServiceMode;
-  if (mode !== 'sandbox' && mode !== 'production') return refuse(`--mode must be sandbox or production, got "${mode}".`);
-  if (command === 'list') return execute(command, values, file, mode);
+  const named = values.mode ?? env.PAYSIGN_MODE;
+  if (named !== undefined && named !== 'sandbox' && named !== 'production') return refuse(`--mode must be sandbox or production, got "${named}".`);
+  if (command === 'list') return execute(command, values, file, named ?? 'sandbox');
   try {
-    return withMerchantsFileLock(file, () => execute(command, values, file, mode), options.lock);
+    return withMerchantsFileLock(
+      file,
+      () => {
+        const mode = modeFor(command, file, named);
+        return 'refused' in mode ? refuse(mode.refused) : execute(command, values, file, mode.mode);
+      },
+      options.lock,
+    );
   } catch (error) {
     // The lock was not taken (MerchantsFileLockBusy, whose message names its holder), or could not be made.
     return refuse(`Nothing was written: ${(error as Error).message}`);
@@ -233,4 +240,34 @@ function describe(entry: Entry): string[] {
 function write(file: string, entries: Entry[], mode: ServiceMode): void {
   validateMerchants(JSON.parse(JSON.stringify(entries)), file, { mode });
   replaceFileAtomically(file, `${JSON.stringify(entries, null, 2)}\n`);
+}
+
+/** API keys of a production deployment, and of the others: what a file's keys say of where it is deployed. */
+const LIVE_KEY = /^pk_live_/;
+const TEST_KEY = /^pk_(test|sandbox)_/;
+
+/**
+ * The mode an edit of `file` runs in: the one named (--mode, or
+ * PAYSIGN_MODE), unless the file's keys say otherwise; else the one its
+ * keys say. A command that mints a key refuses to guess when neither says,
+ * since a test key in a production file is a key production refuses.
+ */
+function modeFor(command: string, file: string, named: ServiceMode | undefined): { mode: ServiceMode } | { refused: string } {
+  let keys: string[] = [];
+  try {
+    const entries = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as unknown) : [];
+    if (Array.isArray(entries)) keys = entries.flatMap((entry: { credentials?: unknown }) => (Array.isArray(entry?.credentials) ? entry.credentials : [])).map((c: { apiKey?: unknown }) => String(c?.apiKey ?? ''));
+  } catch {
+    // Unreadable or not JSON: the command itself says so.
+  }
+  const live = keys.some((key) => LIVE_KEY.test(key));
+  const test = keys.some((key) => TEST_KEY.test(key));
+  const said: ServiceMode | undefined = live && !test ? 'production' : test && !live ? 'sandbox' : undefined;
+  if (named === 'sandbox' && live) return { refused: `${file} holds live keys (pk_live_): it is a production deployment's file, and a sandbox key would be refused there. Run with --mode production, or leave --mode and PAYSIGN_MODE unset.` };
+  if (named !== undefined) return { mode: named };
+  if (said !== undefined) return { mode: said };
+  if (command === 'add' || command === 'rotate-key') {
+    return { refused: `Say --mode sandbox or --mode production (or set PAYSIGN_MODE): ${file} holds no key that says which deployment it is for, and ${command} mints a key of that mode (pk_test_ or pk_live_).` };
+  }
+  return { mode: 'sandbox' };
 }
