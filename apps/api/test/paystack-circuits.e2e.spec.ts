@@ -26,7 +26,7 @@ describe('one merchant\'s failing calls, and everyone else\'s', () => {
   let api: TestApp;
   const call = (credential: TestCredential, method: 'GET' | 'POST', path: string, body?: unknown) =>
     signedCall(api.baseUrl, { method, path, credential, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
-  const enquire = (credential: TestCredential, account: { bankCode: string; accountNumber: string }) => call(credential, 'POST', '/payment/merchant-api/account/inquiry', account);
+  const enquire = (credential: TestCredential, account: { bankCode: string; accountNumber: string }) => call(credential, 'POST', '/payment/merchant-api/account/inquiry', { bankCode: account.bankCode, accountNumber: account.accountNumber });
   const resolves = () => fake.calls.filter((route) => route === 'bank_resolve').length;
   const readiness = async () => ((await send(api.baseUrl, { method: 'GET', path: '/payment/health/ready' })).json as { checks: Record<string, string> }).checks['provider:paystack'];
 
