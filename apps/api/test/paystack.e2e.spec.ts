@@ -13,7 +13,7 @@ import { PayoutDispatcher } from '../src/payouts/payout-dispatcher';
 import { RefundDispatcher } from '../src/refunds/refund-dispatcher';
 import { ServiceMetrics } from '../src/metrics/service-metrics';
 import { send, signedCall } from './support/api-client';
-import { MERCHANT_A } from './support/credentials';
+import { MERCHANT_A, MERCHANT_B } from './support/credentials';
 import { FAKE_PAYSTACK_LIVE_KEY, paystackEverywhere } from './support/paystack-settings';
 import { TestClock } from './support/test-clock';
 import { PRODUCTION_SETTINGS, startProductionTestApp, type TestApp } from './support/test-app';
@@ -425,10 +425,15 @@ describe('production with Paystack, against the fake provider', () => {
   });
 
   describe('the provider boundary', () => {
-    it('opens the circuit on repeated 5xx: readiness shows the provider degraded and stays ready, and calls are refused unsent until it closes', async () => {
+    it('opens the enquiry circuit on 5xx that two merchants see at two banks: readiness shows the provider degraded and stays ready, and enquiries are refused unsent until it closes', async () => {
       fake.faults.serverErrors = { count: 100 };
       try {
+        // One merchant at one bank opens nothing (PROVIDER_CIRCUIT_SOURCES, PROVIDER_CIRCUIT_ENQUIRY_BANKS): a second merchant at another bank does.
         for (let i = 0; i < 3; i++) await call('POST', '/payment/merchant-api/account/inquiry', { bankCode: ACCOUNT.bankCode, accountNumber: ACCOUNT.accountNumber });
+        const alone = await send(api.baseUrl, { method: 'GET', path: '/payment/health/ready' });
+        expect(alone.json).toMatchObject({ checks: { 'provider:paystack': 'up' } });
+        const other = { bankCode: '044', accountNumber: makeNuban('044', '731950265') };
+        await signedCall(api.baseUrl, { path: '/payment/merchant-api/account/inquiry', credential: MERCHANT_B, body: JSON.stringify(other) });
         const ready = await send(api.baseUrl, { method: 'GET', path: '/payment/health/ready' });
         expect(ready.status).toBe(200);
         expect(ready.json).toMatchObject({ status: 'ok', checks: { 'provider:paystack': 'degraded', payinStore: 'up' } });

@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 // (apps/api/src/providers/paystack), for tests. Each route names the public page it
 // follows; where the page is silent, the comment says what the fake assumes.
 // It also serves a payment page a browser can pay on, sends signed webhooks,
-// and takes faults: timeouts, 5xx, duplicate and out-of-order webhooks,
+// and takes faults: timeouts, a slow bank, 5xx, duplicate and out-of-order webhooks,
 // another amount reported, and transfers that stay pending. Refunds stay in
 // the status they are made in until a test settles them (settleRefund),
 // which also sends their webhook, as Paystack does.
@@ -83,6 +83,8 @@ export interface Faults {
   serverErrors: { count: number; route?: RouteName };
   /** The next `count` calls of a route are handled, then their answer never comes: the client's timeout ends each. */
   hangAfterHandling: Map<RouteName, number>;
+  /** Resolve Account at these bank codes never answers, as a bank slow to answer its name enquiries: the client's timeout ends each call. Other banks answer. */
+  slowBanks: Set<string>;
   /** Verify Transaction reports the amount plus this many kobo. */
   reportedAmountDelta: number;
   /** Each webhook is sent twice. */
@@ -152,6 +154,7 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
   const faults: Faults = {
     serverErrors: { count: 0 },
     hangAfterHandling: new Map(),
+    slowBanks: new Set(),
     reportedAmountDelta: 0,
     duplicateWebhooks: false,
     webhookTiming: 'before-return',
@@ -199,6 +202,10 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
     api('bank_resolve', async (request, reply) => {
       const { account_number: accountNumber, bank_code: bankCode } = request.query as Record<string, string | undefined>;
       if (!accountNumber || !bankCode) return refuse(reply, 400, 'Account number and bank code are required');
+      if (faults.slowBanks.has(bankCode)) {
+        await new Promise<void>((resolve) => reply.raw.once('close', resolve));
+        return reply;
+      }
       if (!/^[0-9]{10}$/.test(accountNumber)) return refuse(reply, 422, 'Account number must be 10 digits');
       const account = accounts.get(accountKey(bankCode, accountNumber));
       if (!account) return refuse(reply, 422, 'Could not resolve account name. Check parameters or try again.');

@@ -27,13 +27,13 @@ export class AccountEnquiryService {
    * failure is an ApiException with `success: false`.
    */
   async enquire(merchantId: string, bankCode: string, accountNumber: string): Promise<AccountEnquiryResult> {
-    const accountName = await this.accountName(bankCode, accountNumber);
+    const accountName = await this.accountName(merchantId, bankCode, accountNumber);
     const { enquiryId, expiresAt } = await this.records.record({ merchantId, bankCode, accountNumber, accountName });
     return { success: true, code: ENQUIRY_SUCCESS_CODE, accountName, message: 'Success', enquiryId, expiresAt: expiresAt.toISOString() };
   }
 
   /** The name behind the account, from the cache or the provider. */
-  private async accountName(bankCode: string, accountNumber: string): Promise<string> {
+  private async accountName(merchantId: string, bankCode: string, accountNumber: string): Promise<string> {
     if (checkNuban(bankCode, accountNumber) === 'invalid') throw failure('NUBAN_CHECK_FAILED', { bankCode, accountNumber });
     const cacheKey = `${this.provider.name}:${bankCode}:${accountNumber}`;
     // ENQUIRY_CACHE_TTL_SECONDS=0 turns the cache off: nothing is read from it either, not even what another deployment on the same Redis wrote.
@@ -41,7 +41,7 @@ export class AccountEnquiryService {
     const cached = cacheOn ? await this.cache.get(cacheKey).catch(() => undefined) : undefined;
     if (cached !== undefined) return cached;
 
-    const lookup = await this.lookup(bankCode, accountNumber);
+    const lookup = await this.lookup(merchantId, bankCode, accountNumber);
     switch (lookup.outcome) {
       case 'found':
         if (cacheOn) {
@@ -61,10 +61,10 @@ export class AccountEnquiryService {
     }
   }
 
-  private async lookup(bankCode: string, accountNumber: string) {
+  private async lookup(merchantId: string, bankCode: string, accountNumber: string) {
     const signal = AbortSignal.timeout(this.config.enquiryTimeoutMs);
     try {
-      return await this.provider.lookup({ bankCode, accountNumber, signal });
+      return await this.provider.lookup({ bankCode, accountNumber, merchantId, signal });
     } catch (error) {
       if (signal.aborted) throw failure('UPSTREAM_TIMEOUT', { bankCode, timeoutMs: this.config.enquiryTimeoutMs });
       this.logger.error(`account name provider failed: ${(error as Error).message}`);

@@ -85,7 +85,7 @@ describe('loadConfig', () => {
         paystack: { secretKey: LIVE_KEY, baseUrl: 'https://api.paystack.co' },
         providerTimeoutMs: 15_000,
         providerRetries: 2,
-        providerCircuit: { failures: 5, openSeconds: 30 },
+        providerCircuit: { failures: 5, openSeconds: 30, windowSeconds: 60, sources: 2, enquiryBanks: 2 },
       });
       expect(loadConfig({ PAYOUT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: 'sk_test_abcdef0123456789', PAYSTACK_BASE_URL: 'http://127.0.0.1:4010/' }).paystack).toEqual({
         secretKey: 'sk_test_abcdef0123456789',

@@ -13,6 +13,20 @@ export interface PaystackSettings {
 /** The provider's public API; tests point PAYSTACK_BASE_URL at a local fake. */
 export const PAYSTACK_PUBLIC_BASE_URL = 'https://api.paystack.co';
 
+/** PROVIDER_CIRCUIT_*: when a circuit opens, and for how long. */
+export interface ProviderCircuitSettings {
+  /** Failed calls that open a circuit (PROVIDER_CIRCUIT_FAILURES). Default 5. */
+  failures: number;
+  /** How long it stays open before one trial call (PROVIDER_CIRCUIT_OPEN_SECONDS). Default 30. */
+  openSeconds: number;
+  /** How far back failures count (PROVIDER_CIRCUIT_WINDOW_SECONDS). Default 60. */
+  windowSeconds: number;
+  /** Distinct merchants (the service's own jobs count as one) the failures must come from (PROVIDER_CIRCUIT_SOURCES). Default 2. */
+  sources: number;
+  /** Distinct banks failed enquiries must come from to open the enquiry circuit, rather than only their banks' (PROVIDER_CIRCUIT_ENQUIRY_BANKS). Default 2. */
+  enquiryBanks: number;
+}
+
 export interface ProviderSettings {
   /** Where enquiries resolve account names: the sandbox's fixed accounts, or the upstream provider. */
   accountNameProvider: 'sandbox' | 'paystack';
@@ -26,8 +40,11 @@ export interface ProviderSettings {
   providerTimeoutMs: number;
   /** Times a call that cannot do anything twice (a GET) is sent again after a 5xx, a timeout or a failed connection. */
   providerRetries: number;
-  /** Consecutive failed provider calls (5xx, timeouts, unreachable) that open the provider's circuit, and how long it stays open. */
-  providerCircuit: { failures: number; openSeconds: number };
+  /**
+   * When a circuit of the provider opens (one per kind of call, and one per bank for enquiries): failed calls (5xx,
+   * timeouts, unreachable) with no success between them, within a window, from enough distinct merchants; and how long it stays open.
+   */
+  providerCircuit: ProviderCircuitSettings;
   /** How often each instance asks the provider about payins whose payment it has not heard the outcome of. */
   payinProviderCheckIntervalMs: number;
 }
@@ -60,7 +77,13 @@ export function readProviders(env: Env, mode: ServiceMode, problems: string[]): 
     retiredProviders,
     providerTimeoutMs: int('PROVIDER_TIMEOUT_MS', 15_000, 100, 120_000),
     providerRetries: int('PROVIDER_RETRIES', 2, 0, 5),
-    providerCircuit: { failures: int('PROVIDER_CIRCUIT_FAILURES', 5, 1, 1000), openSeconds: int('PROVIDER_CIRCUIT_OPEN_SECONDS', 30, 1, 3600) },
+    providerCircuit: {
+      failures: int('PROVIDER_CIRCUIT_FAILURES', 5, 1, 1000),
+      openSeconds: int('PROVIDER_CIRCUIT_OPEN_SECONDS', 30, 1, 3600),
+      windowSeconds: int('PROVIDER_CIRCUIT_WINDOW_SECONDS', 60, 1, 3600),
+      sources: int('PROVIDER_CIRCUIT_SOURCES', 2, 1, 100),
+      enquiryBanks: int('PROVIDER_CIRCUIT_ENQUIRY_BANKS', 2, 1, 100),
+    },
     payinProviderCheckIntervalMs: int('PAYIN_PROVIDER_CHECK_INTERVAL_MS', 5000, 20, 600_000),
   };
   return { providers, payoutProvider };

@@ -140,7 +140,7 @@ export class ProviderPayments implements OnModuleInit {
     }
     let status: ProviderPaymentStatus;
     try {
-      status = await hosted.gateway.paymentStatus(payin.providerReference, AbortSignal.timeout(this.config.providerTimeoutMs));
+      status = await hosted.gateway.paymentStatus({ providerReference: payin.providerReference, merchantId: payin.merchantId }, AbortSignal.timeout(this.config.providerTimeoutMs));
     } catch (error) {
       this.logger.warn({ merchantId: payin.merchantId, reference: payin.reference, source, err: errorSummary(error) }, 'the provider did not answer a payin check; it is asked again later');
       if (source === 'webhook') throw new ApiException('PROVIDER_UNAVAILABLE', { provider: hosted.gateway.name });

@@ -153,7 +153,7 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
         await this.apply(payout, { to: 'FAILED', reason: 'account_name_changed' });
         return;
       }
-      const transfer = { providerReference: payout.providerReference as string, bankCode: payout.bankCode, accountNumber: payout.accountNumber, accountName: payout.accountName, amountMinor: payout.amountMinor, narration: payout.narration };
+      const transfer = { providerReference: payout.providerReference as string, bankCode: payout.bankCode, accountNumber: payout.accountNumber, accountName: payout.accountName, amountMinor: payout.amountMinor, narration: payout.narration, merchantId: payout.merchantId };
       const answer = await this.sends.call('send', shutdown, (signal) => provider.send(transfer, signal));
       if (answer) await this.settle(payout, answer);
     } catch (error) {
@@ -165,7 +165,7 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
     const provider = this.providerOf(payout);
     // Not asked anywhere else: its schedule goes on, so that its deadline still flags it for an operator.
     if (!provider) return payout.status === 'PROCESSING' ? this.reschedule(payout) : this.watchForReversal(payout);
-    const status = await this.sends.call('status', shutdown, (signal) => provider.status({ providerReference: payout.providerReference as string, amountMinor: payout.amountMinor, paid: payout.status === 'SUCCESSFUL' }, signal));
+    const status = await this.sends.call('status', shutdown, (signal) => provider.status({ providerReference: payout.providerReference as string, amountMinor: payout.amountMinor, paid: payout.status === 'SUCCESSFUL', merchantId: payout.merchantId }, signal));
     if (status?.outcome === 'mismatch') return this.mismatched(payout, status);
     if (payout.status === 'SUCCESSFUL') {
       if (status?.outcome === 'reversed') await this.apply(payout, { to: 'REVERSED', reason: status.reason });

@@ -227,6 +227,7 @@ function orderOf(refund: StoredRefund): RefundOrder {
     currency: refund.currency,
     customerNote: refund.customerNote,
     merchantNote: refund.merchantNote,
+    merchantId: refund.merchantId,
     account: refund.account && { bankCode: refund.account.bankCode, accountNumber: refund.account.accountNumber, accountName: refund.account.accountName },
   };
 }

@@ -3,6 +3,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { ServiceMetrics } from '../metrics/service-metrics';
 import type { ProviderCircuit } from './provider-circuit';
+import { sourceOf, type CallKind, type ProviderCircuits } from './provider-circuits';
 
 /** How a call to a provider ended, as the metrics count it. */
 export type CallOutcome = 'ok' | 'refused' | 'unauthorized' | 'throttled' | 'error' | 'timeout' | 'unreachable' | 'circuit_open';
@@ -28,6 +29,12 @@ export class ProviderUnavailable extends Error {
 export interface ProviderRequest {
   /** The call's name in metrics and logs; the path is never logged, since it can carry an account number. */
   call: string;
+  /** The circuit the call is counted in: its kind of call. */
+  circuit: CallKind;
+  /** For an enquiry, the provider's code of the bank asked: the call is also counted in that bank's circuit. */
+  bank?: string;
+  /** The merchant the call is made for; null for the service's own work. A circuit opens only on failures several sources see. */
+  merchantId: string | null;
   method: 'GET' | 'POST';
   path: string;
   query?: Record<string, string>;
@@ -36,6 +43,14 @@ export interface ProviderRequest {
   idempotent: boolean;
   /** The caller's own deadline or shutdown, besides PROVIDER_TIMEOUT_MS. */
   signal?: AbortSignal;
+}
+
+/** Who a call to a provider is for, and until when it may run: what each adapter call passes down to the client. */
+export interface ProviderCaller {
+  /** The caller's own deadline or shutdown. */
+  signal: AbortSignal;
+  /** The merchant the call is made for; null for the service's own work (a job with no merchant). */
+  merchantId: string | null;
 }
 
 /** An answer of the provider: 2xx or 4xx, with its JSON body. */
@@ -51,7 +66,7 @@ export interface UpstreamClientOptions {
   headers: Record<string, string>;
   timeoutMs: number;
   retries: number;
-  circuit: ProviderCircuit;
+  circuits: ProviderCircuits;
   metrics: ServiceMetrics;
   logger: Logger;
 }
@@ -64,17 +79,20 @@ const MAX_ANSWER_BYTES = 1_048_576;
 
 /**
  * JSON calls to one upstream provider, each under PROVIDER_TIMEOUT_MS and
- * the provider's circuit, counted and timed per call and outcome. Only calls
- * marked idempotent are retried (PROVIDER_RETRIES), after a 5xx, a timeout
- * or a failed connection; a 4xx is an answer and is returned, except 401
- * and 403 (a refused key) and 429 (too many calls), which say nothing of
- * the payment.
+ * the provider's circuits (its kind of call's, and an enquiry's bank's),
+ * counted and timed per call and outcome. A failure is counted for the
+ * merchant the call was made for, so that one merchant alone never opens a
+ * circuit every merchant shares. Only calls marked idempotent are retried
+ * (PROVIDER_RETRIES), after a 5xx, a timeout or a failed connection; a 4xx
+ * is an answer and is returned, except 401 and 403 (a refused key) and 429
+ * (too many calls), which say nothing of the payment.
  */
 export class UpstreamClient {
   constructor(private readonly options: UpstreamClientOptions) {}
 
+  /** `closed` while every kind of call's circuit is closed; banks' circuits are left out. */
   get circuitState(): ProviderCircuit['state'] {
-    return this.options.circuit.state;
+    return this.options.circuits.state;
   }
 
   async request(request: ProviderRequest): Promise<ProviderAnswer> {
@@ -94,13 +112,19 @@ export class UpstreamClient {
   }
 
   private async once(request: ProviderRequest): Promise<ProviderAnswer> {
-    const { provider, circuit, metrics } = this.options;
-    const fail = (outcome: Exclude<CallOutcome, 'ok' | 'refused'>, status?: number): ProviderUnavailable => {
+    const { provider, circuits, metrics, logger } = this.options;
+    const fail = (outcome: Exclude<CallOutcome, 'ok' | 'refused'>, detail: { status?: number; circuit?: string } = {}): ProviderUnavailable => {
       metrics.providerCalls.inc({ provider, call: request.call, outcome });
-      this.options.logger.warn({ provider, call: request.call, outcome, status }, 'provider call failed: its outcome is unknown');
+      logger.warn({ provider, call: request.call, outcome, ...detail }, 'provider call failed: its outcome is unknown');
       return new ProviderUnavailable(provider, request.call, outcome);
     };
-    if (!circuit.tryAcquire()) throw fail('circuit_open');
+    const permit = circuits.acquire({ kind: request.circuit, ...(request.bank === undefined ? {} : { bank: request.bank }) });
+    if ('refusedBy' in permit) throw fail('circuit_open', { circuit: permit.refusedBy });
+    const failed = () => {
+      for (const circuit of permit.failed(sourceOf(request.merchantId))) {
+        logger.warn({ provider, circuit }, 'provider circuit opened: its calls are refused unsent until a trial call succeeds');
+      }
+    };
 
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
@@ -120,29 +144,29 @@ export class UpstreamClient {
       status = response.status;
       text = await readBounded(response);
     } catch {
-      circuit.failed();
+      failed();
       throw fail(signal.aborted ? 'timeout' : 'unreachable');
     } finally {
       metrics.providerCallDuration.observe({ provider, call: request.call }, (performance.now() - started) / 1000);
     }
     // Redirects are refused by fetch itself (redirect: 'error'), as failed connections.
     if (status >= 500) {
-      circuit.failed();
-      throw fail('error', status);
+      failed();
+      throw fail('error', { status });
     }
-    circuit.succeeded();
+    permit.succeeded();
     // The provider refused our key: it did nothing, and no answer of it may be read as a refusal of the payment itself.
     if (status === 401 || status === 403) {
       this.options.logger.error({ provider, call: request.call, status }, 'the provider refused our secret key: check the key the service is configured with');
-      throw fail('unauthorized', status);
+      throw fail('unauthorized', { status });
     }
     // Too many calls: nothing was done, and the call may be made again later. An answer about our rate, never about the payment.
-    if (status === 429) throw fail('throttled', status);
+    if (status === 429) throw fail('throttled', { status });
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      throw fail('error', status);
+      throw fail('error', { status });
     }
     metrics.providerCalls.inc({ provider, call: request.call, outcome: status < 300 ? 'ok' : 'refused' });
     return { status, body };

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import pino from 'pino';
 import { BANK_CATALOGUE } from '../../banks/bank-catalogue';
 import { ServiceMetrics } from '../../metrics/service-metrics';
-import { ProviderCircuit } from '../../upstream/provider-circuit';
+import { ProviderCircuits } from '../../upstream/provider-circuits';
 import { ProviderUnavailable, UpstreamClient } from '../../upstream/upstream-client';
 import { PaystackAccountNameProvider } from './paystack-account-names';
 import { PaystackApi } from './paystack-api';
@@ -45,12 +45,15 @@ function apiAt(url: string, options: { retries?: number; failures?: number } = {
   const metrics = new ServiceMetrics();
   const logs: string[] = [];
   const logger = pino({ level: 'info' }, { write: (line: string) => void logs.push(line) });
-  const circuit = new ProviderCircuit(options.failures ?? 5, 30_000, Date.now);
-  const client = new UpstreamClient({ provider: 'paystack', baseUrl: url, headers: { authorization: `Bearer ${KEY}` }, timeoutMs: 2000, retries: options.retries ?? 0, circuit, metrics, logger });
-  return { api: new PaystackApi(client, KEY), metrics, logs, circuit };
+  // One merchant and one bank open a circuit here: these tests are of the client; provider-circuits.spec.ts says who may open one.
+  const circuits = new ProviderCircuits({ failures: options.failures ?? 5, openSeconds: 30, windowSeconds: 60, sources: 1, enquiryBanks: 1 }, Date.now);
+  const client = new UpstreamClient({ provider: 'paystack', baseUrl: url, headers: { authorization: `Bearer ${KEY}` }, timeoutMs: 2000, retries: options.retries ?? 0, circuits, metrics, logger });
+  return { api: new PaystackApi(client, KEY), metrics, logs, circuits };
 }
 
 const signal = () => AbortSignal.timeout(5000);
+/** A direct call to Paystack's API, as made for a merchant. */
+const caller = () => ({ signal: signal(), merchantId: 'MCH-A' });
 
 describe('the Paystack adapters on the documented example responses', () => {
   let documented: Awaited<ReturnType<typeof serve>>;
@@ -69,11 +72,11 @@ describe('the Paystack adapters on the documented example responses', () => {
 
   it('resolves an account name, with or without bank_id, sending the secret key as the bearer token', async () => {
     const { api } = apiAt(documented.url);
-    expect(await api.resolveAccount('0022728151', '063', signal())).toEqual({ found: true, accountName: 'WES GIBBONS' });
+    expect(await api.resolveAccount('0022728151', '063', caller())).toEqual({ found: true, accountName: 'WES GIBBONS' });
     expect(documented.seen.at(-1)).toBe('GET /bank/resolve authorized');
     const guide = await serve({ '/bank/resolve': [200, fixture('bank-resolve.guide.200.json')] });
     try {
-      expect(await new PaystackAccountNameProvider(apiAt(guide.url).api).lookup({ bankCode: '058', accountNumber: '0001234567', signal: signal() })).toEqual({ outcome: 'found', accountName: 'Doe Jane Loren' });
+      expect(await new PaystackAccountNameProvider(apiAt(guide.url).api).lookup({ bankCode: '058', accountNumber: '0001234567', merchantId: 'MCH-A', signal: signal() })).toEqual({ outcome: 'found', accountName: 'Doe Jane Loren' });
     } finally {
       stop(guide.server);
     }
@@ -81,8 +84,8 @@ describe('the Paystack adapters on the documented example responses', () => {
 
   it('reads the recipient code of a created recipient, and a transfer queued as success', async () => {
     const { api } = apiAt(documented.url);
-    expect(await api.createRecipient({ name: 'Tolu Robert', accountNumber: '01000000010', bankCode: '058' }, signal())).toEqual({ created: true, recipientCode: 'RCP_m7ljkv8leesep7p' });
-    const sent = await api.initiateTransfer({ reference: 'acv_9ee55786-2323-4760-98e2-6380c9cb3f68', recipientCode: 'RCP_m7ljkv8leesep7p', amountMinor: 100_000n, reason: 'Bonus for the week' }, signal());
+    expect(await api.createRecipient({ name: 'Tolu Robert', accountNumber: '01000000010', bankCode: '058' }, caller())).toEqual({ created: true, recipientCode: 'RCP_m7ljkv8leesep7p' });
+    const sent = await api.initiateTransfer({ reference: 'acv_9ee55786-2323-4760-98e2-6380c9cb3f68', recipientCode: 'RCP_m7ljkv8leesep7p', amountMinor: 100_000n, reason: 'Bonus for the week' }, caller());
     expect(sent).toMatchObject({ accepted: true, transfer: { status: 'success', amountMinor: 100_000n, currency: 'NGN' } });
     if (!sent.accepted) throw new Error('unreachable');
     expect(answerOf(sent.transfer, 100_000n)).toEqual({ outcome: 'successful' });
@@ -92,8 +95,8 @@ describe('the Paystack adapters on the documented example responses', () => {
 
   it('verifies a transfer, and takes 404 "Transfer not found" as no transfer', async () => {
     const { api } = apiAt(documented.url);
-    expect(await api.verifyTransfer('acv_9ee55786-2323-4760-98e2-6380c9cb3f67', signal())).toMatchObject({ status: 'success', amountMinor: 100_000n });
-    expect(await api.verifyTransfer('psx-unknown', signal())).toBeUndefined();
+    expect(await api.verifyTransfer('acv_9ee55786-2323-4760-98e2-6380c9cb3f67', caller())).toMatchObject({ status: 'success', amountMinor: 100_000n });
+    expect(await api.verifyTransfer('psx-unknown', caller())).toBeUndefined();
   });
 
   it('initializes a transaction and reads its authorization URL; verifies one as paid for its reported amount', async () => {
@@ -101,14 +104,14 @@ describe('the Paystack adapters on the documented example responses', () => {
     const started = await gateway.startPayment({ merchantId: 'MCH-A', reference: 'order-1', amountMinor: 30_050n, currency: 'NGN', customerEmail: 'ada@example.com', channels: ['card'], returnUrl: 'https://pay.example.com/r' }, signal());
     expect(started).toEqual({ providerReference: expect.stringMatching(/^psi-[0-9a-f]{32}$/), paymentPageUrl: 'https://checkout.paystack.com/3ni8kdavz62431k' });
     // The documented example charged 40333 kobo for a request of 30050: the customer paid the fee. The payin's amount is the one requested.
-    expect(await gateway.paymentStatus('re4lyvq3s3', signal())).toEqual({ outcome: 'paid', amountMinor: 30_050n, currency: 'NGN' });
+    expect(await gateway.paymentStatus({ providerReference: 're4lyvq3s3', merchantId: 'MCH-A' }, signal())).toEqual({ outcome: 'paid', amountMinor: 30_050n, currency: 'NGN' });
   });
 
   it('takes the documented refusals as refusals: an invalid recipient, a duplicate transaction reference', async () => {
     const refusing = await serve({ '/transfer': [400, fixture('transfer-initiate.400.json')], '/transaction/initialize': [400, fixture('transaction-initialize.400.json')] });
     try {
       const { api } = apiAt(refusing.url);
-      expect(await api.initiateTransfer({ reference: 'psx-0123456789abcdef', recipientCode: 'RCP_x', amountMinor: 100n, reason: 'r' }, signal())).toEqual({ accepted: false, status: 400, message: 'Recipient specified is invalid', type: 'validation_error', code: 'invalid_transfer_recipient' });
+      expect(await api.initiateTransfer({ reference: 'psx-0123456789abcdef', recipientCode: 'RCP_x', amountMinor: 100n, reason: 'r' }, caller())).toEqual({ accepted: false, status: 400, message: 'Recipient specified is invalid', type: 'validation_error', code: 'invalid_transfer_recipient' });
       expect(await new PaystackGateway(api).startPayment({ merchantId: 'M', reference: 'r', amountMinor: 100n, currency: 'NGN', customerEmail: 'a@b.co', channels: ['card'], returnUrl: 'https://x' }, signal())).toEqual({
         refused: '400 Duplicate Transaction Reference',
       });
@@ -123,8 +126,8 @@ describe('the Paystack adapters on the documented example responses', () => {
     try {
       const provider = new PaystackPayoutTransfers(apiAt(server.url).api, undefined as never, pino({ level: 'silent' }));
       const transfer = { providerReference: 'PSX-0123456789abcdef0123456789abcdef', amountMinor: 100_000n };
-      expect(await provider.status({ ...transfer, paid: false }, signal())).toEqual({ outcome: 'failed', reason: 'reversed_by_beneficiary_bank' });
-      expect(await provider.status({ ...transfer, paid: true }, signal())).toEqual({ outcome: 'reversed', reason: 'reversed_by_beneficiary_bank' });
+      expect(await provider.status({ ...transfer, paid: false, merchantId: 'MCH-A' }, signal())).toEqual({ outcome: 'failed', reason: 'reversed_by_beneficiary_bank' });
+      expect(await provider.status({ ...transfer, paid: true, merchantId: 'MCH-A' }, signal())).toEqual({ outcome: 'reversed', reason: 'reversed_by_beneficiary_bank' });
     } finally {
       stop(server.server);
     }
@@ -191,7 +194,7 @@ describe('the mappings', () => {
 });
 
 describe('the provider client', () => {
-  it('retries a lookup after a 5xx, never a transfer, and opens the circuit after repeated failures', async () => {
+  it('retries a lookup after a 5xx, never a transfer, and opens the circuit of the kind of call that keeps failing, not the others', async () => {
     let calls = 0;
     const failing = createServer((_request, response) => {
       calls++;
@@ -201,13 +204,15 @@ describe('the provider client', () => {
     await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(failing.address() as AddressInfo).port}`;
     try {
-      const { api, circuit, metrics } = apiAt(url, { retries: 2, failures: 4 });
-      await expect(api.resolveAccount('0022728151', '058', signal())).rejects.toMatchObject({ outcome: 'error' });
+      const { api, circuits, metrics } = apiAt(url, { retries: 2, failures: 3 });
+      await expect(api.resolveAccount('0022728151', '058', caller())).rejects.toMatchObject({ outcome: 'error' });
       expect(calls).toBe(3);
-      await expect(api.initiateTransfer({ reference: 'psx-0123456789abcdef', recipientCode: 'RCP_x', amountMinor: 100n, reason: 'r' }, signal())).rejects.toBeInstanceOf(ProviderUnavailable);
+      expect(circuits.states()).toMatchObject({ enquiry: 'open', 'bank:058': 'open', transfer: 'closed' });
+      expect(circuits.state).toBe('open');
+      // Transfers have a circuit of their own: still sent.
+      await expect(api.initiateTransfer({ reference: 'psx-0123456789abcdef', recipientCode: 'RCP_x', amountMinor: 100n, reason: 'r' }, caller())).rejects.toBeInstanceOf(ProviderUnavailable);
       expect(calls).toBe(4);
-      expect(circuit.state).toBe('open');
-      await expect(api.resolveAccount('0022728151', '058', signal())).rejects.toMatchObject({ outcome: 'circuit_open' });
+      await expect(api.resolveAccount('0022728151', '058', caller())).rejects.toMatchObject({ outcome: 'circuit_open' });
       expect(calls).toBe(4);
       expect(await metrics.registry.getSingleMetricAsString('paysign_provider_calls_total')).toMatch(/call="transfer_initiate",outcome="error"} 1/);
     } finally {
@@ -219,11 +224,11 @@ describe('the provider client', () => {
     const refusing = await serve({ '/transfer': [401, { status: false, message: 'Invalid key' }], '/transfer/verify/psx-x': [401, { status: false, message: 'Invalid key' }], '/bank/resolve': [200, fixture('bank-resolve.200.json')] });
     try {
       const { api, logs } = apiAt(refusing.url, { retries: 2 });
-      await expect(api.initiateTransfer({ reference: 'psx-0123456789abcdef', recipientCode: 'RCP_x', amountMinor: 100n, reason: 'r' }, signal())).rejects.toMatchObject({ outcome: 'unauthorized' });
+      await expect(api.initiateTransfer({ reference: 'psx-0123456789abcdef', recipientCode: 'RCP_x', amountMinor: 100n, reason: 'r' }, caller())).rejects.toMatchObject({ outcome: 'unauthorized' });
       // A lookup is retried after a 5xx, never after a refused key: the same key meets the same refusal.
-      await expect(api.verifyTransfer('psx-x', signal())).rejects.toMatchObject({ outcome: 'unauthorized' });
+      await expect(api.verifyTransfer('psx-x', caller())).rejects.toMatchObject({ outcome: 'unauthorized' });
       expect(refusing.seen.filter((line) => line.startsWith('GET /transfer/verify/'))).toHaveLength(1);
-      await api.resolveAccount('0022728151', '058', signal());
+      await api.resolveAccount('0022728151', '058', caller());
       expect(logs.join('')).toContain('the provider refused our secret key');
       expect(logs.join('')).not.toContain(KEY);
       expect(logs.join('')).not.toContain('0022728151');

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { ProviderAnswer, UpstreamClient } from '../../upstream/upstream-client';
+import type { ProviderAnswer, ProviderCaller, UpstreamClient } from '../../upstream/upstream-client';
 import { ProviderUnavailable } from '../../upstream/upstream-client';
 
 /**
@@ -27,8 +27,8 @@ export class PaystackApi {
    * 200 with `data.account_name`; 422 "Could not resolve account name" when
    * the bank has no such account, and 400 for a bank code it does not know.
    */
-  async resolveAccount(accountNumber: string, bankCode: string, signal: AbortSignal): Promise<{ found: true; accountName: string } | { found: false; status: number; message: string }> {
-    const answer = await this.client.request({ call: 'bank_resolve', method: 'GET', path: '/bank/resolve', query: { account_number: accountNumber, bank_code: bankCode }, idempotent: true, signal });
+  async resolveAccount(accountNumber: string, bankCode: string, caller: ProviderCaller): Promise<{ found: true; accountName: string } | { found: false; status: number; message: string }> {
+    const answer = await this.client.request({ call: 'bank_resolve', circuit: 'enquiry', bank: bankCode, method: 'GET', path: '/bank/resolve', query: { account_number: accountNumber, bank_code: bankCode }, idempotent: true, ...caller });
     if (answer.status === 200) {
       const data = dataOf(answer, 'bank_resolve');
       if (typeof data.account_name !== 'string' || data.account_name.trim() === '') throw unreadable('bank_resolve');
@@ -42,14 +42,15 @@ export class PaystackApi {
    * a `nuban` recipient for the account; answers its `recipient_code`. The
    * same account again answers the recipient it has, so a retry makes no second one.
    */
-  async createRecipient(recipient: { name: string; accountNumber: string; bankCode: string }, signal: AbortSignal): Promise<{ created: true; recipientCode: string } | ({ created: false } & Refusal)> {
+  async createRecipient(recipient: { name: string; accountNumber: string; bankCode: string }, caller: ProviderCaller): Promise<{ created: true; recipientCode: string } | ({ created: false } & Refusal)> {
     const answer = await this.client.request({
       call: 'transferrecipient_create',
+      circuit: 'transfer',
       method: 'POST',
       path: '/transferrecipient',
       body: { type: 'nuban', name: recipient.name, account_number: recipient.accountNumber, bank_code: recipient.bankCode, currency: 'NGN' },
       idempotent: true,
-      signal,
+      ...caller,
     });
     if (answer.status === 200 || answer.status === 201) {
       const data = dataOf(answer, 'transferrecipient_create');
@@ -66,22 +67,23 @@ export class PaystackApi {
    * once per payout, and a resend of it never makes a second transfer. Not
    * retried here: a lost answer is settled by verifying the reference.
    */
-  async initiateTransfer(transfer: { reference: string; recipientCode: string; amountMinor: bigint; reason: string }, signal: AbortSignal): Promise<{ accepted: true; transfer: PaystackTransfer } | ({ accepted: false } & Refusal)> {
+  async initiateTransfer(transfer: { reference: string; recipientCode: string; amountMinor: bigint; reason: string }, caller: ProviderCaller): Promise<{ accepted: true; transfer: PaystackTransfer } | ({ accepted: false } & Refusal)> {
     const answer = await this.client.request({
       call: 'transfer_initiate',
+      circuit: 'transfer',
       method: 'POST',
       path: '/transfer',
       body: { source: 'balance', amount: Number(transfer.amountMinor), reference: transfer.reference, recipient: transfer.recipientCode, reason: transfer.reason, currency: 'NGN' },
       idempotent: false,
-      signal,
+      ...caller,
     });
     if (answer.status === 200) return { accepted: true, transfer: transferOf(dataOf(answer, 'transfer_initiate'), 'transfer_initiate') };
     return { accepted: false, ...refusalOf(answer) };
   }
 
   /** GET /transfer/verify/:reference (https://paystack.com/docs/api/transfer/#verify); undefined when Paystack has no transfer of that reference (404, or 400 "not found"). */
-  async verifyTransfer(reference: string, signal: AbortSignal): Promise<PaystackTransfer | undefined> {
-    const answer = await this.client.request({ call: 'transfer_verify', method: 'GET', path: `/transfer/verify/${encodeURIComponent(reference)}`, idempotent: true, signal });
+  async verifyTransfer(reference: string, caller: ProviderCaller): Promise<PaystackTransfer | undefined> {
+    const answer = await this.client.request({ call: 'transfer_verify', circuit: 'verify', method: 'GET', path: `/transfer/verify/${encodeURIComponent(reference)}`, idempotent: true, ...caller });
     if (answer.status === 200) return transferOf(dataOf(answer, 'transfer_verify'), 'transfer_verify');
     if (answer.status === 404 || (answer.status === 400 && /not found/i.test(messageOf(answer)))) return undefined;
     throw new ProviderUnavailable('paystack', 'transfer_verify', 'error');
@@ -94,14 +96,15 @@ export class PaystackApi {
    * `authorization_url`. A reference used before is refused (400 "Duplicate
    * Transaction Reference"), so a retry cannot make a second transaction.
    */
-  async initializeTransaction(transaction: { reference: string; amountMinor: bigint; currency: string; email: string; channels: readonly string[]; callbackUrl: string }, signal: AbortSignal): Promise<{ authorizationUrl: string } | { refused: true; status: number; message: string }> {
+  async initializeTransaction(transaction: { reference: string; amountMinor: bigint; currency: string; email: string; channels: readonly string[]; callbackUrl: string }, caller: ProviderCaller): Promise<{ authorizationUrl: string } | { refused: true; status: number; message: string }> {
     const answer = await this.client.request({
       call: 'transaction_initialize',
+      circuit: 'payin_start',
       method: 'POST',
       path: '/transaction/initialize',
       body: { email: transaction.email, amount: transaction.amountMinor.toString(), currency: transaction.currency, reference: transaction.reference, callback_url: transaction.callbackUrl, channels: transaction.channels },
       idempotent: false,
-      signal,
+      ...caller,
     });
     if (answer.status !== 200) return { refused: true, status: answer.status, message: messageOf(answer) };
     const data = dataOf(answer, 'transaction_initialize');
@@ -113,8 +116,8 @@ export class PaystackApi {
   }
 
   /** GET /transaction/verify/:reference (https://paystack.com/docs/api/transaction/#verify); undefined when Paystack has no transaction of that reference. */
-  async verifyTransaction(reference: string, signal: AbortSignal): Promise<PaystackTransaction | undefined> {
-    const answer = await this.client.request({ call: 'transaction_verify', method: 'GET', path: `/transaction/verify/${encodeURIComponent(reference)}`, idempotent: true, signal });
+  async verifyTransaction(reference: string, caller: ProviderCaller): Promise<PaystackTransaction | undefined> {
+    const answer = await this.client.request({ call: 'transaction_verify', circuit: 'verify', method: 'GET', path: `/transaction/verify/${encodeURIComponent(reference)}`, idempotent: true, ...caller });
     if (answer.status === 404 || (answer.status === 400 && /not found/i.test(messageOf(answer)))) return undefined;
     if (answer.status !== 200) throw new ProviderUnavailable('paystack', 'transaction_verify', 'error');
     const data = dataOf(answer, 'transaction_verify');
@@ -130,10 +133,10 @@ export class PaystackApi {
    * of Nigeria's banks, by cursor (`use_cursor`, `next`), each with its
    * `id` (the `bank_id` a refund retry takes) and its `code`.
    */
-  async listBanks(cursor: string | null, signal: AbortSignal): Promise<{ banks: { id: number; code: string }[]; next: string | null }> {
+  async listBanks(cursor: string | null, caller: ProviderCaller): Promise<{ banks: { id: number; code: string }[]; next: string | null }> {
     const query: Record<string, string> = { country: 'nigeria', currency: 'NGN', use_cursor: 'true', perPage: String(BANKS_PER_PAGE) };
     if (cursor !== null) query.next = cursor;
-    const answer = await this.client.request({ call: 'bank_list', method: 'GET', path: '/bank', query, idempotent: true, signal });
+    const answer = await this.client.request({ call: 'bank_list', circuit: 'bank_list', method: 'GET', path: '/bank', query, idempotent: true, ...caller });
     if (answer.status !== 200) throw unreadable('bank_list');
     const { items, meta } = listOf(answer, 'bank_list');
     const banks = items.map((item) => {
@@ -151,14 +154,15 @@ export class PaystackApi {
    * matches each refund itself and reads every page. A 404 is taken as no
    * refunds; any other refusal is no answer.
    */
-  async listRefunds(query: { transactionId: number; page: number; perPage: number }, signal: AbortSignal): Promise<{ refunds: PaystackRefund[]; pageCount: number | null }> {
+  async listRefunds(query: { transactionId: number; page: number; perPage: number }, caller: ProviderCaller): Promise<{ refunds: PaystackRefund[]; pageCount: number | null }> {
     const answer = await this.client.request({
       call: 'refund_list',
+      circuit: 'verify',
       method: 'GET',
       path: '/refund',
       query: { transaction: String(query.transactionId), perPage: String(query.perPage), page: String(query.page) },
       idempotent: true,
-      signal,
+      ...caller,
     });
     if (answer.status === 404) return { refunds: [], pageCount: null };
     if (answer.status !== 200) throw unreadable('refund_list');
@@ -174,11 +178,11 @@ export class PaystackApi {
    */
   async createRefund(
     refund: { transactionReference: string; amountMinor: bigint; currency: string; merchantNote: string; customerNote: string | null },
-    signal: AbortSignal,
+    caller: ProviderCaller,
   ): Promise<{ accepted: true; refund: PaystackRefund } | ({ accepted: false } & Refusal)> {
     const body: Record<string, unknown> = { transaction: refund.transactionReference, amount: Number(refund.amountMinor), currency: refund.currency, merchant_note: refund.merchantNote };
     if (refund.customerNote !== null) body.customer_note = refund.customerNote;
-    const answer = await this.client.request({ call: 'refund_create', method: 'POST', path: '/refund', body, idempotent: false, signal });
+    const answer = await this.client.request({ call: 'refund_create', circuit: 'refund', method: 'POST', path: '/refund', body, idempotent: false, ...caller });
     if (answer.status === 200 || answer.status === 201) return { accepted: true, refund: refundOf(dataOf(answer, 'refund_create'), 'refund_create') };
     return { accepted: false, ...refusalOf(answer) };
   }
@@ -189,14 +193,15 @@ export class PaystackApi {
    * state" for a refund in any other state, so a second send moves nothing
    * twice. Never retried here.
    */
-  async retryRefund(id: number, account: { currency: string; accountNumber: string; bankId: number }, signal: AbortSignal): Promise<{ accepted: true; refund: PaystackRefund } | ({ accepted: false } & Refusal)> {
+  async retryRefund(id: number, account: { currency: string; accountNumber: string; bankId: number }, caller: ProviderCaller): Promise<{ accepted: true; refund: PaystackRefund } | ({ accepted: false } & Refusal)> {
     const answer = await this.client.request({
       call: 'refund_retry',
+      circuit: 'refund',
       method: 'POST',
       path: `/refund/retry_with_customer_details/${id}`,
       body: { refund_account_details: { currency: account.currency, account_number: account.accountNumber, bank_id: String(account.bankId) } },
       idempotent: false,
-      signal,
+      ...caller,
     });
     if (answer.status === 200) return { accepted: true, refund: refundOf(dataOf(answer, 'refund_retry'), 'refund_retry') };
     return { accepted: false, ...refusalOf(answer) };

@@ -1,3 +1,4 @@
+import type { ProviderCaller } from '../../upstream/upstream-client';
 import type { PaystackApi } from './paystack-api';
 import { paystackBankCode } from './paystack-banks';
 
@@ -17,10 +18,10 @@ export class PaystackBankIds {
   constructor(private readonly api: PaystackApi) {}
 
   /** Paystack's id of the bank; undefined for a bank Paystack does not list. Rejects when List Banks gives no answer. */
-  async idOf(bankCode: string, signal: AbortSignal): Promise<number | undefined> {
+  async idOf(bankCode: string, caller: ProviderCaller): Promise<number | undefined> {
     const code = paystackBankCode(bankCode);
     if (code === undefined) return undefined;
-    this.ids ??= this.load(signal);
+    this.ids ??= this.load(caller);
     const loading = this.ids;
     try {
       const id = (await loading).get(code);
@@ -32,11 +33,11 @@ export class PaystackBankIds {
     }
   }
 
-  private async load(signal: AbortSignal): Promise<Map<string, number>> {
+  private async load(caller: ProviderCaller): Promise<Map<string, number>> {
     const ids = new Map<string, number>();
     let cursor: string | null = null;
     for (let page = 0; page < MAX_BANK_PAGES; page++) {
-      const listed = await this.api.listBanks(cursor, signal);
+      const listed = await this.api.listBanks(cursor, caller);
       for (const bank of listed.banks) if (!ids.has(bank.code)) ids.set(bank.code, bank.id);
       cursor = listed.next;
       if (cursor === null) break;

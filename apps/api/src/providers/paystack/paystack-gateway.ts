@@ -39,14 +39,14 @@ export class PaystackGateway implements HostedGateway {
         channels: collection.channels.map((channel) => PAYSTACK_CHANNELS[channel]),
         callbackUrl: collection.returnUrl,
       },
-      signal,
+      { signal, merchantId: collection.merchantId },
     );
     if ('refused' in started) return { refused: `${started.status} ${started.message}` };
     return { providerReference, paymentPageUrl: started.authorizationUrl };
   }
 
-  async paymentStatus(providerReference: string, signal: AbortSignal): Promise<ProviderPaymentStatus> {
-    const transaction = await this.api.verifyTransaction(providerReference, signal);
+  async paymentStatus({ providerReference, merchantId }: { providerReference: string; merchantId: string }, signal: AbortSignal): Promise<ProviderPaymentStatus> {
+    const transaction = await this.api.verifyTransaction(providerReference, { signal, merchantId });
     if (!transaction) return { outcome: 'not_found' };
     return transactionStatusOf(transaction);
   }

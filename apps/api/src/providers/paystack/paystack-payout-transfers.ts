@@ -4,6 +4,7 @@ import type { AccountNameLookup } from '../ports/account-names.port';
 import type { SqlClient } from '../../db/sql-client';
 import type { PayoutTransfers, SendAnswer, Transfer, TransferStatus } from '../ports/payout-transfers.port';
 import type { Logger } from 'pino';
+import type { ProviderCaller } from '../../upstream/upstream-client';
 import type { PaystackApi, PaystackTransfer } from './paystack-api';
 import { PaystackAccountNameProvider } from './paystack-account-names';
 import { paystackBankCode } from './paystack-banks';
@@ -35,18 +36,19 @@ export class PaystackPayoutTransfers implements PayoutTransfers {
     return `PSX-${randomUUID().replaceAll('-', '')}`;
   }
 
-  accountName(account: { bankCode: string; accountNumber: string }, signal: AbortSignal): Promise<AccountNameLookup> {
-    return this.names.lookup({ ...account, signal });
+  accountName(account: { bankCode: string; accountNumber: string; merchantId: string }, signal: AbortSignal): Promise<AccountNameLookup> {
+    return this.names.lookup({ bankCode: account.bankCode, accountNumber: account.accountNumber, merchantId: account.merchantId, signal });
   }
 
   async send(transfer: Transfer, signal: AbortSignal): Promise<SendAnswer> {
-    const recipient = await this.recipientFor(transfer, signal);
+    const caller = { signal, merchantId: transfer.merchantId };
+    const recipient = await this.recipientFor(transfer, caller);
     if ('outcome' in recipient) return recipient;
     const reference = paystackReference(transfer.providerReference);
-    const sent = await this.api.initiateTransfer({ reference, recipientCode: recipient.code, amountMinor: transfer.amountMinor, reason: transfer.narration }, signal);
+    const sent = await this.api.initiateTransfer({ reference, recipientCode: recipient.code, amountMinor: transfer.amountMinor, reason: transfer.narration }, caller);
     if (sent.accepted) return asSendAnswer(answerOf(sent.transfer, transfer.amountMinor));
     // A refusal may answer a resend of a reference Paystack already has (its answer to a duplicate is not documented): what verify says of the reference decides.
-    const known = await this.api.verifyTransfer(reference, signal);
+    const known = await this.api.verifyTransfer(reference, caller);
     if (known) return asSendAnswer(answerOf(known, transfer.amountMinor));
     const logged = { providerReference: transfer.providerReference, status: sent.status, type: sent.type, code: sent.code, message: sent.message };
     if (sent.code === 'invalid_transfer_recipient') {
@@ -65,8 +67,8 @@ export class PaystackPayoutTransfers implements PayoutTransfers {
     return { outcome: 'pending' };
   }
 
-  async status(transfer: { providerReference: string; amountMinor: bigint; paid: boolean }, signal: AbortSignal): Promise<TransferStatus> {
-    const known = await this.api.verifyTransfer(paystackReference(transfer.providerReference), signal);
+  async status(transfer: { providerReference: string; amountMinor: bigint; paid: boolean; merchantId: string }, signal: AbortSignal): Promise<TransferStatus> {
+    const known = await this.api.verifyTransfer(paystackReference(transfer.providerReference), { signal, merchantId: transfer.merchantId });
     if (!known) return { outcome: 'not_found' };
     const status = answerOf(known, transfer.amountMinor);
     // Paystack's `reversed` also covers a transfer that never reached the beneficiary ("could not be processed; amount returned"): for a payout not yet paid, a failure.
@@ -74,12 +76,12 @@ export class PaystackPayoutTransfers implements PayoutTransfers {
   }
 
   /** The account's recipient code: the one kept, or a new one. A refusal to create one is definitive only as a validation error or 422: no money was sent. */
-  private async recipientFor(transfer: Transfer, signal: AbortSignal): Promise<{ code: string } | SendAnswer> {
+  private async recipientFor(transfer: Transfer, caller: ProviderCaller): Promise<{ code: string } | SendAnswer> {
     const bankCode = paystackBankCode(transfer.bankCode);
     if (bankCode === undefined) return { outcome: 'failed', reason: 'beneficiary_bank_unavailable' };
     const kept = await this.client.query<{ recipient_code: string }>('SELECT recipient_code FROM paystack_recipients WHERE bank_code = $1 AND account_number = $2', [transfer.bankCode, transfer.accountNumber]);
     if (kept.rows[0]) return { code: kept.rows[0].recipient_code };
-    const created = await this.api.createRecipient({ name: transfer.accountName, accountNumber: transfer.accountNumber, bankCode }, signal);
+    const created = await this.api.createRecipient({ name: transfer.accountName, accountNumber: transfer.accountNumber, bankCode }, caller);
     if (!created.created) {
       const definitive = created.status === 422 || created.type === 'validation_error';
       this.logger.warn({ providerReference: transfer.providerReference, status: created.status, type: created.type, code: created.code, message: created.message }, 'paystack refused the transfer recipient');

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import pino from 'pino';
 import { startFakePaystack, type FakePaystack } from '@paysign/fake-paystack';
 import { ServiceMetrics } from '../../metrics/service-metrics';
-import { ProviderCircuit } from '../../upstream/provider-circuit';
+import { ProviderCircuits } from '../../upstream/provider-circuits';
 import { ProviderUnavailable, UpstreamClient } from '../../upstream/upstream-client';
 import type { RefundAnswer, RefundOrder } from '../ports/payment-refunds.port';
 import { PaystackApi } from './paystack-api';
@@ -21,6 +21,8 @@ const FIXTURES = path.resolve(__dirname, '../../../../../tools/fake-paystack/fix
 const fixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8')) as Record<string, unknown>;
 const KEY = 'sk_test_documentedexamples0123456789';
 const signal = () => AbortSignal.timeout(5000);
+/** A direct call to Paystack's API, as made for a merchant. */
+const caller = () => ({ signal: signal(), merchantId: 'MCH-A' });
 
 function apiAt(url: string, key = KEY, timeoutMs = 2000) {
   const logs: string[] = [];
@@ -31,7 +33,7 @@ function apiAt(url: string, key = KEY, timeoutMs = 2000) {
     headers: { authorization: `Bearer ${key}` },
     timeoutMs,
     retries: 0,
-    circuit: new ProviderCircuit(100, 30_000, Date.now),
+    circuits: new ProviderCircuits({ failures: 100, openSeconds: 30, windowSeconds: 60, sources: 1, enquiryBanks: 1 }, Date.now),
     metrics: new ServiceMetrics(),
     logger,
   });
@@ -74,13 +76,13 @@ describe('the refund calls on the documented example responses', () => {
 
   it('reads a page of refunds with its page count, and the list example without one', async () => {
     const { api } = apiAt(documented.url);
-    const listed = await api.listRefunds({ transactionId: 627178582, page: 1, perPage: 100 }, signal());
+    const listed = await api.listRefunds({ transactionId: 627178582, page: 1, perPage: 100 }, caller());
     expect(documented.seen.at(-1)).toBe('GET /refund?transaction=627178582&perPage=100&page=1');
     expect(listed.pageCount).toBe(1);
     expect(listed.refunds[0]).toEqual({ id: 747680, status: 'processed', amountMinor: 10_000n, currency: 'NGN', transactionId: 627178582, transactionReference: null, merchantNote: 'Refund for transaction qufywna9w9a5d8v by jen@smith.com' });
     const reference = await serve({ 'GET /refund': [200, fixture('refund-list.200.json')] });
     try {
-      expect(await apiAt(reference.url).api.listRefunds({ transactionId: 1641, page: 1, perPage: 100 }, signal())).toMatchObject({ pageCount: null, refunds: [{ id: 1, status: 'processed', amountMinor: 500_000n }, { id: 2, status: 'pending' }] });
+      expect(await apiAt(reference.url).api.listRefunds({ transactionId: 1641, page: 1, perPage: 100 }, caller())).toMatchObject({ pageCount: null, refunds: [{ id: 1, status: 'processed', amountMinor: 500_000n }, { id: 2, status: 'pending' }] });
     } finally {
       stop(reference.server);
     }
@@ -88,11 +90,11 @@ describe('the refund calls on the documented example responses', () => {
 
   it('reads a created refund, whose transaction is embedded, and the refund a retry answers', async () => {
     const { api } = apiAt(documented.url);
-    const created = await api.createRefund({ transactionReference: 'T685312322670591', amountMinor: 10_000n, currency: 'NGN', merchantNote: 'PSR-x', customerNote: null }, signal());
+    const created = await api.createRefund({ transactionReference: 'T685312322670591', amountMinor: 10_000n, currency: 'NGN', merchantNote: 'PSR-x', customerNote: null }, caller());
     expect(created).toEqual({ accepted: true, refund: { id: 3018284, status: 'pending', amountMinor: 10_000n, currency: 'NGN', transactionId: 1004723697, transactionReference: 'T685312322670591', merchantNote: 'Refund for transaction T685312322670591 by test@me.com' } });
-    expect(await api.retryRefund(1234567, { currency: 'NGN', accountNumber: '1234567890', bankId: 9 }, signal())).toMatchObject({ accepted: true, refund: { id: 1234567, status: 'processing', amountMinor: 20_000n, transactionId: 3298598423 } });
+    expect(await api.retryRefund(1234567, { currency: 'NGN', accountNumber: '1234567890', bankId: 9 }, caller())).toMatchObject({ accepted: true, refund: { id: 1234567, status: 'processing', amountMinor: 20_000n, transactionId: 3298598423 } });
     // The documented refusal of a retry of a refund not in needs-attention.
-    expect(await api.retryRefund(747680, { currency: 'NGN', accountNumber: '1234567890', bankId: 9 }, signal())).toEqual({
+    expect(await api.retryRefund(747680, { currency: 'NGN', accountNumber: '1234567890', bankId: 9 }, caller())).toEqual({
       accepted: false,
       status: 422,
       message: 'Invalid Refund state, refund status should be "needs-attention"',
@@ -103,7 +105,7 @@ describe('the refund calls on the documented example responses', () => {
 
   it('reads banks with their ids and codes, and the cursor of the next page', async () => {
     const { api } = apiAt(documented.url);
-    const listed = await api.listBanks(null, signal());
+    const listed = await api.listBanks(null, caller());
     expect(documented.seen.at(-1)).toBe('GET /bank?country=nigeria&currency=NGN&use_cursor=true&perPage=100');
     expect(listed.banks.slice(0, 2)).toEqual([
       { id: 174, code: '801' },
@@ -115,7 +117,7 @@ describe('the refund calls on the documented example responses', () => {
   it('takes a list answer of another shape as no answer', async () => {
     const odd = await serve({ 'GET /refund': [200, { status: true, message: 'Refunds retrieved', data: [{ id: 'x' }] }] });
     try {
-      await expect(apiAt(odd.url).api.listRefunds({ transactionId: 1, page: 1, perPage: 100 }, signal())).rejects.toBeInstanceOf(ProviderUnavailable);
+      await expect(apiAt(odd.url).api.listRefunds({ transactionId: 1, page: 1, perPage: 100 }, caller())).rejects.toBeInstanceOf(ProviderUnavailable);
     } finally {
       stop(odd.server);
     }
@@ -215,6 +217,7 @@ describe('refunds against the fake provider', () => {
       customerNote: 'Sorry for the trouble',
       merchantNote: options.merchantNote === undefined ? 'goods returned' : options.merchantNote,
       account: null,
+      merchantId: 'MCH-A',
     };
     const ofTransaction = () => [...fake.refunds.values()].filter((refund) => refund.transactionId === transaction.id);
     return { refunds, order, transaction, ofTransaction, logs };
@@ -249,7 +252,7 @@ describe('refunds against the fake provider', () => {
     const seen: number[] = [];
     let cursor: string | null = null;
     do {
-      const listed: Awaited<ReturnType<PaystackApi['listBanks']>> = await api.listBanks(cursor, signal());
+      const listed: Awaited<ReturnType<PaystackApi['listBanks']>> = await api.listBanks(cursor, caller());
       seen.push(...listed.banks.map((bank) => bank.id));
       cursor = listed.next;
     } while (cursor !== null);
@@ -309,7 +312,7 @@ describe('refunds against the fake provider', () => {
     fake.faults.serverErrors = { count: 1, route: 'refund_list' };
     await expect(refunds.status(order, signal())).rejects.toBeInstanceOf(ProviderUnavailable);
     await expect(refunds.status({ ...order, paymentReference: 'psi-ffffffffffffffffffffffffffffffff' }, signal())).rejects.toBeInstanceOf(ProviderUnavailable);
-    await expect(apiAt(fake.url, 'sk_test_another').api.listRefunds({ transactionId: 1, page: 1, perPage: 100 }, signal())).rejects.toMatchObject({ outcome: 'unauthorized' });
+    await expect(apiAt(fake.url, 'sk_test_another').api.listRefunds({ transactionId: 1, page: 1, perPage: 100 }, caller())).rejects.toMatchObject({ outcome: 'unauthorized' });
   });
 
   it('takes a refusal as a decline only when Paystack has no refund of the reference', async () => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { PaymentRefunds, RefundAccountDetails, RefundAnswer, RefundOrder, RefundStatusAnswer } from '../ports/payment-refunds.port';
-import { ProviderUnavailable } from '../../upstream/upstream-client';
+import { ProviderUnavailable, type ProviderCaller } from '../../upstream/upstream-client';
 import type { PaystackApi, PaystackRefund } from './paystack-api';
 import { PaystackBankIds } from './paystack-bank-ids';
 
@@ -44,11 +44,12 @@ export class PaystackRefunds implements PaymentRefunds {
   }
 
   async refund(order: RefundOrder, signal: AbortSignal): Promise<RefundAnswer> {
-    const known = await this.find(order, signal);
+    const caller = callerOf(order, signal);
+    const known = await this.find(order, caller);
     if (known) return answerOf(known, order);
     const sent = await this.api.createRefund(
       { transactionReference: order.paymentReference, amountMinor: order.amountMinor, currency: order.currency, merchantNote: merchantNoteOf(order), customerNote: order.customerNote },
-      signal,
+      caller,
     );
     if (sent.accepted) {
       if (!carriesReference(sent.refund.merchantNote, order.providerReference)) {
@@ -58,19 +59,20 @@ export class PaystackRefunds implements PaymentRefunds {
       return answerOf(sent.refund, order);
     }
     // A refusal may answer a send Paystack already took (a lost answer, sent again): what the listing says decides.
-    const again = await this.find(order, signal);
+    const again = await this.find(order, caller);
     if (again) return answerOf(again, order);
     this.logger.warn({ providerReference: order.providerReference, status: sent.status, type: sent.type, code: sent.code, message: sent.message }, 'paystack refused the refund, and has none of its reference: nothing was refunded');
     return { outcome: 'failed', reason: 'declined_by_provider' };
   }
 
   async status(order: RefundOrder, signal: AbortSignal): Promise<RefundStatusAnswer> {
-    const known = await this.find(order, signal);
+    const known = await this.find(order, callerOf(order, signal));
     return known ? answerOf(known, order) : { outcome: 'not_found' };
   }
 
   async sendToAccount(order: RefundOrder & { account: RefundAccountDetails }, signal: AbortSignal): Promise<RefundAnswer> {
-    const known = await this.find(order, signal);
+    const caller = callerOf(order, signal);
+    const known = await this.find(order, caller);
     if (!known) {
       this.logger.error({ providerReference: order.providerReference }, 'paystack has no refund of the reference to send to the account: an operator must look at it');
       throw new ProviderUnavailable('paystack', 'refund_list', 'error');
@@ -78,15 +80,15 @@ export class PaystackRefunds implements PaymentRefunds {
     const answer = answerOf(known, order);
     // Sent already, or in another state: answered as it is, and sent nowhere again.
     if (answer.outcome !== 'requires_action') return answer;
-    const bankId = await this.bankIds.idOf(order.account.bankCode, signal);
+    const bankId = await this.bankIds.idOf(order.account.bankCode, caller);
     if (bankId === undefined) {
       this.logger.warn({ providerReference: order.providerReference, bankCode: order.account.bankCode }, 'paystack lists no bank of the account\'s code: the refund still needs an account it can send to');
       return { outcome: 'requires_action' };
     }
-    const sent = await this.api.retryRefund(known.id, { currency: order.currency, accountNumber: order.account.accountNumber, bankId }, signal);
+    const sent = await this.api.retryRefund(known.id, { currency: order.currency, accountNumber: order.account.accountNumber, bankId }, caller);
     if (sent.accepted) return answerOf(sent.refund, order);
     // 422 "Invalid Refund state": sent already, by an earlier call whose answer was lost.
-    const again = await this.find(order, signal);
+    const again = await this.find(order, caller);
     const now = again && answerOf(again, order);
     if (now && now.outcome !== 'requires_action') return now;
     this.logger.warn({ providerReference: order.providerReference, status: sent.status, type: sent.type, code: sent.code, message: sent.message }, 'paystack refused the account for the refund: it still needs attention');
@@ -99,14 +101,14 @@ export class PaystackRefunds implements PaymentRefunds {
    * the listing was read. Rejects when Paystack has no transaction of the
    * payment, or the listing cannot be read to its end.
    */
-  private async find(order: RefundOrder, signal: AbortSignal): Promise<PaystackRefund | undefined> {
-    const transaction = await this.api.verifyTransaction(order.paymentReference, signal);
+  private async find(order: RefundOrder, caller: ProviderCaller): Promise<PaystackRefund | undefined> {
+    const transaction = await this.api.verifyTransaction(order.paymentReference, caller);
     if (!transaction || transaction.id === null) {
       this.logger.error({ providerReference: order.providerReference, paymentReference: order.paymentReference }, 'paystack has no transaction of the payment the refund returns money from: check the secret key the service runs with');
       throw new ProviderUnavailable('paystack', 'transaction_verify', 'error');
     }
     for (let page = 1; page <= MAX_REFUND_PAGES; page++) {
-      const listed = await this.api.listRefunds({ transactionId: transaction.id, page, perPage: REFUNDS_PER_PAGE }, signal);
+      const listed = await this.api.listRefunds({ transactionId: transaction.id, page, perPage: REFUNDS_PER_PAGE }, caller);
       const ours = listed.refunds.find((refund) => carriesReference(refund.merchantNote, order.providerReference));
       if (ours) return ours;
       // Without a page count, only an empty page ends the listing: Paystack may give fewer a page than were asked for.
@@ -116,6 +118,11 @@ export class PaystackRefunds implements PaymentRefunds {
     this.logger.error({ providerReference: order.providerReference, pages: MAX_REFUND_PAGES }, 'paystack listed more refunds of the transaction than are read: the refund is neither found nor known to be absent');
     throw new ProviderUnavailable('paystack', 'refund_list', 'error');
   }
+}
+
+/** A refund's calls are made for its merchant. */
+function callerOf(order: RefundOrder, signal: AbortSignal): ProviderCaller {
+  return { signal, merchantId: order.merchantId };
 }
 
 /** The refund's `merchant_note`: our reference, then the merchant's note, if any. */

@@ -1,5 +1,5 @@
 import type { PaystackSettings } from '../../config/app-config';
-import { ProviderCircuit } from '../../upstream/provider-circuit';
+import { ProviderCircuits } from '../../upstream/provider-circuits';
 import { UpstreamClient } from '../../upstream/upstream-client';
 import type { ProviderContext, ProviderDefinition } from '../provider-definition';
 import { PaystackAccountNameProvider } from './paystack-account-names';
@@ -31,21 +31,21 @@ export const PAYSTACK_PROVIDER: ProviderDefinition = {
       refunds: new PaystackRefunds(api, context.logger),
       accountNames: new PaystackAccountNameProvider(api),
       webhooks: new PaystackWebhooks(api),
+      // Degraded while any kind of call's circuit is open; a bank's own open circuit is that bank's state, not the provider's.
       health: () => (api.circuitState === 'closed' ? 'up' : 'degraded'),
     };
   },
 };
 
-/** Paystack's API on its own client: its timeout, retries, circuit and metrics; the secret key only in the authorization header. */
+/** Paystack's API on its own client: its timeout, retries, circuits and metrics; the secret key only in the authorization header. */
 function paystackApi({ config, metrics, logger, clock }: ProviderContext, settings: PaystackSettings): PaystackApi {
-  const circuit = new ProviderCircuit(config.providerCircuit.failures, config.providerCircuit.openSeconds * 1000, clock);
   const client = new UpstreamClient({
     provider: PAYSTACK_ID,
     baseUrl: settings.baseUrl,
     headers: { authorization: `Bearer ${settings.secretKey}` },
     timeoutMs: config.providerTimeoutMs,
     retries: config.providerRetries,
-    circuit,
+    circuits: new ProviderCircuits(config.providerCircuit, clock),
     metrics,
     logger,
   });

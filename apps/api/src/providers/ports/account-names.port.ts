@@ -19,6 +19,9 @@ export type AccountNameLookup =
 export interface AccountNameProvider {
   /** Which provider this is: the enquiry cache keeps each provider's names apart, so the sandbox's fixed names never answer for a real provider sharing its Redis. */
   readonly name: string;
-  /** Must stop work and reject when `signal` aborts (the service's enquiry timeout). */
-  lookup(query: { bankCode: string; accountNumber: string; signal: AbortSignal }): Promise<AccountNameLookup>;
+  /**
+   * Must stop work and reject when `signal` aborts (the service's enquiry timeout).
+   * `merchantId`: the merchant the enquiry is for (null: the service's own), so that one merchant's failures are told from a failing provider.
+   */
+  lookup(query: { bankCode: string; accountNumber: string; merchantId: string | null; signal: AbortSignal }): Promise<AccountNameLookup>;
 }

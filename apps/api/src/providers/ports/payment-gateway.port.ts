@@ -86,7 +86,8 @@ export interface HostedGateway {
   readonly channels: readonly PayinChannel[];
   /** Starts the payment under a new provider reference, and answers the page the customer pays on. A refusal resolves `refused`. */
   startPayment(collection: HostedCollection, signal: AbortSignal): Promise<{ providerReference: string; paymentPageUrl: string } | { refused: string }>;
-  paymentStatus(providerReference: string, signal: AbortSignal): Promise<ProviderPaymentStatus>;
+  /** What the provider says of the payment of `providerReference`, made for the merchant `merchantId`. */
+  paymentStatus(payment: { providerReference: string; merchantId: string }, signal: AbortSignal): Promise<ProviderPaymentStatus>;
 }
 
 /**

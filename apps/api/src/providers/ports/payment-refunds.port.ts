@@ -11,6 +11,8 @@ export interface RefundOrder {
   merchantNote: string | null;
   /** The customer's bank account, once a refund the provider could not return to the payment method was given one. */
   account: RefundAccountDetails | null;
+  /** The refund's merchant: a provider's circuits tell one merchant's failures from a failing provider. */
+  merchantId: string;
 }
 
 /** The customer's bank account for a refund in REQUIRES_ACTION, from an account enquiry of the merchant. */

@@ -9,6 +9,8 @@ export interface Transfer {
   accountName: string;
   amountMinor: bigint;
   narration: string;
+  /** The payout's merchant: a provider's circuits tell one merchant's failures from a failing provider. */
+  merchantId: string;
 }
 
 /**
@@ -48,7 +50,7 @@ export interface PayoutTransfers {
   /** A fresh reference for a transfer, in the provider's format. */
   newReference(): string;
   /** The account's name at its bank now, by the provider's own name enquiry: checked at dispatch against the enquired name. */
-  accountName(account: { bankCode: string; accountNumber: string }, signal: AbortSignal): Promise<AccountNameLookup>;
+  accountName(account: { bankCode: string; accountNumber: string; merchantId: string }, signal: AbortSignal): Promise<AccountNameLookup>;
   /** Sends the transfer. Idempotent by `providerReference`: a resend of a transfer the provider has is answered with its state, and moves no money again. */
   send(transfer: Transfer, signal: AbortSignal): Promise<SendAnswer>;
   /**
@@ -57,5 +59,5 @@ export interface PayoutTransfers {
    * a provider whose "reversed" also covers transfers that never reached the
    * beneficiary can tell a failure from a return.
    */
-  status(transfer: { providerReference: string; amountMinor: bigint; paid: boolean }, signal: AbortSignal): Promise<TransferStatus>;
+  status(transfer: { providerReference: string; amountMinor: bigint; paid: boolean; merchantId: string }, signal: AbortSignal): Promise<TransferStatus>;
 }

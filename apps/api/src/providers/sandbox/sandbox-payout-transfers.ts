@@ -37,10 +37,10 @@ export class SandboxPayoutTransfers implements PayoutTransfers {
     return `PSX-${randomUUID().replaceAll('-', '')}`;
   }
 
-  async accountName(account: { bankCode: string; accountNumber: string }, signal: AbortSignal): Promise<AccountNameLookup> {
+  async accountName(account: { bankCode: string; accountNumber: string; merchantId: string }, signal: AbortSignal): Promise<AccountNameLookup> {
     const documented = sandboxPayoutAccount(account.bankCode, account.accountNumber);
     if (documented?.behaviour.kind === 'renamed') return { outcome: 'found', accountName: documented.behaviour.nameAtDispatch };
-    return this.names.lookup({ ...account, signal });
+    return this.names.lookup({ bankCode: account.bankCode, accountNumber: account.accountNumber, merchantId: account.merchantId, signal });
   }
 
   async send(transfer: Transfer, signal: AbortSignal): Promise<SendAnswer> {
