@@ -208,6 +208,36 @@ describe('production with Paystack, against the fake provider', () => {
       return fetch(pageUrl, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, 'sec-fetch-site': 'same-origin' }, body: new URLSearchParams({ csrf, action }) });
     }
 
+    it('credits nothing for a charge short of what was asked (amount 90000 kobo, requested_amount 100000 on a NGN 1000 payin): PENDING with needsAttention', async () => {
+      const before = await credited();
+      const { reference, transaction } = await createPayin(1000);
+      await payAtProvider(transaction, 'success', 'never');
+      fake.faults.chargedAmountDelta = -10_000;
+      try {
+        expect(fake.transactionEvent(transaction.reference)).toMatchObject({ amount: 90_000, requested_amount: 100_000 });
+        expect((await signedWebhook('charge.success', fake.transactionEvent(transaction.reference))).status).toBe(200);
+      } finally {
+        fake.faults.chargedAmountDelta = 0;
+      }
+      expect((await call('GET', `/payment/api/payins/${reference}`)).json).toMatchObject({ status: 'PENDING', needsAttention: true });
+      expect(await credited()).toBe(before);
+      expect(api.logs.some((line) => line.reference === reference && typeof line.msg === 'string' && line.msg.startsWith('payin needs attention') && line.reportedChargedMinor === '90000')).toBe(true);
+    });
+
+    it('credits the payin\'s own amount when the customer was charged Paystack\'s fee on top of it', async () => {
+      const before = await credited();
+      const { reference, transaction } = await createPayin(1000);
+      await payAtProvider(transaction, 'success', 'never');
+      fake.faults.chargedAmountDelta = 1_500;
+      try {
+        expect((await signedWebhook('charge.success', fake.transactionEvent(transaction.reference))).status).toBe(200);
+      } finally {
+        fake.faults.chargedAmountDelta = 0;
+      }
+      expect((await call('GET', `/payment/api/payins/${reference}`)).json).toMatchObject({ status: 'SUCCESSFUL', needsAttention: false });
+      expect(await credited()).toBe(before + 1000);
+    });
+
     it('starts a payin the provider would not start at create when the customer pays, and links on to its page', async () => {
       fake.faults.serverErrors = { count: 2, route: 'transaction_initialize' };
       const reference = unique('order');

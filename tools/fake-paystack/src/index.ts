@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 // follows; where the page is silent, the comment says what the fake assumes.
 // It also serves a payment page a browser can pay on, sends signed webhooks,
 // and takes faults: timeouts, 5xx, duplicate and out-of-order webhooks,
-// another amount reported, and transfers that stay pending. Refunds stay in
+// another amount reported or charged, and transfers that stay pending. Refunds stay in
 // the status they are made in until a test settles them (settleRefund),
 // which also sends their webhook, as Paystack does.
 
@@ -83,8 +83,14 @@ export interface Faults {
   serverErrors: { count: number; route?: RouteName };
   /** The next `count` calls of a route are handled, then their answer never comes: the client's timeout ends each. */
   hangAfterHandling: Map<RouteName, number>;
-  /** Verify Transaction reports the amount plus this many kobo. */
+  /** Verify Transaction reports a payment for another amount: `amount` and `requested_amount` both plus this many kobo. */
   reportedAmountDelta: number;
+  /**
+   * Verify Transaction reports `amount`, what was charged, plus this many
+   * kobo, with `requested_amount` unchanged: positive as a fee passed on to
+   * the customer, negative as a charge short of what was asked.
+   */
+  chargedAmountDelta: number;
   /** Each webhook is sent twice. */
   duplicateWebhooks: boolean;
   /** When the payment page sends the charge.success webhook: before sending the customer back (and waiting for the answer), after, or never. */
@@ -153,6 +159,7 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
     serverErrors: { count: 0 },
     hangAfterHandling: new Map(),
     reportedAmountDelta: 0,
+    chargedAmountDelta: 0,
     duplicateWebhooks: false,
     webhookTiming: 'before-return',
     refundStatusAtCreate: 'pending',
@@ -552,7 +559,9 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
       domain: 'test',
       status: transaction.status,
       reference: transaction.reference,
-      amount: transaction.amount + faults.reportedAmountDelta,
+      amount: transaction.amount + faults.reportedAmountDelta + faults.chargedAmountDelta,
+      // The documented answer carries what the transaction was initialized for next to what was charged.
+      requested_amount: transaction.amount + faults.reportedAmountDelta,
       message: null,
       gateway_response: transaction.gatewayResponse,
       paid_at: transaction.paidAt,
