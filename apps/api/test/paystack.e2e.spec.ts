@@ -3,6 +3,8 @@
 // provider's page and settled on its word, payouts by transfer, the provider's
 // webhooks, faults at the boundary, and readiness while the provider is down.
 import { createHmac } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { startFakePaystack, type FakePaystack } from '@paysign/fake-paystack';
 import { makeNuban } from '../src/banks/nuban';
 import { EnquiryCache } from '../src/accounts/enquiry-cache';
@@ -371,6 +373,17 @@ describe('production with Paystack, against the fake provider', () => {
       const late = { ...fake.transferEvent(paystackReference), status: 'success' };
       for (let copy = 0; copy < 2; copy++) expect((await signedWebhook('transfer.success', late)).status).toBe(200);
       expect(await payoutOf(reference)).toEqual(reversed);
+    });
+
+    it('answers a transfer under a reference it already has with the documented duplicate_transfer_reference, and makes no second transfer', async () => {
+      const documented = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../tools/fake-paystack/fixtures/transfer-initiate.duplicate.400.json'), 'utf8')) as unknown;
+      const recipient = [...fake.recipients.values()][0] as { recipientCode: string };
+      const transfer = JSON.stringify({ source: 'balance', amount: 10_000, reference: 'psx-reused-reference-0001', recipient: recipient.recipientCode, reason: 'Invoice', currency: 'NGN' });
+      const initiate = () => fetch(`${fake.url}/transfer`, { method: 'POST', headers: { authorization: `Bearer ${LIVE_KEY}`, 'content-type': 'application/json' }, body: transfer });
+      expect((await initiate()).status).toBe(200);
+      const again = await initiate();
+      expect({ status: again.status, body: (await again.json()) as unknown }).toEqual({ status: 400, body: documented });
+      expect([...fake.transfers.values()].filter((sent) => sent.reference === 'psx-reused-reference-0001')).toHaveLength(1);
     });
 
     it('ends a send whose answer was lost SUCCESSFUL, with one transfer at the provider', async () => {

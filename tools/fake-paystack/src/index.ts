@@ -241,8 +241,8 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
 
   // https://paystack.com/docs/api/transfer/#initiate and https://paystack.com/docs/transfers/single-transfers/:
   // the reference is lower case, digits, - and _, 16 to 50 characters, and is the transfer's idempotency key.
-  // A reference used before: the docs give no answer for single transfers; the fake refuses it with 400, as
-  // integrators report, and makes no second transfer.
+  // A reference used before is refused with Paystack's documented duplicate_transfer_reference
+  // (https://paystack.com/docs/api/errors/transfer/; fixtures/transfer-initiate.duplicate.400.json), and no second transfer is made.
   app.post(
     '/transfer',
     api('transfer', async (request, reply) => {
@@ -251,7 +251,7 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
         return refuse(reply, 400, 'Invalid Amount Sent', { type: 'validation_error', code: 'invalid_params' });
       }
       if (typeof body.reference !== 'string' || !/^[a-z0-9_-]{16,50}$/.test(body.reference)) return refuse(reply, 400, 'Your reference contains illegal special characters');
-      if (transfers.has(body.reference)) return refuse(reply, 400, 'Transfer reference already exists');
+      if (transfers.has(body.reference)) return reply.status(400).send(DUPLICATE_TRANSFER_REFERENCE);
       const recipient = [...recipients.values()].find((r) => r.recipientCode === body.recipient);
       if (!recipient) return refuse(reply, 400, 'Recipient specified is invalid', { type: 'validation_error', code: 'invalid_transfer_recipient' });
       const behaviour = accounts.get(accountKey(recipient.bankCode, recipient.accountNumber))?.behaviour ?? { kind: 'success' };
@@ -657,6 +657,15 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
   };
   return fake;
 }
+
+/** Paystack's answer to a transfer under a reference it already has: fixtures/transfer-initiate.duplicate.400.json, which a test keeps this in step with. */
+export const DUPLICATE_TRANSFER_REFERENCE = {
+  status: false,
+  message: 'Reference already exists on a transfer',
+  meta: { nextStep: 'Create a new reference for the new transfer' },
+  type: 'validation_error',
+  code: 'duplicate_transfer_reference',
+} as const;
 
 /** A positive integer query value, or undefined. */
 function positiveInteger(value: string | undefined): number | undefined {

@@ -17,6 +17,7 @@ import { banksWithoutPaystackCode, paystackBankCode } from './paystack-banks';
 import { declineReasonOf, PaystackGateway, transactionStatusOf } from './paystack-gateway';
 import { answerOf, failureReasonOf, PaystackPayoutTransfers, paystackReference, providerReferenceOf } from './paystack-payout-transfers';
 import { paysInFull } from '../ports/pays-in-full';
+import type { SqlClient } from '../../db/sql-client';
 
 const FIXTURES = path.resolve(__dirname, '../../../../../tools/fake-paystack/fixtures');
 const fixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8')) as Record<string, unknown>;
@@ -145,6 +146,23 @@ describe('the Paystack adapters on the documented example responses', () => {
       });
     } finally {
       stop(refusing.server);
+    }
+  });
+
+  it('takes the documented duplicate_transfer_reference as a transfer that exists: settled by verify, pending while verify does not show it', async () => {
+    const duplicate = fixture('transfer-initiate.duplicate.400.json');
+    expect(duplicate).toMatchObject({ message: 'Reference already exists on a transfer', code: 'duplicate_transfer_reference' });
+    const transfer = { providerReference: 'PSX-0123456789abcdef0123456789abcdef', bankCode: '058', accountNumber: '0123456785', accountName: 'ADAEZE NWOSU', amountMinor: 100_000n, narration: 'Invoice' };
+    const keptRecipient = { query: async () => ({ rows: [{ recipient_code: 'RCP_m7ljkv8leesep7p' }] }) } as unknown as SqlClient;
+    const unseen = await serve({ '/transfer': [400, duplicate] });
+    const seen = await serve({ '/transfer': [400, duplicate], '/transfer/verify/psx-0123456789abcdef0123456789abcdef': [200, fixture('transfer-verify.200.json')] });
+    try {
+      expect(await new PaystackPayoutTransfers(apiAt(unseen.url).api, keptRecipient, pino({ level: 'silent' })).send(transfer, signal())).toEqual({ outcome: 'pending' });
+      expect(unseen.seen.map((line) => line.split(' ').slice(0, 2).join(' '))).toEqual(['POST /transfer', 'GET /transfer/verify/psx-0123456789abcdef0123456789abcdef']);
+      expect(await new PaystackPayoutTransfers(apiAt(seen.url).api, keptRecipient, pino({ level: 'silent' })).send(transfer, signal())).toEqual({ outcome: 'successful' });
+    } finally {
+      stop(unseen.server);
+      stop(seen.server);
     }
   });
 
