@@ -4,6 +4,8 @@ import { SqlClient } from '../src/db/sql-client';
 import { JobRunner } from '../src/jobs/job-runner';
 import { checkLedger } from '../src/ledger-invariants';
 import { PayoutDispatcher } from '../src/payouts/payout-dispatcher';
+import type { PayoutTransfers } from '../src/providers/ports/payout-transfers.port';
+import { ProviderRegistry } from '../src/providers/provider-registry';
 import { signedCall, type ApiResponse } from './support/api-client';
 import { MERCHANT_A, MERCHANT_B, type TestCredential } from './support/credentials';
 import { payoutMerchantsFile } from './support/payout-merchants';
@@ -53,6 +55,13 @@ async function runJob(api: TestApp, job: 'payout-dispatch' | 'payout-status-chec
   await api.app.get(JobRunner).runNow(job);
   // The dispatch starts sends and returns; what the test asserts is after they end.
   await api.app.get(PayoutDispatcher).idle();
+}
+/** The sandbox provider, as the service calls it: its answers come from its own books. */
+const sandboxProvider = (api: TestApp) => api.app.get(ProviderRegistry).payouts('sandbox') as PayoutTransfers;
+/** What the sandbox provider answers a status check of the transfer with now, as the payout status it would move a payout to. */
+async function providerSays(api: TestApp, providerReference: string): Promise<string> {
+  const status = await sandboxProvider(api).status({ providerReference, amountMinor: 100_000n, paid: false, merchantId: MERCHANT_A.merchantId }, AbortSignal.timeout(5_000));
+  return status.outcome === 'failed' ? `FAILED ${status.reason}` : status.outcome.toUpperCase();
 }
 const transfersOf = async (api: TestApp, providerReference: string) =>
   (await api.app.get<SqlClient>(SqlClient).query<{ sends: number }>('SELECT sends FROM sandbox_payout_transfers WHERE provider_reference = $1', [providerReference])).rows;
@@ -253,13 +262,56 @@ function payoutSuite(name: string, start: (env: Record<string, string>, options:
     it('simulates the provider in sandbox: a queued payout to successful, then reversed; nothing out of a final state', async () => {
       const reference = await a.payout(1000, accountWith('stays-pending'));
       expect((await a.call('POST', `${PAYOUTS}/${reference}/simulate`, { outcome: 'successful' })).json).toMatchObject({ status: 'SUCCESSFUL', version: 3 });
-      expect((await a.call('POST', `${PAYOUTS}/${reference}/simulate`, { outcome: 'reversed' })).json).toMatchObject({ status: 'REVERSED', version: 4 });
+      const reversed = (await a.call('POST', `${PAYOUTS}/${reference}/simulate`, { outcome: 'reversed' })).json;
+      expect(reversed).toMatchObject({ status: 'REVERSED', version: 4 });
+      expect(await providerSays(api, reversed.providerReference as string)).toBe('REVERSED');
       const failed = await a.payout(1000, accountWith('stays-pending'));
       expect((await a.call('POST', `${PAYOUTS}/${failed}/simulate`, { outcome: 'failed', reason: 'do_not_honor' })).json).toMatchObject({ status: 'FAILED', failureReason: 'do_not_honor' });
       const refused = await a.call('POST', `${PAYOUTS}/${failed}/simulate`, { outcome: 'reversed' });
       expect(refused.status).toBe(409);
       expect(refused.json.code).toBe('PAYOUT_TRANSITION_NOT_ALLOWED');
       expect((await a.call('POST', `${PAYOUTS}/${failed}/simulate`, { outcome: 'successful', reason: 'do_not_honor' })).status).toBe(400);
+    });
+
+    it('refuses to simulate a failure once the sandbox provider made the transfer, and the status check then settles the payout as the provider says', async () => {
+      const reference = await a.payout(1000, accountWith('answer-lost'));
+      // The transfer is made at the provider; its answer never arrives, so the send is still under way as far as the payout knows.
+      await runJob(api, 'payout-dispatch');
+      const sent = (await a.get(reference)).json;
+      expect(sent).toMatchObject({ status: 'PROCESSING' });
+      const refused = await a.call('POST', `${PAYOUTS}/${reference}/simulate`, { outcome: 'failed', reason: 'do_not_honor' });
+      expect({ status: refused.status, code: refused.json.code }).toEqual({ status: 409, code: 'PAYOUT_TRANSITION_NOT_ALLOWED' });
+      expect((await a.get(reference)).json).toMatchObject({ status: 'PROCESSING', version: sent.version });
+      clock.advance(60_000);
+      await runJob(api, 'payout-status-check');
+      expect((await a.get(reference)).json).toMatchObject({ status: 'SUCCESSFUL' });
+      expect(await providerSays(api, sent.providerReference as string)).toBe('SUCCESSFUL');
+    });
+
+    it('records a simulated failure in the sandbox provider\'s books, so that the send under way is answered with it and a status check agrees', async () => {
+      const before = await a.balance();
+      const reference = await a.payout(1000);
+      const failed = (await a.call('POST', `${PAYOUTS}/${reference}/simulate`, { outcome: 'failed', reason: 'do_not_honor' })).json;
+      expect(failed).toMatchObject({ status: 'FAILED', failureReason: 'do_not_honor', providerReference: expect.stringMatching(/^PSX-/) });
+      const providerReference = failed.providerReference as string;
+      // The send reaches the provider after the simulation: it is answered from the books, and makes no transfer.
+      const arriving = { merchantId: MERCHANT_A.merchantId, providerReference, bankCode: DEFAULT_ACCOUNT.bankCode, accountNumber: DEFAULT_ACCOUNT.accountNumber, accountName: DEFAULT_ACCOUNT.accountName, amountMinor: 100_000n, narration: 'Invoice' };
+      expect(await sandboxProvider(api).send(arriving, AbortSignal.timeout(5_000))).toEqual({ outcome: 'failed', reason: 'do_not_honor' });
+      expect(await providerSays(api, providerReference)).toBe('FAILED do_not_honor');
+      expect((await a.get(reference)).json).toMatchObject({ status: 'FAILED', failureReason: 'do_not_honor' });
+      expect(await a.balance()).toEqual(before);
+    });
+
+    it('leaves the payout and the sandbox provider agreeing when a simulated failure races the dispatch\'s send, whichever comes first', async () => {
+      for (let round = 0; round < 5; round++) {
+        const reference = await a.payout(1000);
+        const [, simulated] = await Promise.all([api.app.get(JobRunner).runNow('payout-dispatch'), a.call('POST', `${PAYOUTS}/${reference}/simulate`, { outcome: 'failed', reason: 'do_not_honor' })]);
+        await api.app.get(PayoutDispatcher).idle();
+        const payout = (await a.get(reference)).json;
+        // Refused only because the provider made the transfer first; either way the status check tells the payout's own story.
+        expect({ round, simulated: simulated.status, payout: payout.status }).toEqual({ round, simulated: simulated.status, payout: simulated.status === 200 ? 'FAILED' : 'SUCCESSFUL' });
+        expect(await providerSays(api, payout.providerReference as string)).toBe(payout.status === 'FAILED' ? 'FAILED do_not_honor' : 'SUCCESSFUL');
+      }
     });
 
     describe('refusals, with nothing held', () => {

@@ -3,6 +3,8 @@
 // provider's page and settled on its word, payouts by transfer, the provider's
 // webhooks, faults at the boundary, and readiness while the provider is down.
 import { createHmac } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { startFakePaystack, type FakePaystack } from '@paysign/fake-paystack';
 import { makeNuban } from '../src/banks/nuban';
 import { EnquiryCache } from '../src/accounts/enquiry-cache';
@@ -208,6 +210,36 @@ describe('production with Paystack, against the fake provider', () => {
       return fetch(pageUrl, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, 'sec-fetch-site': 'same-origin' }, body: new URLSearchParams({ csrf, action }) });
     }
 
+    it('credits nothing for a charge short of what was asked (amount 90000 kobo, requested_amount 100000 on a NGN 1000 payin): PENDING with needsAttention', async () => {
+      const before = await credited();
+      const { reference, transaction } = await createPayin(1000);
+      await payAtProvider(transaction, 'success', 'never');
+      fake.faults.chargedAmountDelta = -10_000;
+      try {
+        expect(fake.transactionEvent(transaction.reference)).toMatchObject({ amount: 90_000, requested_amount: 100_000 });
+        expect((await signedWebhook('charge.success', fake.transactionEvent(transaction.reference))).status).toBe(200);
+      } finally {
+        fake.faults.chargedAmountDelta = 0;
+      }
+      expect((await call('GET', `/payment/api/payins/${reference}`)).json).toMatchObject({ status: 'PENDING', needsAttention: true });
+      expect(await credited()).toBe(before);
+      expect(api.logs.some((line) => line.reference === reference && typeof line.msg === 'string' && line.msg.startsWith('payin needs attention') && line.reportedChargedMinor === '90000')).toBe(true);
+    });
+
+    it('credits the payin\'s own amount when the customer was charged Paystack\'s fee on top of it', async () => {
+      const before = await credited();
+      const { reference, transaction } = await createPayin(1000);
+      await payAtProvider(transaction, 'success', 'never');
+      fake.faults.chargedAmountDelta = 1_500;
+      try {
+        expect((await signedWebhook('charge.success', fake.transactionEvent(transaction.reference))).status).toBe(200);
+      } finally {
+        fake.faults.chargedAmountDelta = 0;
+      }
+      expect((await call('GET', `/payment/api/payins/${reference}`)).json).toMatchObject({ status: 'SUCCESSFUL', needsAttention: false });
+      expect(await credited()).toBe(before + 1000);
+    });
+
     it('starts a payin the provider would not start at create when the customer pays, and links on to its page', async () => {
       fake.faults.serverErrors = { count: 2, route: 'transaction_initialize' };
       const reference = unique('order');
@@ -341,6 +373,17 @@ describe('production with Paystack, against the fake provider', () => {
       const late = { ...fake.transferEvent(paystackReference), status: 'success' };
       for (let copy = 0; copy < 2; copy++) expect((await signedWebhook('transfer.success', late)).status).toBe(200);
       expect(await payoutOf(reference)).toEqual(reversed);
+    });
+
+    it('answers a transfer under a reference it already has with the documented duplicate_transfer_reference, and makes no second transfer', async () => {
+      const documented = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../../tools/fake-paystack/fixtures/transfer-initiate.duplicate.400.json'), 'utf8')) as unknown;
+      const recipient = [...fake.recipients.values()][0] as { recipientCode: string };
+      const transfer = JSON.stringify({ source: 'balance', amount: 10_000, reference: 'psx-reused-reference-0001', recipient: recipient.recipientCode, reason: 'Invoice', currency: 'NGN' });
+      const initiate = () => fetch(`${fake.url}/transfer`, { method: 'POST', headers: { authorization: `Bearer ${LIVE_KEY}`, 'content-type': 'application/json' }, body: transfer });
+      expect((await initiate()).status).toBe(200);
+      const again = await initiate();
+      expect({ status: again.status, body: (await again.json()) as unknown }).toEqual({ status: 400, body: documented });
+      expect([...fake.transfers.values()].filter((sent) => sent.reference === 'psx-reused-reference-0001')).toHaveLength(1);
     });
 
     it('ends a send whose answer was lost SUCCESSFUL, with one transfer at the provider', async () => {

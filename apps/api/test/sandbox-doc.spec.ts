@@ -19,6 +19,11 @@ describe('docs/sandbox.md', () => {
     if ('reason' in account.behaviour) expect(row).toContain(`\`${account.behaviour.reason}\``);
   });
 
+  it('says that a payout simulation is the sandbox provider\'s own word, refused once its transfer was made otherwise', () => {
+    expect(sandboxDoc).toContain("written in the sandbox provider's books");
+    expect(sandboxDoc).toContain('refused with\n  `409 PAYOUT_TRANSITION_NOT_ALLOWED`');
+  });
+
   it('gives the demo merchant of the default merchants file', () => {
     const merchants = JSON.parse(fs.readFileSync(path.join(root, 'apps/api/config/merchants.sandbox.json'), 'utf8')) as Array<{ merchantId: string; credentials: Array<{ apiKey: string; secretKey: string }> }>;
     for (const merchant of merchants) {

@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 // follows; where the page is silent, the comment says what the fake assumes.
 // It also serves a payment page a browser can pay on, sends signed webhooks,
 // and takes faults: timeouts, a slow bank, 5xx, duplicate and out-of-order webhooks,
-// another amount reported, and transfers that stay pending. Refunds stay in
+// another amount reported or charged, and transfers that stay pending. Refunds stay in
 // the status they are made in until a test settles them (settleRefund),
 // which also sends their webhook, as Paystack does.
 
@@ -85,8 +85,14 @@ export interface Faults {
   hangAfterHandling: Map<RouteName, number>;
   /** Resolve Account at these bank codes never answers, as a bank slow to answer its name enquiries: the client's timeout ends each call. Other banks answer. */
   slowBanks: Set<string>;
-  /** Verify Transaction reports the amount plus this many kobo. */
+  /** Verify Transaction reports a payment for another amount: `amount` and `requested_amount` both plus this many kobo. */
   reportedAmountDelta: number;
+  /**
+   * Verify Transaction reports `amount`, what was charged, plus this many
+   * kobo, with `requested_amount` unchanged: positive as a fee passed on to
+   * the customer, negative as a charge short of what was asked.
+   */
+  chargedAmountDelta: number;
   /** Each webhook is sent twice. */
   duplicateWebhooks: boolean;
   /** When the payment page sends the charge.success webhook: before sending the customer back (and waiting for the answer), after, or never. */
@@ -156,6 +162,7 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
     hangAfterHandling: new Map(),
     slowBanks: new Set(),
     reportedAmountDelta: 0,
+    chargedAmountDelta: 0,
     duplicateWebhooks: false,
     webhookTiming: 'before-return',
     refundStatusAtCreate: 'pending',
@@ -241,8 +248,8 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
 
   // https://paystack.com/docs/api/transfer/#initiate and https://paystack.com/docs/transfers/single-transfers/:
   // the reference is lower case, digits, - and _, 16 to 50 characters, and is the transfer's idempotency key.
-  // A reference used before: the docs give no answer for single transfers; the fake refuses it with 400, as
-  // integrators report, and makes no second transfer.
+  // A reference used before is refused with Paystack's documented duplicate_transfer_reference
+  // (https://paystack.com/docs/api/errors/transfer/; fixtures/transfer-initiate.duplicate.400.json), and no second transfer is made.
   app.post(
     '/transfer',
     api('transfer', async (request, reply) => {
@@ -251,7 +258,7 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
         return refuse(reply, 400, 'Invalid Amount Sent', { type: 'validation_error', code: 'invalid_params' });
       }
       if (typeof body.reference !== 'string' || !/^[a-z0-9_-]{16,50}$/.test(body.reference)) return refuse(reply, 400, 'Your reference contains illegal special characters');
-      if (transfers.has(body.reference)) return refuse(reply, 400, 'Transfer reference already exists');
+      if (transfers.has(body.reference)) return reply.status(400).send(DUPLICATE_TRANSFER_REFERENCE);
       const recipient = [...recipients.values()].find((r) => r.recipientCode === body.recipient);
       if (!recipient) return refuse(reply, 400, 'Recipient specified is invalid', { type: 'validation_error', code: 'invalid_transfer_recipient' });
       const behaviour = accounts.get(accountKey(recipient.bankCode, recipient.accountNumber))?.behaviour ?? { kind: 'success' };
@@ -559,7 +566,9 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
       domain: 'test',
       status: transaction.status,
       reference: transaction.reference,
-      amount: transaction.amount + faults.reportedAmountDelta,
+      amount: transaction.amount + faults.reportedAmountDelta + faults.chargedAmountDelta,
+      // The documented answer carries what the transaction was initialized for next to what was charged.
+      requested_amount: transaction.amount + faults.reportedAmountDelta,
       message: null,
       gateway_response: transaction.gatewayResponse,
       paid_at: transaction.paidAt,
@@ -655,6 +664,15 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
   };
   return fake;
 }
+
+/** Paystack's answer to a transfer under a reference it already has: fixtures/transfer-initiate.duplicate.400.json, which a test keeps this in step with. */
+export const DUPLICATE_TRANSFER_REFERENCE = {
+  status: false,
+  message: 'Reference already exists on a transfer',
+  meta: { nextStep: 'Create a new reference for the new transfer' },
+  type: 'validation_error',
+  code: 'duplicate_transfer_reference',
+} as const;
 
 /** A positive integer query value, or undefined. */
 function positiveInteger(value: string | undefined): number | undefined {

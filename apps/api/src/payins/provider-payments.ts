@@ -16,6 +16,7 @@ import { CheckoutLinks } from './checkout-links';
 import { PayinEvents } from './payin-events';
 import { PayinRepository, type StoredPayin } from './payin-repository.interface';
 import { isFinal } from './payin-states';
+import { paysInFull } from '../providers/ports/pays-in-full';
 
 export const PAYIN_PROVIDER_CHECK_JOB = 'payin-provider-check';
 
@@ -36,8 +37,8 @@ const ATTENTION_AFTER_EXPIRY_MS = 24 * 3_600_000;
  * `payin-provider-check` job, which asks about every payin still PENDING on
  * a schedule until expiry; none takes the outcome from what it was told.
  *
- * A payment the provider reports with another amount or currency than the
- * payin's moves nothing: the payin stays PENDING, is flagged
+ * A payment the provider reports for another amount or currency than the
+ * payin's, or charged for less than the payin's amount, moves nothing: the payin stays PENDING, is flagged
  * `needsAttention`, and its checks stop. So is a payment reported for a
  * payin already final (paid after it expired or was cancelled): the money
  * is at the provider, not credited, and an operator refunds it.
@@ -152,9 +153,10 @@ export class ProviderPayments implements OnModuleInit {
     const expired = this.clock() >= payin.expiresAt.getTime();
     switch (status.outcome) {
       case 'paid':
-        if (status.amountMinor !== payin.amountMinor || status.currency !== payin.currency) {
-          return this.flag(payin, hosted.gateway.name, 'mismatch', 'the provider reports a payment of another amount or currency than the payin\'s: nothing was credited', {
+        if (!paysInFull(status, payin)) {
+          return this.flag(payin, hosted.gateway.name, 'mismatch', 'the provider reports a payment for another amount or currency than the payin\'s, or charged for less than its amount: nothing was credited', {
             reportedAmountMinor: status.amountMinor.toString(),
+            reportedChargedMinor: status.chargedMinor.toString(),
             reportedCurrency: status.currency,
           });
         }

@@ -16,6 +16,8 @@ import { PaystackApi } from './paystack-api';
 import { banksWithoutPaystackCode, paystackBankCode } from './paystack-banks';
 import { declineReasonOf, PaystackGateway, transactionStatusOf } from './paystack-gateway';
 import { answerOf, failureReasonOf, PaystackPayoutTransfers, paystackReference, providerReferenceOf } from './paystack-payout-transfers';
+import { paysInFull } from '../ports/pays-in-full';
+import type { SqlClient } from '../../db/sql-client';
 
 const FIXTURES = path.resolve(__dirname, '../../../../../tools/fake-paystack/fixtures');
 const fixture = (name: string): Record<string, unknown> => JSON.parse(fs.readFileSync(path.join(FIXTURES, name), 'utf8')) as Record<string, unknown>;
@@ -103,8 +105,38 @@ describe('the Paystack adapters on the documented example responses', () => {
     const gateway = new PaystackGateway(apiAt(documented.url).api);
     const started = await gateway.startPayment({ merchantId: 'MCH-A', reference: 'order-1', amountMinor: 30_050n, currency: 'NGN', customerEmail: 'ada@example.com', channels: ['card'], returnUrl: 'https://pay.example.com/r' }, signal());
     expect(started).toEqual({ providerReference: expect.stringMatching(/^psi-[0-9a-f]{32}$/), paymentPageUrl: 'https://checkout.paystack.com/3ni8kdavz62431k' });
-    // The documented example charged 40333 kobo for a request of 30050: the customer paid the fee. The payin's amount is the one requested.
-    expect(await gateway.paymentStatus({ providerReference: 're4lyvq3s3', merchantId: 'MCH-A' }, signal())).toEqual({ outcome: 'paid', amountMinor: 30_050n, currency: 'NGN' });
+    // The documented example charged 40333 kobo for a request of 30050: the customer paid the fee, and the payin of 30050 is paid in full.
+    const paid = await gateway.paymentStatus({ providerReference: 're4lyvq3s3', merchantId: 'MCH-A' }, signal());
+    expect(paid).toEqual({ outcome: 'paid', amountMinor: 30_050n, chargedMinor: 40_333n, currency: 'NGN' });
+    if (paid.outcome !== 'paid') throw new Error('unreachable');
+    expect(paysInFull(paid, { amountMinor: 30_050n, currency: 'NGN' })).toBe(true);
+  });
+
+  it('credits nothing for a charge short of what was asked: amount 90000 against requested_amount 100000 on a payin of 100000', async () => {
+    const documented = fixture('transaction-verify.200.json');
+    const short = { ...documented, data: { ...(documented.data as Record<string, unknown>), amount: 90_000, requested_amount: 100_000 } };
+    const server = await serve({ '/transaction/verify/psi-short': [200, short] });
+    try {
+      const paid = await new PaystackGateway(apiAt(server.url).api).paymentStatus({ providerReference: 'psi-short', merchantId: 'MCH-A' }, signal());
+      expect(paid).toEqual({ outcome: 'paid', amountMinor: 100_000n, chargedMinor: 90_000n, currency: 'NGN' });
+      if (paid.outcome !== 'paid') throw new Error('unreachable');
+      expect(paysInFull(paid, { amountMinor: 100_000n, currency: 'NGN' })).toBe(false);
+    } finally {
+      stop(server.server);
+    }
+  });
+
+  it.each([
+    ['charged in full, for the payin\'s amount', { requested: 100_000n, charged: 100_000n }, true],
+    ['charged the fee on top, for the payin\'s amount', { requested: 100_000n, charged: 101_500n }, true],
+    ['charged short of what was asked', { requested: 100_000n, charged: 90_000n }, false],
+    ['asked for less than the payin, charged in full', { requested: 90_000n, charged: 100_000n }, false],
+    ['no requested_amount, charged the payin\'s amount', { requested: null, charged: 100_000n }, true],
+    ['no requested_amount, charged more than the payin', { requested: null, charged: 101_500n }, false],
+  ] as const)('a payin of 100000 kobo, %s', (_case, { requested, charged }, credits) => {
+    const paid = transactionStatusOf({ status: 'success', amountMinor: charged, requestedAmountMinor: requested, currency: 'NGN', gatewayResponse: 'Approved' });
+    if (paid.outcome !== 'paid') throw new Error('unreachable');
+    expect(paysInFull(paid, { amountMinor: 100_000n, currency: 'NGN' })).toBe(credits);
   });
 
   it('takes the documented refusals as refusals: an invalid recipient, a duplicate transaction reference', async () => {
@@ -117,6 +149,23 @@ describe('the Paystack adapters on the documented example responses', () => {
       });
     } finally {
       stop(refusing.server);
+    }
+  });
+
+  it('takes the documented duplicate_transfer_reference as a transfer that exists: settled by verify, pending while verify does not show it', async () => {
+    const duplicate = fixture('transfer-initiate.duplicate.400.json');
+    expect(duplicate).toMatchObject({ message: 'Reference already exists on a transfer', code: 'duplicate_transfer_reference' });
+    const transfer = { merchantId: 'MCH-A', providerReference: 'PSX-0123456789abcdef0123456789abcdef', bankCode: '058', accountNumber: '0123456785', accountName: 'ADAEZE NWOSU', amountMinor: 100_000n, narration: 'Invoice' };
+    const keptRecipient = { query: async () => ({ rows: [{ recipient_code: 'RCP_m7ljkv8leesep7p' }] }) } as unknown as SqlClient;
+    const unseen = await serve({ '/transfer': [400, duplicate] });
+    const seen = await serve({ '/transfer': [400, duplicate], '/transfer/verify/psx-0123456789abcdef0123456789abcdef': [200, fixture('transfer-verify.200.json')] });
+    try {
+      expect(await new PaystackPayoutTransfers(apiAt(unseen.url).api, keptRecipient, pino({ level: 'silent' })).send(transfer, signal())).toEqual({ outcome: 'pending' });
+      expect(unseen.seen.map((line) => line.split(' ').slice(0, 2).join(' '))).toEqual(['POST /transfer', 'GET /transfer/verify/psx-0123456789abcdef0123456789abcdef']);
+      expect(await new PaystackPayoutTransfers(apiAt(seen.url).api, keptRecipient, pino({ level: 'silent' })).send(transfer, signal())).toEqual({ outcome: 'successful' });
+    } finally {
+      stop(unseen.server);
+      stop(seen.server);
     }
   });
 
@@ -185,7 +234,7 @@ describe('the mappings', () => {
   });
 
   it('maps transaction statuses and decline words to ours', () => {
-    const tx = (status: string, gatewayResponse = '') => transactionStatusOf({ status, amountMinor: 100n, currency: 'NGN', gatewayResponse });
+    const tx = (status: string, gatewayResponse = '') => transactionStatusOf({ status, amountMinor: 100n, requestedAmountMinor: 100n, currency: 'NGN', gatewayResponse });
     expect(['ongoing', 'pending', 'processing', 'queued'].map((s) => tx(s).outcome)).toEqual(Array(4).fill('pending'));
     expect(['abandoned', 'reversed'].map((s) => tx(s).outcome)).toEqual(['unpaid', 'unpaid']);
     expect(tx('failed', 'Declined')).toEqual({ outcome: 'declined', reason: 'card_declined' });

@@ -123,9 +123,15 @@ export class PaystackApi {
     const data = dataOf(answer, 'transaction_verify');
     const { id, status, reference: ref, amount, requested_amount: requested, currency, gateway_response: gatewayResponse } = data;
     if (typeof status !== 'string' || typeof ref !== 'string' || !Number.isSafeInteger(amount) || typeof currency !== 'string') throw unreadable('transaction_verify');
-    // `amount` includes Paystack's fee when the account passes charges to customers; `requested_amount` is what was asked for, the payin's amount.
-    const asked = Number.isSafeInteger(requested) ? (requested as number) : (amount as number);
-    return { id: Number.isSafeInteger(id) ? (id as number) : null, status, reference: ref, amountMinor: BigInt(asked), currency, gatewayResponse: typeof gatewayResponse === 'string' ? gatewayResponse : '' };
+    return {
+      id: Number.isSafeInteger(id) ? (id as number) : null,
+      status,
+      reference: ref,
+      amountMinor: BigInt(amount as number),
+      requestedAmountMinor: Number.isSafeInteger(requested) ? BigInt(requested as number) : null,
+      currency,
+      gatewayResponse: typeof gatewayResponse === 'string' ? gatewayResponse : '',
+    };
   }
 
   /**
@@ -234,7 +240,10 @@ export interface PaystackTransaction {
   id: number | null;
   status: string;
   reference: string;
+  /** `amount`: what the customer was charged, Paystack's fee included when the account passes charges to customers. */
   amountMinor: bigint;
+  /** `requested_amount`: what the transaction was initialized for; null when the answer has none. */
+  requestedAmountMinor: bigint | null;
   currency: string;
   /** The processor's words on the charge: "Approved", "Declined", "Insufficient Funds". */
   gatewayResponse: string;

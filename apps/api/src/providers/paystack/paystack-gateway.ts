@@ -58,11 +58,17 @@ export class PaystackGateway implements HostedGateway {
  * customer may try again on Paystack's page; `ongoing`, `pending`,
  * `processing` and `queued` are a payment under way; `abandoned` (never
  * completed) and `reversed` (returned to the customer) are not paid.
+ *
+ * A paid transaction reports both what it was for (`requested_amount`) and
+ * what was charged (`amount`, which includes Paystack's fee when the account
+ * passes charges to customers); both are handed on, and the caller credits
+ * only when the first is the payin's amount and the second covers it.
+ * Without `requested_amount`, what was charged is all there is to go on.
  */
-export function transactionStatusOf(transaction: { status: string; amountMinor: bigint; currency: string; gatewayResponse: string }): ProviderPaymentStatus {
+export function transactionStatusOf(transaction: { status: string; amountMinor: bigint; requestedAmountMinor: bigint | null; currency: string; gatewayResponse: string }): ProviderPaymentStatus {
   switch (transaction.status) {
     case 'success':
-      return { outcome: 'paid', amountMinor: transaction.amountMinor, currency: transaction.currency };
+      return { outcome: 'paid', amountMinor: transaction.requestedAmountMinor ?? transaction.amountMinor, chargedMinor: transaction.amountMinor, currency: transaction.currency };
     case 'failed':
       return { outcome: 'declined', reason: declineReasonOf(transaction.gatewayResponse) };
     case 'abandoned':

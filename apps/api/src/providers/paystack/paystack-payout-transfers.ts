@@ -47,10 +47,15 @@ export class PaystackPayoutTransfers implements PayoutTransfers {
     const reference = paystackReference(transfer.providerReference);
     const sent = await this.api.initiateTransfer({ reference, recipientCode: recipient.code, amountMinor: transfer.amountMinor, reason: transfer.narration }, caller);
     if (sent.accepted) return asSendAnswer(answerOf(sent.transfer, transfer.amountMinor));
-    // A refusal may answer a resend of a reference Paystack already has (its answer to a duplicate is not documented): what verify says of the reference decides.
+    // A refusal may answer a resend of a reference Paystack already has: what verify says of the reference decides.
     const known = await this.api.verifyTransfer(reference, caller);
     if (known) return asSendAnswer(answerOf(known, transfer.amountMinor));
     const logged = { providerReference: transfer.providerReference, status: sent.status, type: sent.type, code: sent.code, message: sent.message };
+    if (sent.code === DUPLICATE_TRANSFER_REFERENCE) {
+      // Paystack's documented answer to a reused reference ("Reference already exists on a transfer"): the transfer exists, though verify does not show it yet. Never a failure: its status checks ask again.
+      this.logger.warn(logged, 'paystack has a transfer of the reference that verify does not show yet: its status is asked again');
+      return { outcome: 'pending' };
+    }
     if (sent.code === 'invalid_transfer_recipient') {
       // The kept recipient is gone at Paystack (deleted, or made under another key): made afresh at the resend.
       await this.client.query('DELETE FROM paystack_recipients WHERE bank_code = $1 AND account_number = $2 AND recipient_code = $3', [transfer.bankCode, transfer.accountNumber, recipient.code]);
@@ -96,6 +101,9 @@ export class PaystackPayoutTransfers implements PayoutTransfers {
     return { code: created.recipientCode };
   }
 }
+
+/** Paystack's code for a transfer under a reference it already has (https://paystack.com/docs/api/errors/transfer/). */
+export const DUPLICATE_TRANSFER_REFERENCE = 'duplicate_transfer_reference';
 
 /** Our provider reference of a Paystack transfer reference, as its webhooks name it; undefined for one not of ours. */
 export function providerReferenceOf(paystackReference: string): string | undefined {

@@ -53,16 +53,19 @@ export interface HostedCollection extends Collection {
 }
 
 /**
- * What the provider says of a payment now. `paid` carries the amount and
- * currency it reports, which the caller checks against the payin's own
- * before anything moves. `declined`: the last attempt was declined, and the
+ * What the provider says of a payment now. `paid` carries what the payment
+ * was for (`amountMinor`), what the customer was charged for it
+ * (`chargedMinor`, at least that when paid in full: it may include a fee
+ * passed on to the customer) and the currency; the caller credits the payin
+ * only when the first is the payin's amount, the second covers it, and the
+ * currency is the payin's. `declined`: the last attempt was declined, and the
  * customer may still try again on the provider's page. `pending`: a payment
  * is under way (a transfer not yet received, a card being authorised).
  * `unpaid`: nothing paid and nothing under way. `not_found`: the provider
  * has no such payment.
  */
 export type ProviderPaymentStatus =
-  | { outcome: 'paid'; amountMinor: bigint; currency: string }
+  | { outcome: 'paid'; amountMinor: bigint; chargedMinor: bigint; currency: string }
   | { outcome: 'declined'; reason: DeclineReason }
   | { outcome: 'pending' }
   | { outcome: 'unpaid' }
