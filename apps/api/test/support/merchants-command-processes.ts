@@ -5,12 +5,6 @@ import type { CommandResult } from '../../src/merchants/merchants-command';
 const CHILD = path.join(__dirname, 'merchants-command-child.ts');
 const TSCONFIG = path.resolve(__dirname, '../../tsconfig.json');
 
-export interface CommandProcessOptions {
-  /** Run as this user and group (the caller must be root). Default: the caller's. */
-  uid?: number;
-  gid?: number;
-}
-
 /** One merchants command in a process of its own, started with `go()` once `ready` has resolved. */
 export interface CommandProcess {
   ready: Promise<void>;
@@ -20,12 +14,10 @@ export interface CommandProcess {
 }
 
 /** Starts the merchants command `argv` in a child process (TypeScript through tsx), held until `go()`. */
-export function commandProcess(argv: readonly string[], options: CommandProcessOptions = {}): CommandProcess {
+export function commandProcess(argv: readonly string[]): CommandProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD, ...argv], {
     env: { ...process.env, TSX_TSCONFIG_PATH: TSCONFIG },
     stdio: ['pipe', 'pipe', 'pipe'],
-    ...(options.uid === undefined ? {} : { uid: options.uid }),
-    ...(options.gid === undefined ? {} : { gid: options.gid }),
   });
   let stdout = '';
   let stderr = '';
