@@ -53,6 +53,6 @@ function alive(pid: number): boolean {
 
 function inUse(dir: string, lockPath: string, pid: number): DataDirInUseError {
   return new DataDirInUseError(
-    `DATA_DIR ${dir} is in use by process ${pid} (its lock is ${lockPath}): the embedded database takes one process at a time, and a second would overwrite the first's writes. Stop that process first, or give this one another DATA_DIR; to run several instances, use PostgreSQL (DATABASE_URL).`,
+    `DATA_DIR ${dir} is in use by process ${pid} (its lock is ${lockPath}): the embedded database takes one process at a time, and a second would overwrite the first's writes. Stop that process first, or give this one another DATA_DIR; to run several instances, use PostgreSQL (DATABASE_URL). If no instance of the service or ledger-check runs on this DATA_DIR, the process is another program that got the pid of one that died: remove ${lockPath}.`,
   );
 }

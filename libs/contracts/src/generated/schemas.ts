@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 f6031aabc525206a24a3f8de3a6bb6bdbb8d7764258fc18621e115066316c4ea
+ * Inputs: sha256 c19504d2f226ab3e28f9cedad23811827cae7d4a04315bc538a86184a1901410
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -2376,7 +2376,7 @@ export const SCHEMAS = {
       "EVENT_NOT_FOUND": "The merchant has no webhook event with this id.",
       "PAYOUT_NOT_FOUND": "The merchant has no payout with this reference.",
       "PAYOUT_NOT_CANCELLABLE": "Only a `QUEUED` or `PENDING_APPROVAL` payout can be cancelled; this one is being sent or is final. Read it for its outcome.",
-      "PAYOUT_TRANSITION_NOT_ALLOWED": "The payout's status does not allow the simulated outcome.",
+      "PAYOUT_TRANSITION_NOT_ALLOWED": "The payout's status, or the sandbox provider's own record of its transfer, does not allow the simulated outcome.",
       "INSUFFICIENT_BALANCE": "The payout and its fee exceed the `available` balance, or the refund exceeds both balances it may be drawn from (docs/refunds.md); nothing was held. Wait for settlement, or pay out or refund less.",
       "ENQUIRY_NOT_FOUND": "No account enquiry of this merchant has this `enquiryId`. Enquire the account, then use the `enquiryId` it returns.",
       "ENQUIRY_EXPIRED": "The enquiry is past its `expiresAt`. Enquire the account again, and use the new `enquiryId`.",
