@@ -503,6 +503,14 @@ describe("the providers' webhook route, which needs no signature of ours", () =>
     for (let i = 0; i < 4; i++) expect((await webhook(listed, event, genuine)).status).toBe(200);
   });
 
+  it("never blocks an allow-listed address for refused webhooks: events the provider relays for another account must not get its genuine ones refused", async () => {
+    const service = await start({ RATE_LIMIT_REFUSED_PER_ADDRESS_PER_MINUTE: '5', PROVIDER_WEBHOOK_ALLOWED_ADDRESSES: '127.0.0.0/8,::1' });
+    const forged = [];
+    for (let i = 0; i < 8; i++) forged.push((await webhook(service, event, 'f'.repeat(128))).status);
+    expect(forged).toEqual([401, 401, 401, 401, 401, 401, 401, 401]);
+    expect((await webhook(service, event, genuine)).status).toBe(200);
+  });
+
   it('refuses an address outside PROVIDER_WEBHOOK_ALLOWED_ADDRESSES with 403, even with a genuine signature', async () => {
     const service = await start({ PROVIDER_WEBHOOK_ALLOWED_ADDRESSES: '52.31.139.75,52.49.173.169,52.214.14.220' });
     const refused = await webhook(service, event, genuine);
@@ -517,5 +525,11 @@ describe("the providers' webhook route, which needs no signature of ours", () =>
     expect(exchange.response).toMatch(/^HTTP\/1\.1 413/);
     expect(rawJsonBody(exchange.response)).toMatchObject({ code: 'BODY_TOO_LARGE', message: 'The request body is larger than 4096 bytes. Send a smaller body.' });
     expect(exchange.closed).toBe(true);
+    // Sent in chunks, with no Content-Length: refused once more than the limit has arrived.
+    const chunked = [`POST ${WEBHOOK} HTTP/1.1`, 'Host: 127.0.0.1', 'Content-Type: application/json', 'Transfer-Encoding: chunked', `x-paystack-signature: ${'f'.repeat(128)}`, '', ''].join('\r\n');
+    const chunk = `{"event":"charge.success","data":{"padding":"${'x'.repeat(6000)}"}}`;
+    const streamed = await rawExchange(service.baseUrl, [chunked, `${Buffer.byteLength(chunk).toString(16)}\r\n${chunk}\r\n0\r\n\r\n`], 5000);
+    expect(streamed.response).toMatch(/^HTTP\/1\.1 413/);
+    expect(rawJsonBody(streamed.response)).toMatchObject({ code: 'BODY_TOO_LARGE', message: 'The request body is larger than 4096 bytes. Send a smaller body.' });
   });
 });

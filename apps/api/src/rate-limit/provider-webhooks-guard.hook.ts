@@ -27,15 +27,21 @@ export interface ProviderWebhooksGuardDeps {
  * hashing the whole body, so a flood of forged bodies would otherwise cost
  * a hash each. An address outside the allow-list (where the operator sets
  * one) is refused with 403; an address blocked for its refusals, or past
- * its requests per minute, with 429; a body announced larger than any
- * event with 413. Each refusal closes the connection.
+ * its requests per minute, with 429 (an allow-listed address is neither);
+ * a body larger than any event with 413, at once when its Content-Length
+ * says so, else as it is read. Each refusal closes the connection.
  */
 export function registerProviderWebhooksGuard(fastify: FastifyInstance, deps: ProviderWebhooksGuardDeps): void {
+  // The route's own body limit, which a body sent in chunks, with no Content-Length, meets as it is read.
+  fastify.addHook('onRoute', (route) => {
+    if (isProviderWebhookPath(route.url)) route.bodyLimit = deps.bodyLimitBytes;
+  });
   fastify.addHook('onRequest', async (request, reply) => {
     if (!isProviderWebhookPath(request.url.split('?')[0] ?? '')) return;
     const allowed = deps.allowList?.check(request.ip, request.ip.includes(':') ? 'ipv6' : 'ipv4');
     if (allowed === false) return refuse(request, reply, new ApiException('PROVIDER_ADDRESS_NOT_ALLOWED', { address: request.ip }));
-    const blockedMs = deps.refusedAddresses.blockedForMs(request.ip);
+    // An allow-listed address is the provider's own: events it relays for another account fail their signature, and must not get the provider's genuine ones refused.
+    const blockedMs = allowed === true ? 0 : deps.refusedAddresses.blockedForMs(request.ip);
     if (blockedMs > 0) {
       if (deps.blockedAnswerDelayMs > 0) await delay(deps.blockedAnswerDelayMs);
       return refuse(request, reply, rateLimited(reply, { source: 'address', limit: deps.refusedAddresses.limitPerMinute, periodMs: MINUTE_MS, retryAfterSeconds: Math.max(deps.refusedAddresses.blockedForMs(request.ip), 1000) / 1000 }));

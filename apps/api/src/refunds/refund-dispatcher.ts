@@ -59,8 +59,8 @@ export class RefundDispatcher implements OnModuleInit, BeforeApplicationShutdown
         batchSize: statusCheckBatchSize,
         // The lease outlasts a check (its status call, and a resend) with room to spare.
         leaseMs: 2 * providerTimeoutMs + 60_000,
-        due: { claimDue: (limit, leaseMs) => this.store.claimDueChecks(limit, leaseMs) },
-        check: (refund, shutdown) => this.check(refund, shutdown),
+        due: { claimDue: (limit, leaseMs) => this.store.claimDueChecks(limit, leaseMs, this.refundProviders()) },
+        check: (refund, shutdown) => this.check(refund, shutdown, { mayResend: true }),
       },
       { jobs, metrics, logger },
     );
@@ -76,7 +76,7 @@ export class RefundDispatcher implements OnModuleInit, BeforeApplicationShutdown
   async dispatchBatch(): Promise<JobRunOutcome> {
     const free = this.sends.free;
     if (free <= 0) return { again: false };
-    const mint = { providers: this.providers.ids.filter((id) => this.providers.implements(id, 'refunds')), newReference: (provider: string) => this.providers.refunds(provider)?.newReference() };
+    const mint = { providers: this.refundProviders(), newReference: (provider: string) => this.providers.refunds(provider)?.newReference() };
     const claimed = await this.store.claimPending(free, this.now(), this.firstCheckMs(), mint, this.events.eventOf);
     for (const refund of claimed) this.sendInBackground(refund);
     return { again: false };
@@ -97,10 +97,16 @@ export class RefundDispatcher implements OnModuleInit, BeforeApplicationShutdown
     return this.sends.stop();
   }
 
-  /** A status check now of every refund in flight at `provider` of the payment it knows by `paymentReference`, as its webhook names it; resolves how many. */
+  /**
+   * A status check now of every refund in flight at `provider` of the
+   * payment it knows by `paymentReference`, as its webhook names it;
+   * resolves how many. It settles what the provider says, and never sends:
+   * only a check holding its refund's lease (the scheduled one) may send a
+   * refund again, so that two checks of one refund never both send it.
+   */
   async checkByPayment(provider: string, paymentReference: string): Promise<number> {
     const refunds = await this.store.inFlightOfPayment(provider, paymentReference);
-    for (const refund of refunds) await this.check(refund, this.sends.shutdown);
+    for (const refund of refunds) await this.check(refund, this.sends.shutdown, { mayResend: false });
     return refunds.length;
   }
 
@@ -132,7 +138,8 @@ export class RefundDispatcher implements OnModuleInit, BeforeApplicationShutdown
     }
   }
 
-  private async check(refund: StoredRefund, shutdown: AbortSignal): Promise<void> {
+  /** Asks the provider about the refund and settles its answer; `mayResend` only for a check that holds the refund's lease. */
+  private async check(refund: StoredRefund, shutdown: AbortSignal, { mayResend }: { mayResend: boolean }): Promise<void> {
     if (refund.status !== 'PROCESSING') return;
     const provider = this.providerOf(refund);
     // Not asked anywhere else: its schedule goes on, so that its deadline still flags it for an operator.
@@ -143,7 +150,7 @@ export class RefundDispatcher implements OnModuleInit, BeforeApplicationShutdown
     if (status.outcome === 'not_found') {
       const sinceSentMs = this.nowMs() - (refund.processingAt as Date).getTime();
       await this.reschedule(refund);
-      if (sinceSentMs >= this.config.refunds.resendGraceSeconds * 1000) {
+      if (mayResend && sinceSentMs >= this.config.refunds.resendGraceSeconds * 1000) {
         this.logger.warn({ merchantId: refund.merchantId, reference: refund.reference, providerReference: refund.providerReference }, 'the provider has no record of the refund: sending it again under the same provider reference');
         await this.send(refund, shutdown);
       }
@@ -202,6 +209,11 @@ export class RefundDispatcher implements OnModuleInit, BeforeApplicationShutdown
     const adapter = refund.provider === null ? undefined : this.providers.refunds(refund.provider);
     if (!adapter) this.logger.warn({ merchantId: refund.merchantId, reference: refund.reference, provider: refund.provider }, 'refund not sent or checked: its provider of record is not configured on this instance');
     return adapter;
+  }
+
+  /** The providers configured on this instance that refund: the only ones whose refunds it sends or asks about. */
+  private refundProviders(): string[] {
+    return this.providers.ids.filter((id) => this.providers.implements(id, 'refunds'));
   }
 
   private firstCheckMs(): number {

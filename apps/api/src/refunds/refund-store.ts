@@ -242,16 +242,22 @@ export class RefundStore {
     );
   }
 
-  /** Takes up to `limit` refunds whose status check is due by the store's clock, and moves each one's next check `leaseMs` on, as a lease. */
-  async claimDueChecks(limit: number, leaseMs: number): Promise<StoredRefund[]> {
+  /**
+   * Takes up to `limit` refunds of `providers` (those configured on this
+   * instance) whose status check is due by the store's clock, and moves each
+   * one's next check `leaseMs` on, as a lease.
+   */
+  async claimDueChecks(limit: number, leaseMs: number, providers: readonly string[]): Promise<StoredRefund[]> {
+    if (providers.length === 0) return [];
     return this.observed('claim', () =>
       this.client.transaction(async (tx) => {
-        const params: unknown[] = [limit];
+        const params: unknown[] = [limit, providers];
         const now = sqlNow(this.storeClock, params);
         const lease = sqlNowPlus(this.storeClock, params, leaseMs);
         const { rows } = await tx.query<RefundRow>(
           `UPDATE refunds SET next_status_check_at = ${lease}
-           WHERE (merchant_id, reference) IN (SELECT merchant_id, reference FROM refunds WHERE next_status_check_at <= ${now} ORDER BY next_status_check_at LIMIT $1 FOR UPDATE SKIP LOCKED)
+           WHERE (merchant_id, reference) IN (
+             SELECT merchant_id, reference FROM refunds WHERE next_status_check_at <= ${now} AND provider = ANY($2::text[]) ORDER BY next_status_check_at LIMIT $1 FOR UPDATE SKIP LOCKED)
            RETURNING ${COLUMNS}`,
           params,
         );
