@@ -40,8 +40,11 @@ export async function openPglite(dataDir: string, options: OpenOptions): Promise
       try {
         await recordWritePosition(opened, dataDir);
       } finally {
-        await opened.close();
-        release();
+        try {
+          await opened.close();
+        } finally {
+          release();
+        }
       }
     },
   };

@@ -28,6 +28,12 @@ const CREDENTIAL_STATUSES = ['active', 'revoked'];
 export interface MerchantFileOptions {
   /** Production also refuses sandbox API keys, and short or guessable secrets. Default: sandbox. */
   mode?: ServiceMode;
+  /**
+   * Test keys production lets pass in this check: the merchants tool's,
+   * for those a file already held, so that each rotation out of them can be
+   * written while the others wait their turn. The service never sets it.
+   */
+  toleratedTestKeys?: ReadonlySet<string>;
 }
 
 /** A merchant as MERCHANTS_FILE gives it; `fees` left out are the defaults (DEFAULT_FEES), and no `payoutApproval` is none. */
@@ -296,8 +302,8 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
         if (seenKeys.has(c.apiKey)) problems.push(`${cat}.apiKey is used by another credential`);
         seenKeys.add(c.apiKey);
         if (production && c.apiKey.startsWith(SANDBOX_API_KEY_PREFIX)) problems.push(`${cat}.apiKey ${c.apiKey} is a public sandbox key, refused in production mode`);
-        else if (production && c.apiKey.startsWith(TEST_API_KEY_PREFIX)) {
-          problems.push(`${cat}.apiKey ${c.apiKey} of merchant ${String(e.merchantId)} is a test key, refused in production mode; give it a live key with \`merchants rotate-key --mode production\`, then revoke this one`);
+        else if (production && c.apiKey.startsWith(TEST_API_KEY_PREFIX) && c.status !== 'revoked' && !options.toleratedTestKeys?.has(c.apiKey)) {
+          problems.push(`${cat}.apiKey ${c.apiKey} of merchant ${String(e.merchantId)} is a test key, refused in production mode; roll it to a live key with \`merchants rotate-key --api-key ${c.apiKey} --mode production\`, which revokes it`);
         }
       }
       if (typeof c.secretKey !== 'string' || c.secretKey.length < minSecretLength) {

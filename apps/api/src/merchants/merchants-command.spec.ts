@@ -52,6 +52,21 @@ describe('the merchants command', () => {
     expect(sandboxOnLive.out.join('\n')).toContain('holds live keys (pk_live_)');
   });
 
+  it('rolls a production file out of the test keys an earlier tool wrote into it, one key per write, each test key revoked as it is rolled', () => {
+    run('add', '--merchant-id', 'MCH-1', '--tenant-id', 'TEN-1', '--name', 'Ada Stores');
+    run('add', '--merchant-id', 'MCH-2', '--tenant-id', 'TEN-2', '--name', 'Bola Foods');
+    const [first, second] = (JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ credentials: Array<{ apiKey: string }> }>).map((entry) => entry.credentials[0]?.apiKey as string);
+    expect(() => MerchantRegistry.fromFile(file, { mode: 'production' })).toThrow(`${first} of merchant MCH-1 is a test key, refused in production mode`);
+    const rolled = runMerchantsCommand(['--file', file, '--mode', 'production', 'rotate-key', '--api-key', first as string], {});
+    expect(rolled.code).toBe(0);
+    expect(rolled.out[0]).toContain(`revoked the test key, which production refuses`);
+    // The other merchant's test key still stands: the file is not yet one production takes.
+    expect(() => MerchantRegistry.fromFile(file, { mode: 'production' })).toThrow(`${second} of merchant MCH-2 is a test key`);
+    expect(runMerchantsCommand(['--file', file, '--mode', 'production', 'rotate-key', '--api-key', second as string], {}).code).toBe(0);
+    const registry = MerchantRegistry.fromFile(file, { mode: 'production' });
+    expect([registry.secretFor(first as string), registry.secretFor(second as string)]).toEqual([undefined, undefined]);
+  });
+
   it('rotates, revokes, and adds and removes webhook secrets, the registry seeing each step', () => {
     run('add', '--merchant-id', 'MCH-1', '--tenant-id', 'TEN-1', '--name', 'Ada Stores');
     const first = JSON.parse(fs.readFileSync(file, 'utf8'))[0].credentials[0].apiKey as string;

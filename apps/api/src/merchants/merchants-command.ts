@@ -147,9 +147,15 @@ function execute(command: string, values: Values, file: string, mode: ServiceMod
         // Exactly the rolled key's roles: none written when it has none, which are the defaults.
         const credential = { ...newCredential(mode), ...(roles ? { roles: [...roles] } : {}) };
         entry.credentials.push(credential);
+        // A test key works nowhere in production: rolled there, it is revoked in the same write rather than kept for an overlap.
+        const retired = mode === 'production' && String(rolled.apiKey).startsWith('pk_test_');
+        if (retired) rolled.status = 'revoked';
         write(file, entries, mode);
         const warning = combined ? [`Warning: four eyes is off: ${credential.apiKey} holds payouts:create and payouts:approve, as ${String(rolled.apiKey)} does, so whoever holds both keys can create a payout with one and approve it with the other. Revoke ${String(rolled.apiKey)} as soon as clients use the new key.`] : [];
-        return { code: 0, out: [`Added a key to ${entry.merchantId} in place of ${String(rolled.apiKey)}, with its roles (${(roles ?? DEFAULT_ROLES).join(', ')}); its other keys stay active until you revoke them.`, ...shownOnce(credential), ...warning] };
+        const done = retired
+          ? `Added a live key to ${entry.merchantId} in place of the test key ${String(rolled.apiKey)}, with its roles (${(roles ?? DEFAULT_ROLES).join(', ')}), and revoked the test key, which production refuses.`
+          : `Added a key to ${entry.merchantId} in place of ${String(rolled.apiKey)}, with its roles (${(roles ?? DEFAULT_ROLES).join(', ')}); its other keys stay active until you revoke them.`;
+        return { code: 0, out: [done, ...shownOnce(credential), ...warning] };
       }
       case 'revoke-key': {
         const apiKey = need('api-key');
@@ -238,7 +244,9 @@ function describe(entry: Entry): string[] {
 
 /** Validates the whole file as the service would, then replaces it atomically, keeping its owner, group and permissions (0600 for a new one). */
 function write(file: string, entries: Entry[], mode: ServiceMode): void {
-  validateMerchants(JSON.parse(JSON.stringify(entries)), file, { mode });
+  // Test keys the file held before this edit pass here: rolling a production file out of them takes one write per key, each refused otherwise while the others remain.
+  const toleratedTestKeys = new Set(keysHeld(file).filter((key) => key.startsWith('pk_test_')));
+  validateMerchants(JSON.parse(JSON.stringify(entries)), file, { mode, toleratedTestKeys });
   replaceFileAtomically(file, `${JSON.stringify(entries, null, 2)}\n`);
 }
 
@@ -253,13 +261,7 @@ const TEST_KEY = /^pk_(test|sandbox)_/;
  * since a test key in a production file is a key production refuses.
  */
 function modeFor(command: string, file: string, named: ServiceMode | undefined): { mode: ServiceMode } | { refused: string } {
-  let keys: string[] = [];
-  try {
-    const entries = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as unknown) : [];
-    if (Array.isArray(entries)) keys = entries.flatMap((entry: { credentials?: unknown }) => (Array.isArray(entry?.credentials) ? entry.credentials : [])).map((c: { apiKey?: unknown }) => String(c?.apiKey ?? ''));
-  } catch {
-    // Unreadable or not JSON: the command itself says so.
-  }
+  const keys = keysHeld(file);
   const live = keys.some((key) => LIVE_KEY.test(key));
   const test = keys.some((key) => TEST_KEY.test(key));
   const said: ServiceMode | undefined = live && !test ? 'production' : test && !live ? 'sandbox' : undefined;
@@ -270,4 +272,15 @@ function modeFor(command: string, file: string, named: ServiceMode | undefined):
     return { refused: `Say --mode sandbox or --mode production (or set PAYSIGN_MODE): ${file} holds no key that says which deployment it is for, and ${command} mints a key of that mode (pk_test_ or pk_live_).` };
   }
   return { mode: 'sandbox' };
+}
+
+/** The API keys `file` holds now, revoked ones included; none when it is missing or unreadable (the command itself says so). */
+function keysHeld(file: string): string[] {
+  try {
+    const entries = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as unknown) : [];
+    if (!Array.isArray(entries)) return [];
+    return entries.flatMap((entry: { credentials?: unknown }) => (Array.isArray(entry?.credentials) ? entry.credentials : [])).map((c: { apiKey?: unknown }) => String(c?.apiKey ?? ''));
+  } catch {
+    return [];
+  }
 }
