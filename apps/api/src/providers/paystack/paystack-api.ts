@@ -157,8 +157,8 @@ export class PaystackApi {
    * one page of the refunds of a transaction, by its id. Paystack's OpenAPI
    * description names only `perPage`, `page`, `from` and `to`; the
    * `transaction` filter is from its SDKs' descriptions, so the caller also
-   * matches each refund itself and reads every page. A 404 is taken as no
-   * refunds; any other refusal is no answer.
+   * matches each refund itself and reads every page. Any answer but 200 is
+   * no answer.
    */
   async listRefunds(query: { transactionId: number; page: number; perPage: number }, caller: ProviderCaller): Promise<{ refunds: PaystackRefund[]; pageCount: number | null }> {
     const answer = await this.client.request({
@@ -170,10 +170,17 @@ export class PaystackApi {
       idempotent: true,
       ...caller,
     });
-    if (answer.status === 404) return { refunds: [], pageCount: null };
+    // A 404 is not "none": an error is never taken for an answer that a refund is absent, which would send it again.
     if (answer.status !== 200) throw unreadable('refund_list');
     const { items, meta } = listOf(answer, 'refund_list');
     return { refunds: items.map((item) => refundOf(item, 'refund_list')), pageCount: Number.isSafeInteger(meta.pageCount) ? (meta.pageCount as number) : null };
+  }
+
+  /** GET /refund/:id: the refund Paystack made under `id`. Any answer but 200 is no answer. */
+  async fetchRefund(id: number, caller: ProviderCaller): Promise<PaystackRefund> {
+    const answer = await this.client.request({ call: 'refund_fetch', circuit: 'verify', method: 'GET', path: `/refund/${id}`, idempotent: true, ...caller });
+    if (answer.status !== 200) throw unreadable('refund_fetch');
+    return refundOf(dataOf(answer, 'refund_fetch'), 'refund_fetch');
   }
 
   /**

@@ -14,7 +14,7 @@ import { ProviderCircuits } from '../../upstream/provider-circuits';
 import { ProviderUnavailable, UpstreamClient } from '../../upstream/upstream-client';
 import type { RefundAnswer, RefundOrder } from '../ports/payment-refunds.port';
 import { PaystackApi } from './paystack-api';
-import { answerOf, carriesReference, merchantNoteOf, PaystackRefunds } from './paystack-refunds';
+import { answerOf, carriesReference, merchantNoteOf, PaystackRefunds, type PaystackRefundIds } from './paystack-refunds';
 import { PaystackWebhooks } from './paystack-webhooks';
 
 const FIXTURES = path.resolve(__dirname, '../../../../../tools/fake-paystack/fixtures');
@@ -202,11 +202,15 @@ describe('refunds against the fake provider', () => {
     fake.faults.hangAfterHandling.clear();
   });
 
+  /** The adapter's book of refund ids, in memory: one per test file, as the table is one per database. */
+  const book = new Map<string, number>();
+  const ids: PaystackRefundIds = { idOf: async (reference) => book.get(reference), record: async (reference, id) => void (book.has(reference) || book.set(reference, id)) };
+
   /** A payin paid at the fake, and a refund order of part of it. */
   function paid(options: { amount?: number; merchantNote?: string | null } = {}) {
     const { api, logger, logs } = apiAt(fake.url, KEY, 500);
     const hex = (++payments).toString(16).padStart(32, '0');
-    const refunds = new PaystackRefunds(api, logger, { mintHex: () => hex });
+    const refunds = new PaystackRefunds(api, logger, ids, { mintHex: () => hex });
     const paymentReference = `psi-${hex}`;
     const transaction = fake.addPaidTransaction({ reference: paymentReference, amount: 100_000 });
     const order: RefundOrder = {
@@ -301,9 +305,15 @@ describe('refunds against the fake provider', () => {
     for (let n = 1; n <= 150; n++) {
       fake.refunds.set(ours.id + 100_000 + n, { ...ours, id: ours.id + 100_000 + n, amount: 1, merchantNote: `Refund for transaction ${transaction.reference} by ops@example.com`, status: 'processed' } as never);
     }
+    // Its id not kept (as when its create's answer is lost): found by its note.
+    book.delete(order.providerReference);
     const calls = fake.calls.length;
     expect(await refunds.status(order, signal())).toEqual({ outcome: 'processing' });
     expect(fake.calls.slice(calls)).toEqual(['transaction_verify', 'refund_list', 'refund_list']);
+    // Found, its id is kept: the next look is one fetch.
+    const again = fake.calls.length;
+    expect(await refunds.status(order, signal())).toEqual({ outcome: 'processing' });
+    expect(fake.calls.slice(again)).toEqual(['refund_fetch']);
     expect(await refunds.status({ ...order, providerReference: 'PSR-ffffffffffffffffffffffffffffffff' }, signal())).toEqual({ outcome: 'not_found' });
   });
 
@@ -328,13 +338,15 @@ describe('refunds against the fake provider', () => {
     expect(await refunds.status(order, signal())).toEqual({ outcome: 'mismatch', amountMinor: 39_999n, currency: 'NGN' });
   });
 
-  it('says so loudly when Paystack does not keep the reference in merchant_note', async () => {
-    const { refunds, order, logs } = paid();
+  it('says so loudly when Paystack does not keep the reference in merchant_note, and still never makes the refund twice', async () => {
+    const { refunds, order, logs, ofTransaction } = paid();
     fake.faults.refundNotesReplaced = true;
     expect(await refunds.refund(order, signal())).toEqual({ outcome: 'processing' });
     expect(logs.join('')).toContain("paystack did not keep our reference in the refund's merchant_note");
-    // And the refund is then beyond finding: status cannot tell it was made.
-    expect(await refunds.status(order, signal())).toEqual({ outcome: 'not_found' });
+    // Found by the id kept when it was made, not by its note: asked again, or sent again, it is the same refund.
+    expect(await refunds.status(order, signal())).toEqual({ outcome: 'processing' });
+    expect(await refunds.refund(order, signal())).toEqual({ outcome: 'processing' });
+    expect(ofTransaction()).toHaveLength(1);
   });
 
   it("sends a refund that needs attention to the customer's account once, by Paystack's bank id", async () => {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { PaymentRefunds, RefundAccountDetails, RefundAnswer, RefundOrder, RefundStatusAnswer } from '../ports/payment-refunds.port';
 import { ProviderUnavailable, type ProviderCaller } from '../../upstream/upstream-client';
+import type { SqlQueryable } from '../../db/sql-client';
 import type { PaystackApi, PaystackRefund } from './paystack-api';
 import { PaystackBankIds } from './paystack-bank-ids';
 
@@ -11,6 +12,26 @@ const REFUNDS_PER_PAGE = 100;
 /** The most pages of a transaction's refunds read for one lookup; a listing longer than this is no answer, never `not_found`. */
 const MAX_REFUND_PAGES = 10;
 
+/** Where the adapter keeps the Paystack id of each refund it made, by our reference. */
+export interface PaystackRefundIds {
+  idOf(providerReference: string): Promise<number | undefined>;
+  record(providerReference: string, refundId: number): Promise<void>;
+}
+
+/** The ids in the adapter's own table (PAYSTACK_REFUNDS). */
+export class SqlPaystackRefundIds implements PaystackRefundIds {
+  constructor(private readonly client: SqlQueryable) {}
+
+  async idOf(providerReference: string): Promise<number | undefined> {
+    const { rows } = await this.client.query<{ refund_id: string }>('SELECT refund_id::text AS refund_id FROM paystack_refunds WHERE provider_reference = $1', [providerReference]);
+    return rows[0] ? Number(rows[0].refund_id) : undefined;
+  }
+
+  async record(providerReference: string, refundId: number): Promise<void> {
+    await this.client.query('INSERT INTO paystack_refunds (provider_reference, refund_id) VALUES ($1, $2) ON CONFLICT (provider_reference) DO NOTHING', [providerReference, refundId]);
+  }
+}
+
 export interface PaystackRefundsOptions {
   /** 32 lower-case hex digits for a new reference. Default: a random UUID's. */
   mintHex?: () => string;
@@ -18,10 +39,12 @@ export interface PaystackRefundsOptions {
 
 /**
  * Refunds through Paystack's Refunds API (https://paystack.com/docs/payments/refunds/).
- * Paystack takes no idempotency key for a refund, so our reference travels
- * at the start of its `merchant_note` (`PSR-…`, or `PSR-…: <merchant note>`),
- * and every send first lists the transaction's refunds for one carrying it:
- * a refund found is answered with its state and never made again. The
+ * Paystack takes no idempotency key for a refund, so every send first looks
+ * for the refund it may already have made: by the Paystack id kept when it
+ * was made (PAYSTACK_REFUNDS), else among the transaction's refunds by our
+ * reference, which travels at the start of its `merchant_note` (`PSR-…`, or
+ * `PSR-…: <merchant note>`). A refund found is answered with its state and
+ * never made again. The
  * transaction's refunds are listed by its Paystack id, which Verify
  * Transaction gives for the payin's reference.
  */
@@ -32,6 +55,7 @@ export class PaystackRefunds implements PaymentRefunds {
   constructor(
     private readonly api: PaystackApi,
     private readonly logger: Logger,
+    private readonly ids: PaystackRefundIds,
     options: PaystackRefundsOptions = {},
   ) {
     this.bankIds = new PaystackBankIds(api);
@@ -52,6 +76,7 @@ export class PaystackRefunds implements PaymentRefunds {
       caller,
     );
     if (sent.accepted) {
+      await this.ids.record(order.providerReference, sent.refund.id);
       if (!carriesReference(sent.refund.merchantNote, order.providerReference)) {
         // The lookup depends on the note: without it a resend would not find this refund, and could refund twice.
         this.logger.error({ providerReference: order.providerReference, refundId: sent.refund.id }, 'paystack did not keep our reference in the refund\'s merchant_note: stop sending refunds to Paystack until this is understood');
@@ -102,6 +127,9 @@ export class PaystackRefunds implements PaymentRefunds {
    * payment, or the listing cannot be read to its end.
    */
   private async find(order: RefundOrder, caller: ProviderCaller): Promise<PaystackRefund | undefined> {
+    // Made here and its id kept: found by it, whatever its note says.
+    const id = await this.ids.idOf(order.providerReference);
+    if (id !== undefined) return this.api.fetchRefund(id, caller);
     const transaction = await this.api.verifyTransaction(order.paymentReference, caller);
     if (!transaction || transaction.id === null) {
       this.logger.error({ providerReference: order.providerReference, paymentReference: order.paymentReference }, 'paystack has no transaction of the payment the refund returns money from: check the secret key the service runs with');
@@ -110,7 +138,10 @@ export class PaystackRefunds implements PaymentRefunds {
     for (let page = 1; page <= MAX_REFUND_PAGES; page++) {
       const listed = await this.api.listRefunds({ transactionId: transaction.id, page, perPage: REFUNDS_PER_PAGE }, caller);
       const ours = listed.refunds.find((refund) => carriesReference(refund.merchantNote, order.providerReference));
-      if (ours) return ours;
+      if (ours) {
+        await this.ids.record(order.providerReference, ours.id);
+        return ours;
+      }
       // Without a page count, only an empty page ends the listing: Paystack may give fewer a page than were asked for.
       const last = listed.pageCount === null ? listed.refunds.length === 0 : page >= listed.pageCount;
       if (last) return undefined;

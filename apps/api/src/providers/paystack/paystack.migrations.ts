@@ -13,3 +13,19 @@ export const PAYSTACK_RECIPIENTS: Migration = {
        PRIMARY KEY (bank_code, account_number))`,
   ],
 };
+
+/**
+ * The Paystack id of each refund made there, by our reference: Paystack
+ * takes no idempotency key for a refund, and a refund found by its id is
+ * never made again, whatever its note says.
+ */
+export const PAYSTACK_REFUNDS: Migration = {
+  id: 21,
+  name: 'paystack_refunds',
+  statements: [
+    `CREATE TABLE paystack_refunds (
+       provider_reference text PRIMARY KEY,
+       refund_id bigint NOT NULL,
+       created_at timestamptz NOT NULL DEFAULT now())`,
+  ],
+};

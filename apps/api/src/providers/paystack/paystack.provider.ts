@@ -5,9 +5,9 @@ import type { ProviderContext, ProviderDefinition } from '../provider-definition
 import { PaystackAccountNameProvider } from './paystack-account-names';
 import { PaystackApi } from './paystack-api';
 import { PaystackGateway } from './paystack-gateway';
-import { PAYSTACK_RECIPIENTS } from './paystack.migrations';
+import { PAYSTACK_RECIPIENTS, PAYSTACK_REFUNDS } from './paystack.migrations';
 import { PaystackPayoutTransfers } from './paystack-payout-transfers';
-import { PaystackRefunds } from './paystack-refunds';
+import { PaystackRefunds, SqlPaystackRefundIds } from './paystack-refunds';
 import { PaystackWebhooks } from './paystack-webhooks';
 
 const PAYSTACK_ID = 'paystack';
@@ -19,7 +19,7 @@ const PAYSTACK_ID = 'paystack';
  */
 export const PAYSTACK_PROVIDER: ProviderDefinition = {
   id: PAYSTACK_ID,
-  migrations: [PAYSTACK_RECIPIENTS],
+  migrations: [PAYSTACK_RECIPIENTS, PAYSTACK_REFUNDS],
   build(context) {
     const settings = context.config.paystack;
     if (!settings) return undefined;
@@ -28,7 +28,7 @@ export const PAYSTACK_PROVIDER: ProviderDefinition = {
       id: PAYSTACK_ID,
       gateway: new PaystackGateway(api),
       payouts: new PaystackPayoutTransfers(api, context.client, context.logger),
-      refunds: new PaystackRefunds(api, context.logger),
+      refunds: new PaystackRefunds(api, context.logger, new SqlPaystackRefundIds(context.client)),
       accountNames: new PaystackAccountNameProvider(api),
       webhooks: new PaystackWebhooks(api),
       // Degraded while any kind of call's circuit is open; a bank's own open circuit is that bank's state, not the provider's.
