@@ -454,6 +454,20 @@ describe('production with Paystack, against the fake provider', () => {
       expect(refundsAtFakeOf(transaction.reference)).toHaveLength(1);
     });
 
+    it('settles a refund waiting for an account on the provider\'s word when it gives up on it, releasing the hold', async () => {
+      const { reference: payinReference, transaction } = await paidPayin(1200);
+      const before = await balance();
+      const reference = unique('rf');
+      await call('POST', '/payment/api/refunds', { reference, payinReference, amount: 400 });
+      await runJob('refund-dispatch');
+      const atFake = refundsAtFakeOf(transaction.reference)[0] as { id: number };
+      expect(await fake.settleRefund(atFake.id, 'needs-attention')).toBe(200);
+      expect(await refundOf(reference)).toMatchObject({ status: 'REQUIRES_ACTION', nextStatusCheckAt: expect.any(String) });
+      expect(await fake.settleRefund(atFake.id, 'failed')).toBe(200);
+      expect(await refundOf(reference)).toMatchObject({ status: 'FAILED' });
+      expect(await balance()).toEqual(before);
+    });
+
     it('releases the hold of a refund the provider fails', async () => {
       const { reference: payinReference, transaction } = await paidPayin(900);
       const before = await balance();

@@ -173,7 +173,7 @@ function refundSuite(name: string, start: (env: Record<string, string>, options:
       const early = await a.call('POST', `${REFUNDS}/${reference}/account`, { enquiryId: await a.enquire() });
       expect([early.status, early.json.code]).toEqual([409, 'REFUND_NOT_AWAITING_ACCOUNT']);
       await runJob(api, 'refund-dispatch');
-      expect((await a.get(reference)).json).toMatchObject({ status: 'REQUIRES_ACTION', account: null, nextStatusCheckAt: null });
+      expect((await a.get(reference)).json).toMatchObject({ status: 'REQUIRES_ACTION', account: null, nextStatusCheckAt: expect.any(String) });
       const unknown = await a.call('POST', `${REFUNDS}/${reference}/account`, { enquiryId: 'enq_AAAAAAAAAAAAAAAAAAAAAA' });
       expect([unknown.status, unknown.json.code]).toEqual([422, 'ENQUIRY_NOT_FOUND']);
       const given = await a.call('POST', `${REFUNDS}/${reference}/account`, { enquiryId: await a.enquire() });
@@ -183,6 +183,24 @@ function refundSuite(name: string, start: (env: Record<string, string>, options:
       expect((await a.get(reference)).json).toMatchObject({ status: 'SUCCESSFUL' });
       const events = ((await a.call('GET', `${REFUNDS}/${reference}/events`)).json.data as Array<{ type: string }>).map((e) => e.type).sort();
       expect(events).toEqual(['refund.pending', 'refund.processing', 'refund.processing', 'refund.requires_action', 'refund.successful']);
+    });
+
+    it('keeps asking the provider about a refund waiting for an account, and releases its hold when the provider fails it', async () => {
+      const payin = await a.paid(4000);
+      const before = await a.balance();
+      const refund = await a.refund({ reference: unique('rf'), payinReference: payin, amount: 700.52 });
+      const reference = refund.json.reference as string;
+      await runJob(api, 'refund-dispatch');
+      const waiting = (await a.get(reference)).json;
+      expect(waiting).toMatchObject({ status: 'REQUIRES_ACTION', nextStatusCheckAt: expect.any(String) });
+      // The sandbox still says it needs an account: the check moves nothing, and asks again later.
+      clock.advance(3_601_000);
+      await runJob(api, 'refund-status-check');
+      expect((await a.get(reference)).json).toMatchObject({ status: 'REQUIRES_ACTION', version: waiting.version });
+      expect(Date.parse((await a.get(reference)).json.nextStatusCheckAt as string)).toBeGreaterThan(Date.parse(waiting.nextStatusCheckAt as string));
+      const failed = await a.call('POST', `${REFUNDS}/${reference}/simulate`, { outcome: 'failed' });
+      expect(failed.json).toMatchObject({ status: 'FAILED', failureReason: 'declined_by_provider', nextStatusCheckAt: null });
+      expect(await a.balance()).toEqual(before);
     });
 
     it('returns the fee in proportion for a merchant whose fees say so, exactly the fee over a full refund', async () => {

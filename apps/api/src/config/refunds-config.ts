@@ -15,6 +15,8 @@ export interface RefundSettings {
   statusCheckBatchSize: number;
   /** How long after it was sent a refund the provider has no record of is sent again, under the same reference. */
   resendGraceSeconds: number;
+  /** How often the provider is asked about a refund waiting in REQUIRES_ACTION for the customer's account, which it may settle without one. */
+  requiresActionCheckSeconds: number;
 }
 
 /** The refund window, and the sending and status checks of refunds. */
@@ -29,5 +31,6 @@ export function readRefunds(env: Env, problems: string[]): RefundSettings {
     statusCheckIntervalMs: int('REFUND_STATUS_CHECK_INTERVAL_MS', 5000, 20, 600_000),
     statusCheckBatchSize: int('REFUND_STATUS_CHECK_BATCH_SIZE', 50, 1, 1000),
     resendGraceSeconds: int('REFUND_RESEND_GRACE_SECONDS', 300, 10, 86_400),
+    requiresActionCheckSeconds: int('REFUND_REQUIRES_ACTION_CHECK_SECONDS', 3600, 10, 604_800),
   };
 }

@@ -118,7 +118,7 @@ export class RefundDispatcher implements OnModuleInit, BeforeApplicationShutdown
 
   /** Moves the refund as the provider's answer (or the sandbox's simulation) says; resolves the refund as it is after. */
   async apply(refund: StoredRefund, transition: RefundTransition): Promise<StoredRefund | undefined> {
-    const moved = await this.store.move(refund, transition, this.now(), this.events.eventOf, this.firstCheckMs());
+    const moved = await this.store.move(refund, transition, this.now(), this.events.eventOf, { firstCheckMs: this.firstCheckMs(), waitingCheckMs: this.config.refunds.requiresActionCheckSeconds * 1000 });
     if (moved) this.logger.info({ merchantId: moved.merchantId, reference: moved.reference, providerReference: moved.providerReference, status: moved.status, failureReason: moved.failureReason }, `refund ${moved.status}`);
     return moved;
   }
@@ -140,6 +140,7 @@ export class RefundDispatcher implements OnModuleInit, BeforeApplicationShutdown
 
   /** Asks the provider about the refund and settles its answer; `mayResend` only for a check that holds the refund's lease. */
   private async check(refund: StoredRefund, shutdown: AbortSignal, { mayResend }: { mayResend: boolean }): Promise<void> {
+    if (refund.status === 'REQUIRES_ACTION') return this.checkWaiting(refund, shutdown);
     if (refund.status !== 'PROCESSING') return;
     const provider = this.providerOf(refund);
     // Not asked anywhere else: its schedule goes on, so that its deadline still flags it for an operator.
@@ -159,7 +160,20 @@ export class RefundDispatcher implements OnModuleInit, BeforeApplicationShutdown
     await this.settle(refund, status);
   }
 
-  /** Moves a PROCESSING refund on a definitive answer; anything else leaves it for its next check. */
+  /**
+   * A refund waiting for the customer's account, asked about every
+   * REFUND_REQUIRES_ACTION_CHECK_SECONDS: the provider may settle it without
+   * one. Nothing is ever sent from here, and no deadline flags it: it waits
+   * for the merchant.
+   */
+  private async checkWaiting(refund: StoredRefund, shutdown: AbortSignal): Promise<void> {
+    const provider = this.providerOf(refund);
+    const status = provider && (await this.sends.call('status', shutdown, (signal) => provider.status(orderOf(refund), signal)));
+    if (status?.outcome === 'successful' || status?.outcome === 'failed' || status?.outcome === 'mismatch') return this.settle(refund, status);
+    await this.store.rescheduleCheck(refund, refund.statusChecks + 1, new Date(this.nowMs() + this.config.refunds.requiresActionCheckSeconds * 1000), false);
+  }
+
+  /** Moves a PROCESSING refund, or one waiting for an account, on a definitive answer; anything else leaves it for its next check. */
   private async settle(refund: StoredRefund, answer: RefundStatusAnswer): Promise<void> {
     switch (answer.outcome) {
       case 'successful':

@@ -28,9 +28,11 @@ export function movePreconditionOf(transition: RefundTransition): readonly Refun
     case 'PROCESSING':
       return 'account' in transition ? ['REQUIRES_ACTION'] : ['PENDING'];
     case 'REQUIRES_ACTION':
+      return ['PROCESSING'];
     case 'SUCCESSFUL':
     case 'FAILED':
-      return ['PROCESSING'];
+      // The provider's word settles a refund waiting for an account too: it may have returned the money, or given up, without one.
+      return ['PROCESSING', 'REQUIRES_ACTION'];
     case 'CANCELLED':
       return ['PENDING'];
   }

@@ -139,7 +139,7 @@ export class RefundStore {
   /** The refunds in flight at `provider` of the payment it knows by `paymentReference`: what one of its refund webhooks is about. */
   async inFlightOfPayment(provider: string, paymentReference: string): Promise<StoredRefund[]> {
     const { rows } = await this.observed('find', () =>
-      this.client.query<RefundRow>(`SELECT ${COLUMNS} FROM refunds WHERE provider = $1 AND payment_reference = $2 AND status = 'PROCESSING'`, [provider, paymentReference]),
+      this.client.query<RefundRow>(`SELECT ${COLUMNS} FROM refunds WHERE provider = $1 AND payment_reference = $2 AND status IN ('PROCESSING', 'REQUIRES_ACTION')`, [provider, paymentReference]),
     );
     return rows.map(fromRow);
   }
@@ -149,9 +149,11 @@ export class RefundStore {
    * from, with its journal, its payin's totals and its event. Resolves
    * undefined, changing nothing, when the refund is not in one of them
    * (another move won, or it is final). PROCESSING schedules the first
-   * status check `firstCheckMs` later by the store's clock.
+   * status check `firstCheckMs` later by the store's clock, REQUIRES_ACTION
+   * the next `waitingCheckMs` later.
    */
-  async move(key: RefundKey, transition: RefundTransition, now: Date, eventOf: RefundEventOf, firstCheckMs = 60_000): Promise<StoredRefund | undefined> {
+  async move(key: RefundKey, transition: RefundTransition, now: Date, eventOf: RefundEventOf, options: { firstCheckMs?: number; waitingCheckMs?: number } = {}): Promise<StoredRefund | undefined> {
+    const firstCheckMs = options.firstCheckMs ?? 60_000;
     return this.observed('move', () =>
       this.client.transaction(async (tx) => {
         const params: unknown[] = [key.merchantId, key.reference, transition.to, now.toISOString()];
@@ -169,7 +171,8 @@ export class RefundStore {
             set.push('status_checks = 0', `next_status_check_at = ${sqlNowPlus(this.storeClock, params, firstCheckMs)}`);
             break;
           case 'REQUIRES_ACTION':
-            set.push('next_status_check_at = NULL', 'status_checks = 0', 'processing_at = coalesce(processing_at, $4::timestamptz)');
+            // Still asked, less often (waitingCheckMs): the provider may settle it without the customer's account.
+            set.push(`next_status_check_at = ${sqlNowPlus(this.storeClock, params, options.waitingCheckMs ?? 3_600_000)}`, 'status_checks = 0', 'processing_at = coalesce(processing_at, $4::timestamptz)');
             break;
           case 'SUCCESSFUL':
           case 'CANCELLED':
@@ -266,12 +269,12 @@ export class RefundStore {
     );
   }
 
-  /** Records a status check that settled nothing: the next is due at `nextCheckAt` (null: none), and `needsAttention` may be raised. Only a refund still PROCESSING and scheduled. */
+  /** Records a status check that settled nothing: the next is due at `nextCheckAt` (null: none), and `needsAttention` may be raised. Only a refund still PROCESSING or REQUIRES_ACTION, and scheduled. */
   async rescheduleCheck(key: RefundKey, statusChecks: number, nextCheckAt: Date | null, needsAttention: boolean): Promise<StoredRefund | undefined> {
     const { rows } = await this.observed('reschedule', () =>
       this.client.query<RefundRow>(
         `UPDATE refunds SET status_checks = $3, next_status_check_at = $4::timestamptz, needs_attention = needs_attention OR $5
-         WHERE merchant_id = $1 AND reference = $2 AND status = 'PROCESSING' AND next_status_check_at IS NOT NULL RETURNING ${COLUMNS}`,
+         WHERE merchant_id = $1 AND reference = $2 AND status IN ('PROCESSING', 'REQUIRES_ACTION') AND next_status_check_at IS NOT NULL RETURNING ${COLUMNS}`,
         [key.merchantId, key.reference, statusChecks, nextCheckAt?.toISOString() ?? null, needsAttention],
       ),
     );

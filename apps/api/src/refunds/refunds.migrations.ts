@@ -47,7 +47,7 @@ export const REFUNDS: Migration = {
      )`,
     'CREATE INDEX refunds_listing ON refunds (merchant_id, created_at DESC, reference DESC)',
     'CREATE INDEX refunds_of_payin ON refunds (merchant_id, payin_reference)',
-    "CREATE INDEX refunds_of_payment ON refunds (provider, payment_reference) WHERE status = 'PROCESSING'",
+    "CREATE INDEX refunds_of_payment ON refunds (provider, payment_reference) WHERE status IN ('PROCESSING', 'REQUIRES_ACTION')",
     "CREATE INDEX refunds_to_send ON refunds (created_at) WHERE status = 'PENDING'",
     'CREATE INDEX refunds_check_due ON refunds (next_status_check_at) WHERE next_status_check_at IS NOT NULL',
     'CREATE UNIQUE INDEX refunds_provider_reference ON refunds (provider, provider_reference) WHERE provider_reference IS NOT NULL',

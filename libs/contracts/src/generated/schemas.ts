@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 c19504d2f226ab3e28f9cedad23811827cae7d4a04315bc538a86184a1901410
+ * Inputs: sha256 4bcc40348757f7ccda8e701042a38a26e888c2d81cc231a8113c0de343ecc557
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -1219,7 +1219,7 @@ export const SCHEMAS = {
       "FAILED",
       "CANCELLED"
     ],
-    "description": "A refund is created `PENDING`, its amount held. It becomes\n`PROCESSING` when the service sends it to the payin's provider,\nrecorded before the provider is asked, and leaves `PROCESSING` only\non the provider's definitive answer: `SUCCESSFUL` (the money is on\nits way back to the customer) or `FAILED` (the hold is released).\n`REQUIRES_ACTION`: the provider cannot return the money the way the\ncustomer paid; give the customer's bank account (`/account`) and it\nis `PROCESSING` again. Only a `PENDING` refund can be `CANCELLED`.\nNew states may be added; treat an unknown one as not final.\n",
+    "description": "A refund is created `PENDING`, its amount held. It becomes\n`PROCESSING` when the service sends it to the payin's provider,\nrecorded before the provider is asked, and leaves `PROCESSING` only\non the provider's definitive answer: `SUCCESSFUL` (the money is on\nits way back to the customer) or `FAILED` (the hold is released).\n`REQUIRES_ACTION`: the provider cannot return the money the way the\ncustomer paid; give the customer's bank account (`/account`) and it\nis `PROCESSING` again. The provider may also settle it without one\n(`SUCCESSFUL` or `FAILED`), and the service keeps asking it, less\noften, while it waits. Only a `PENDING` refund can be `CANCELLED`.\nNew states may be added; treat an unknown one as not final.\n",
     "x-transitions": {
       "PENDING": [
         "PROCESSING",
@@ -1231,7 +1231,9 @@ export const SCHEMAS = {
         "REQUIRES_ACTION"
       ],
       "REQUIRES_ACTION": [
-        "PROCESSING"
+        "PROCESSING",
+        "SUCCESSFUL",
+        "FAILED"
       ],
       "SUCCESSFUL": [],
       "FAILED": [],
