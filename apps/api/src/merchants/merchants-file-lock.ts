@@ -63,7 +63,8 @@ export function withMerchantsFileLock<T>(file: string, edit: () => T, options: M
     fs.closeSync(handle);
     return edit();
   } finally {
-    fs.rmSync(lockPath, { force: true });
+    // Only its own lock: one another edit holds is never removed by this one.
+    if (holderOf(lockPath) === process.pid) fs.rmSync(lockPath, { force: true });
   }
 }
 

@@ -29,6 +29,21 @@ describe('ProviderCircuit', () => {
     expect(circuit.state).toBe('open');
   });
 
+  it('opens again on a failed trial while the failures are still seen widely, and closes when only one merchant still sees them', () => {
+    const { circuit, clock } = circuitAt();
+    for (const witness of [A, A, B]) circuit.failed(witness);
+    clock.ms += 30_000;
+    expect(circuit.tryAcquire()).toBe(true);
+    circuit.failed(A);
+    // B's failure is still within the window: the outage is everyone's, and the circuit opens again.
+    expect(circuit.state).toBe('open');
+    clock.ms += 31_000;
+    expect(circuit.tryAcquire()).toBe(true);
+    circuit.failed(A);
+    // Only A has seen a failure in the last minute: its own trial does not keep the circuit open for B.
+    expect(circuit.state).toBe('closed');
+  });
+
   it('forgets failures older than the window, and every failure after a success', () => {
     const { circuit, clock } = circuitAt();
     circuit.failed(A);

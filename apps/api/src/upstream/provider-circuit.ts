@@ -24,7 +24,7 @@ export interface ProviderCircuitOptions {
  * seen by at least `sources` distinct sources (and `banks` distinct banks),
  * it opens for `openMs`, and calls are refused without being sent; then one
  * trial call is let through (half-open), and its outcome closes the circuit
- * or opens it again. A 4xx answer is the provider working: it counts as a
+ * or, while the failures are still seen by enough sources, opens it again. A 4xx answer is the provider working: it counts as a
  * success. Since a circuit is shared by every merchant, failures that only
  * one merchant sees (its enquiries to a slow bank, say) never open it.
  */
@@ -71,18 +71,20 @@ export class ProviderCircuit {
   failed(witness: FailureWitness): boolean {
     const now = this.options.now();
     this.trialInFlight = false;
+    this.sourcesSeen.set(witness.source, now);
+    if (witness.bank !== undefined) this.banksSeen.set(witness.bank, now);
+    const since = now - this.options.windowMs;
+    const banks = this.options.banks ?? 1;
+    const widelySeen = seenSince(this.sourcesSeen, since) >= this.options.sources && (banks <= 1 || seenSince(this.banksSeen, since) >= banks);
     if (this.openUntil !== undefined) {
-      this.openUntil = now + this.options.openMs;
+      // A failed trial opens it again only while the failures are still seen widely: one merchant's trials alone never keep it open for all.
+      this.openUntil = widelySeen ? now + this.options.openMs : undefined;
       return false;
     }
     this.lastFailures.push(now);
     if (this.lastFailures.length > this.options.failures) this.lastFailures.shift();
-    this.sourcesSeen.set(witness.source, now);
-    if (witness.bank !== undefined) this.banksSeen.set(witness.bank, now);
-    const since = now - this.options.windowMs;
     const enough = this.lastFailures.length >= this.options.failures && (this.lastFailures[0] as number) > since;
-    const banks = this.options.banks ?? 1;
-    if (!enough || seenSince(this.sourcesSeen, since) < this.options.sources || (banks > 1 && seenSince(this.banksSeen, since) < banks)) return false;
+    if (!enough || !widelySeen) return false;
     this.openUntil = now + this.options.openMs;
     return true;
   }
