@@ -15,6 +15,7 @@ import { JobRunner } from '../src/jobs/job-runner';
 import { checkLedger } from '../src/ledger-invariants';
 import { ServiceMetrics } from '../src/metrics/service-metrics';
 import { PayoutDispatcher } from '../src/payouts/payout-dispatcher';
+import { PayoutSendStore } from '../src/payouts/payout-send-store';
 import { PayoutStore, type StoredPayout } from '../src/payouts/payout-store';
 import { signedCall } from './support/api-client';
 import { MERCHANT_A } from './support/credentials';
@@ -185,9 +186,8 @@ describe('the provider of record, across a switch of providers', () => {
     expect(running.logs).toContainEqual(expect.objectContaining({ level: 50, provider: 'paystack', payouts: inFlight, payins: 0 }));
     expect(await running.app.get(ServiceMetrics).registry.getSingleMetricAsString('paysign_provider_checks_needing_attention_total')).toContain(`paysign_provider_checks_needing_attention_total{object="payout",reason="provider_retired"} ${inFlight}`);
     // A check another instance had under way when it was retired, ending late, does not start its checks again.
-    const payouts = running.app.get(PayoutStore, { strict: false });
-    const retired = (await payouts.find({ merchantId: MERCHANT_A.merchantId, reference: stuck })) as StoredPayout;
-    expect(await payouts.rescheduleCheck(retired, 'PROCESSING', retired.statusChecks + 1, new Date(clock.now() + 60_000), false)).toBeUndefined();
+    const retired = (await running.app.get(PayoutStore, { strict: false }).find({ merchantId: MERCHANT_A.merchantId, reference: stuck })) as StoredPayout;
+    expect(await running.app.get(PayoutSendStore, { strict: false }).rescheduleCheck(retired, 'PROCESSING', retired.statusChecks + 1, new Date(clock.now() + 60_000), false)).toBeUndefined();
     // Nothing asks about it again, and nothing is sent anywhere.
     const verifications = fake.calls.filter((route) => route === 'transfer_verify').length;
     clock.advance(86_400_000);

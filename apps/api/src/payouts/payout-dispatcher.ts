@@ -14,6 +14,7 @@ import { PayoutEvents } from './payout-events';
 import type { PayoutTransfers, SendAnswer, TransferStatus } from '../providers/ports/payout-transfers.port';
 import { ProviderRegistry } from '../providers/provider-registry';
 import type { PayoutTransition } from './payout-states';
+import { PayoutSendStore } from './payout-send-store';
 import { PayoutStore, type StoredPayout } from './payout-store';
 import { ATTENTION_AFTER_S, statusCheckOffsetSeconds } from '../jobs/status-check-schedule';
 
@@ -49,6 +50,7 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
 
   constructor(
     private readonly store: PayoutStore,
+    private readonly sendStore: PayoutSendStore,
     private readonly events: PayoutEvents,
     private readonly jobs: JobRunner,
     private readonly providers: ProviderRegistry,
@@ -69,7 +71,7 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
         batchSize: statusCheckBatchSize,
         // The lease outlasts a check (its status call, and a resend's name check and send) with room to spare.
         leaseMs: 3 * providerTimeoutMs + 60_000,
-        due: { claimDue: (limit, leaseMs) => this.store.claimDueChecks(limit, leaseMs) },
+        due: { claimDue: (limit, leaseMs) => this.sendStore.claimDueChecks(limit, leaseMs) },
         check: (payout, shutdown) => this.check(payout, shutdown),
       },
       { jobs, metrics, logger },
@@ -94,7 +96,7 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
     const selected = this.providers.payoutsForNewPayouts();
     if (free <= 0 || !selected) return { again: false };
     const sendThrough = { provider: selected.provider, newReference: () => selected.adapter.newReference() };
-    const claimed = await this.store.claimQueued(free, this.now(), (statusCheckScheduleSeconds[0] as number) * 1000, sendThrough);
+    const claimed = await this.sendStore.claimQueued(free, this.now(), (statusCheckScheduleSeconds[0] as number) * 1000, sendThrough);
     for (const payout of claimed) this.sends.start((shutdown) => this.send(payout, shutdown));
     return { again: false };
   }
@@ -111,7 +113,7 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
 
   /** A status check now of the payout `provider` was sent under `providerReference`, as its webhook names it; false when no payout of that provider has it. */
   async checkByProviderReference(provider: string, providerReference: string): Promise<boolean> {
-    const payout = await this.store.findByProviderReference(provider, providerReference);
+    const payout = await this.sendStore.findByProviderReference(provider, providerReference);
     if (payout) await this.checkNow(payout);
     return payout !== undefined;
   }
@@ -217,7 +219,7 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
     const now = this.nowMs();
     const next = nextCheck((n) => statusCheckOffsetSeconds(n, this.config.payouts.statusCheckScheduleSeconds), processingAt, now, payout.statusChecks + 1);
     const overdue = (now - processingAt) / 1000 >= ATTENTION_AFTER_S;
-    const rescheduled = await this.store.rescheduleCheck(payout, 'PROCESSING', next.checks, new Date(next.atMs), overdue);
+    const rescheduled = await this.sendStore.rescheduleCheck(payout, 'PROCESSING', next.checks, new Date(next.atMs), overdue);
     if (overdue && rescheduled && !payout.needsAttention) {
       this.metrics.payoutsNeedingAttention.inc();
       this.checks.flagged(
@@ -230,7 +232,7 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
 
   /** The provider reports this transfer with another amount or currency: nothing moves on its word, checks stop, and an operator is asked to look. */
   private async mismatched(payout: StoredPayout, reported: { amountMinor: bigint; currency: string }): Promise<void> {
-    await this.store.rescheduleCheck(payout, payout.status, payout.statusChecks + 1, null, true);
+    await this.sendStore.rescheduleCheck(payout, payout.status, payout.statusChecks + 1, null, true);
     // A requery or a replayed webhook that meets it again reports nothing new.
     if (payout.needsAttention) return;
     this.metrics.providerMismatches.inc({ provider: payout.provider ?? 'unrecorded', object: 'payout' });
@@ -245,7 +247,7 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
     const checks = payout.statusChecks + 1;
     const offset = REVERSAL_WATCH_SECONDS[checks];
     const nextAt = offset === undefined ? null : new Date((payout.completedAt as Date).getTime() + offset * 1000);
-    await this.store.rescheduleCheck(payout, 'SUCCESSFUL', checks, nextAt, false);
+    await this.sendStore.rescheduleCheck(payout, 'SUCCESSFUL', checks, nextAt, false);
   }
 
   /**

@@ -15,7 +15,7 @@ import { webhookEventToContract } from '../webhooks/webhook-event-view';
 import { checkedMerchantUrl } from '../webhooks/webhook-target';
 import { PayoutDispatcher } from './payout-dispatcher';
 import { CREATE_PAYOUT_FIELDS, CreatePayoutDto, encodePayoutCursor, parsePayoutListQuery, REJECT_PAYOUT_FIELDS, RejectPayoutDto } from './payout-requests';
-import { PayoutStore } from './payout-store';
+import { PayoutSendStore } from './payout-send-store';
 import { payoutToContract } from './payout-view';
 import { PayoutsService } from './payouts.service';
 import { callerOf, merchantOf } from '../http/caller';
@@ -25,7 +25,7 @@ import { callerOf, merchantOf } from '../http/caller';
 export class PayoutsController {
   constructor(
     private readonly payouts: PayoutsService,
-    private readonly store: PayoutStore,
+    private readonly sendStore: PayoutSendStore,
     private readonly dispatcher: PayoutDispatcher,
     private readonly webhookEvents: SqlWebhookEventRepository,
     @Inject(AppConfigToken) private readonly config: AppConfig,
@@ -86,7 +86,7 @@ export class PayoutsController {
     const key = { merchantId: merchantOf(request), reference: checkedReference(reference) };
     const payout = await this.payouts.get(key);
     const intervalMs = this.config.payouts.requeryIntervalSeconds * 1000;
-    const marked = await this.store.markRequery(key, intervalMs);
+    const marked = await this.sendStore.markRequery(key, intervalMs);
     if (!marked.allowed) throw rateLimited(reply, { source: 'API key', limit: 1, periodMs: intervalMs, retryAfterSeconds: marked.retryAfterMs / 1000 });
     await this.dispatcher.checkNow(payout);
     return payoutToContract(await this.payouts.get(key));

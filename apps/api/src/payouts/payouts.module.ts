@@ -16,6 +16,7 @@ import { PayoutBatchesController } from './payout-batches.controller';
 import { PayoutBatchesService } from './payout-batches.service';
 import { PayoutDispatcher } from './payout-dispatcher';
 import { PayoutEvents } from './payout-events';
+import { PayoutSendStore } from './payout-send-store';
 import { PayoutStore } from './payout-store';
 import { PayoutsController } from './payouts.controller';
 import { PayoutsService } from './payouts.service';
@@ -42,6 +43,11 @@ import { PayoutsService } from './payouts.service';
       useFactory: (client: SqlClient, ledger: Ledger, outbox: EventOutbox, storeClock: StoreClock, batches: PayoutBatchStore, watched: WatchedStore, config: AppConfig) =>
         new PayoutStore(client, ledger, outbox, storeClock, batches, watched.probe, config.payouts.createGroupMax),
       inject: [SqlClient, Ledger, EventOutbox, StoreClock, PayoutBatchStore, WatchedPayinStore, AppConfigToken],
+    },
+    {
+      provide: PayoutSendStore,
+      useFactory: (client: SqlClient, storeClock: StoreClock, watched: WatchedStore) => new PayoutSendStore(client, storeClock, watched.probe),
+      inject: [SqlClient, StoreClock, WatchedPayinStore],
     },
     { provide: PayoutEvents, useFactory: (outbox: EventOutbox, merchants: MerchantRegistry) => new PayoutEvents(outbox, merchants), inject: [EventOutbox, MerchantRegistry] },
     PayoutsService,
