@@ -29,8 +29,9 @@ import { JobRunner } from './jobs/job-runner';
 import { Readiness } from './lifecycle/readiness';
 import { createLogger } from './logging/logger';
 import { PinoNestLogger } from './logging/nest-logger';
-import { MerchantRegistry } from './merchants/merchant-registry';
-import { MerchantsFileWatcher, fileVersion } from './merchants/merchants-file-watcher';
+import { MerchantStore } from './merchants/merchant-store';
+import { openMerchants } from './merchants/merchants-boot';
+import { Keyring } from './secrets/keyring';
 import { ServiceMetrics } from './metrics/service-metrics';
 import { InstrumentedNonceStore } from './nonce/instrumented-nonce-store';
 import { MemoryNonceStore } from './nonce/memory-nonce-store';
@@ -83,12 +84,6 @@ export async function buildFoundation(
 ): Promise<Foundation> {
   const metrics = new ServiceMetrics();
   const clock = overrides.clock ?? Date.now;
-  // Its version before it is read: a change that lands during the read is then seen as a change, never lost.
-  const merchantsVersionRead = overrides.merchants ? undefined : fileVersion(config.merchantsFile);
-  const merchants = overrides.merchants ?? MerchantRegistry.fromFile(config.merchantsFile, { mode: config.mode });
-  const merchantsWatcher = overrides.merchants
-    ? undefined
-    : new MerchantsFileWatcher(merchants, { file: config.merchantsFile, mode: config.mode, intervalMs: config.merchantsWatchIntervalMs, logger, versionRead: merchantsVersionRead, metrics });
   const redis = config.redisUrl && !(overrides.nonceStore && overrides.rateLimitStore) ? await RedisConnection.open(config.redisUrl) : undefined;
   const nonceStore =
     overrides.nonceStore ?? (redis ? new RedisNonceStore(redis, config.redisKeyPrefix) : new MemoryNonceStore({ maxEntries: config.nonceStoreMaxEntries, maxPerKey: config.nonceStoreMaxPerKey, now: clock }));
@@ -99,6 +94,10 @@ export async function buildFoundation(
   const payinStore =
     overrides.payinStore ??
     (config.databaseUrl ? await openPostgres(config.databaseUrl, { logger, migrations: SCHEMA, pool: config.databasePool }) : await openPglite(config.dataDir, { logger, migrations: SCHEMA }));
+  const merchantStore = new MerchantStore(payinStore, new Keyring(config.secretsKeyring), config.mode);
+  const { registry: merchants, sync: merchantsSync } = overrides.merchants
+    ? { registry: overrides.merchants, sync: undefined }
+    : await openMerchants(merchantStore, config, { logger, metrics, clock });
   const probe = (store: StoreName, check: string, isRefusal?: (error: unknown) => boolean) => new StoreProbe({ store, check, metrics, logger, isRefusal });
   const redisCheck = config.redisUrl ? 'REDIS_URL and the Redis server' : 'the service process';
   const nonceProbe = probe('nonce store', redisCheck, (e) => e instanceof NonceShareExceededError || e instanceof NonceStoreFullError);
@@ -119,7 +118,8 @@ export async function buildFoundation(
     readiness: new Readiness(logger),
     jobs: new JobRunner({ logger, metrics }),
     merchants,
-    merchantsWatcher,
+    merchantStore,
+    merchantsSync,
     redis,
     nonceStore: new InstrumentedNonceStore(nonceStore, nonceProbe),
     nonceProbe,
@@ -196,7 +196,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   });
   app.setGlobalPrefix(API_PREFIX);
   await app.init();
-  foundation.merchantsWatcher?.start();
+  await foundation.merchantsSync?.start();
   if (options.startJobs !== false) foundation.jobs.start();
   return app;
 }

@@ -30,7 +30,7 @@ export class AppModule {
       imports: [
         FoundationModule.forRoot(foundation),
         DbModule.forRoot({ client: foundation.payinStore, storeClock: foundation.storeClock, watched: { probe: foundation.payinProbe, ping: () => foundation.payinProbe.observe('ping', () => foundation.payinStore.query('SELECT 1').then(() => undefined)) } }),
-        MerchantsModule.forRoot({ registry: foundation.merchants, watcher: foundation.merchantsWatcher }),
+        MerchantsModule.forRoot({ registry: foundation.merchants, store: foundation.merchantStore, sync: foundation.merchantsSync }),
         NonceModule.forRoot({ store: foundation.nonceStore, memory: foundation.memoryNonces, watched: { probe: foundation.nonceProbe, ping: () => foundation.nonceStore.ping() } }),
         BanksModule,
         AccountsModule.forRoot({ provider: foundation.accountNameProvider, cache: foundation.enquiryCache }),

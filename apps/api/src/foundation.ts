@@ -11,7 +11,8 @@ import { JobRunner } from './jobs/job-runner';
 import { Readiness } from './lifecycle/readiness';
 import { ServiceLogger } from './logging/logger';
 import type { MerchantRegistry } from './merchants/merchant-registry';
-import type { MerchantsFileWatcher } from './merchants/merchants-file-watcher';
+import type { MerchantStore } from './merchants/merchant-store';
+import type { MerchantsSync } from './merchants/merchants-sync';
 import { ServiceMetrics } from './metrics/service-metrics';
 import type { MemoryNonceStore } from './nonce/memory-nonce-store';
 import type { NonceStore } from './nonce/nonce-store.interface';
@@ -41,8 +42,10 @@ export interface Foundation {
   /** Every periodic job of this instance; started once the app is up, stopped before the stores close. */
   jobs: JobRunner;
   merchants: MerchantRegistry;
-  /** Absent when the merchants were given in code rather than by MERCHANTS_FILE. */
-  merchantsWatcher: MerchantsFileWatcher | undefined;
+  /** The merchants in the database, with their secrets sealed by SECRETS_KEYRING. */
+  merchantStore: MerchantStore;
+  /** Keeps `merchants` equal to the database; absent when a test gave the merchants in code. */
+  merchantsSync: MerchantsSync | undefined;
   /** The connection the Redis stores share, when REDIS_URL is set. */
   redis: RedisConnection | undefined;
   nonceStore: NonceStore;
@@ -71,7 +74,7 @@ class FoundationLifecycle implements BeforeApplicationShutdown, OnApplicationShu
   constructor(@Inject(Foundation) private readonly foundation: Foundation) {}
 
   async beforeApplicationShutdown(): Promise<void> {
-    this.foundation.merchantsWatcher?.stop();
+    await this.foundation.merchantsSync?.stop();
     await this.foundation.jobs.stop();
   }
 

@@ -2,16 +2,24 @@ import { loadConfig } from './config/app-config';
 import { installPaths } from './config/install-paths';
 import { runLedgerCheck } from './ledger/ledger-check.command';
 import { LEDGER_INVARIANTS } from './ledger-invariants';
+import { DEFAULT_POOL_LIMITS, openPglite, openPostgres } from './db/sql-clients';
 import { runMerchantsCommand } from './merchants/merchants-command';
 import { SCHEMA } from './schema';
 import { fail, runService } from './service';
 
 // `node main.js` runs the service; `node main.js ledger-check` checks the ledger in its database and exits;
-// `node main.js merchants <command>` edits MERCHANTS_FILE.
+// `node main.js merchants <command>` changes the merchants in the database.
 if (process.argv[2] === 'merchants') {
-  const result = runMerchantsCommand(process.argv.slice(3), process.env);
-  for (const line of result.out) (result.code === 0 ? console.log : console.error)(line);
-  process.exit(result.code);
+  // The database the service's environment names, migrated as the service of this build would at boot.
+  const store = loadConfig({ DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: process.env.DATA_DIR }, installPaths(__dirname));
+  const open = () => (store.databaseUrl ? openPostgres(store.databaseUrl, { migrations: SCHEMA, pool: { ...DEFAULT_POOL_LIMITS, size: 2 } }) : openPglite(store.dataDir, { migrations: SCHEMA }));
+  runMerchantsCommand(process.argv.slice(3), process.env, open).then(
+    (result) => {
+      for (const line of result.out) (result.code === 0 ? console.log : console.error)(line);
+      process.exit(result.code);
+    },
+    (error: unknown) => fail('the merchants command failed', error),
+  );
 } else if (process.argv[2] === 'ledger-check') {
   // Only where the payin store is: the check needs no merchants, secrets or mode, and an operator's shell may not have them.
   const store = loadConfig({ DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: process.env.DATA_DIR }, installPaths(__dirname));

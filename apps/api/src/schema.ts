@@ -5,6 +5,7 @@ import { LEDGER } from './ledger/ledger.migrations';
 import { PAYOUT_APPROVALS_AND_BATCHES, PAYOUT_DAILY_TOTALS, PAYOUT_PROVIDER_OF_RECORD, PAYOUTS, SANDBOX_PAYOUT_TRANSFERS } from './payouts/payouts.migrations';
 import { CREATE_PAYINS, PAYIN_ATTEMPTS, PAYIN_LIFECYCLE, PAYIN_PROVIDER_OF_RECORD, PAYIN_PROVIDER_PAYMENTS, PAYIN_VERSION } from './payins/payins.migrations';
 import { PROVIDER_MIGRATIONS } from './providers/provider-list';
+import { MERCHANTS } from './merchants/merchants.migrations';
 import { REFUNDS } from './refunds/refunds.migrations';
 import { ATTEMPTS_ALLOWED, CLAIMS_BY_MERCHANT, RECEIVER_CIRCUITS } from './webhooks/webhooks.migrations';
 
@@ -42,4 +43,5 @@ export const SCHEMA: readonly Migration[] = [
   PAYIN_PROVIDER_OF_RECORD,
   PAYOUT_PROVIDER_OF_RECORD,
   REFUNDS,
+  MERCHANTS,
 ].sort((a, b) => a.id - b.id);

@@ -6,7 +6,7 @@ import { loadConfig, type AppConfig } from './config/app-config';
 import { installPaths } from './config/install-paths';
 import { Readiness } from './lifecycle/readiness';
 import { createLogger } from './logging/logger';
-import { MerchantsFileWatcher } from './merchants/merchants-file-watcher';
+import { MerchantsSync } from './merchants/merchants-sync';
 
 /** Runs the service from the environment until a signal stops it. `extraControllers` are mounted beside its own (bench:server mounts one). */
 export async function runService(extraControllers: Type[] = []): Promise<void> {
@@ -46,9 +46,10 @@ function handleSignals(app: NestFastifyApplication, config: AppConfig, logger: L
   process.once('SIGTERM', (signal) => void stop(signal, config.shutdownDrainMs).catch((error: unknown) => fail('shutdown failed', error)));
   process.once('SIGINT', (signal) => void stop(signal, 0).catch((error: unknown) => fail('shutdown failed', error)));
   process.on('SIGHUP', () => {
-    const watcher = app.get(MerchantsFileWatcher, { strict: false });
-    if (watcher) watcher.reload('SIGHUP');
-    else logger.warn('SIGHUP: no merchants file to reload');
+    // The merchants from the database now, without waiting for an announcement or the version check.
+    const sync = app.get(MerchantsSync, { strict: false });
+    if (sync) void sync.refresh('SIGHUP');
+    else logger.warn('SIGHUP: the merchants were given in code; nothing to load');
   });
 }
 

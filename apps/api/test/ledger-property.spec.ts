@@ -17,7 +17,7 @@ import { openPgliteFromTemplate } from './support/pglite-template';
 
 const SETTLEMENT_DELAY_MS = 3_600_000;
 const PAYOUT_FEE = DEFAULT_FEES.payoutMinor;
-const NO_EVENT = () => undefined;
+const NO_EVENT = () => [];
 
 type Step =
   | { kind: 'payin'; amountMinor: bigint }
@@ -61,7 +61,7 @@ describe('the ledger under random interleavings of payins, settlements, payouts,
     const ledger = new Ledger(client, storeClock);
     const payins = new SqlPayinRepository(client, new EventOutbox({ firstAttemptDelayMs: 0, storeClock }), storeClock, new PayinCredits(ledger, () => DEFAULT_FEES, SETTLEMENT_DELAY_MS));
     const outbox = new EventOutbox({ firstAttemptDelayMs: 0, storeClock });
-    const payouts = new PayoutStore(client, ledger, outbox, storeClock, new PayoutBatchStore(client, ledger, outbox, storeClock, () => undefined));
+    const payouts = new PayoutStore(client, ledger, outbox, storeClock, new PayoutBatchStore(client, ledger, outbox, storeClock, () => []));
     const refunds = new RefundStore(client, ledger, outbox, storeClock);
     let run = 0;
 

@@ -48,7 +48,7 @@ const outbox = new EventOutbox({ firstAttemptDelayMs: 0, storeClock });
 /** The retry schedule's steps, as WEBHOOK_RETRY_SCHEDULE=0,1,2 gives. */
 const SCHEDULED_ATTEMPTS = 3;
 /** These tests are about the payins; the outbox has its own. */
-const NO_EVENT = () => undefined;
+const NO_EVENT = () => [];
 const BEFORE_EXPIRY = new Date('2026-11-22T10:10:00.000Z');
 const AFTER_EXPIRY = new Date('2026-11-22T10:45:00.000Z');
 
@@ -211,8 +211,8 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
 
   describe('the webhook outbox', () => {
     const key = (reference: string) => ({ merchantId: 'MCH-A', reference });
-    const eventOf = (payin: StoredPayin): NewOutboxEvent =>
-      outbox.event({
+    const eventOf = (payin: StoredPayin): NewOutboxEvent[] =>
+      outbox.events({
         merchantId: payin.merchantId,
         objectType: 'payin',
         objectId: payin.reference,
@@ -220,7 +220,7 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
         version: payin.version,
         occurredAt: BEFORE_EXPIRY,
         data: { status: payin.status },
-        notifyUrl: 'https://merchant.example.com/hooks',
+        targets: [{ notifyUrl: 'https://merchant.example.com/hooks' }],
       });
     const listOfPayin = (merchantId: string, reference: string) => events.listOfObject(merchantId, 'payin', reference);
 
@@ -235,7 +235,7 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
     it('rolls the transition back when its event cannot be written: neither exists without the other', async () => {
       await repository.insertIfAbsent(payin('o-2'));
       const duplicateId = (await listOfPayin('MCH-A', 'o-1'))[0]?.id as string;
-      await expect(repository.transition(key('o-2'), { to: 'SUCCESSFUL' }, BEFORE_EXPIRY, (moved) => ({ ...eventOf(moved), id: duplicateId }))).rejects.toThrow();
+      await expect(repository.transition(key('o-2'), { to: 'SUCCESSFUL' }, BEFORE_EXPIRY, (moved) => eventOf(moved).map((event) => ({ ...event, id: duplicateId })))).rejects.toThrow();
       expect((await repository.find(key('o-2')))?.status).toBe('PENDING');
       expect(await listOfPayin('MCH-A', 'o-2')).toEqual([]);
       const credits = await client.query("SELECT id FROM ledger_journals WHERE merchant_id = 'MCH-A' AND object_id = 'o-2'");
@@ -308,9 +308,9 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
     beforeEach(() => client.query("UPDATE outbox_events SET status = 'failed' WHERE status = 'pending'"));
     const writeDue = async (at: Date, merchantId: string, objectId: string, notifyUrl: string) => {
       storeNow = at.getTime();
-      const event = outbox.event({ merchantId, objectType: 'payin', objectId, type: 'payin.successful', version: 2, occurredAt: at, data: {}, notifyUrl });
-      await outbox.write(client, event);
-      return event;
+      const [event] = outbox.events({ merchantId, objectType: 'payin', objectId, type: 'payin.successful', version: 2, occurredAt: at, data: {}, targets: [{ notifyUrl }] });
+      await outbox.writeMany(client, event ? [event] : []);
+      return event as NewOutboxEvent;
     };
     const ofMerchants = <E extends { merchantId: string }>(claimed: E[], ...merchants: string[]): E[] => claimed.filter((e) => merchants.includes(e.merchantId));
     const CIRCUIT = { failures: 3, openSeconds: 60, maxOpenSeconds: 600 };

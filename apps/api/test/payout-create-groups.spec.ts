@@ -30,10 +30,10 @@ describe('payout creates written in groups', () => {
     const ledger = new Ledger(client, storeClock);
     const outbox = new EventOutbox({ firstAttemptDelayMs: 0, storeClock });
     const payins = new SqlPayinRepository(client, outbox, storeClock, new PayinCredits(ledger, () => DEFAULT_FEES, 0));
-    const batches = new PayoutBatchStore(client, ledger, outbox, storeClock, () => undefined);
+    const batches = new PayoutBatchStore(client, ledger, outbox, storeClock, () => []);
     const storeOf = (groupMax: number) => new PayoutStore(client, ledger, outbox, storeClock, batches, undefined, groupMax);
     const eventOf = (payout: { merchantId: string; reference: string; version: number; createdAt: Date }) =>
-      outbox.event({ merchantId: payout.merchantId, objectType: 'payout', objectId: payout.reference, type: 'payout.queued', version: payout.version, occurredAt: payout.createdAt, data: {}, notifyUrl: 'https://merchant.example/hooks' });
+      outbox.events({ merchantId: payout.merchantId, objectType: 'payout', objectId: payout.reference, type: 'payout.queued', version: payout.version, occurredAt: payout.createdAt, data: {}, targets: [{ notifyUrl: 'https://merchant.example/hooks' }] });
     const fund = async (merchantId: string, amountMinor: bigint) => {
       if (amountMinor === 0n) return;
       const reference = `funds-${merchantId}`;
@@ -41,7 +41,7 @@ describe('payout creates written in groups', () => {
         merchantId, reference, amountMinor, currency: 'NGN', customerEmail: 'ada@example.com', customerName: null, gateway: null, narration: null, notifyUrl: null, redirectUrl: null,
         requestFingerprint: 'f', createdAt: NOW, expiresAt: new Date(NOW.getTime() + 1_800_000), checkoutSeed: `seed-${merchantId}`, checkoutTokenHash: `hash-${merchantId}`, provider: 'sandbox',
       });
-      await payins.transition({ merchantId, reference }, { to: 'SUCCESSFUL' }, NOW, () => undefined);
+      await payins.transition({ merchantId, reference }, { to: 'SUCCESSFUL' }, NOW, () => []);
     };
     const payoutOf = (merchantId: string, create: { reference: number; amountMinor: bigint }): NewPayout => ({
       merchantId, reference: `p-${create.reference}`, amountMinor: create.amountMinor, feeMinor: DEFAULT_FEES.payoutMinor, currency: 'NGN', bankCode: '058', accountNumber: '0123456785',

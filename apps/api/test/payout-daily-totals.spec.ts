@@ -23,14 +23,14 @@ function storesOn(client: SqlClient) {
   const ledger = new Ledger(client, storeClock);
   const outbox = new EventOutbox({ firstAttemptDelayMs: 0, storeClock });
   const payins = new SqlPayinRepository(client, outbox, storeClock, new PayinCredits(ledger, () => DEFAULT_FEES, 0));
-  const payouts = new PayoutStore(client, ledger, outbox, storeClock, new PayoutBatchStore(client, ledger, outbox, storeClock, () => undefined));
+  const payouts = new PayoutStore(client, ledger, outbox, storeClock, new PayoutBatchStore(client, ledger, outbox, storeClock, () => []));
   const fund = async (amountMinor: bigint) => {
     const at = new Date(storeClock());
     await payins.insertIfAbsent({
       merchantId: MERCHANT, reference: 'funds', amountMinor, currency: 'NGN', customerEmail: 'ada@example.com', customerName: null, gateway: null, narration: null, notifyUrl: null, redirectUrl: null,
       requestFingerprint: 'f', createdAt: at, expiresAt: new Date(at.getTime() + 1_800_000), checkoutSeed: 'seed-daily', checkoutTokenHash: 'hash-daily', provider: 'sandbox',
     });
-    await payins.transition({ merchantId: MERCHANT, reference: 'funds' }, { to: 'SUCCESSFUL' }, at, () => undefined);
+    await payins.transition({ merchantId: MERCHANT, reference: 'funds' }, { to: 'SUCCESSFUL' }, at, () => []);
   };
   const payout = (reference: string, amountMinor: bigint): NewPayout => ({
     merchantId: MERCHANT, reference, amountMinor, feeMinor: 0n, currency: 'NGN', bankCode: '058', accountNumber: '0123456785', accountName: 'ADAEZE NWOSU', nameMatch: 'not_checked',
@@ -38,7 +38,7 @@ function storesOn(client: SqlClient) {
   });
   /** Whether a create of `amountMinor` at `at` is admitted under a daily limit of `limitMinor`. */
   const admitted = async (reference: string, amountMinor: bigint, limitMinor: bigint, at: string) => {
-    const outcome = await payouts.create(payout(reference, amountMinor), START, limitMinor, new Date(at), () => undefined);
+    const outcome = await payouts.create(payout(reference, amountMinor), START, limitMinor, new Date(at), () => []);
     return 'refused' in outcome ? outcome : 'created';
   };
   return { fund, payouts, admitted };
@@ -60,7 +60,7 @@ describe('the daily total of payouts', () => {
       // A cancelled payout's amount is free again at once; the other one created in its minute still counts.
       expect(await admitted('later', 300_000n, 2_000_000n, '2026-11-25T10:02:00.000Z')).toBe('created');
       expect(await admitted('over-again', 700_001n, 2_000_000n, '2026-11-25T10:02:30.000Z')).toEqual({ refused: 'daily-limit', usedMinor: 1_300_000n });
-      await payouts.move({ merchantId: MERCHANT, reference: 'later' }, { to: 'CANCELLED', reason: 'cancelled_by_merchant' }, new Date('2026-11-25T10:02:40.000Z'), () => undefined);
+      await payouts.move({ merchantId: MERCHANT, reference: 'later' }, { to: 'CANCELLED', reason: 'cancelled_by_merchant' }, new Date('2026-11-25T10:02:40.000Z'), () => []);
       expect(await admitted('after-cancel', 1_000_000n, 2_000_000n, '2026-11-25T10:02:50.000Z')).toBe('created');
     } finally {
       await client.close();

@@ -20,6 +20,8 @@ export interface NewOutboxEvent {
   version: number;
   payload: string;
   notifyUrl: string;
+  /** The merchant's endpoint it goes to, whose secrets sign it; null: the object's own notifyUrl, signed as MerchantRegistry.signingSecretsOf says. */
+  endpointId: string | null;
   createdAt: Date;
 }
 

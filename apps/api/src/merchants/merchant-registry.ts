@@ -1,46 +1,30 @@
 import type { WebhookEventType } from '@paysign/contracts';
-import { isWebhookSecret, WEBHOOK_SECRET_PREFIX, WEBHOOK_SECRET_RULE } from '@paysign/signing';
-import * as fs from 'node:fs';
-import { HEADER_GRAMMAR } from '@paysign/signing';
-import { ConfigError, type ServiceMode } from '../config/app-config';
-import { isGuessableSecret, MIN_SECRET_LENGTH, SECRET_STRENGTH_RULE } from '../config/secret-strength';
-import { displayTextError } from '../http/display-text';
-import { normaliseMerchantUrl } from '../http/merchant-url';
-import { DEFAULT_FEES, parseFeeSchedule, type FeeSchedule } from '../money/fees';
-import { NO_BRANDING, parseBranding, type Branding } from './branding';
-import type { Credential, Merchant } from './merchant';
-import { DEFAULT_ROLES, NO_APPROVAL, parsePayoutApproval, parseRoles, type PayoutApprovalPolicy, type PayoutRole } from './payout-approval';
+import { createHash } from 'node:crypto';
+import { DEFAULT_FEES, type FeeSchedule } from '../money/fees';
+import { NO_BRANDING, type Branding } from './branding';
+import type { Credential, Merchant, MerchantStatus, WebhookEndpoint, WebhookSigningSecret } from './merchant';
+import { readMerchantsFile, type MerchantFileOptions } from './merchants-file';
+import { DEFAULT_ROLES, NO_APPROVAL, type PayoutApprovalPolicy, type PayoutRole } from './payout-approval';
 
-/** Minimum secret length in sandbox mode, where the demo keys are public anyway. */
-const MIN_SANDBOX_SECRET_LENGTH = 16;
-/** API keys of the public sandbox; production refuses them. */
-const SANDBOX_API_KEY_PREFIX = 'pk_sandbox_';
-/** API keys the merchants tool mints outside production; production takes only live ones. */
-const TEST_API_KEY_PREFIX = 'pk_test_';
-
-const MERCHANT_FIELDS = ['merchantId', 'tenantId', 'name', 'credentials', 'webhookSecrets', 'webhookUrl', 'webhookOptInEvents', 'fees', 'payoutApproval', 'displayName', 'brandColor', 'logo'];
 /** The events a merchant receives only when it asks for them: the contract's webhooks that say they are opt-in. */
 export const OPT_IN_EVENTS = ['payin.attempt_failed'] as const satisfies readonly WebhookEventType[];
 export type OptInEvent = (typeof OPT_IN_EVENTS)[number];
-const CREDENTIAL_FIELDS = ['apiKey', 'secretKey', 'status', 'roles'];
-const CREDENTIAL_STATUSES = ['active', 'revoked'];
 
-export interface MerchantFileOptions {
-  /** Production also refuses sandbox API keys, and short or guessable secrets. Default: sandbox. */
-  mode?: ServiceMode;
-  /**
-   * Test keys production lets pass in this check: the merchants tool's,
-   * for those a file already held, so that each rotation out of them can be
-   * written while the others wait their turn. The service never sets it.
-   */
-  toleratedTestKeys?: ReadonlySet<string>;
-}
-
-/** A merchant as MERCHANTS_FILE gives it; `fees` left out are the defaults (DEFAULT_FEES), and no `payoutApproval` is none. */
+/**
+ * A merchant as the registry holds it: from the database, or from a
+ * merchants file (the import's format, and tests'). `fees` left out are the
+ * defaults (DEFAULT_FEES), and no `payoutApproval` is none.
+ */
 export type MerchantEntry = Merchant & {
+  /** Default: active. */
+  status?: MerchantStatus;
   credentials: readonly Credential[];
+  /** A file's webhook secrets: they become its webhookUrl's endpoint, or, without one, sign notifyUrl events. */
   webhookSecrets?: readonly string[];
+  /** A file's webhookUrl: the endpoint that receives every event (see webhookEndpoints). */
   webhookUrl?: string;
+  /** The database's endpoints; when left out, those a file's webhookUrl makes. */
+  webhookEndpoints?: readonly WebhookEndpoint[];
   /** Events sent only to merchants that ask for them (OPT_IN_EVENTS). */
   webhookOptInEvents?: readonly OptInEvent[];
   fees?: FeeSchedule;
@@ -53,17 +37,26 @@ interface ActiveCredential {
   merchant: Merchant;
   secretKey: string;
   roles: ReadonlySet<PayoutRole>;
+  /** Epoch ms after which the key is refused; Infinity: never. */
+  expiresAtMs: number;
 }
 
 interface MerchantSettings {
   merchant: Merchant;
-  webhookSecrets: readonly string[];
+  /** What signs events sent to an object's notifyUrl when the merchant has no enabled endpoint. */
+  notifySecrets: readonly WebhookSigningSecret[];
+  endpoints: readonly WebhookEndpoint[];
   fees: FeeSchedule;
-  webhookUrl: string | undefined;
   webhookOptInEvents: ReadonlySet<OptInEvent>;
   payoutApproval: PayoutApprovalPolicy;
   branding: Branding;
   active: boolean;
+}
+
+/** Where one event goes: an endpoint's URL, or the object's own notifyUrl (no endpoint). */
+export interface EventTarget {
+  notifyUrl: string;
+  endpointId?: string;
 }
 
 /** What a reload changed: IDs only, never a secret. */
@@ -79,16 +72,26 @@ export interface MerchantChanges {
   webhookOptInsChanged: string[];
 }
 
+/** The endpoint a merchants file's webhookUrl stands for, when the entry has no endpoints of its own. */
+export const FILE_ENDPOINT_ID = 'we_merchantsfilewebhookurl';
+
 /**
- * Resolves API keys to their merchant and secret. Loaded at boot, and replaced
- * whole when MERCHANTS_FILE is reloaded, so a lookup never sees half a file.
+ * Resolves API keys to their merchant and secret, from memory: no store is
+ * asked per request. Replaced whole at each sync (merchants-sync.ts), so a
+ * lookup never sees half a change. A key past its `expiresAt` is refused at
+ * once, without waiting for a sync.
  */
 export class MerchantRegistry {
   private byApiKey = new Map<string, ActiveCredential>();
   private byMerchantId = new Map<string, MerchantSettings>();
   private entries: readonly MerchantEntry[] = [];
+  /** Keys used since the last `takeUsed`, with when: written to the store in batches, never per request. */
+  private used = new Map<string, number>();
 
-  constructor(entries: readonly MerchantEntry[]) {
+  constructor(
+    entries: readonly MerchantEntry[],
+    private readonly clock: () => number = Date.now,
+  ) {
     this.replace(entries);
   }
 
@@ -96,12 +99,15 @@ export class MerchantRegistry {
   replace(entries: readonly MerchantEntry[]): MerchantChanges {
     const byApiKey = new Map<string, ActiveCredential>();
     const byMerchantId = new Map<string, MerchantSettings>();
-    for (const { credentials, merchantId, tenantId, name, webhookSecrets = [], webhookUrl, webhookOptInEvents = [], fees = DEFAULT_FEES, payoutApproval = NO_APPROVAL, branding = NO_BRANDING } of entries) {
+    for (const entry of entries) {
+      const { credentials, merchantId, tenantId, name, status = 'active', webhookOptInEvents = [], fees = DEFAULT_FEES, payoutApproval = NO_APPROVAL, branding = NO_BRANDING } = entry;
       // The merchant a request carries: its identity only, never a secret.
       const merchant = { merchantId, tenantId, name };
-      const optedIn = new Set(webhookOptInEvents);
-      byMerchantId.set(merchantId, { merchant, webhookSecrets, fees, webhookUrl, webhookOptInEvents: optedIn, payoutApproval, branding, active: credentials.some((c) => c.status !== 'revoked') });
-      for (const { apiKey, secretKey, status, roles = DEFAULT_ROLES } of credentials) if (status !== 'revoked') byApiKey.set(apiKey, { merchant, secretKey, roles: new Set(roles) });
+      const { endpoints, notifySecrets } = endpointsOf(entry);
+      const suspended = status === 'suspended';
+      const keys = suspended ? [] : credentials.filter((c) => c.status !== 'revoked');
+      byMerchantId.set(merchantId, { merchant, notifySecrets, endpoints, fees, webhookOptInEvents: new Set(webhookOptInEvents), payoutApproval, branding, active: keys.length > 0 });
+      for (const { apiKey, secretKey, roles = DEFAULT_ROLES, expiresAt } of keys) byApiKey.set(apiKey, { merchant, secretKey, roles: new Set(roles), expiresAtMs: expiresAt?.getTime() ?? Infinity });
     }
     const changes = diff(this.entries, entries);
     this.byApiKey = byApiKey;
@@ -114,57 +120,98 @@ export class MerchantRegistry {
     return new MerchantRegistry(readMerchantsFile(file, options));
   }
 
-  /** The secret of an active credential; undefined for an unknown or revoked key. */
+  /** The active, unexpired credential of `apiKey`; undefined for an unknown, revoked, expired or suspended one. */
+  private credentialOf(apiKey: string): ActiveCredential | undefined {
+    const credential = this.byApiKey.get(apiKey);
+    if (!credential || credential.expiresAtMs <= this.clock()) return undefined;
+    return credential;
+  }
+
+  /** The secret of an active credential; undefined for an unknown, revoked or expired key. Notes the key as used. */
   secretFor(apiKey: string): string | undefined {
-    return this.byApiKey.get(apiKey)?.secretKey;
+    const credential = this.credentialOf(apiKey);
+    if (credential) this.used.set(apiKey, this.clock());
+    return credential?.secretKey;
   }
 
   merchantFor(apiKey: string): Merchant | undefined {
-    return this.byApiKey.get(apiKey)?.merchant;
+    return this.credentialOf(apiKey)?.merchant;
   }
 
-  /** Whether the active credential `apiKey` holds `role`; a revoked or unknown key holds none. Read per request, so a reload applies at once. */
+  /** Whether the active credential `apiKey` holds `role`; a revoked, expired or unknown key holds none. Read per request, so a sync applies at once. */
   hasRole(apiKey: string, role: PayoutRole): boolean {
-    return this.byApiKey.get(apiKey)?.roles.has(role) ?? false;
+    return this.credentialOf(apiKey)?.roles.has(role) ?? false;
   }
 
-  /** The merchant's `payoutApproval`: none for a merchant that set none, or is no longer in the file. */
+  /** The keys used since the last call, and when each was last; the caller writes them to the store. */
+  takeUsed(): Map<string, number> {
+    const used = this.used;
+    this.used = new Map();
+    return used;
+  }
+
+  /** The merchant's `payoutApproval`: none for a merchant that set none, or is no longer known. */
   payoutApprovalOf(merchantId: string): PayoutApprovalPolicy {
     return this.byMerchantId.get(merchantId)?.payoutApproval ?? NO_APPROVAL;
   }
 
-  /** How the merchant's checkout looks: none for a merchant that set none, or is no longer in the file. */
+  /** How the merchant's checkout looks: none for a merchant that set none, or is no longer known. */
   brandingOf(merchantId: string): Branding {
     return this.byMerchantId.get(merchantId)?.branding ?? NO_BRANDING;
   }
 
-  /** The merchant's webhook secrets, each of which signs every delivery; empty when it has none. */
-  webhookSecretsOf(merchantId: string): readonly string[] {
-    return this.byMerchantId.get(merchantId)?.webhookSecrets ?? [];
+  /**
+   * The secrets that sign an event: its endpoint's, or, for an object's own
+   * notifyUrl, those of the merchant's oldest enabled endpoint, else the
+   * notify secrets of its merchants file. Only those not yet expired; empty
+   * when there are none (a deleted endpoint), and the event is not sent.
+   */
+  signingSecretsOf(merchantId: string, endpointId?: string | null): readonly string[] {
+    const settings = this.byMerchantId.get(merchantId);
+    if (!settings) return [];
+    const now = this.clock();
+    const live = (secrets: readonly WebhookSigningSecret[]) => secrets.filter((s) => (s.expiresAt?.getTime() ?? Infinity) > now).map((s) => s.secret);
+    if (endpointId) return live(settings.endpoints.find((endpoint) => endpoint.id === endpointId)?.secrets ?? []);
+    const primary = settings.endpoints.find((endpoint) => endpoint.enabled);
+    return live(primary ? primary.secrets : settings.notifySecrets);
   }
 
-  /** Where the merchant's events go when the payin or payout names no notifyUrl; undefined when it set none. */
-  webhookUrlOf(merchantId: string): string | undefined {
-    return this.byMerchantId.get(merchantId)?.webhookUrl;
+  /** Whether an object created with a notifyUrl could have its events signed. */
+  canSignNotifications(merchantId: string): boolean {
+    return this.signingSecretsOf(merchantId).length > 0;
   }
 
-  /** Whether the merchant asked for an opt-in event; read per event, so a reload applies to the next one. */
+  /**
+   * Where an event of `type` goes: the object's notifyUrl alone when it has
+   * one; else every enabled endpoint that names the type, or `*` for a type
+   * that is not opt-in (OPT_IN_EVENTS), or `*` and the merchant opted in.
+   */
+  eventTargets(merchantId: string, type: string, notifyUrl?: string | null): EventTarget[] {
+    const settings = this.byMerchantId.get(merchantId);
+    const optIn = (OPT_IN_EVENTS as readonly string[]).includes(type);
+    const optedIn = optIn && (settings?.webhookOptInEvents.has(type as OptInEvent) ?? false);
+    if (notifyUrl) return !optIn || optedIn ? [{ notifyUrl }] : [];
+    return (settings?.endpoints ?? [])
+      .filter((endpoint) => endpoint.enabled && (endpoint.enabledEvents.includes(type) || (endpoint.enabledEvents.includes('*') && (!optIn || optedIn))))
+      .map((endpoint) => ({ notifyUrl: endpoint.url, endpointId: endpoint.id }));
+  }
+
+  /** Whether the merchant asked for an opt-in event; read per event, so a sync applies to the next one. */
   optedInTo(merchantId: string, event: OptInEvent): boolean {
     return this.byMerchantId.get(merchantId)?.webhookOptInEvents.has(event) ?? false;
   }
 
-  /** What the merchant pays: its `fees` in the file, or the defaults; the defaults too for a merchant no longer in the file. */
+  /** What the merchant pays: its `fees`, or the defaults; the defaults too for a merchant no longer known. */
   feesOf(merchantId: string): FeeSchedule {
     return this.byMerchantId.get(merchantId)?.fees ?? DEFAULT_FEES;
   }
 
   /**
-   * A merchant whose customers may still pay it: in the file, with at least
-   * one active key. The file has no status of its own for a merchant, only
-   * per key; a merchant with every key revoked can no longer create, read or
-   * confirm a payin, so it counts as revoked, and its checkout takes no
-   * payment the merchant could never see. A rotation adds the new key before
-   * revoking the old, so never leaves a merchant without one.
+   * A merchant whose customers may still pay it: known, not suspended, with
+   * at least one active key. A merchant with every key revoked can no longer
+   * create, read or confirm a payin, so it counts as revoked, and its
+   * checkout takes no payment the merchant could never see. A roll adds the
+   * new key before the old one ends, so never leaves a merchant without one.
    */
   merchantTakingPayments(merchantId: string): Merchant | undefined {
     const found = this.byMerchantId.get(merchantId);
@@ -172,27 +219,18 @@ export class MerchantRegistry {
   }
 }
 
-/** MERCHANTS_FILE could not be read at all (permissions, missing), as opposed to read and refused. */
-export class MerchantsFileUnreadable extends ConfigError {}
+/** The endpoints of an entry: its own, or the one its file's webhookUrl stands for; and what signs notifyUrl events without one. */
+function endpointsOf(entry: MerchantEntry): { endpoints: readonly WebhookEndpoint[]; notifySecrets: readonly WebhookSigningSecret[] } {
+  const fileSecrets = (entry.webhookSecrets ?? []).map((secret) => ({ secret, fingerprint: fingerprintOf(secret), createdAt: new Date(0) }));
+  if (entry.webhookEndpoints) return { endpoints: entry.webhookEndpoints, notifySecrets: fileSecrets };
+  if (!entry.webhookUrl) return { endpoints: [], notifySecrets: fileSecrets };
+  const endpoint: WebhookEndpoint = { id: FILE_ENDPOINT_ID, url: entry.webhookUrl, enabledEvents: ['*'], description: null, enabled: true, secrets: fileSecrets, createdAt: new Date(0), updatedAt: new Date(0) };
+  return { endpoints: [endpoint], notifySecrets: [] };
+}
 
-/** Reads and validates MERCHANTS_FILE; throws ConfigError naming every problem, MerchantsFileUnreadable when it cannot be read. */
-export function readMerchantsFile(file: string, options: MerchantFileOptions = {}): MerchantEntry[] {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (error) {
-    const denied = (error as NodeJS.ErrnoException).code === 'EACCES';
-    // The usual cause: the file was replaced by another user, and lost the group the service reads it through.
-    const fix = denied ? `; give the service's user read access again, as when it was installed (for example chgrp 1000 ${file} && chmod 0640 ${file})` : '';
-    throw new MerchantsFileUnreadable(`MERCHANTS_FILE ${file} cannot be read: ${(error as Error).message}${fix}`);
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError(`MERCHANTS_FILE ${file} is not valid JSON: ${(error as Error).message}`);
-  }
-  return validateMerchants(data, file, options);
+/** The first 12 hex digits of a secret's SHA-256: enough to tell secrets apart, nothing to sign with. */
+export function fingerprintOf(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex').slice(0, 12);
 }
 
 function diff(before: readonly MerchantEntry[], after: readonly MerchantEntry[]): MerchantChanges {
@@ -213,115 +251,4 @@ function diff(before: readonly MerchantEntry[], after: readonly MerchantEntry[])
     rolesChanged: [...rolesAfter].filter(([key, roles]) => rolesBefore.has(key) && rolesBefore.get(key) !== roles).map(([key]) => key),
     webhookOptInsChanged: [...optInsAfter].filter(([merchantId, events]) => (optInsBefore.get(merchantId) ?? '') !== events).map(([merchantId]) => merchantId),
   };
-}
-
-/** The webhook secret of the sandbox merchants file: public, so production refuses it. */
-export const SANDBOX_WEBHOOK_SECRET = 'whsec_c2FuZGJveC13ZWJob29rLXNlY3JldC1wdWJsaWM=';
-
-
-/** Checks the file's shape; every problem names its entry and field. */
-export function validateMerchants(data: unknown, file: string, options: MerchantFileOptions = {}): MerchantEntry[] {
-  const production = options.mode === 'production';
-  const minSecretLength = production ? MIN_SECRET_LENGTH : MIN_SANDBOX_SECRET_LENGTH;
-  const problems: string[] = [];
-  if (!Array.isArray(data)) throw new ConfigError(`MERCHANTS_FILE ${file} must hold a JSON array of merchants`);
-  if (data.length === 0) problems.push('the array is empty: no request could ever be admitted');
-  const seenMerchants = new Set<string>();
-  const seenKeys = new Set<string>();
-  const fees: FeeSchedule[] = [];
-  const approvals: PayoutApprovalPolicy[] = [];
-  const brandings: Branding[] = [];
-  const roles = new Map<string, readonly PayoutRole[]>();
-  const webhookUrls: Array<string | undefined> = [];
-  data.forEach((entry: unknown, i) => {
-    const at = `merchants[${i}]`;
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-      problems.push(`${at} must be an object`);
-      return;
-    }
-    const e = entry as Record<string, unknown>;
-    const unknown = Object.keys(e).filter((k) => !MERCHANT_FIELDS.includes(k));
-    if (unknown.length) problems.push(`${at} has unknown field(s) ${unknown.join(', ')}`);
-    for (const field of ['merchantId', 'tenantId'] as const) {
-      if (typeof e[field] !== 'string' || !HEADER_GRAMMAR[field].pattern.test(e[field] as string)) problems.push(`${at}.${field} must be ${HEADER_GRAMMAR[field].rule}`);
-    }
-    if (typeof e.name !== 'string' || e.name.trim() === '') problems.push(`${at}.name must be a non-empty string`);
-    else {
-      // The checkout page shows the name to customers: it must display as it reads, like any text a merchant sends.
-      const nameError = displayTextError(`${at}.name`, e.name);
-      if (nameError) problems.push(nameError.message.replace(/\.$/, ''));
-    }
-    if (typeof e.merchantId === 'string') {
-      if (seenMerchants.has(e.merchantId)) problems.push(`${at}.merchantId ${e.merchantId} appears twice`);
-      seenMerchants.add(e.merchantId);
-    }
-    fees[i] = parseFeeSchedule(e.fees, `${at}.fees`, problems);
-    approvals[i] = parsePayoutApproval(e.payoutApproval, `${at}.payoutApproval`, problems);
-    brandings[i] = parseBranding(e, at, problems);
-    if (e.webhookUrl !== undefined) {
-      const url = typeof e.webhookUrl === 'string' ? normaliseMerchantUrl('webhookUrl', e.webhookUrl) : undefined;
-      if (!url || 'error' in url) problems.push(`${at}.webhookUrl ${url && 'error' in url ? url.error.message.replace(/^webhookUrl /, '').replace(/\.$/, '') : 'must be a string'}`);
-      else if (production && !url.url.startsWith('https:')) problems.push(`${at}.webhookUrl must be an https URL in production mode`);
-      else if (!Array.isArray(e.webhookSecrets) || e.webhookSecrets.length === 0) problems.push(`${at}.webhookUrl needs webhookSecrets to sign the events sent to it`);
-      else webhookUrls[i] = url.url;
-    }
-    if (e.webhookOptInEvents !== undefined) {
-      const events = e.webhookOptInEvents;
-      if (!Array.isArray(events) || events.some((event) => !(OPT_IN_EVENTS as readonly unknown[]).includes(event))) {
-        problems.push(`${at}.webhookOptInEvents must be an array of the opt-in events: ${OPT_IN_EVENTS.join(', ')}`);
-      } else if (new Set(events).size !== events.length) problems.push(`${at}.webhookOptInEvents names an event twice`);
-    }
-    if (e.webhookSecrets !== undefined) {
-      if (!Array.isArray(e.webhookSecrets)) problems.push(`${at}.webhookSecrets must be an array of whsec_ secrets`);
-      else
-        e.webhookSecrets.forEach((secret: unknown, j) => {
-          if (!isWebhookSecret(secret)) problems.push(`${at}.webhookSecrets[${j}] must be ${WEBHOOK_SECRET_RULE}`);
-          else if (production && secret === SANDBOX_WEBHOOK_SECRET) problems.push(`${at}.webhookSecrets[${j}] is the public sandbox webhook secret, refused in production mode`);
-          // Judged on the key's base64, without the fixed prefix every secret shares.
-          else if (production && isGuessableSecret((secret as string).slice(WEBHOOK_SECRET_PREFIX.length))) {
-            problems.push(`${at}.webhookSecrets[${j}] is too predictable for production mode (repeated, or too few different characters); use whsec_ and the base64 of random bytes, such as the output of openssl rand -base64 32`);
-          }
-        });
-    }
-    if (!Array.isArray(e.credentials) || e.credentials.length === 0) {
-      problems.push(`${at}.credentials must be a non-empty array of {apiKey, secretKey, status?, roles?}`);
-      return;
-    }
-    e.credentials.forEach((credential: unknown, j) => {
-      const cat = `${at}.credentials[${j}]`;
-      if (typeof credential !== 'object' || credential === null || Array.isArray(credential)) {
-        problems.push(`${cat} must be an object {apiKey, secretKey, status?, roles?}`);
-        return;
-      }
-      const c = credential as Record<string, unknown>;
-      const unknownFields = Object.keys(c).filter((k) => !CREDENTIAL_FIELDS.includes(k));
-      if (unknownFields.length) problems.push(`${cat} has unknown field(s) ${unknownFields.join(', ')}; a credential has ${CREDENTIAL_FIELDS.join(', ')}`);
-      if (typeof c.apiKey !== 'string' || !HEADER_GRAMMAR.apiKey.pattern.test(c.apiKey)) {
-        problems.push(`${cat}.apiKey must be ${HEADER_GRAMMAR.apiKey.rule}`);
-      } else {
-        if (seenKeys.has(c.apiKey)) problems.push(`${cat}.apiKey is used by another credential`);
-        seenKeys.add(c.apiKey);
-        if (production && c.apiKey.startsWith(SANDBOX_API_KEY_PREFIX)) problems.push(`${cat}.apiKey ${c.apiKey} is a public sandbox key, refused in production mode`);
-        else if (production && c.apiKey.startsWith(TEST_API_KEY_PREFIX) && c.status !== 'revoked' && !options.toleratedTestKeys?.has(c.apiKey)) {
-          problems.push(`${cat}.apiKey ${c.apiKey} of merchant ${String(e.merchantId)} is a test key, refused in production mode; roll it to a live key with \`merchants rotate-key --api-key ${c.apiKey} --mode production\`, which revokes it`);
-        }
-      }
-      if (typeof c.secretKey !== 'string' || c.secretKey.length < minSecretLength) {
-        problems.push(`${cat}.secretKey must be a string of at least ${minSecretLength} characters${production ? ' in production mode' : ''}`);
-      } else if (production && isGuessableSecret(c.secretKey)) {
-        problems.push(`${cat}.secretKey is too predictable for production mode (repeated, or too few different characters); use ${SECRET_STRENGTH_RULE}`);
-      }
-      if (c.status !== undefined && !CREDENTIAL_STATUSES.includes(c.status as string)) problems.push(`${cat}.status must be "active" or "revoked"`);
-      if (typeof c.apiKey === 'string') roles.set(c.apiKey, parseRoles(c.roles, `${cat}.roles`, problems));
-    });
-  });
-  if (problems.length) throw new ConfigError(`MERCHANTS_FILE ${file} is invalid:\n- ${problems.join('\n- ')}`);
-  return (data as Array<MerchantEntry & Record<string, unknown>>).map(({ displayName: _displayName, brandColor: _brandColor, logo: _logo, ...entry }, i) => ({
-    ...entry,
-    branding: brandings[i] ?? NO_BRANDING,
-    credentials: entry.credentials.map((credential) => ({ ...credential, roles: roles.get(credential.apiKey) ?? DEFAULT_ROLES })),
-    fees: fees[i] ?? DEFAULT_FEES,
-    payoutApproval: approvals[i] ?? NO_APPROVAL,
-    ...(webhookUrls[i] ? { webhookUrl: webhookUrls[i] } : {}),
-  }));
 }

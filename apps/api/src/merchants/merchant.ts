@@ -7,7 +7,7 @@ declare module 'fastify' {
   }
 }
 
-/** A merchant as loaded from MERCHANTS_FILE. */
+/** A merchant's identity, as a request carries it: never a secret. */
 export interface Merchant {
   merchantId: string;
   tenantId: string;
@@ -22,4 +22,31 @@ export interface Credential {
   status?: 'active' | 'revoked';
   /** What the key may do with payouts (merchants/payout-approval.ts). Default: payouts:create, everything but approving. */
   roles?: readonly PayoutRole[];
+  /** After this instant the key is refused as unknown: the old key of a roll, kept for an overlap. Default: never. */
+  expiresAt?: Date;
+}
+
+/** Whether a merchant's keys are admitted: a suspended merchant's are refused everywhere, and its checkout takes no payment. */
+export type MerchantStatus = 'active' | 'suspended';
+
+/** A merchant's webhook endpoint: where the events of the types it names go, signed with its own secrets. */
+export interface WebhookEndpoint {
+  id: string;
+  url: string;
+  /** Event types, or `*` for every event a merchant receives without opting in. */
+  enabledEvents: readonly string[];
+  description: string | null;
+  enabled: boolean;
+  /** Each signs every delivery while it lasts: two during a roll. */
+  secrets: readonly WebhookSigningSecret[];
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface WebhookSigningSecret {
+  secret: string;
+  fingerprint: string;
+  createdAt: Date;
+  /** After this instant it no longer signs; undefined: until it is rolled. */
+  expiresAt?: Date;
 }

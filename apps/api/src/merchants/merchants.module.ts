@@ -1,14 +1,16 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { MerchantRegistry } from './merchant-registry';
-import { MerchantsFileWatcher } from './merchants-file-watcher';
+import { MerchantStore } from './merchant-store';
+import { MerchantsSync } from './merchants-sync';
 
-/** The merchants in force and, when they come from MERCHANTS_FILE, the watcher that reloads them (SIGHUP finds it here). */
+/** The merchants in force, the database they come from, and the sync between them (SIGHUP and the merchant's own changes find it here). */
 @Module({})
 export class MerchantsModule {
-  static forRoot(options: { registry: MerchantRegistry; watcher: MerchantsFileWatcher | undefined }): DynamicModule {
+  static forRoot(options: { registry: MerchantRegistry; store: MerchantStore; sync: MerchantsSync | undefined }): DynamicModule {
     const providers = [
       { provide: MerchantRegistry, useValue: options.registry },
-      { provide: MerchantsFileWatcher, useValue: options.watcher ?? null },
+      { provide: MerchantStore, useValue: options.store },
+      { provide: MerchantsSync, useValue: options.sync ?? null },
     ];
     return { module: MerchantsModule, global: true, providers, exports: providers.map((provider) => provider.provide) };
   }

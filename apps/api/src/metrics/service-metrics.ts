@@ -128,7 +128,7 @@ export class ServiceMetrics {
 
   readonly merchantsReloadFailures = new Counter({
     name: 'paysign_merchants_reload_failures_total',
-    help: 'Reloads of MERCHANTS_FILE refused, by reason: unreadable (the service cannot read it: permissions, missing) or invalid (not JSON, or refused by the validator). The merchants in force stay, keys revoked since among them; counted at each check while the file stays refused.',
+    help: 'Loads of the merchants from the database refused, by reason: unreachable (the database did not answer: everything in force stays, keys revoked since among them) or invalid (a merchant whose secret does not open under SECRETS_KEYRING, or whose settings this mode refuses: that merchant is left out, its keys refused). Counted at each load while it lasts.',
     labelNames: ['reason'] as const,
     registers: [this.registry],
   });

@@ -1,5 +1,6 @@
 import type { PayinEvent, PayinEventType } from '@paysign/contracts';
 import type { EventOutbox } from '../events/event-outbox';
+import type { EventTarget } from '../merchants/merchant-registry';
 import type { NewOutboxEvent } from '../events/outbox-event';
 import type { CheckoutLinks } from './checkout-links';
 import type { StoredPayin } from './payin-repository.interface';
@@ -7,11 +8,11 @@ import { isFinal } from './payin-states';
 import { payinToContract } from './payin-view';
 
 /** Builds the outbox row of a payin that just moved, if it has one; the payin store writes it in the transaction of the move. */
-export type PayinEventOf = (moved: StoredPayin) => NewOutboxEvent | undefined;
+export type PayinEventOf = (moved: StoredPayin) => readonly NewOutboxEvent[];
 
 /**
  * The events payins send, to the payin's notifyUrl or else the merchant's
- * webhookUrl: one when a payin becomes final, on every path that makes it so
+ * endpoints that take them: one when a payin becomes final, on every path that makes it so
  * (checkout, simulation, expiry); and `payin.attempt_failed` when a decline
  * leaves it open, to merchants that opted in.
  */
@@ -19,21 +20,17 @@ export class PayinEvents {
   constructor(
     private readonly outbox: EventOutbox,
     private readonly links: CheckoutLinks,
-    /** The merchant's `webhookUrl`, which gets the events of payins created without a notifyUrl. */
-    private readonly webhookUrlOf: (merchantId: string) => string | undefined = () => undefined,
-    /** Whether the merchant asked for declined attempts' events. */
-    private readonly followsDeclines: (merchantId: string) => boolean = () => false,
+    /** Where an event goes (MerchantRegistry.eventTargets), which also knows who asked for declined attempts' events. */
+    private readonly targetsOf: (merchantId: string, type: PayinEventType, notifyUrl: string | null) => readonly EventTarget[] = () => [],
   ) {}
 
   readonly eventOf: PayinEventOf = (payin) => {
-    const notifyUrl = payin.notifyUrl ?? this.webhookUrlOf(payin.merchantId);
-    if (!notifyUrl) return undefined;
     const lastAttempt = payin.attempts.at(-1);
     // Still open after a change: the only such change that has an event is a declined attempt.
     const declinedAndOpen = payin.status === 'PENDING' && lastAttempt?.outcome === 'declined';
-    if (declinedAndOpen ? !this.followsDeclines(payin.merchantId) : !isFinal(payin.status)) return undefined;
+    if (!declinedAndOpen && !isFinal(payin.status)) return [];
     const type: PayinEventType = declinedAndOpen ? 'payin.attempt_failed' : (`payin.${payin.status.toLowerCase()}` as PayinEventType);
-    return this.outbox.event<PayinEventType, PayinEvent['data']>({
+    return this.outbox.events<PayinEventType, PayinEvent['data']>({
       merchantId: payin.merchantId,
       objectType: 'payin',
       objectId: payin.reference,
@@ -41,7 +38,7 @@ export class PayinEvents {
       version: payin.version,
       occurredAt: declinedAndOpen ? lastAttempt.attemptedAt : (payin.paidAt ?? payin.failedAt ?? payin.createdAt),
       data: payinToContract(payin, this.links),
-      notifyUrl,
+      targets: this.targetsOf(payin.merchantId, type, payin.notifyUrl),
     });
   };
 }

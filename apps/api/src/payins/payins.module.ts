@@ -45,8 +45,7 @@ import { SqlPayinRepository } from './sql-payin.repository';
         new PayinEvents(
           outbox,
           links,
-          (merchantId) => merchants.webhookUrlOf(merchantId),
-          (merchantId) => merchants.optedInTo(merchantId, 'payin.attempt_failed'),
+          (merchantId, type, notifyUrl) => merchants.eventTargets(merchantId, type, notifyUrl),
         ),
       inject: [EventOutbox, CheckoutLinks, MerchantRegistry],
     },

@@ -34,7 +34,7 @@ export class PayinsService {
 
   /** Creates a payin, or replays the one with the same reference and body. */
   async create(merchantId: string, input: CreatePayinDto): Promise<{ created: boolean; payin: Payin }> {
-    if (input.notifyUrl && this.merchants.webhookSecretsOf(merchantId).length === 0) throw new ApiException('WEBHOOK_NOT_CONFIGURED', { merchantId });
+    if (input.notifyUrl && !this.merchants.canSignNotifications(merchantId)) throw new ApiException('WEBHOOK_NOT_CONFIGURED', { merchantId });
     const gateway = input.gateway ?? null;
     // The gateway selected now takes the payin for good: it is its provider of record.
     const taker = this.providers.gatewayForNewPayin(gateway);

@@ -274,8 +274,7 @@ export class SqlPayinRepository implements PayinRepository {
   /** The outbox rows of the payins a statement just made final, in the same transaction: a transition without its event, or the reverse, cannot be committed. */
   private async writeEvents(tx: SqlQueryable, moved: StoredPayin[], eventOf: PayinEventOf): Promise<void> {
     for (const payin of moved) {
-      const event = eventOf(payin);
-      if (event) await this.outbox.write(tx, event);
+      await this.outbox.writeMany(tx, eventOf(payin));
     }
   }
 }

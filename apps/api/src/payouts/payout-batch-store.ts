@@ -70,7 +70,7 @@ export interface PayoutBatchListQuery {
 export type CancelOutcome = { cancelled: StoredBatch; replayed: boolean } | { refused: 'not-found' } | { refused: 'not-open'; status: PayoutBatchStatus };
 
 /** Builds the outbox row of a batch that just completed, if it has one. */
-export type PayoutBatchEventOf = (completed: StoredBatch) => NewOutboxEvent | undefined;
+export type PayoutBatchEventOf = (completed: StoredBatch) => readonly NewOutboxEvent[];
 
 interface BatchRow {
   merchant_id: string;
@@ -239,8 +239,7 @@ export class PayoutBatchStore {
         );
         for (const payout of rows.map(payoutFromRow)) {
           await this.ledger.releasePayout(tx, payoutMoney(payout), now);
-          const event = eventOf(payout);
-          if (event) await this.outbox.write(tx, event);
+          await this.outbox.writeMany(tx, eventOf(payout));
         }
         await tx.query(
           `UPDATE payout_batches SET status = 'CANCELLED', cancellation_reason = $3, cancelled_at = $4::timestamptz, version = version + 1 WHERE merchant_id = $1 AND reference = $2`,
@@ -281,8 +280,7 @@ export class PayoutBatchStore {
       now.toISOString(),
     ]);
     const completed = (await this.findOn(tx, key)) as StoredBatch;
-    const event = this.batchEventOf(completed);
-    if (event) await this.outbox.write(tx, event);
+    await this.outbox.writeMany(tx, this.batchEventOf(completed));
   }
 
   /** A page of the merchant's batches, newest first, each with its totals. */

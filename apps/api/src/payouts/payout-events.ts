@@ -29,10 +29,9 @@ export class PayoutEvents {
 
   readonly eventOf: PayoutEventOf = (payout) => {
     const type = EVENT_OF_STATUS[payout.status];
-    const notifyUrl = payout.notifyUrl ?? this.merchants.webhookUrlOf(payout.merchantId);
-    if (!type || !notifyUrl) return undefined;
-    if (type === 'payout.approval_required' && payout.batchReference !== null) return undefined;
-    return this.outbox.event<PayoutEventType, PayoutEvent['data']>({
+    if (!type) return [];
+    if (type === 'payout.approval_required' && payout.batchReference !== null) return [];
+    return this.outbox.events<PayoutEventType, PayoutEvent['data']>({
       merchantId: payout.merchantId,
       objectType: 'payout',
       objectId: payout.reference,
@@ -40,14 +39,13 @@ export class PayoutEvents {
       version: payout.version,
       occurredAt: payout.reversedAt ?? payout.completedAt ?? payout.createdAt,
       data: payoutToContract(payout),
-      notifyUrl,
+      targets: this.merchants.eventTargets(payout.merchantId, type, payout.notifyUrl),
     });
   };
 
   readonly batchEventOf: PayoutBatchEventOf = (batch: StoredBatch) => {
-    const notifyUrl = this.merchants.webhookUrlOf(batch.merchantId);
-    if (batch.status !== 'COMPLETED' || !notifyUrl) return undefined;
-    return this.outbox.event<PayoutBatchEventType, PayoutBatchEvent['data']>({
+    if (batch.status !== 'COMPLETED') return [];
+    return this.outbox.events<PayoutBatchEventType, PayoutBatchEvent['data']>({
       merchantId: batch.merchantId,
       objectType: 'payout_batch',
       objectId: batch.reference,
@@ -55,7 +53,7 @@ export class PayoutEvents {
       version: batch.version,
       occurredAt: batch.completedAt ?? batch.createdAt,
       data: payoutBatchToContract(batch),
-      notifyUrl,
+      targets: this.merchants.eventTargets(batch.merchantId, 'payout_batch.completed'),
     });
   };
 }

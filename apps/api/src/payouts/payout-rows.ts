@@ -68,7 +68,7 @@ export interface PayoutListQuery {
 }
 
 /** Builds the outbox row of a payout that just moved, if it has one. */
-export type PayoutEventOf = (moved: StoredPayout) => NewOutboxEvent | undefined;
+export type PayoutEventOf = (moved: StoredPayout) => readonly NewOutboxEvent[];
 
 export interface PayoutRow {
   merchant_id: string;

@@ -151,7 +151,7 @@ export class PayoutStore {
         await this.ledger.holdPayouts(tx, written.map(money), at);
         await this.outbox.writeMany(
           tx,
-          written.flatMap((payout) => (admitted.get(payout.reference) as GroupedCreate).eventOf(payout) ?? []),
+          written.flatMap((payout) => (admitted.get(payout.reference) as GroupedCreate).eventOf(payout)),
         );
         const byReference = new Map(written.map((payout) => [payout.reference, payout]));
         return outcomes.map((outcome) => {
@@ -240,8 +240,7 @@ export class PayoutStore {
         if (!inserted) return { created: false, payout: (await this.findOn(tx, payout)) as StoredPayout };
         const created = inserted;
         await this.ledger.holdPayout(tx, money(created), now);
-        const event = eventOf(created);
-        if (event) await this.outbox.write(tx, event);
+        await this.outbox.writeMany(tx, eventOf(created));
         return { created: true, payout: created };
       }),
     );
@@ -320,8 +319,7 @@ export class PayoutStore {
         if (transition.to === 'SUCCESSFUL') await this.ledger.debitPayout(tx, money(moved), now);
         if (transition.to === 'FAILED' || transition.to === 'CANCELLED') await this.ledger.releasePayout(tx, money(moved), now);
         if (transition.to === 'REVERSED') await this.ledger.reversePayout(tx, money(moved), now);
-        const event = eventOf(moved);
-        if (event) await this.outbox.write(tx, event);
+        await this.outbox.writeMany(tx, eventOf(moved));
         if (moved.batchReference !== null && (FINAL_STATUSES as string[]).includes(transition.to) && transition.to !== 'REVERSED') {
           await this.batches.completeIfDone(tx, { merchantId: moved.merchantId, reference: moved.batchReference }, now);
         }

@@ -57,7 +57,7 @@ export class PayoutsService {
     const existing = await this.store.find(key);
     if (existing) return { created: false, payout: payoutToContract(replayed(existing, requestFingerprint)) };
 
-    if (input.notifyUrl && this.merchants.webhookSecretsOf(merchantId).length === 0) throw new ApiException('WEBHOOK_NOT_CONFIGURED', { merchantId });
+    if (input.notifyUrl && !this.merchants.canSignNotifications(merchantId)) throw new ApiException('WEBHOOK_NOT_CONFIGURED', { merchantId });
     const enquiry = await this.enquiries.find(merchantId, input.enquiryId);
     if (!enquiry) throw new ApiException('ENQUIRY_NOT_FOUND', { enquiryId: input.enquiryId });
     if (enquiry.expired) throw new ApiException('ENQUIRY_EXPIRED', { enquiryId: input.enquiryId, expiresAt: enquiry.expiresAt.toISOString() });

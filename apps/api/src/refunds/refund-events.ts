@@ -17,7 +17,7 @@ const EVENT_OF_STATUS: Record<RefundStatus, RefundEventType> = {
  * The events refunds send: one for every state a refund enters, created
  * PENDING included, since each is something a merchant may act on or show
  * its customer; to the refund's notifyUrl or else the merchant's
- * webhookUrl, and none when neither is set.
+ * endpoints that take it, and none when there are none.
  */
 export class RefundEvents {
   constructor(
@@ -28,17 +28,16 @@ export class RefundEvents {
   ) {}
 
   readonly eventOf: RefundEventOf = (refund) => {
-    const notifyUrl = refund.notifyUrl ?? this.merchants.webhookUrlOf(refund.merchantId);
-    if (!notifyUrl) return undefined;
-    return this.outbox.event<RefundEventType, RefundEvent['data']>({
+    const type = EVENT_OF_STATUS[refund.status];
+    return this.outbox.events<RefundEventType, RefundEvent['data']>({
       merchantId: refund.merchantId,
       objectType: 'refund',
       objectId: refund.reference,
-      type: EVENT_OF_STATUS[refund.status],
+      type,
       version: refund.version,
       occurredAt: refund.completedAt ?? (refund.status === 'PENDING' ? refund.createdAt : new Date(this.now())),
       data: refundToContract(refund),
-      notifyUrl,
+      targets: this.merchants.eventTargets(refund.merchantId, type, refund.notifyUrl),
     });
   };
 }

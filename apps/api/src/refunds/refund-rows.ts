@@ -67,7 +67,7 @@ export interface RefundListQuery {
 }
 
 /** Builds the outbox row of a refund that was created or just moved, if it has one. */
-export type RefundEventOf = (refund: StoredRefund) => NewOutboxEvent | undefined;
+export type RefundEventOf = (refund: StoredRefund) => readonly NewOutboxEvent[];
 
 export interface RefundRow {
   merchant_id: string;

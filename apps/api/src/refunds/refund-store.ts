@@ -113,8 +113,7 @@ export class RefundStore {
         );
         if (taken.rows.length === 0) throw new Error(`payin ${refund.payinReference} has less left to refund than its lock showed`);
         await this.holds.hold(tx, money(created), now);
-        const event = eventOf(created);
-        if (event) await this.outbox.write(tx, event);
+        await this.outbox.writeMany(tx, eventOf(created));
         return { created: true, refund: created };
       }),
     );
@@ -197,8 +196,7 @@ export class RefundStore {
           if (transition.to === 'SUCCESSFUL') await this.holds.debit(tx, money(moved), now);
           else await this.holds.release(tx, money(moved), now);
         }
-        const event = eventOf(moved);
-        if (event) await this.outbox.write(tx, event);
+        await this.outbox.writeMany(tx, eventOf(moved));
         return moved;
       }),
     );
@@ -239,7 +237,7 @@ export class RefundStore {
           params,
         );
         const claimed = rows.map(fromRow);
-        await this.outbox.writeMany(tx, claimed.flatMap((refund) => eventOf(refund) ?? []));
+        await this.outbox.writeMany(tx, claimed.flatMap((refund) => eventOf(refund)));
         return claimed;
       }),
     );

@@ -48,7 +48,7 @@ export class RefundsService {
     const key = { merchantId, reference: input.reference };
     const existing = await this.store.find(key);
     if (existing) return { created: false, refund: refundToContract(replayed(existing, input)) };
-    if (input.notifyUrl && this.merchants.webhookSecretsOf(merchantId).length === 0) throw new ApiException('WEBHOOK_NOT_CONFIGURED', { merchantId });
+    if (input.notifyUrl && !this.merchants.canSignNotifications(merchantId)) throw new ApiException('WEBHOOK_NOT_CONFIGURED', { merchantId });
 
     // The payin's currency is read inside the transaction; an amount is checked against it there, and its kobo here.
     const amountMinor = input.amount === undefined ? null : moneyFromAmount(input.amount, 'NGN').minor;

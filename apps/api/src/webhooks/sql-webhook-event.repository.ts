@@ -15,6 +15,7 @@ interface EventRow {
   version: number;
   payload: string;
   notify_url: string;
+  endpoint_id: string | null;
   created_at: Date | string;
   status: EventDeliveryLog['status'];
   attempt_count: number;
@@ -99,7 +100,7 @@ const spentAmong = (alias: string, now: string, attempts: string, among: 'leases
 /** A receiver whose circuit lets attempts through at `now`: it has none, or it has been open its time (`alias` is its left-joined webhook_receivers row). */
 const circuitLetsThrough = (alias: string, now: string): string => `(${alias}.open_until IS NULL OR ${alias}.open_until <= ${now})`;
 
-const COLUMNS = 'id, merchant_id, object_type, object_id, type, version, payload, notify_url, created_at, status, attempt_count, next_attempt_at, locked_until';
+const COLUMNS = 'id, merchant_id, object_type, object_id, type, version, payload, notify_url, endpoint_id, created_at, status, attempt_count, next_attempt_at, locked_until';
 
 /** Delivery of the outbox: claims, attempts and the delivery log, on the rows the events module writes. */
 export class SqlWebhookEventRepository {
@@ -414,6 +415,7 @@ function fromEventRow(row: EventRow): StoredWebhookEvent {
     version: Number(row.version),
     payload: row.payload,
     notifyUrl: row.notify_url,
+    endpointId: row.endpoint_id,
     createdAt: toDate(row.created_at),
     status: row.status,
     attemptCount: Number(row.attempt_count),

@@ -248,8 +248,8 @@ export class WebhookDispatcher {
     const { settings, merchants } = this.options;
     const problem = staticTargetProblem(event.notifyUrl, this.policy);
     if (problem) return { statusCode: null, error: `refused: ${problem}`, responseBody: null, retryAfterSeconds: undefined, durationMs: 0, sent: false };
-    const secrets = merchants.webhookSecretsOf(event.merchantId);
-    if (secrets.length === 0) return { statusCode: null, error: 'not sent: the merchant has no webhook secret to sign with', responseBody: null, retryAfterSeconds: undefined, durationMs: 0, sent: false };
+    const secrets = merchants.signingSecretsOf(event.merchantId, event.endpointId);
+    if (secrets.length === 0) return { statusCode: null, error: event.endpointId ? 'not sent: the endpoint is deleted, or has no secret to sign with' : 'not sent: the merchant has no webhook secret to sign with', responseBody: null, retryAfterSeconds: undefined, durationMs: 0, sent: false };
     const signature = secrets.map((secret) => new Webhook(secret).sign(event.id, startedAt, event.payload)).join(' ');
     return sendWebhook(
       {

@@ -5,6 +5,9 @@ import * as path from 'node:path';
 
 export const TEST_MERCHANTS_FILE = path.join(__dirname, 'merchants.test.json');
 
+/** The keyring of production test apps: a key of the tests' own, not the public sandbox one. */
+export const TEST_SECRETS_KEYRING = `test-1:${Buffer.from('test-secrets-keyring-key-0123456').toString('base64')}`;
+
 export interface TestCredential {
   apiKey: string;
   secretKey: string;

@@ -5,7 +5,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import pino from 'pino';
 import { createApp, type CreateAppOptions } from '../../src/app.factory';
 import { loadConfig, type AppConfig } from '../../src/config/app-config';
-import { TEST_MERCHANTS_FILE } from './credentials';
+import { TEST_MERCHANTS_FILE, TEST_SECRETS_KEYRING } from './credentials';
 import { DATABASE_URL, REDIS_URL, createPrivateDatabase, reachable } from './stores';
 import { openPgliteFromTemplate } from './pglite-template';
 
@@ -98,6 +98,7 @@ export const PRODUCTION_SETTINGS = {
   METRICS_TOKEN: 'dGVzdC1tZXRyaWNzLXRva2VuLW5vdC1hLXJlYWwtb25lLTAxMjM0NQ',
   PUBLIC_BASE_URL: 'https://pay.example.com',
   CHECKOUT_TOKEN_SECRET: 'test-checkout-token-secret-0123456789abcdef',
+  SECRETS_KEYRING: TEST_SECRETS_KEYRING,
 };
 
 /**

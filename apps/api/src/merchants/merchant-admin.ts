@@ -1,0 +1,205 @@
+import { randomBytes } from 'node:crypto';
+import { HEADER_GRAMMAR } from '@paysign/signing';
+import type { ServiceMode } from '../config/service-mode';
+import { toDate } from '../db/sql-client';
+import { displayTextError } from '../http/display-text';
+import { fingerprintOf } from './merchant-registry';
+import { json, type Actor, type CredentialRow, type MerchantRow, type MerchantStore } from './merchant-store';
+import { DEFAULT_ROLES, PAYOUT_ROLES, type PayoutRole } from './payout-approval';
+
+/** The roles of a key `merchants add` mints when --roles names none: what a merchant needs to integrate, approving payouts aside. */
+export const NEW_MERCHANT_ROLES: readonly PayoutRole[] = [...DEFAULT_ROLES, 'webhooks:manage'];
+/** The longest overlap a roll gives the old key: 7 days, as Stripe's longest. */
+export const MAX_ROLL_EXPIRY_SECONDS = 7 * 24 * 3600;
+/** The two roles four eyes keeps on separate keys. */
+const FOUR_EYES_ROLES = ['payouts:create', 'payouts:approve'] as const;
+
+/** An operator's mistake: a message saying what to do, and nothing written. */
+export class Refusal extends Error {}
+
+/** A key and its secret, shown once. */
+export interface NewCredential {
+  merchantId: string;
+  tenantId: string;
+  apiKey: string;
+  secretKey: string;
+  roles: readonly PayoutRole[];
+}
+
+/** A key as `show` describes it: never its secret, only the secret's fingerprint. */
+export interface KeyView {
+  apiKey: string;
+  roles: readonly string[];
+  status: 'active' | 'revoked' | 'expired';
+  secretFingerprint: string;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+}
+
+/**
+ * The operator's changes to merchants and their keys, each one transaction
+ * with its audit line (MerchantStore.change). Keys and secrets come from
+ * crypto.randomBytes in fixed formats: `pk_live_` in production and
+ * `pk_test_` elsewhere, and 256-bit secrets.
+ */
+export class MerchantAdmin {
+  constructor(
+    private readonly store: MerchantStore,
+    private readonly mode: ServiceMode,
+    private readonly actor: Actor,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async add(input: { merchantId: string; tenantId: string; name: string; roles?: readonly PayoutRole[] }): Promise<NewCredential> {
+    for (const field of ['merchantId', 'tenantId'] as const) if (!HEADER_GRAMMAR[field].pattern.test(input[field])) throw new Refusal(`--${field === 'merchantId' ? 'merchant-id' : 'tenant-id'} must be ${HEADER_GRAMMAR[field].rule}.`);
+    const nameError = input.name.trim() === '' ? new Error('--name must not be empty.') : displayTextError('--name', input.name);
+    if (nameError) throw new Refusal(nameError.message);
+    const roles = input.roles ?? NEW_MERCHANT_ROLES;
+    const credential = this.newCredential();
+    const now = this.now();
+    await this.store.change(this.actor, 'add', { merchantId: input.merchantId, subject: credential.apiKey, detail: { roles } }, async (tx) => {
+      if (await this.store.merchant(tx, input.merchantId)) throw new Refusal(`Merchant ${input.merchantId} already exists; give it another key with roll-key.`);
+      await tx.query("INSERT INTO merchants (merchant_id, tenant_id, name, status, created_at, updated_at) VALUES ($1, $2, $3, 'active', $4, $4)", [input.merchantId, input.tenantId, input.name, now.toISOString()]);
+      await this.store.insertCredential(tx, input.merchantId, { ...credential, roles }, now);
+    });
+    return { merchantId: input.merchantId, tenantId: input.tenantId, ...credential, roles };
+  }
+
+  /**
+   * A new key beside `apiKey`, with exactly its roles; the old key is
+   * refused after `expiresInSeconds` (0: at once), or stays until revoked
+   * when no expiry is given. A key holding both four-eyes roles is rolled
+   * only with `forceFourEyesOff`.
+   */
+  async rollKey(apiKey: string, options: { expiresInSeconds?: number; forceFourEyesOff?: boolean }): Promise<NewCredential & { oldKeyExpiresAt: string | null; warning?: string }> {
+    const { expiresInSeconds } = options;
+    if (expiresInSeconds !== undefined && !(Number.isInteger(expiresInSeconds) && expiresInSeconds >= 0 && expiresInSeconds <= MAX_ROLL_EXPIRY_SECONDS)) {
+      throw new Refusal(`--expires-in must be a whole number of seconds from 0 (at once) to ${MAX_ROLL_EXPIRY_SECONDS} (7 days).`);
+    }
+    const credential = this.newCredential();
+    const now = this.now();
+    const expiresAt = expiresInSeconds === undefined ? undefined : new Date(now.getTime() + expiresInSeconds * 1000);
+    let warning: string | undefined;
+    const rolled = await this.store.change(this.actor, 'roll-key', { subject: apiKey, detail: { newKey: credential.apiKey, expiresAt: expiresAt?.toISOString() ?? null } }, async (tx) => {
+      const old = await this.activeKey(tx, apiKey);
+      const roles = json(old.roles);
+      const merchant = (await this.store.merchant(tx, old.merchant_id)) as MerchantRow;
+      if (FOUR_EYES_ROLES.every((role) => roles.includes(role))) {
+        if (!options.forceFourEyesOff) {
+          throw new Refusal(
+            `${apiKey} holds both payouts:create and payouts:approve: whoever holds it and a new key with its roles could create a payout with one and approve it with the other, four eyes in name only. Roll it anyway with --force-four-eyes-off and a short --expires-in, then ask for keys that hold one role each.`,
+          );
+        }
+        warning = `Four eyes is off: ${credential.apiKey} holds payouts:create and payouts:approve, as ${apiKey} does. Let ${apiKey} expire as soon as clients use the new key.`;
+      }
+      await this.store.insertCredential(tx, old.merchant_id, { ...credential, roles }, now);
+      // A test key works nowhere in production: rolled there, it ends at once rather than overlapping.
+      const ends = this.mode === 'production' && apiKey.startsWith('pk_test_') ? now : expiresAt;
+      if (ends) await tx.query('UPDATE merchant_credentials SET expires_at = $2 WHERE api_key = $1', [apiKey, ends.toISOString()]);
+      return { merchantId: old.merchant_id, tenantId: merchant.tenant_id, roles, oldKeyExpiresAt: ends?.toISOString() ?? null };
+    });
+    return { ...rolled, ...credential, ...(warning ? { warning } : {}) };
+  }
+
+  /** Refused at once by every instance (within MERCHANTS_SYNC_MAX_LAG_MS). */
+  async revokeKey(apiKey: string): Promise<{ apiKey: string; merchantId: string }> {
+    return this.store.change(this.actor, 'revoke-key', { subject: apiKey }, async (tx) => {
+      const row = (await tx.query<CredentialRow>('SELECT * FROM merchant_credentials WHERE api_key = $1 FOR UPDATE', [apiKey])).rows[0];
+      if (!row) throw new Refusal(`No key ${apiKey}; merchants show lists a merchant's keys.`);
+      if (row.status === 'revoked') throw new Refusal(`${apiKey} is already revoked.`);
+      await tx.query("UPDATE merchant_credentials SET status = 'revoked', revoked_at = $2 WHERE api_key = $1", [apiKey, this.now().toISOString()]);
+      return { apiKey, merchantId: row.merchant_id };
+    });
+  }
+
+  /** A suspended merchant's keys are refused everywhere and its checkout takes no payment; what is in flight goes on to its end. */
+  async setStatus(merchantId: string, status: 'active' | 'suspended', reason: string | undefined): Promise<{ merchantId: string; status: string }> {
+    return this.store.change(this.actor, status === 'suspended' ? 'suspend' : 'reinstate', { merchantId, detail: { reason: reason ?? null } }, async (tx) => {
+      const merchant = await this.store.merchant(tx, merchantId, { forUpdate: true });
+      if (!merchant) throw new Refusal(`No merchant ${merchantId}; merchants list shows them.`);
+      if (merchant.status === status) throw new Refusal(`Merchant ${merchantId} is already ${status}.`);
+      await tx.query('UPDATE merchants SET status = $2, updated_at = $3 WHERE merchant_id = $1', [merchantId, status, this.now().toISOString()]);
+      return { merchantId, status };
+    });
+  }
+
+  async list(): Promise<Array<{ merchantId: string; tenantId: string; name: string; status: string; activeKeys: number; webhookEndpoints: number }>> {
+    const { rows } = await this.store.client.query<MerchantRow & { active_keys: string | number; endpoints: string | number }>(
+      `SELECT m.*,
+              (SELECT count(*) FROM merchant_credentials c WHERE c.merchant_id = m.merchant_id AND c.status = 'active' AND (c.expires_at IS NULL OR c.expires_at > $1)) AS active_keys,
+              (SELECT count(*) FROM webhook_endpoints e WHERE e.merchant_id = m.merchant_id AND e.status <> 'deleted') AS endpoints
+         FROM merchants m ORDER BY m.merchant_id`,
+      [this.now().toISOString()],
+    );
+    return rows.map((m) => ({ merchantId: m.merchant_id, tenantId: m.tenant_id, name: m.name, status: m.status, activeKeys: Number(m.active_keys), webhookEndpoints: Number(m.endpoints) }));
+  }
+
+  /** A merchant, its keys and endpoints: fingerprints, never a secret. */
+  async show(merchantId: string): Promise<Record<string, unknown>> {
+    const merchant = await this.store.merchant(this.store.client, merchantId);
+    if (!merchant) throw new Refusal(`No merchant ${merchantId}; merchants list shows them.`);
+    const now = this.now().getTime();
+    const keys = (await this.store.credentialsOf(this.store.client, merchantId)).map(
+      (c): KeyView => ({
+        apiKey: c.api_key,
+        roles: json(c.roles),
+        status: c.status === 'revoked' ? 'revoked' : c.expires_at && toDate(c.expires_at).getTime() <= now ? 'expired' : 'active',
+        secretFingerprint: fingerprintOf(this.store.keyring.open(c.secret_sealed, `merchant ${merchantId} credential ${c.api_key}`)),
+        createdAt: toDate(c.created_at).toISOString(),
+        expiresAt: c.expires_at ? toDate(c.expires_at).toISOString() : null,
+        lastUsedAt: c.last_used_at ? toDate(c.last_used_at).toISOString() : null,
+      }),
+    );
+    const endpoints = (
+      await this.store.client.query<{ id: string; url: string; enabled_events: string[] | string; status: string; fingerprints: string[] | null }>(
+        `SELECT e.id, e.url, e.enabled_events, e.status, array_agg(s.fingerprint ORDER BY s.created_at) FILTER (WHERE s.fingerprint IS NOT NULL) AS fingerprints
+           FROM webhook_endpoints e LEFT JOIN webhook_endpoint_secrets s ON s.endpoint_id = e.id
+          WHERE e.merchant_id = $1 AND e.status <> 'deleted' GROUP BY e.id ORDER BY min(e.created_at)`,
+        [merchantId],
+      )
+    ).rows.map((e) => ({ id: e.id, url: e.url, enabledEvents: json(e.enabled_events), status: e.status, secretFingerprints: e.fingerprints ?? [] }));
+    return {
+      merchantId,
+      tenantId: merchant.tenant_id,
+      name: merchant.name,
+      status: merchant.status,
+      settings: json(merchant.settings),
+      keys,
+      webhookEndpoints: endpoints,
+      notifySecretFingerprints: json(merchant.notify_secrets).map((s) => s.fingerprint),
+      createdAt: toDate(merchant.created_at).toISOString(),
+    };
+  }
+
+  async audit(options: { merchantId?: string; limit: number }): Promise<Array<Record<string, unknown>>> {
+    const params: unknown[] = [options.limit];
+    const where = options.merchantId ? `WHERE merchant_id = $${params.push(options.merchantId)}` : '';
+    const { rows } = await this.store.client.query<{ id: string | number; at: Date | string; actor: string; channel: string; action: string; merchant_id: string | null; subject: string | null; detail: unknown }>(
+      `SELECT * FROM (SELECT * FROM merchant_audit ${where} ORDER BY id DESC LIMIT $1) recent ORDER BY id`,
+      params,
+    );
+    return rows.map((r) => ({ id: Number(r.id), at: toDate(r.at).toISOString(), actor: r.actor, channel: r.channel, action: r.action, merchantId: r.merchant_id, subject: r.subject, detail: json(r.detail) }));
+  }
+
+  private async activeKey(tx: Parameters<Parameters<MerchantStore['change']>[3]>[0], apiKey: string): Promise<CredentialRow> {
+    const row = (await tx.query<CredentialRow>('SELECT * FROM merchant_credentials WHERE api_key = $1 FOR UPDATE', [apiKey])).rows[0];
+    if (!row) throw new Refusal(`No key ${apiKey}; merchants show lists a merchant's keys.`);
+    if (row.status === 'revoked' || (row.expires_at && toDate(row.expires_at).getTime() <= this.now().getTime())) throw new Refusal(`${apiKey} is revoked or expired; roll one of its merchant's active keys (merchants show lists them).`);
+    return row;
+  }
+
+  /** A key ID and its secret: `pk_<live|test>_` and 24 hex digits; `sk_<live|test>_` and 43 characters of base64url (256 bits). */
+  private newCredential(): { apiKey: string; secretKey: string } {
+    const tag = this.mode === 'production' ? 'live' : 'test';
+    return { apiKey: `pk_${tag}_${randomBytes(12).toString('hex')}`, secretKey: `sk_${tag}_${randomBytes(32).toString('base64url')}` };
+  }
+}
+
+/** Reads --roles: a comma-separated list of roles. */
+export function parseRolesOption(value: string): PayoutRole[] {
+  const roles = value.split(',').map((role) => role.trim()).filter(Boolean);
+  const unknown = roles.filter((role) => !(PAYOUT_ROLES as readonly string[]).includes(role));
+  if (roles.length === 0 || unknown.length > 0 || new Set(roles).size !== roles.length) throw new Refusal(`--roles must be distinct roles from ${PAYOUT_ROLES.join(', ')}, comma-separated${unknown.length ? `; unknown: ${unknown.join(', ')}` : ''}.`);
+  return roles as PayoutRole[];
+}
