@@ -217,7 +217,7 @@ export const ERROR_REGISTRY = {
     status: 403,
     type: 'permission',
     retryable: false,
-    message: "API key {apiKey} lacks the {role} role, which this operation needs. Sign with a credential that holds it, or add it to the key's roles in MERCHANTS_FILE.",
+    message: 'API key {apiKey} lacks the {role} role, which this operation needs. Sign with a credential that holds it, or ask the operator to grant it (merchants roll-key, or merchants add --roles).',
   },
   APPROVER_REQUIRED: {
     status: 403,
@@ -343,7 +343,19 @@ export const ERROR_REGISTRY = {
     status: 422,
     type: 'invalid_request',
     retryable: false,
-    message: 'notifyUrl was given, but merchant {merchantId} has no webhook secret to sign notifications with. Ask the operator to add webhookSecrets to the merchant, or leave notifyUrl out.',
+    message: 'notifyUrl was given, but merchant {merchantId} has no enabled webhook endpoint whose secret could sign notifications. Create one with POST /payment/api/webhook-endpoints, or leave notifyUrl out.',
+  },
+  WEBHOOK_ENDPOINT_NOT_FOUND: {
+    status: 404,
+    type: 'not_found',
+    retryable: false,
+    message: 'No webhook endpoint {id} exists for this merchant. List them with GET /payment/api/webhook-endpoints.',
+  },
+  WEBHOOK_ENDPOINTS_LIMIT_REACHED: {
+    status: 409,
+    type: 'conflict',
+    retryable: false,
+    message: 'Merchant {merchantId} already has {limit} webhook endpoints, the most it may hold. Delete one it no longer uses, or add events to an existing one.',
   },
   NUBAN_CHECK_FAILED: {
     status: 422,

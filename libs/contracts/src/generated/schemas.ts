@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 4bcc40348757f7ccda8e701042a38a26e888c2d81cc231a8113c0de343ecc557
+ * Inputs: sha256 729513d536e5a4a1b0f2ced2ec45cf82c390112e4f746f378633878213cc66fa
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -649,7 +649,7 @@ export const SCHEMAS = {
         "type": "string",
         "format": "uri",
         "maxLength": 2048,
-        "description": "https URL notified of the payout's outcome, as for payins; without it, the merchant's `webhookUrl`."
+        "description": "https URL notified of the payout's outcome, as for payins; without it, the merchant's webhook endpoints that enable each event."
       },
       "batchReference": {
         "$ref": "#/components/schemas/Reference",
@@ -1310,7 +1310,7 @@ export const SCHEMAS = {
         "type": "string",
         "format": "uri",
         "maxLength": 2048,
-        "description": "https URL notified of the refund's changes, as for payins; without it, the merchant's `webhookUrl`."
+        "description": "https URL notified of the refund's changes, as for payins; without it, the merchant's webhook endpoints that enable each event."
       }
     }
   },
@@ -1960,6 +1960,297 @@ export const SCHEMAS = {
       }
     }
   },
+  "WebhookEndpointId": {
+    "type": "string",
+    "pattern": "^we_[A-Za-z0-9_-]{22}$",
+    "description": "A webhook endpoint's id, `we_` and 128 random bits in base64url."
+  },
+  "WebhookEndpointUrl": {
+    "type": "string",
+    "format": "uri",
+    "maxLength": 2048,
+    "description": "The https URL the endpoint's events are sent to; http is accepted in\nsandbox mode only. Checked as a payin's `notifyUrl` is: normalised\nto its WHATWG form as `redirectUrl` is, and refused on the same forms\n(`unsafe_url`), and refused (`target`) when webhooks are never sent\nthere, such as a loopback or private address. Every attempt checks\nthe address again (docs/webhooks.md, \"Where webhooks may go\").\n"
+  },
+  "WebhookEventSelection": {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": 2048,
+    "pattern": "^(\\*|[a-z_]+\\.[a-z_]+(,[a-z_]+\\.[a-z_]+){0,63})$",
+    "description": "The event types the endpoint receives, separated by commas without\nspaces: 1 to 64 distinct `WebhookEventType` values, such as\n`payin.successful,refund.failed`, or `*` alone for every type, those\nadded later included. A string rather than an array because a signed\nbody holds only flat fields (an array is refused with `NESTED_VALUE`,\ndocs/protocol.md section 2); the endpoint answers the list as an\narray, `enabledEvents`. An unknown type, a type given twice, or `*`\nbeside a type is refused (`VALIDATION_FAILED`).\n",
+    "example": "payin.successful,refund.successful,refund.failed"
+  },
+  "EnabledWebhookEvents": {
+    "type": "array",
+    "minItems": 1,
+    "maxItems": 64,
+    "uniqueItems": true,
+    "items": {
+      "oneOf": [
+        {
+          "$ref": "#/components/schemas/WebhookEventType"
+        },
+        {
+          "type": "string",
+          "const": "*"
+        }
+      ]
+    },
+    "description": "The event types the endpoint receives, in the order given, or `[\"*\"]` for every type, those added later included."
+  },
+  "WebhookEndpointStatus": {
+    "type": "string",
+    "enum": [
+      "enabled",
+      "disabled"
+    ],
+    "description": "`enabled`: new events of its types are sent to it. `disabled`: none\nare, until it is enabled again; events already queued for it keep\ntheir schedule.\n"
+  },
+  "WebhookEndpointSecretSummary": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "fingerprint",
+      "createdAt",
+      "expiresAt"
+    ],
+    "description": "One live secret of an endpoint, told by its fingerprint. The secret itself is shown only in the answer that made it.",
+    "properties": {
+      "fingerprint": {
+        "type": "string",
+        "pattern": "^[0-9a-f]{12}$",
+        "description": "The first 12 hex digits of the SHA-256 of the whole secret, `whsec_` included, as UTF-8 (`printf %s \"$SECRET\" | sha256sum | cut -c1-12`), to tell which secret a receiver holds."
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "expiresAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time",
+        "description": "When it stops signing, set by the roll that replaced it; `null` for the newest secret."
+      }
+    }
+  },
+  "WebhookSecret": {
+    "type": "string",
+    "pattern": "^whsec_[A-Za-z0-9+/]{43}=$",
+    "description": "`whsec_` and the base64 of 32 random bytes, the Standard Webhooks\nform: give it to your receiver's verifier (the SDK's `verifyWebhook`,\nor any Standard Webhooks library). Shown only in the answer of the\ncreate or the roll that made it; the service keeps it to sign, and\nnever shows it again.\n"
+  },
+  "WebhookEndpoint": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "id",
+      "url",
+      "enabledEvents",
+      "description",
+      "status",
+      "secrets",
+      "createdAt",
+      "updatedAt"
+    ],
+    "description": "A URL that receives the merchant's events of the types it enables, signed with its own secrets. It never holds a secret, only their fingerprints.",
+    "properties": {
+      "id": {
+        "$ref": "#/components/schemas/WebhookEndpointId"
+      },
+      "url": {
+        "$ref": "#/components/schemas/WebhookEndpointUrl"
+      },
+      "enabledEvents": {
+        "$ref": "#/components/schemas/EnabledWebhookEvents"
+      },
+      "description": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "For your records, shown as given; never sent to the endpoint."
+      },
+      "status": {
+        "$ref": "#/components/schemas/WebhookEndpointStatus"
+      },
+      "secrets": {
+        "type": "array",
+        "minItems": 1,
+        "maxItems": 2,
+        "items": {
+          "$ref": "#/components/schemas/WebhookEndpointSecretSummary"
+        },
+        "description": "Its live secrets, newest first, one, or two during a roll. Every delivery to the endpoint carries a signature by each."
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "updatedAt": {
+        "type": "string",
+        "format": "date-time",
+        "description": "When it last changed, a roll of its secret included."
+      }
+    }
+  },
+  "WebhookEndpointWithSecret": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "id",
+      "url",
+      "enabledEvents",
+      "description",
+      "status",
+      "secrets",
+      "createdAt",
+      "updatedAt",
+      "secret"
+    ],
+    "description": "A `WebhookEndpoint` with the `secret` just made, the newest of `secrets`. Answered by create and roll-secret only.",
+    "properties": {
+      "id": {
+        "$ref": "#/components/schemas/WebhookEndpointId"
+      },
+      "url": {
+        "$ref": "#/components/schemas/WebhookEndpointUrl"
+      },
+      "enabledEvents": {
+        "$ref": "#/components/schemas/EnabledWebhookEvents"
+      },
+      "description": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "For your records, shown as given; never sent to the endpoint."
+      },
+      "status": {
+        "$ref": "#/components/schemas/WebhookEndpointStatus"
+      },
+      "secrets": {
+        "type": "array",
+        "minItems": 1,
+        "maxItems": 2,
+        "items": {
+          "$ref": "#/components/schemas/WebhookEndpointSecretSummary"
+        },
+        "description": "Its live secrets, newest first, one, or two during a roll. Every delivery to the endpoint carries a signature by each."
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "updatedAt": {
+        "type": "string",
+        "format": "date-time",
+        "description": "When it last changed, a roll of its secret included."
+      },
+      "secret": {
+        "$ref": "#/components/schemas/WebhookSecret"
+      }
+    }
+  },
+  "WebhookEndpointList": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "data"
+    ],
+    "properties": {
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/WebhookEndpoint"
+        },
+        "description": "Oldest first."
+      }
+    }
+  },
+  "DeletedWebhookEndpoint": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "id",
+      "deleted"
+    ],
+    "properties": {
+      "id": {
+        "$ref": "#/components/schemas/WebhookEndpointId"
+      },
+      "deleted": {
+        "type": "boolean",
+        "const": true
+      }
+    }
+  },
+  "CreateWebhookEndpointRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "url",
+      "enabledEvents"
+    ],
+    "properties": {
+      "url": {
+        "$ref": "#/components/schemas/WebhookEndpointUrl"
+      },
+      "enabledEvents": {
+        "$ref": "#/components/schemas/WebhookEventSelection"
+      },
+      "description": {
+        "$ref": "#/components/schemas/DisplayNote",
+        "description": "For your records, shown as given; never sent to the endpoint."
+      },
+      "enabled": {
+        "type": "boolean",
+        "description": "`false` creates it `disabled`: it receives nothing until enabled. Left out, `true`."
+      }
+    }
+  },
+  "UpdateWebhookEndpointRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "minProperties": 1,
+    "description": "The fields to change, at least one; those left out keep their value.",
+    "properties": {
+      "url": {
+        "$ref": "#/components/schemas/WebhookEndpointUrl"
+      },
+      "enabledEvents": {
+        "$ref": "#/components/schemas/WebhookEventSelection",
+        "description": "Replaces the whole list."
+      },
+      "description": {
+        "description": "The new description; an empty string removes it.",
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/DisplayNote"
+          },
+          {
+            "type": "string",
+            "maxLength": 0
+          }
+        ]
+      },
+      "enabled": {
+        "type": "boolean",
+        "description": "`false` disables the endpoint, `true` enables it."
+      }
+    }
+  },
+  "RollWebhookEndpointSecretRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+      "expiresIn": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 604800,
+        "description": "Seconds the previous secret keeps signing beside the new one, at most 604800 (7 days); `0` ends it at once. 86400 (a day) when left out."
+      }
+    }
+  },
   "CheckoutToken": {
     "type": "string",
     "pattern": "^[A-Za-z0-9_-]{43}$",
@@ -2329,6 +2620,8 @@ export const SCHEMAS = {
       "PAYOUT_BATCH_NOT_OPEN",
       "PAYOUT_BATCH_MISMATCH",
       "WEBHOOK_NOT_CONFIGURED",
+      "WEBHOOK_ENDPOINT_NOT_FOUND",
+      "WEBHOOK_ENDPOINTS_LIMIT_REACHED",
       "REFUND_NOT_FOUND",
       "PAYIN_NOT_REFUNDABLE",
       "REFUND_EXCEEDS_PAYIN",
@@ -2385,7 +2678,7 @@ export const SCHEMAS = {
       "PAYOUT_LIMIT_EXCEEDED": "The amount is below the minimum or above the maximum payout, or the merchant's payouts of the last 24 hours would pass the daily total.",
       "ACCOUNT_NAME_MISMATCH": "`expectedAccountName` does not match the enquired account name. Check the beneficiary before paying.",
       "PAYOUT_PROVIDER_NOT_CONFIGURED": "This deployment has no payout provider (`PAYOUT_PROVIDER=none`), so no payout can be sent.",
-      "ROLE_REQUIRED": "The API key lacks the role this payout operation needs (`payouts:create`). Sign with a credential that holds it, or add it to the key's `roles` in MERCHANTS_FILE.",
+      "ROLE_REQUIRED": "The API key lacks the role the operation needs (`payouts:create`, `refunds:create` or `webhooks:manage`). Sign with a credential that holds it, or ask the operator to grant it.",
       "APPROVER_REQUIRED": "Approving needs a credential with the `payouts:approve` role that did not create what it approves (four eyes). Sign with another credential.",
       "PAYOUT_NOT_AWAITING_APPROVAL": "The payout is not `PENDING_APPROVAL`: it was already approved, rejected, expired or cancelled, or never needed approval. Read it for its state.",
       "PAYOUT_IN_BATCH": "The payout belongs to a batch: it is submitted, approved and cancelled with its batch, not on its own.",
@@ -2400,7 +2693,9 @@ export const SCHEMAS = {
       "REFUND_NOT_AWAITING_ACCOUNT": "A bank account is given only for a refund in `REQUIRES_ACTION`. Read the refund for its state.",
       "REFUND_TRANSITION_NOT_ALLOWED": "The refund's status does not allow the simulated outcome.",
       "REFUND_PROVIDER_NOT_CONFIGURED": "The payin's provider of record cannot refund in this deployment (it is not configured, or does not implement refunds).",
-      "WEBHOOK_NOT_CONFIGURED": "A `notifyUrl` was given, but the merchant has no webhook secret to sign notifications with.",
+      "WEBHOOK_NOT_CONFIGURED": "A `notifyUrl` was given, but the merchant has no enabled webhook endpoint whose secrets could sign notifications. Create one, or leave `notifyUrl` out.",
+      "WEBHOOK_ENDPOINT_NOT_FOUND": "The merchant has no webhook endpoint with this id. List them with `GET /payment/api/webhook-endpoints`.",
+      "WEBHOOK_ENDPOINTS_LIMIT_REACHED": "The merchant already holds `WEBHOOK_ENDPOINTS_PER_MERCHANT` webhook endpoints (16 by default), disabled ones included. Delete one it no longer uses, or add events to an existing one.",
       "NUBAN_CHECK_FAILED": "The account number's NUBAN check digit is wrong for this bank; the bank was not asked.",
       "ACCOUNT_NOT_FOUND": "The bank has no such account.",
       "ACCOUNT_DORMANT": "The account is dormant and cannot receive payouts.",
