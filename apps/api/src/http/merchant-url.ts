@@ -1,7 +1,7 @@
 import { SCHEMAS, type FieldError } from '@paysign/contracts';
 
 /** The create request's fields that hold a merchant's URL. */
-export type MerchantUrlField = 'notifyUrl' | 'redirectUrl' | 'webhookUrl';
+export type MerchantUrlField = 'notifyUrl' | 'redirectUrl' | 'webhookUrl' | 'url';
 
 /** A merchant URL as stored: its normalised form, or why it is refused. */
 export type MerchantUrl = { url: string } | { error: FieldError };
@@ -9,7 +9,7 @@ export type MerchantUrl = { url: string } | { error: FieldError };
 const SCHEME = /^https?:\/\//i;
 /** What a Location header carries byte for byte in every browser: visible ASCII, no space. */
 const PLAIN_ASCII = /^[\x21-\x7e]+$/;
-const EXAMPLES: Record<MerchantUrlField, string> = { notifyUrl: 'https://shop.example.com/hooks', redirectUrl: 'https://shop.example.com/done', webhookUrl: 'https://shop.example.com/hooks' };
+const EXAMPLES: Record<MerchantUrlField, string> = { notifyUrl: 'https://shop.example.com/hooks', redirectUrl: 'https://shop.example.com/done', webhookUrl: 'https://shop.example.com/hooks', url: 'https://shop.example.com/hooks' };
 
 /**
  * A redirectUrl or notifyUrl in the one form the service stores, echoes and
