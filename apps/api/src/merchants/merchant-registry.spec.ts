@@ -1,16 +1,12 @@
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import pino from 'pino';
-import { validateMerchants, MerchantRegistry } from './merchant-registry';
-import { MerchantsFileWatcher, fileVersion } from './merchants-file-watcher';
+import { MerchantRegistry } from './merchant-registry';
+import { validateMerchants } from './merchants-file';
 import { installPaths, SOURCE_DIR } from '../config/install-paths';
 
 const SANDBOX_MERCHANTS_FILE = installPaths(SOURCE_DIR).sandboxMerchantsFile;
 
 const valid = { merchantId: 'MCH-1', tenantId: 'TEN-1', name: 'Shop', credentials: [{ apiKey: 'pk_1', secretKey: 'sk_1_long_enough_secret' }] };
 
-describe('merchants file', () => {
+describe('the merchants in force', () => {
   it('loads the documented sandbox merchant with two credentials', () => {
     const registry = MerchantRegistry.fromFile(SANDBOX_MERCHANTS_FILE);
     expect(registry.merchantFor('pk_sandbox_demo')).toEqual({ merchantId: 'MCH-SANDBOX-0001', tenantId: 'TEN-SANDBOX', name: 'Sandbox Demo Merchant' });
@@ -74,49 +70,92 @@ describe('merchants file', () => {
     expect(message).not.toContain(REPEATED_WEBHOOK_SECRET);
   });
 
-  it('refuses a reload with a guessable secret in production mode, and keeps the merchants in force', () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'merchants-strength-')), 'merchants.json');
-    fs.writeFileSync(file, JSON.stringify([productionValid]));
-    const registry = MerchantRegistry.fromFile(file, { mode: 'production' });
-    const logged: Array<Record<string, unknown>> = [];
-    const logger = pino({ level: 'info' }, { write: (line: string) => logged.push(JSON.parse(line) as Record<string, unknown>) });
-    const watcher = new MerchantsFileWatcher(registry, { file, mode: 'production', intervalMs: 0, logger });
-
-    fs.writeFileSync(file, JSON.stringify([{ ...productionValid, credentials: [{ apiKey: 'pk_live_1', secretKey: 'a'.repeat(32) }] }]));
-    expect(watcher.reload('SIGHUP')).toBe(false);
-    expect(registry.secretFor('pk_live_1')).toBe(RANDOM_SECRET);
-    expect(logged).toContainEqual(expect.objectContaining({ msg: 'merchants file refused: the merchants already in force stay in force', err: expect.stringContaining('credentials[0].secretKey is too predictable') }));
-  });
-
-  it('applies a merchant\'s branding from the file, and refuses a reload with a remote logo, keeping the branding in force', () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'merchants-brand-')), 'merchants.json');
-    fs.writeFileSync(file, JSON.stringify([{ ...valid, displayName: 'Shop & Co', brandColor: '#0B5CAD' }]));
-    const registry = MerchantRegistry.fromFile(file);
+  it('applies a merchant\'s branding, and refuses a remote logo', () => {
+    const registry = new MerchantRegistry(validateMerchants([{ ...valid, displayName: 'Shop & Co', brandColor: '#0B5CAD' }], 'merchants.json'));
     expect(registry.brandingOf('MCH-1')).toEqual({ displayName: 'Shop & Co', brandColor: '#0b5cad', logo: undefined });
-    const logged: Array<Record<string, unknown>> = [];
-    const logger = pino({ level: 'info' }, { write: (line: string) => logged.push(JSON.parse(line) as Record<string, unknown>) });
-    const watcher = new MerchantsFileWatcher(registry, { file, mode: 'sandbox', intervalMs: 0, logger });
-
-    fs.writeFileSync(file, JSON.stringify([{ ...valid, displayName: 'Shop & Co', logo: 'https://cdn.example.com/logo.png' }]));
-    expect(watcher.reload('SIGHUP')).toBe(false);
-    expect(registry.brandingOf('MCH-1').brandColor).toBe('#0b5cad');
-    expect(logged).toContainEqual(expect.objectContaining({ err: expect.stringContaining('merchants[0].logo must be a PNG or JPEG embedded as a data URL') }));
+    expect(() => validateMerchants([{ ...valid, displayName: 'Shop & Co', logo: 'https://cdn.example.com/logo.png' }], 'merchants.json')).toThrow('merchants[0].logo must be a PNG or JPEG embedded as a data URL');
   });
 
-  it('reloads at start a file changed after it was read, as while the service started', () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'merchants-')), 'merchants.json');
-    fs.writeFileSync(file, JSON.stringify([valid]));
-    const versionRead = fileVersion(file);
-    const registry = MerchantRegistry.fromFile(file);
-    fs.writeFileSync(file, JSON.stringify([{ ...valid, credentials: [...valid.credentials, { apiKey: 'pk_2', secretKey: 'sk_2_long_enough_secret' }] }]));
-    const watcher = new MerchantsFileWatcher(registry, { file, mode: 'sandbox', intervalMs: 60_000, logger: pino({ level: 'silent' }), versionRead });
-    try {
-      expect(registry.secretFor('pk_2')).toBeUndefined();
-      watcher.start();
-      expect(registry.secretFor('pk_2')).toBe('sk_2_long_enough_secret');
-    } finally {
-      watcher.stop();
-    }
+  it('refuses a rolled key from its expiry on, by its clock, without waiting for a load', () => {
+    let now = Date.parse('2026-11-27T10:00:00Z');
+    const registry = new MerchantRegistry([{ ...valid, credentials: [{ apiKey: 'pk_old', secretKey: 'sk_old_long_enough', expiresAt: new Date(now + 1000) }, { apiKey: 'pk_new', secretKey: 'sk_new_long_enough' }] }], () => now);
+    expect(registry.secretFor('pk_old')).toBe('sk_old_long_enough');
+    now += 999;
+    expect(registry.hasRole('pk_old', 'payouts:create')).toBe(true);
+    now += 1;
+    expect(registry.secretFor('pk_old')).toBeUndefined();
+    expect(registry.merchantFor('pk_old')).toBeUndefined();
+    expect(registry.hasRole('pk_old', 'payouts:create')).toBe(false);
+    expect(registry.secretFor('pk_new')).toBe('sk_new_long_enough');
+  });
+
+  it('refuses every key of a suspended merchant, and takes no payment for it', () => {
+    const registry = new MerchantRegistry([{ ...valid, status: 'suspended' }]);
+    expect(registry.secretFor('pk_1')).toBeUndefined();
+    expect(registry.merchantTakingPayments('MCH-1')).toBeUndefined();
+    registry.replace([{ ...valid, status: 'active' }]);
+    expect(registry.secretFor('pk_1')).toBe('sk_1_long_enough_secret');
+  });
+
+  it('notes the keys used, for the store to record in batches', () => {
+    let now = 1000;
+    const registry = new MerchantRegistry([valid], () => now);
+    registry.secretFor('pk_1');
+    now = 2000;
+    registry.secretFor('pk_1');
+    registry.secretFor('pk_unknown');
+    expect(registry.takeUsed()).toEqual(new Map([['pk_1', 2000]]));
+    expect(registry.takeUsed().size).toBe(0);
+  });
+
+  describe('where events go', () => {
+    const at = new Date('2026-11-27T10:00:00Z');
+    const endpoint = (id: string, enabledEvents: string[], options: { enabled?: boolean; secrets?: Array<{ secret: string; expiresAt?: Date }> } = {}) => ({
+      id,
+      url: `https://${id}.example.com/hooks`,
+      enabledEvents,
+      description: null,
+      enabled: options.enabled ?? true,
+      secrets: (options.secrets ?? [{ secret: `whsec_${id}` }]).map((s) => ({ ...s, fingerprint: id, createdAt: at })),
+      createdAt: at,
+      updatedAt: at,
+    });
+
+    it('fans an event out to every enabled endpoint that takes its type, and to the notifyUrl alone when the object names one', () => {
+      const registry = new MerchantRegistry([{ ...valid, webhookEndpoints: [endpoint('we_all', ['*']), endpoint('we_refunds', ['refund.failed']), endpoint('we_off', ['*'], { enabled: false })] }]);
+      expect(registry.eventTargets('MCH-1', 'refund.failed')).toEqual([
+        { notifyUrl: 'https://we_all.example.com/hooks', endpointId: 'we_all' },
+        { notifyUrl: 'https://we_refunds.example.com/hooks', endpointId: 'we_refunds' },
+      ]);
+      expect(registry.eventTargets('MCH-1', 'payin.successful').map((t) => t.endpointId)).toEqual(['we_all']);
+      expect(registry.eventTargets('MCH-1', 'payin.successful', 'https://order.example.com/1')).toEqual([{ notifyUrl: 'https://order.example.com/1' }]);
+      expect(registry.eventTargets('MCH-GONE', 'payin.successful')).toEqual([]);
+    });
+
+    it('sends an opt-in event to * only when the merchant opted in, and always to an endpoint that names it', () => {
+      const registry = new MerchantRegistry([
+        { ...valid, webhookEndpoints: [endpoint('we_all', ['*']), endpoint('we_named', ['payin.attempt_failed'])] },
+        { ...valid, merchantId: 'MCH-2', credentials: [{ apiKey: 'pk_2', secretKey: 'sk_2_long_enough_secret' }], webhookOptInEvents: ['payin.attempt_failed'], webhookEndpoints: [endpoint('we_2', ['*'])] },
+      ]);
+      expect(registry.eventTargets('MCH-1', 'payin.attempt_failed').map((t) => t.endpointId)).toEqual(['we_named']);
+      expect(registry.eventTargets('MCH-1', 'payin.attempt_failed', 'https://order.example.com/1')).toEqual([]);
+      expect(registry.eventTargets('MCH-2', 'payin.attempt_failed').map((t) => t.endpointId)).toEqual(['we_2']);
+    });
+
+    it('signs with the endpoint\'s live secrets, and a notifyUrl with those of the oldest enabled endpoint, else the file\'s secrets', () => {
+      let now = at.getTime();
+      const rolling = endpoint('we_1', ['*'], { secrets: [{ secret: 'whsec_old', expiresAt: new Date(now + 1000) }, { secret: 'whsec_new' }] });
+      const registry = new MerchantRegistry([{ ...valid, webhookSecrets: ['whsec_file'], webhookEndpoints: [endpoint('we_0', ['*'], { enabled: false }), rolling] }], () => now);
+      expect(registry.signingSecretsOf('MCH-1', 'we_1')).toEqual(['whsec_old', 'whsec_new']);
+      expect(registry.signingSecretsOf('MCH-1')).toEqual(['whsec_old', 'whsec_new']);
+      now += 1000;
+      expect(registry.signingSecretsOf('MCH-1', 'we_1')).toEqual(['whsec_new']);
+      expect(registry.signingSecretsOf('MCH-1', 'we_deleted')).toEqual([]);
+      const withoutEndpoints = new MerchantRegistry([{ ...valid, webhookSecrets: ['whsec_file'] }]);
+      expect(withoutEndpoints.signingSecretsOf('MCH-1')).toEqual(['whsec_file']);
+      expect(withoutEndpoints.canSignNotifications('MCH-1')).toBe(true);
+      expect(new MerchantRegistry([valid]).canSignNotifications('MCH-1')).toBe(false);
+    });
   });
 
   it('sends an opt-in event only to the merchants that asked for it', () => {
@@ -151,7 +190,7 @@ describe('merchants file', () => {
     expect(registry.merchantTakingPayments('MCH-1')).toEqual(want ? { merchantId: 'MCH-1', tenantId: 'TEN-1', name: 'Shop' } : undefined);
   });
 
-  it('takes no payment for a merchant removed from the file', () => {
+  it('takes no payment for a merchant no longer known', () => {
     const registry = new MerchantRegistry([valid, { ...valid, merchantId: 'MCH-2', credentials: [key('pk_2', 'active')] }]);
     registry.replace([valid]);
     expect(registry.merchantTakingPayments('MCH-2')).toBeUndefined();

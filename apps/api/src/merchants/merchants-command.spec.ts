@@ -1,259 +1,193 @@
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { commandProcess } from '../../test/support/merchants-command-processes';
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createPrivateDatabase, DATABASE_URL, describeWithStore } from '../../test/support/stores';
+import { TEST_MERCHANTS_FILE } from '../../test/support/credentials';
+import { installPaths, SOURCE_DIR } from '../config/install-paths';
+import { openPostgres } from '../db/sql-clients';
+import { SCHEMA } from '../schema';
+import { Keyring, parseKeyring } from '../secrets/keyring';
 import { MerchantRegistry } from './merchant-registry';
-import { fingerprintOf, runMerchantsCommand } from './merchants-command';
-import { lockPathOf } from './merchants-file-lock';
+import { MerchantStore } from './merchant-store';
+import { runMerchantsCommand } from './merchants-command';
 
-/** Changing a file's owner, and running a process as another user, need root; elsewhere these tests are skipped, and say so. */
-const asRoot = process.getuid?.() === 0;
-const itAsRoot = asRoot ? it : it.skip;
-if (!asRoot) console.warn('SKIPPED the merchants command tests about file owners: they need root.');
-/** A user and group that exist everywhere and own nothing here. */
-const NOBODY = 65534;
+const SANDBOX_MERCHANTS_FILE = installPaths(SOURCE_DIR).sandboxMerchantsFile;
+const newKey = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
 
-describe('the merchants command', () => {
-  let dir: string;
-  let file: string;
-  const run = (...argv: string[]) => runMerchantsCommand(['--file', file, ...argv], { PAYSIGN_MODE: 'sandbox' });
-  beforeEach(() => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'merchants-command-'));
-    file = path.join(dir, 'merchants.json');
-  });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
-
-  it('adds a merchant with a generated key, printed once, in a file the service loads, readable by its owner only', () => {
-    const added = run('add', '--merchant-id', 'MCH-1', '--tenant-id', 'TEN-1', '--name', 'Ada Stores');
-    expect(added.code).toBe(0);
-    const apiKey = /API key \(X-API-KEY\): (pk_test_[0-9a-f]{24})$/.exec(added.out[1] as string)?.[1] as string;
-    const secret = added.out[3] as string;
-    expect(secret).toMatch(/^sk_test_[A-Za-z0-9_-]{43}$/);
-    expect(added.out.filter((line) => line.includes(secret))).toHaveLength(1);
-    expect(MerchantRegistry.fromFile(file).secretFor(apiKey)).toBe(secret);
-    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
-    expect(fs.readdirSync(dir)).toEqual(['merchants.json']);
-  });
-
-  it("takes the mode from the file's keys when none is named, and refuses to guess it for a file whose keys do not say", () => {
-    const unnamed = (...argv: string[]) => runMerchantsCommand(['--file', file, ...argv], {});
-    const guessed = unnamed('add', '--merchant-id', 'MCH-1', '--tenant-id', 'TEN-1', '--name', 'Ada Stores');
-    expect(guessed.code).toBe(2);
-    expect(guessed.out.join('\n')).toContain('Say --mode sandbox or --mode production (or set PAYSIGN_MODE)');
-    expect(fs.existsSync(file)).toBe(false);
-    expect(runMerchantsCommand(['--file', file, '--mode', 'production', 'add', '--merchant-id', 'MCH-1', '--tenant-id', 'TEN-1', '--name', 'Ada Stores'], {}).code).toBe(0);
-    // Live keys say production: the next key is live too, without --mode, and production's validator accepts the file.
-    const rotated = unnamed('rotate-key', '--merchant-id', 'MCH-1');
-    expect(rotated.code).toBe(0);
-    expect(rotated.out.join('\n')).toMatch(/pk_live_[0-9a-f]{24}/);
-    expect(() => MerchantRegistry.fromFile(file, { mode: 'production' })).not.toThrow();
-    const sandboxOnLive = runMerchantsCommand(['--file', file, 'add', '--merchant-id', 'MCH-2', '--tenant-id', 'TEN-2', '--name', 'Bola Foods'], { PAYSIGN_MODE: 'sandbox' });
-    expect(sandboxOnLive.code).toBe(2);
-    expect(sandboxOnLive.out.join('\n')).toContain('holds live keys (pk_live_)');
-  });
-
-  it('rolls a production file out of the test keys an earlier tool wrote into it, one key per write, each test key revoked as it is rolled', () => {
-    run('add', '--merchant-id', 'MCH-1', '--tenant-id', 'TEN-1', '--name', 'Ada Stores');
-    run('add', '--merchant-id', 'MCH-2', '--tenant-id', 'TEN-2', '--name', 'Bola Foods');
-    const [first, second] = (JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ credentials: Array<{ apiKey: string }> }>).map((entry) => entry.credentials[0]?.apiKey as string);
-    expect(() => MerchantRegistry.fromFile(file, { mode: 'production' })).toThrow(`${first} of merchant MCH-1 is a test key, refused in production mode`);
-    const rolled = runMerchantsCommand(['--file', file, '--mode', 'production', 'rotate-key', '--api-key', first as string], {});
-    expect(rolled.code).toBe(0);
-    expect(rolled.out[0]).toContain(`revoked the test key, which production refuses`);
-    // The other merchant's test key still stands: the file is not yet one production takes.
-    expect(() => MerchantRegistry.fromFile(file, { mode: 'production' })).toThrow(`${second} of merchant MCH-2 is a test key`);
-    expect(runMerchantsCommand(['--file', file, '--mode', 'production', 'rotate-key', '--api-key', second as string], {}).code).toBe(0);
-    const registry = MerchantRegistry.fromFile(file, { mode: 'production' });
-    expect([registry.secretFor(first as string), registry.secretFor(second as string)]).toEqual([undefined, undefined]);
-  });
-
-  it('rotates, revokes, and adds and removes webhook secrets, the registry seeing each step', () => {
-    run('add', '--merchant-id', 'MCH-1', '--tenant-id', 'TEN-1', '--name', 'Ada Stores');
-    const first = JSON.parse(fs.readFileSync(file, 'utf8'))[0].credentials[0].apiKey as string;
-    const rotated = run('rotate-key', '--merchant-id', 'MCH-1');
-    const second = /(pk_test_[0-9a-f]{24})/.exec(rotated.out[1] as string)?.[1] as string;
-    expect(MerchantRegistry.fromFile(file).secretFor(first)).toBeDefined();
-    expect(MerchantRegistry.fromFile(file).secretFor(second)).toBe(rotated.out[3]);
-    expect(run('revoke-key', '--api-key', first).code).toBe(0);
-    expect(MerchantRegistry.fromFile(file).secretFor(first)).toBeUndefined();
-
-    const added = run('add-webhook-secret', '--merchant-id', 'MCH-1');
-    const secret = added.out[1] as string;
-    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(MerchantRegistry.fromFile(file).webhookSecretsOf('MCH-1')).toEqual([secret]);
-    const listed = run('list').out.join('\n');
-    expect(listed).toContain(`webhook secret ${fingerprintOf(secret)}`);
-    expect(listed).toContain(`key ${first} revoked`);
-    expect(listed).not.toContain(secret);
-    expect(listed).not.toContain('sk_test_');
-    // Opt-in events are shown once set in the file.
-    fs.writeFileSync(file, JSON.stringify(JSON.parse(fs.readFileSync(file, 'utf8')).map((entry: object) => ({ ...entry, webhookOptInEvents: ['payin.attempt_failed'] }))));
-    expect(run('list').out).toContain('  opted in to payin.attempt_failed');
-    expect(run('remove-webhook-secret', '--merchant-id', 'MCH-1', '--fingerprint', fingerprintOf(secret)).code).toBe(0);
-    expect(MerchantRegistry.fromFile(file).webhookSecretsOf('MCH-1')).toEqual([]);
-  });
-
-  it('refuses what the service would refuse, naming it, and leaves the file as it was', () => {
-    run('add', '--merchant-id', 'MCH-1', '--tenant-id', 'TEN-1', '--name', 'Ada Stores');
-    const before = fs.readFileSync(file, 'utf8');
-    expect(run('add', '--merchant-id', 'MCH-1', '--tenant-id', 'TEN-1', '--name', 'Again')).toEqual({ code: 2, out: [`Merchant MCH-1 is already in ${file}; use rotate-key to give it another key.`] });
-    expect(run('add', '--merchant-id', 'MCH-2', '--tenant-id', 'TEN-2', '--name', 'Ada\u200B')).toMatchObject({ code: 2, out: [expect.stringContaining('Nothing was written: MERCHANTS_FILE')] });
-    expect(run('revoke-key', '--api-key', 'pk_nobody')).toEqual({ code: 2, out: [`No key pk_nobody in ${file}.`] });
-    expect(run('rotate-key')).toEqual({ code: 2, out: ['rotate-key needs --api-key, the key to roll (or --merchant-id, for a merchant with a single active key).'] });
-    expect(run('frobnicate').code).toBe(2);
-    expect(runMerchantsCommand(['list'], {}).out[0]).toContain('--file');
-    expect(fs.readFileSync(file, 'utf8')).toBe(before);
-  });
-
-  it('makes live-style keys under --mode production, which the service takes in production', () => {
-    const added = run('add', '--mode', 'production', '--merchant-id', 'MCH-1', '--tenant-id', 'TEN-1', '--name', 'Ada Stores');
-    expect(added.out[1]).toMatch(/pk_live_[0-9a-f]{24}$/);
-    expect(added.out[3]).toMatch(/^sk_live_/);
-    expect(() => MerchantRegistry.fromFile(file, { mode: 'production' })).not.toThrow();
-  });
-
-  /** A merchant whose keys are given, each as its roles in the file (undefined: none written, the defaults). */
-  const merchantWithKeys = (...roles: Array<string[] | undefined>): string[] => {
-    run('add', '--merchant-id', 'MCH-1', '--tenant-id', 'TEN-1', '--name', 'Ada Stores');
-    const keys = roles.map((_, i) => `pk_test_${String(i).padStart(24, '0')}`);
-    const [entry] = JSON.parse(fs.readFileSync(file, 'utf8'));
-    entry.credentials = keys.map((apiKey, i) => ({ apiKey, secretKey: `sk_test_${'k'.repeat(40)}${i}`, ...(roles[i] ? { roles: roles[i] } : {}) }));
-    fs.writeFileSync(file, JSON.stringify([entry]));
-    return keys;
+describeWithStore('PostgreSQL', DATABASE_URL, 'the merchants commands, against the database', () => {
+  let database: { url: string; drop: () => Promise<void> };
+  let keyring: string;
+  const env = () => ({ SECRETS_KEYRING: keyring });
+  const run = (args: string[], extra: Record<string, string> = {}) => runMerchantsCommand([...args, '--actor', 'ops@test'], { ...env(), ...extra }, () => openPostgres(database.url, { migrations: SCHEMA }));
+  const json = async (args: string[], extra: Record<string, string> = {}) => {
+    const result = await run([...args, '--json'], extra);
+    expect(result).toMatchObject({ code: 0 });
+    expect(result.out).toHaveLength(1);
+    return JSON.parse(result.out[0] as string) as Record<string, unknown>;
   };
-  const newKeyOf = (result: { out: string[] }) => /(pk_test_[0-9a-f]{24})$/.exec(result.out[1] as string)?.[1] as string;
-
-  it('gives a rotated key exactly the roles of the key it rolls, not those of the merchant\'s first key', () => {
-    const [approver, clerk] = merchantWithKeys(['payouts:approve'], ['payouts:create']);
-    const rotated = run('rotate-key', '--api-key', clerk as string);
-    expect(rotated.code).toBe(0);
-    const registry = MerchantRegistry.fromFile(file);
-    expect(registry.hasRole(newKeyOf(rotated), 'payouts:create')).toBe(true);
-    expect(registry.hasRole(newKeyOf(rotated), 'payouts:approve')).toBe(false);
-    expect(JSON.parse(fs.readFileSync(file, 'utf8'))[0].credentials[2].roles).toEqual(['payouts:create']);
-    expect(rotated.out[0]).toContain(`in place of ${clerk}, with its roles (payouts:create)`);
-    // And the approver's successor approves, and creates nothing.
-    const rotatedApprover = run('rotate-key', '--api-key', approver as string);
-    expect(MerchantRegistry.fromFile(file).hasRole(newKeyOf(rotatedApprover), 'payouts:create')).toBe(false);
-  });
-
-  it('rotates by merchant only when it has a single active key, and otherwise lists its keys', () => {
-    const [first, second] = merchantWithKeys(undefined, ['payouts:approve']);
-    const before = fs.readFileSync(file, 'utf8');
-    expect(run('rotate-key', '--merchant-id', 'MCH-1')).toEqual({
-      code: 2,
-      out: [`MCH-1 has 2 active keys; name the one to roll with --api-key:\n  ${first} (payouts:create, refunds:create)\n  ${second} (payouts:approve)`],
-    });
-    expect(run('rotate-key', '--merchant-id', 'MCH-2', '--api-key', first as string)).toEqual({ code: 2, out: [`${first} is a key of MCH-1, not of MCH-2.`] });
-    expect(fs.readFileSync(file, 'utf8')).toBe(before);
-    expect(run('revoke-key', '--api-key', second as string).code).toBe(0);
-    expect(run('rotate-key', '--api-key', second as string)).toEqual({ code: 2, out: [`${second} is revoked; rotate one of the active keys of MCH-1 (list shows them).`] });
-    const rotated = run('rotate-key', '--merchant-id', 'MCH-1');
-    expect(rotated.code).toBe(0);
-    expect(rotated.out[0]).toContain(`in place of ${first}`);
-  });
-
-  it('refuses to rotate a key holding both payouts:create and payouts:approve unless four eyes is forced off, and then warns', () => {
-    const [both] = merchantWithKeys(['payouts:create', 'payouts:approve']);
-    const before = fs.readFileSync(file, 'utf8');
-    const refused = run('rotate-key', '--api-key', both as string);
-    expect(refused.code).toBe(2);
-    expect(refused.out[0]).toContain('--force-four-eyes-off');
-    expect(fs.readFileSync(file, 'utf8')).toBe(before);
-    const forced = run('rotate-key', '--api-key', both as string, '--force-four-eyes-off');
-    expect(forced.code).toBe(0);
-    expect(forced.out.at(-1)).toMatch(/^Warning: four eyes is off: /);
-    expect(MerchantRegistry.fromFile(file).hasRole(newKeyOf(forced), 'payouts:approve')).toBe(true);
-  });
-
-  it('never combines payouts:create and payouts:approve on a key it adds', () => {
-    const added = run('add', '--merchant-id', 'MCH-1', '--tenant-id', 'TEN-1', '--name', 'Ada Stores');
-    const apiKey = newKeyOf(added);
-    expect(MerchantRegistry.fromFile(file).hasRole(apiKey, 'payouts:create')).toBe(true);
-    expect(MerchantRegistry.fromFile(file).hasRole(apiKey, 'payouts:approve')).toBe(false);
-  });
-
-  itAsRoot('keeps the owner, group and permissions of the file it edits when run as root', () => {
-    run('add', '--merchant-id', 'MCH-1', '--tenant-id', 'TEN-1', '--name', 'Ada Stores');
-    fs.chownSync(file, 0, NOBODY);
-    fs.chmodSync(file, 0o640);
-    expect(run('add-webhook-secret', '--merchant-id', 'MCH-1').code).toBe(0);
-    expect(fs.statSync(file)).toMatchObject({ uid: 0, gid: NOBODY });
-    expect(fs.statSync(file).mode & 0o7777).toBe(0o640);
-    fs.chownSync(file, NOBODY, NOBODY);
-    expect(run('add-webhook-secret', '--merchant-id', 'MCH-1').code).toBe(0);
-    expect(fs.statSync(file)).toMatchObject({ uid: NOBODY, gid: NOBODY });
-  });
-
-  itAsRoot('writes nothing, and says whom to run as, when its user cannot give the new file the old one\'s owner', () => {
-    run('add', '--merchant-id', 'MCH-1', '--tenant-id', 'TEN-1', '--name', 'Ada Stores');
-    // nobody may write the file and its directory, but cannot make a file owned by root.
-    fs.chmodSync(dir, 0o777);
-    fs.chownSync(file, 0, NOBODY);
-    fs.chmodSync(file, 0o660);
-    const before = fs.readFileSync(file, 'utf8');
-    // The command runs as nobody in this process, switched for its synchronous run only: a child process would need a Node binary and a checkout nobody can read.
-    const { setegid, seteuid } = process as Required<Pick<NodeJS.Process, 'setegid' | 'seteuid'>>;
-    setegid(NOBODY);
-    seteuid(NOBODY);
-    let result: ReturnType<typeof runMerchantsCommand>;
+  /** The merchants as an instance of the service loads them, by `at`'s clock. */
+  const registryAt = async (at = Date.now(), mode: 'sandbox' | 'production' = 'sandbox') => {
+    const client = await openPostgres(database.url, { migrations: SCHEMA });
     try {
-      result = runMerchantsCommand(['--file', file, 'add-webhook-secret', '--merchant-id', 'MCH-1'], { PAYSIGN_MODE: 'sandbox' });
+      const problems: string[] = [];
+      const loaded = await new MerchantStore(client, new Keyring(parseKeyring(keyring, problems)), mode).loadAll();
+      return { registry: new MerchantRegistry(loaded.entries, () => at), refused: loaded.refused };
     } finally {
-      seteuid(0);
-      setegid(0);
+      await client.close();
     }
-    expect(result.code).toBe(2);
-    expect(result.out[0]).toContain(`Nothing was written: ${file} belongs to uid 0 and gid ${NOBODY}`);
-    expect(result.out[0]).toContain('Run the command as root or as uid 0');
-    expect(fs.readFileSync(file, 'utf8')).toBe(before);
-    expect(fs.statSync(file)).toMatchObject({ uid: 0, gid: NOBODY });
-    expect(fs.readdirSync(dir)).toEqual(['merchants.json']);
-  }, 60_000);
+  };
 
-  it('waits for an edit that holds the file, and gives up after its wait naming the holder', () => {
-    run('add', '--merchant-id', 'MCH-1', '--tenant-id', 'TEN-1', '--name', 'Ada Stores');
-    const before = fs.readFileSync(file, 'utf8');
-    // This process is alive: its lock is not stale.
-    fs.writeFileSync(lockPathOf(file), `${process.pid}\n`);
-    let now = 0;
-    const waits: number[] = [];
-    const lock = { waitMs: 1000, now: () => now, pause: (ms: number) => ((now += ms), waits.push(ms)) };
-    const result = runMerchantsCommand(['--file', file, 'add-webhook-secret', '--merchant-id', 'MCH-1'], {}, { lock });
-    expect(result.code).toBe(2);
-    expect(result.out[0]).toBe(
-      `Nothing was written: ${file} is being edited by process ${process.pid} (lock ${lockPathOf(file)}), which did not finish within 1 s. Wait for it and run the command again; if no merchants command is running, remove ${lockPathOf(file)}.`,
-    );
-    expect(waits.reduce((a, b) => a + b, 0)).toBe(1000);
-    expect(fs.readFileSync(file, 'utf8')).toBe(before);
-    // The holder's lock is left alone.
-    expect(fs.readFileSync(lockPathOf(file), 'utf8')).toBe(`${process.pid}\n`);
+  beforeEach(async () => {
+    database = await createPrivateDatabase('paysign_merchants');
+    keyring = newKey('k1');
+  });
+  afterEach(() => database.drop());
+
+  it('adds a merchant whose key and secret it prints once, and which the service then admits', async () => {
+    const added = await json(['add', '--merchant-id', 'MCH-NEW', '--tenant-id', 'TEN-NEW', '--name', 'New Shop']);
+    expect(added).toMatchObject({ merchantId: 'MCH-NEW', tenantId: 'TEN-NEW', roles: ['payouts:create', 'refunds:create', 'webhooks:manage'] });
+    expect(added.apiKey).toMatch(/^pk_test_[0-9a-f]{24}$/);
+    expect(added.secretKey).toMatch(/^sk_test_[A-Za-z0-9_-]{43}$/);
+    const { registry } = await registryAt();
+    expect(registry.secretFor(added.apiKey as string)).toBe(added.secretKey);
+    expect(registry.hasRole(added.apiKey as string, 'webhooks:manage')).toBe(true);
+
+    const shown = await json(['show', '--merchant-id', 'MCH-NEW']);
+    expect(JSON.stringify(shown)).not.toContain(added.secretKey as string);
+    expect(shown).toMatchObject({ status: 'active', keys: [{ apiKey: added.apiKey, status: 'active', expiresAt: null, lastUsedAt: null }] });
+    const human = await run(['add', '--merchant-id', 'MCH-NEW', '--tenant-id', 'TEN-NEW', '--name', 'Again']);
+    expect(human).toEqual({ code: 2, out: ['Merchant MCH-NEW already exists; give it another key with roll-key.'] });
   });
 
-  it('takes over the lock of an edit whose process is gone, and releases it', () => {
-    run('add', '--merchant-id', 'MCH-1', '--tenant-id', 'TEN-1', '--name', 'Ada Stores');
-    fs.writeFileSync(lockPathOf(file), '4000000\n');
-    const lock = { isAlive: (pid: number) => pid !== 4_000_000, pause: () => { throw new Error('a dead holder is not waited for'); } };
-    expect(runMerchantsCommand(['--file', file, 'add-webhook-secret', '--merchant-id', 'MCH-1'], {}, { lock }).code).toBe(0);
-    expect(MerchantRegistry.fromFile(file).webhookSecretsOf('MCH-1')).toHaveLength(1);
-    expect(fs.readdirSync(dir)).toEqual(['merchants.json']);
+  it('rolls a key with an overlap: the old key works until its expiry and not after, and the new one has its roles', async () => {
+    const added = await json(['add', '--merchant-id', 'MCH-ROLL', '--tenant-id', 'TEN-ROLL', '--name', 'Roll Shop', '--roles', 'payouts:create,webhooks:manage']);
+    const before = Date.now();
+    const rolled = await json(['roll-key', '--api-key', added.apiKey as string, '--expires-in', '3600']);
+    expect(rolled).toMatchObject({ merchantId: 'MCH-ROLL', roles: ['payouts:create', 'webhooks:manage'], rolledKey: added.apiKey });
+    const expiresAt = Date.parse(rolled.rolledKeyExpiresAt as string);
+    expect(expiresAt).toBeGreaterThanOrEqual(before + 3_600_000);
+    expect(expiresAt).toBeLessThan(Date.now() + 3_600_000 + 1000);
+
+    const { registry } = await registryAt(expiresAt - 1);
+    expect(registry.secretFor(added.apiKey as string)).toBe(added.secretKey);
+    expect(registry.secretFor(rolled.apiKey as string)).toBe(rolled.secretKey);
+    expect(registry.hasRole(rolled.apiKey as string, 'refunds:create')).toBe(false);
+    const after = (await registryAt(expiresAt)).registry;
+    expect(after.secretFor(added.apiKey as string)).toBeUndefined();
+    expect(after.secretFor(rolled.apiKey as string)).toBe(rolled.secretKey);
+
+    // rotate-key is the same command; 0 ends the old key at once.
+    const again = await json(['rotate-key', '--api-key', rolled.apiKey as string, '--expires-in', '0']);
+    expect((await registryAt()).registry.secretFor(rolled.apiKey as string)).toBeUndefined();
+    expect((await registryAt()).registry.secretFor(again.apiKey as string)).toBe(again.secretKey);
+    expect(await run(['roll-key', '--api-key', rolled.apiKey as string])).toMatchObject({ code: 2, out: [expect.stringContaining('is revoked or expired')] });
+    expect(await run(['roll-key', '--api-key', again.apiKey as string, '--expires-in', '604801'])).toMatchObject({ code: 2, out: [expect.stringContaining('to 604800 (7 days)')] });
   });
 
-  it('loses no edit when several processes edit the file at once', async () => {
-    run('add', '--merchant-id', 'MCH-0', '--tenant-id', 'TEN-0', '--name', 'Shop 0');
-    const EDITORS = 6;
-    const editors = Array.from({ length: EDITORS }, (_, i) =>
-      i % 2 === 0 ? commandProcess(['--file', file, 'add', '--merchant-id', `MCH-${i + 1}`, '--tenant-id', `TEN-${i + 1}`, '--name', `Shop ${i + 1}`]) : commandProcess(['--file', file, 'add-webhook-secret', '--merchant-id', 'MCH-0']),
-    );
-    // Every process has started and read nothing yet; then all are let go at once.
-    await Promise.all(editors.map((editor) => editor.ready));
-    for (const editor of editors) editor.go();
-    const results = await Promise.all(editors.map((editor) => editor.done));
-    expect(results.map((result) => result.code)).toEqual(Array(EDITORS).fill(0));
-    const registry = MerchantRegistry.fromFile(file);
-    const entries = JSON.parse(fs.readFileSync(file, 'utf8')) as Array<{ merchantId: string }>;
-    expect(entries.map((entry) => entry.merchantId).sort()).toEqual(['MCH-0', 'MCH-1', 'MCH-3', 'MCH-5']);
-    expect(registry.webhookSecretsOf('MCH-0')).toHaveLength(EDITORS / 2);
-    expect(fs.readdirSync(dir)).toEqual(['merchants.json']);
-  }, 60_000);
+  it('refuses to roll a key holding both four-eyes roles unless forced, and then warns', async () => {
+    const added = await json(['add', '--merchant-id', 'MCH-4E', '--tenant-id', 'TEN-4E', '--name', 'Four Eyes', '--roles', 'payouts:create,payouts:approve']);
+    expect(await run(['roll-key', '--api-key', added.apiKey as string])).toMatchObject({ code: 2, out: [expect.stringContaining('four eyes in name only')] });
+    const forced = await json(['roll-key', '--api-key', added.apiKey as string, '--force-four-eyes-off', '--expires-in', '60']);
+    expect(forced.warning).toContain('Four eyes is off');
+  });
+
+  it('revokes a key, suspends and reinstates a merchant, each in force at the next load, and audits who did it', async () => {
+    const added = await json(['add', '--merchant-id', 'MCH-SUS', '--tenant-id', 'TEN-SUS', '--name', 'Suspended Shop']);
+    const second = await json(['roll-key', '--api-key', added.apiKey as string]);
+    await json(['revoke-key', '--api-key', added.apiKey as string]);
+    let { registry } = await registryAt();
+    expect(registry.secretFor(added.apiKey as string)).toBeUndefined();
+    expect(registry.secretFor(second.apiKey as string)).toBe(second.secretKey);
+
+    await json(['suspend', '--merchant-id', 'MCH-SUS', '--reason', 'chargeback review']);
+    ({ registry } = await registryAt());
+    expect(registry.secretFor(second.apiKey as string)).toBeUndefined();
+    expect(registry.merchantTakingPayments('MCH-SUS')).toBeUndefined();
+    await json(['reinstate', '--merchant-id', 'MCH-SUS']);
+    expect((await registryAt()).registry.secretFor(second.apiKey as string)).toBe(second.secretKey);
+
+    const { records } = (await json(['audit', '--merchant-id', 'MCH-SUS'])) as { records: Array<Record<string, unknown>> };
+    expect(records.map((r) => r.action)).toEqual(['add', 'suspend', 'reinstate']);
+    expect(records[1]).toMatchObject({ actor: 'ops@test', channel: 'command', detail: { reason: 'chargeback review' } });
+    const all = (await json(['audit'])) as { records: Array<Record<string, unknown>> };
+    expect(all.records.map((r) => r.action)).toEqual(['add', 'roll-key', 'revoke-key', 'suspend', 'reinstate']);
+    expect(JSON.stringify(all)).not.toContain(second.secretKey as string);
+  });
+
+  it("imports today's merchants files idempotently, with a dry run that writes nothing", async () => {
+    const dry = await json(['import', TEST_MERCHANTS_FILE, '--dry-run']);
+    expect(dry).toMatchObject({ dryRun: true, unchanged: 0 });
+    expect(dry.changes).toEqual(expect.arrayContaining(['added merchant MCH-A', 'added key pk_live_a to MCH-A', 'added merchant MCH-B']));
+    expect((await json(['list'])).merchants).toEqual([]);
+
+    const real = await json(['import', TEST_MERCHANTS_FILE]);
+    expect(real.changes).toEqual(dry.changes);
+    const again = await json(['import', TEST_MERCHANTS_FILE]);
+    expect(again).toMatchObject({ changes: [], unchanged: 2 });
+    const sandbox = await json(['import', SANDBOX_MERCHANTS_FILE]);
+    expect(sandbox.changes).toEqual(expect.arrayContaining(['added merchant MCH-SANDBOX-0001']));
+    expect(await json(['import', SANDBOX_MERCHANTS_FILE])).toMatchObject({ changes: [] });
+
+    const { registry } = await registryAt();
+    expect(registry.secretFor('pk_live_a')).toBe('sk_test_a_0123456789abcdef0123456789');
+    expect(registry.feesOf('MCH-B').payinBasisPoints).toBe(200n);
+    expect(registry.optedInTo('MCH-B', 'payin.attempt_failed')).toBe(true);
+    expect(registry.signingSecretsOf('MCH-A')).toHaveLength(2);
+    expect(registry.secretFor('pk_sandbox_demo')).toBeDefined();
+    const human = await run(['import', TEST_MERCHANTS_FILE]);
+    expect(human).toEqual({ code: 0, out: [`${TEST_MERCHANTS_FILE}: 0 change(s), 2 merchant(s) unchanged.`] });
+  });
+
+  it('keeps no secret in clear in a pg_dump, and a ciphertext moved to another row does not open', async () => {
+    const a = await json(['add', '--merchant-id', 'MCH-D1', '--tenant-id', 'TEN-D1', '--name', 'Dump One']);
+    const b = await json(['add', '--merchant-id', 'MCH-D2', '--tenant-id', 'TEN-D2', '--name', 'Dump Two']);
+    await json(['import', TEST_MERCHANTS_FILE]);
+    const dump = execFileSync('pg_dump', ['--data-only', database.url], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    expect(dump).toContain('MCH-D1');
+    for (const secret of [a.secretKey, b.secretKey, 'sk_test_a_0123456789abcdef0123456789', 'whsec_dGVzdC13ZWJob29rLXNlY3JldC1vZi1tZXJjaGFudC1h']) expect(dump).not.toContain(secret as string);
+
+    const client = await openPostgres(database.url, { migrations: SCHEMA });
+    try {
+      await client.query('UPDATE merchant_credentials SET secret_sealed = (SELECT secret_sealed FROM merchant_credentials WHERE api_key = $1) WHERE api_key = $2', [a.apiKey, b.apiKey]);
+    } finally {
+      await client.close();
+    }
+    const { registry, refused } = await registryAt();
+    expect(refused).toEqual([{ merchantId: 'MCH-D2', reason: expect.stringContaining(`merchant MCH-D2 credential ${String(b.apiKey)} does not open`) }]);
+    expect(registry.secretFor(b.apiKey as string)).toBeUndefined();
+    expect(registry.secretFor(a.apiKey as string)).toBe(a.secretKey);
+  });
+
+  it('rewraps every secret under a new first key, after which the old key may leave the keyring', async () => {
+    const added = await json(['add', '--merchant-id', 'MCH-RW', '--tenant-id', 'TEN-RW', '--name', 'Rewrap Shop']);
+    await json(['import', TEST_MERCHANTS_FILE]);
+    const old = keyring;
+    const next = newKey('k2');
+    keyring = `${next},${old}`;
+    expect((await registryAt()).registry.secretFor(added.apiKey as string)).toBe(added.secretKey);
+    const rewrapped = await json(['rewrap']);
+    // MCH-RW's key, MCH-A's two keys and two webhook secrets, MCH-B's key and webhook secret.
+    expect(rewrapped).toEqual({ keyId: 'k2', rewrapped: 7 });
+    keyring = next;
+    const { registry, refused } = await registryAt();
+    expect(refused).toEqual([]);
+    expect(registry.secretFor(added.apiKey as string)).toBe(added.secretKey);
+    expect(registry.secretFor('pk_live_b')).toBe('sk_test_b_0123456789abcdef0123456789');
+    expect(registry.signingSecretsOf('MCH-A')).toHaveLength(2);
+  });
+
+  it('mints live keys in production, and refuses to run there without SECRETS_KEYRING', async () => {
+    expect(await runMerchantsCommand(['list'], { PAYSIGN_MODE: 'production' }, () => openPostgres(database.url, { migrations: SCHEMA }))).toMatchObject({ code: 2, out: [expect.stringContaining('SECRETS_KEYRING is required in production mode')] });
+    const added = await json(['add', '--merchant-id', 'MCH-LIVE', '--tenant-id', 'TEN-LIVE', '--name', 'Live Shop'], { PAYSIGN_MODE: 'production' });
+    expect(added.apiKey).toMatch(/^pk_live_[0-9a-f]{24}$/);
+    const { registry } = await registryAt(Date.now(), 'production');
+    expect(registry.secretFor(added.apiKey as string)).toBe(added.secretKey);
+  });
+
+  it('refuses an operator\'s mistake with a message and exit code 2, writing nothing', async () => {
+    expect(await run(['add', '--merchant-id', 'MCH BAD', '--tenant-id', 'T', '--name', 'N'])).toMatchObject({ code: 2, out: [expect.stringContaining('--merchant-id must be')] });
+    expect(await run(['add', '--merchant-id', 'MCH-R', '--tenant-id', 'T', '--name', 'N', '--roles', 'payouts:everything'])).toMatchObject({ code: 2, out: [expect.stringContaining('unknown: payouts:everything')] });
+    expect(await run(['revoke-key', '--api-key', 'pk_test_nothing'])).toEqual({ code: 2, out: ["No key pk_test_nothing; merchants show lists a merchant's keys."] });
+    expect(await run(['frobnicate'])).toMatchObject({ code: 2, out: [expect.stringContaining('Unknown command "frobnicate"')] });
+    expect((await json(['list'])).merchants).toEqual([]);
+  });
 });
