@@ -7,13 +7,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Payin } from '@paysign/contracts';
 import { ContractValidator } from '@paysign/contracts/testing';
-import { MerchantsFileWatcher } from '../src/merchants/merchants-file-watcher';
 import { CheckoutLinks } from '../src/payins/checkout-links';
 import { PayinRepository } from '../src/payins/payin-repository.interface';
 import { send, signedCall } from './support/api-client';
 import { MERCHANT_A, MERCHANT_B, TEST_LOGO, TEST_MERCHANTS_FILE, brandedMerchantsFile, type TestCredential } from './support/credentials';
 import { CARD, DECLINED_CARD, browser } from './support/checkout-browser';
 import { rawExchange } from './support/raw-http';
+import { importMerchants, merchantAdmin } from './support/merchant-changes';
 import { TestClock } from './support/test-clock';
 import { startTestApp, type TestApp } from './support/test-app';
 
@@ -405,22 +405,24 @@ describe('hosted checkout of a merchant no longer in force', () => {
   let api: TestApp;
   beforeAll(async () => {
     fs.writeFileSync(file, JSON.stringify(original));
-    // No polling: each test reloads the file itself, as SIGHUP does.
-    api = await startTestApp({ MERCHANTS_FILE: file, MERCHANTS_WATCH_INTERVAL_MS: '0' });
+    api = await startTestApp({ MERCHANTS_FILE: file });
   });
   afterAll(() => api.close());
 
-  const reloadMerchants = (entries: MerchantEntry[]) => {
+  const reloadMerchants = async (entries: MerchantEntry[] | 'suspended') => {
+    if (entries === 'suspended') return void (await merchantAdmin(api).run((admin) => admin.setStatus(MERCHANT_B.merchantId, 'suspended', 'test')));
     fs.writeFileSync(file, JSON.stringify(entries));
-    expect(api.app.get(MerchantsFileWatcher).reload('SIGHUP')).toBe(true);
+    await importMerchants(api, file);
+    const merchant = (await merchantAdmin(api).run((admin) => admin.show(MERCHANT_B.merchantId))) as { status: string };
+    if (merchant.status === 'suspended') await merchantAdmin(api).run((admin) => admin.setStatus(MERCHANT_B.merchantId, 'active', 'test'));
   };
   const storedStatus = async (reference: string) => (await api.app.get<symbol, PayinRepository>(PayinRepository).find({ merchantId: MERCHANT_B.merchantId, reference }))?.status;
 
-  it.each<[string, (entries: MerchantEntry[]) => MerchantEntry[]]>([
-    ['removed from the merchants file', (entries) => entries.filter((m) => m.merchantId !== MERCHANT_B.merchantId)],
+  it.each<[string, (entries: MerchantEntry[]) => MerchantEntry[] | 'suspended']>([
+    ['suspended', () => 'suspended'],
     ['with every key revoked', (entries) => entries.map((m) => (m.merchantId === MERCHANT_B.merchantId ? { ...m, credentials: m.credentials.map((c) => ({ ...c, status: 'revoked' })) } : m))],
   ])('answers the link of a merchant %s with a 410 page naming no merchant ID, on GET and POST, and the payin stays PENDING', async (_name, change) => {
-    reloadMerchants(original);
+    await reloadMerchants(original);
     const reference = `gone-${randomUUID().slice(0, 8)}`;
     const body = JSON.stringify({ amount: 20, currency: 'NGN', customerEmail: 'ada@example.com', reference });
     const created = await signedCall(api.baseUrl, { path: PAYINS, body, credential: MERCHANT_B });
@@ -430,7 +432,7 @@ describe('hosted checkout of a merchant no longer in force', () => {
     const before = await customer.open(checkoutUrl);
     expect(before.html).toContain('Merchant B');
 
-    reloadMerchants(change(original));
+    await reloadMerchants(change(original));
     const page = await customer.open(checkoutUrl);
     expect(page.status).toBe(410);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -450,8 +452,8 @@ describe('hosted checkout of a merchant no longer in force', () => {
     expect(await storedStatus(reference)).toBe('PENDING');
   });
 
-  it('still shows the outcome of a payin paid before its merchant was removed, naming no merchant ID', async () => {
-    reloadMerchants(original);
+  it('still shows the outcome of a payin paid before its merchant was suspended, naming no merchant ID', async () => {
+    await reloadMerchants(original);
     const reference = `gone-paid-${randomUUID().slice(0, 8)}`;
     const body = JSON.stringify({ amount: 20, currency: 'NGN', customerEmail: 'ada@example.com', reference, redirectUrl: 'https://shop.example.com/done' });
     const checkoutUrl = (await signedCall(api.baseUrl, { path: PAYINS, body, credential: MERCHANT_B })).json.checkoutUrl as string;
@@ -459,7 +461,7 @@ describe('hosted checkout of a merchant no longer in force', () => {
     const before = await customer.open(checkoutUrl);
     expect((await customer.submit(checkoutUrl, { csrf: before.csrf as string, action: 'confirm_transfer' })).status).toBe(303);
 
-    reloadMerchants(original.filter((m) => m.merchantId !== MERCHANT_B.merchantId));
+    await reloadMerchants('suspended');
     const page = await customer.open(checkoutUrl);
     expect(page.status).toBe(200);
     expect(page.html).toContain('Payment successful');

@@ -1,14 +1,16 @@
 // Four eyes over HTTP, on the real app: a payout at or above the merchant's threshold waits for a second credential with payouts:approve.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { SqlClient } from '../src/db/sql-client';
 import { JobRunner } from '../src/jobs/job-runner';
 import { checkLedger } from '../src/ledger-invariants';
-import { MerchantsFileWatcher } from '../src/merchants/merchants-file-watcher';
 import { PayoutDispatcher } from '../src/payouts/payout-dispatcher';
 import type { Payout } from '@paysign/contracts';
 import { signedCall } from './support/api-client';
 import { MERCHANT_A, type TestCredential } from './support/credentials';
 import { APPROVER_A, CREATOR_APPROVER_A, payoutMerchantsFile } from './support/payout-merchants';
+import { importMerchants } from './support/merchant-changes';
 import { TestClock } from './support/test-clock';
 import { startEmbeddedTestApp, startTestApp, type TestApp } from './support/test-app';
 
@@ -177,18 +179,18 @@ function approvalSuite(name: string, start: (env: Record<string, string>, option
       expect((await call(MERCHANT_A, 'POST', `/payment/api/payout-batches/${batch}/cancel`, {})).json.status).toBe('CANCELLED');
     });
 
-    it('applies a role taken away in the merchants file at once, as revocation does', async () => {
+    it('applies a role taken away at once, as revocation does', async () => {
       const { reference } = await create(5000);
       const entries = JSON.parse(fs.readFileSync(merchantsFile, 'utf8')) as Array<{ credentials: Array<{ apiKey: string; roles?: string[] }> }>;
       const withoutApproval = entries.map((entry) => ({ ...entry, credentials: entry.credentials.map((c) => (c.apiKey === APPROVER_A.apiKey ? { ...c, roles: ['payouts:create'] } : c)) }));
-      fs.writeFileSync(merchantsFile, JSON.stringify(withoutApproval));
+      const changed = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'approvals-roles-')), 'merchants.json');
+      fs.writeFileSync(changed, JSON.stringify(withoutApproval));
       try {
-        expect(api.app.get(MerchantsFileWatcher).reload('test')).toBe(true);
+        expect(await importMerchants(api, changed)).toEqual([`changed the roles of ${APPROVER_A.apiKey} to payouts:create`]);
         expect((await approve(reference, APPROVER_A)).json.code).toBe('APPROVER_REQUIRED');
-        expect(api.logs).toContainEqual(expect.objectContaining({ msg: 'merchants file reloaded', rolesChanged: [APPROVER_A.apiKey] }));
+        expect(api.logs).toContainEqual(expect.objectContaining({ msg: 'merchants loaded', rolesChanged: [APPROVER_A.apiKey] }));
       } finally {
-        fs.writeFileSync(merchantsFile, JSON.stringify(entries));
-        api.app.get(MerchantsFileWatcher).reload('test');
+        await importMerchants(api, merchantsFile);
       }
       expect((await approve(reference, APPROVER_A)).json.status).toBe('QUEUED');
     });
