@@ -6,7 +6,6 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Pool } from 'pg';
-import { validateMerchants } from '../src/merchants/merchant-registry';
 import { signedCall } from './support/api-client';
 import { MERCHANT_A, TEST_MERCHANTS_FILE } from './support/credentials';
 import { freePort } from './support/private-redis';
@@ -117,14 +116,15 @@ describeInProduction('the deployable folder', () => {
     expect(printed).not.toContain('BROKEN');
   });
 
-  it('adds a merchant with npm run merchants in the deployable folder, in a file the service takes in production', () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'deployed-merchants-')), 'merchants.json');
-    const printed = execFileSync('npm', ['run', '-s', 'merchants', '--', 'add', '--merchant-id', 'MCH-OPS', '--tenant-id', 'TEN-OPS', '--name', 'Ops Test'], {
-      cwd: out,
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH, PAYSIGN_MODE: 'production', MERCHANTS_FILE: file },
-    });
-    expect(printed).toMatch(/^API key \(X-API-KEY\): pk_live_[0-9a-f]{24}$/m);
-    expect(() => validateMerchants(JSON.parse(fs.readFileSync(file, 'utf8')), file, { mode: 'production' })).not.toThrow();
+  it("adds a merchant with npm run merchants in the deployable folder, in the service's database, its secret sealed", () => {
+    const url = new URL(DATABASE_URL);
+    url.pathname = `/${database}`;
+    const env = { PATH: process.env.PATH, PAYSIGN_MODE: 'production', DATABASE_URL: url.toString(), SECRETS_KEYRING: PRODUCTION_SETTINGS.SECRETS_KEYRING };
+    const merchants = (...args: string[]) => JSON.parse(execFileSync('npm', ['run', '-s', 'merchants', '--', ...args, '--json'], { cwd: out, encoding: 'utf8', env })) as Record<string, unknown>;
+    const added = merchants('add', '--merchant-id', 'MCH-OPS', '--tenant-id', 'TEN-OPS', '--name', 'Ops Test');
+    expect(added.apiKey).toMatch(/^pk_live_[0-9a-f]{24}$/);
+    const shown = merchants('show', '--merchant-id', 'MCH-OPS');
+    expect(shown).toMatchObject({ status: 'active', keys: [{ apiKey: added.apiKey, status: 'active' }] });
+    expect(JSON.stringify(shown)).not.toContain(added.secretKey as string);
   });
 });
