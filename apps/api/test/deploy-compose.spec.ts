@@ -1,11 +1,13 @@
 // deploy/compose.yaml, checked for what this machine can check without a
 // Docker engine: every variable it sets is one the service reads (the README
-// table), no secret is written in it, the merchants file is mounted as a
-// directory the watcher can follow, TLS is on, and the image's build context
-// holds the deployable folder only.
+// table), no secret is written in it, it boots in production mode once the
+// env file's secrets are filled in and not before (SECRETS_KEYRING among
+// them), no merchants file is named or mounted, TLS is on, and the image's
+// build context holds the deployable folder only.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
+import { loadConfig } from '../src/config/app-config';
 
 const root = path.resolve(__dirname, '../../..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
@@ -22,9 +24,26 @@ describe('deploy/compose.yaml', () => {
   const compose = parse(text, { merge: true }) as { services: Record<string, Service> };
   const api = compose.services['api-1'] as Service;
   const readme = new Set([...read('README.md').matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1] as string));
-  const example = [...read('deploy/paysign.env.example').matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1] as string);
+  /** The env file's values as the example writes them, by name. */
+  const exampleValues = Object.fromEntries([...read('deploy/paysign.env.example').matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((m) => [m[1] as string, m[2] as string]));
+  const example = Object.keys(exampleValues);
   /** Read by the proxy and PostgreSQL, not the service: each is explained where the file is. */
   const notTheService = ['POSTGRES_PASSWORD', 'PAYSIGN_SITE_ADDRESS', 'PAYSIGN_TLS'];
+  /**
+   * Test values for the secrets the example leaves blank, of the forms
+   * production accepts: made by openssl rand -base64 32.
+   */
+  const FILLED_IN: Record<string, string> = {
+    CHECKOUT_TOKEN_SECRET: 'y6xF6bMOIjPQJI5/SYnXmUz4RRI63RUFBfdlC9lg1MI=',
+    SECRETS_KEYRING: 'k1:LLYBFPQ4mNU4JbnjJbPE7TbHCTaGDhFv+hpELpyrKU8=',
+    POSTGRES_PASSWORD: 'rgmE2P07XhAmcuVokDw42NmAd5t9w06aV3T7oWvPc4A=',
+  };
+  /** What an instance boots with: the env file filled in, then the service's environment over it, as compose gives it. */
+  const instanceEnvironment = () => {
+    const file = { ...exampleValues, ...FILLED_IN };
+    file.DATABASE_URL = (file.DATABASE_URL as string).replace('<POSTGRES_PASSWORD>', encodeURIComponent(FILLED_IN.POSTGRES_PASSWORD as string));
+    return { ...file, ...api.environment } as Record<string, string>;
+  };
 
   it('sets only variables the service reads, as the README table lists them', () => {
     const set = [...Object.keys(api.environment ?? {}), ...example.filter((name) => !notTheService.includes(name))];
@@ -36,16 +55,29 @@ describe('deploy/compose.yaml', () => {
     expect(text).not.toMatch(/PASSWORD\s*:\s*\S/);
     expect(text).not.toMatch(/postgres:\/\/[^:@\s/]+:[^@\s]+@/);
     expect(text).not.toMatch(/CHECKOUT_TOKEN_SECRET\s*:/);
+    expect(text).not.toMatch(/SECRETS_KEYRING\s*:/);
+    // The example leaves every secret blank, for the operator to generate.
+    const secrets = example.filter((name) => /SECRET|PASSWORD|TOKEN|KEYRING/.test(name));
+    expect(secrets.sort()).toEqual(['CHECKOUT_TOKEN_SECRET', 'POSTGRES_PASSWORD', 'SECRETS_KEYRING']);
+    expect(secrets.filter((name) => exampleValues[name] !== '')).toEqual([]);
     for (const name of ['api-1', 'api-2', 'postgres']) expect(compose.services[name]?.env_file).toEqual(['paysign.env']);
     expect(read('.gitignore').split('\n')).toContain('deploy/paysign.env');
   });
 
-  it('mounts the merchants file as its directory, so that a file replaced by rename is seen', () => {
-    const mount = (api.volumes ?? []).find((volume) => volume.includes(':/etc/paysign'));
-    // "${HOST:?message}:/target:ro": the target follows the interpolation's closing brace.
-    const target = mount?.slice(mount.indexOf('}:') + 2).split(':')[0] as string;
-    expect(target).toBe('/etc/paysign/merchants');
-    expect(api.environment?.MERCHANTS_FILE).toBe(`${target}/merchants.json`);
+  it('boots in production mode once the env file is filled in, and needs SECRETS_KEYRING from it', () => {
+    expect(loadConfig(instanceEnvironment())).toMatchObject({ mode: 'production', merchantsImportFile: undefined });
+    const withoutKeyring = instanceEnvironment();
+    delete withoutKeyring.SECRETS_KEYRING;
+    expect(() => loadConfig(withoutKeyring)).toThrow('SECRETS_KEYRING is required');
+  });
+
+  it('names and mounts no merchants file: merchants live in PostgreSQL', () => {
+    for (const name of ['api-1', 'api-2']) {
+      const service = compose.services[name] as Service;
+      expect(Object.keys(service.environment ?? {}).filter((variable) => variable.startsWith('MERCHANTS_FILE') || variable === 'MERCHANTS_WATCH_INTERVAL_MS')).toEqual([]);
+      expect(service.volumes).toBeUndefined();
+    }
+    expect(example.filter((name) => name.startsWith('MERCHANTS_'))).toEqual([]);
   });
 
   it('terminates TLS at the proxy, and builds the image from the deployable folder alone', () => {

@@ -8,16 +8,14 @@
 // - every variable set is in the README table;
 // - the pod is non-root and read-only, and is given longer to stop than the
 //   drain and the grace;
-// - the merchants Secret is mounted as a directory, and is reloaded when the
-//   kubelet swaps its ..data link;
+// - the merchants are the database's: the keyring that seals their secrets
+//   comes from a Secret of its own, and no merchants file is mounted or named;
 // - no secret value is written in the manifests.
 // Without kubectl the rendered checks skip on a developer's machine, and fail
 // under CI=true.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import pino from 'pino';
 import { parse, parseAllDocuments } from 'yaml';
 import { ServiceMonitor, type IServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1/Deployment';
@@ -31,8 +29,6 @@ import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
 import { Service, type IService } from 'kubernetes-models/v1/Service';
 import { ServiceAccount, type IServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import { loadConfig } from '../src/config/app-config';
-import { MerchantRegistry } from '../src/merchants/merchant-registry';
-import { MerchantsFileWatcher } from '../src/merchants/merchants-file-watcher';
 
 const root = path.resolve(__dirname, '../../..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
@@ -114,6 +110,9 @@ const SECRET_VALUES: Record<string, string> = {
 /** A test value for the Secret payment-service-metrics-token, made by openssl rand -base64 32. */
 const METRICS_TOKEN_VALUE = 'd2/LZoWFDu3vaNvCDJvedTnoSheONT+v4CxdtO3nFD8=';
 
+/** A test value for the Secret payment-service-keyring: one key, made by openssl rand -base64 32. */
+const SECRETS_KEYRING_VALUE = 'k1:LLYBFPQ4mNU4JbnjJbPE7TbHCTaGDhFv+hpELpyrKU8=';
+
 /** What the manifests hand one pod. */
 class Rendered {
   constructor(readonly objects: KubernetesObject[]) {}
@@ -158,12 +157,13 @@ class Rendered {
     return this.secretKeysOf('payment-service-secrets');
   }
 
-  /** The environment the service would boot with, the Secrets holding SECRET_VALUES and METRICS_TOKEN_VALUE. */
+  /** The environment the service would boot with, the Secrets holding SECRET_VALUES, METRICS_TOKEN_VALUE and SECRETS_KEYRING_VALUE. */
   get environment(): Record<string, string> {
     const secrets = Object.fromEntries(Object.entries(this.secretKeys).map(([name, key]) => [name, SECRET_VALUES[key] ?? `no test value for ${key}`]));
     const token = Object.fromEntries(Object.entries(this.secretKeysOf('payment-service-metrics-token')).map(([name]) => [name, METRICS_TOKEN_VALUE]));
+    const keyring = Object.fromEntries(Object.entries(this.secretKeysOf('payment-service-keyring')).map(([name]) => [name, SECRETS_KEYRING_VALUE]));
     const literals = Object.fromEntries((this.container.env ?? []).filter((variable) => variable.value !== undefined).map((variable) => [variable.name, variable.value as string]));
-    return { ...this.config, ...literals, ...secrets, ...token };
+    return { ...this.config, ...literals, ...secrets, ...token, ...keyring };
   }
 
   portNumber(name: string): number | undefined {
@@ -231,7 +231,7 @@ describeWithKubectl('deploy/kubernetes, rendered by kubectl kustomize', () => {
     ['the checkout token secret', { without: ['CHECKOUT_TOKEN_SECRET'], want: 'CHECKOUT_TOKEN_SECRET is required' }],
     ['the Paystack key', { without: ['PAYSTACK_SECRET_KEY'], want: 'PAYSTACK_SECRET_KEY is required' }],
     ['the public origin', { without: ['PUBLIC_BASE_URL'], want: 'PUBLIC_BASE_URL is required' }],
-    ['the merchants file', { without: ['MERCHANTS_FILE'], want: 'MERCHANTS_FILE is required' }],
+    ['the keyring that seals the merchants\' secrets', { without: ['SECRETS_KEYRING'], want: 'SECRETS_KEYRING is required' }],
     ['the metrics port or token', { without: ['METRICS_PORT', 'METRICS_TOKEN'], want: 'METRICS_PORT or METRICS_TOKEN must be set' }],
   ])('needs %s to boot in production, and the overlay sets it', (_name, { without, want }) => {
     const environment = production.environment;
@@ -295,7 +295,7 @@ describeWithKubectl('deploy/kubernetes, rendered by kubectl kustomize', () => {
     expect(read('deploy/Dockerfile')).toMatch(/^USER node$/m);
     each((rendered) => {
       const { pod, container } = rendered;
-      expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } });
+      expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } });
       expect(container.securityContext).toMatchObject({ runAsNonRoot: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, capabilities: { drop: ['ALL'] } });
       expect(container.securityContext?.capabilities?.add).toBeUndefined();
       expect(container.securityContext?.privileged).toBeFalsy();
@@ -315,15 +315,17 @@ describeWithKubectl('deploy/kubernetes, rendered by kubectl kustomize', () => {
     });
   });
 
-  it('mounts the merchants Secret as the directory of MERCHANTS_FILE, read-only, with no subPath', () => {
+  it('takes SECRETS_KEYRING from a Secret of its own, required, and names or mounts no merchants file', () => {
     each((rendered) => {
-      const file = rendered.config.MERCHANTS_FILE as string;
-      const volume = rendered.pod.volumes?.find((v) => v.secret?.secretName === 'payment-service-merchants');
-      expect(volume?.secret).toEqual({ secretName: 'payment-service-merchants', defaultMode: 0o440 });
-      const mounts = rendered.container.volumeMounts ?? [];
-      expect(mounts.filter((mount) => mount.name === volume?.name)).toEqual([{ name: volume?.name, mountPath: path.posix.dirname(file), readOnly: true }]);
-      expect(path.posix.basename(file)).toBe('merchants.json');
-      expect(mounts.filter((mount) => mount.subPath !== undefined || mount.subPathExpr !== undefined)).toEqual([]);
+      expect(rendered.container.env?.filter((variable) => variable.name === 'SECRETS_KEYRING')).toEqual([
+        { name: 'SECRETS_KEYRING', valueFrom: { secretKeyRef: { name: 'payment-service-keyring', key: 'SECRETS_KEYRING' } } },
+      ]);
+      // The keyring's Secret holds nothing else, so that access to it can be granted apart.
+      expect(rendered.secretKeysOf('payment-service-keyring')).toEqual({ SECRETS_KEYRING: 'SECRETS_KEYRING' });
+      // Merchants are loaded from the database: a file named here would be imported at every new content, and is deprecated.
+      const set = [...Object.keys(rendered.config), ...(rendered.container.env ?? []).map((variable) => variable.name)];
+      expect(set.filter((name) => name.startsWith('MERCHANTS_FILE') || name === 'MERCHANTS_WATCH_INTERVAL_MS')).toEqual([]);
+      expect([rendered.pod.volumes, rendered.container.volumeMounts]).toEqual([undefined, undefined]);
     });
   });
 
@@ -339,6 +341,8 @@ describeWithKubectl('deploy/kubernetes, rendered by kubectl kustomize', () => {
       const text = JSON.stringify(rendered.objects);
       expect(text).not.toMatch(/[a-z]+:\/\/[^:@\s/"]+:[^@\s"]+@/);
       expect(text).not.toMatch(/sk_(live|test)_|pk_(live|test)_|whsec_/);
+      // A keyring entry: an id, then the base64 of 32 bytes.
+      expect(text).not.toMatch(/[A-Za-z0-9_-]+:[A-Za-z0-9+/]{43}=/);
     });
     expect(exampleKeys.sort()).toEqual([...secretNames].sort());
     expect(production.container.env?.find((variable) => variable.name === 'PAYSTACK_SECRET_KEY')?.valueFrom?.secretKeyRef?.optional).toBe(false);
@@ -376,50 +380,5 @@ describeWithKubectl('deploy/kubernetes, rendered by kubectl kustomize', () => {
       expect(outside?.[0]?.except).toEqual(expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '127.0.0.0/8']));
       expect(outside?.[1]?.except).toEqual(expect.arrayContaining(['fc00::/7', 'fe80::/10', '::1/128']));
     });
-  });
-});
-
-describe('a merchants Secret updated as the kubelet updates a Secret volume', () => {
-  const merchant = { merchantId: 'MCH-1', tenantId: 'TEN-1', name: 'Shop', credentials: [{ apiKey: 'pk_1', secretKey: 'sk_1_long_enough_secret' }] };
-  const rotated = { ...merchant, credentials: [...merchant.credentials, { apiKey: 'pk_2', secretKey: 'sk_2_long_enough_secret' }] };
-
-  /**
-   * The kubelet's atomic writer: the new files go into a new timestamped
-   * directory, a `..data_tmp` link to it is renamed over `..data`, and the old
-   * directory is removed. `merchants.json` is a link through `..data` that
-   * never changes itself.
-   */
-  const WATCH_INTERVAL_MS = 20;
-
-  function publish(volume: string, version: number, entries: unknown): void {
-    const previous = fs.existsSync(path.join(volume, '..data')) ? fs.readlinkSync(path.join(volume, '..data')) : undefined;
-    const timestamped = `..2026_01_01_00_00_0${version}.${1000 + version}`;
-    fs.mkdirSync(path.join(volume, timestamped));
-    fs.writeFileSync(path.join(volume, timestamped, 'merchants.json'), JSON.stringify(entries));
-    fs.symlinkSync(timestamped, path.join(volume, '..data_tmp'));
-    fs.renameSync(path.join(volume, '..data_tmp'), path.join(volume, '..data'));
-    if (!fs.existsSync(path.join(volume, 'merchants.json'))) fs.symlinkSync('..data/merchants.json', path.join(volume, 'merchants.json'));
-    if (previous) fs.rmSync(path.join(volume, previous), { recursive: true });
-  }
-
-  it('is reloaded once the ..data link is swapped to the new files', async () => {
-    const volume = fs.mkdtempSync(path.join(os.tmpdir(), 'merchants-secret-volume-'));
-    publish(volume, 1, [merchant]);
-    const file = path.join(volume, 'merchants.json');
-    const registry = MerchantRegistry.fromFile(file);
-    const logged: Array<Record<string, unknown>> = [];
-    const logger = pino({ level: 'info' }, { write: (line: string) => logged.push(JSON.parse(line) as Record<string, unknown>) });
-    const watcher = new MerchantsFileWatcher(registry, { file, mode: 'sandbox', intervalMs: WATCH_INTERVAL_MS, logger });
-    watcher.start();
-    try {
-      expect(registry.secretFor('pk_2')).toBeUndefined();
-      publish(volume, 2, [rotated]);
-      for (const deadline = Date.now() + 5000; registry.secretFor('pk_2') === undefined && Date.now() < deadline; ) await new Promise((r) => setTimeout(r, WATCH_INTERVAL_MS));
-      expect(registry.secretFor('pk_2')).toBe(rotated.credentials[1]?.secretKey);
-      expect(logged).toContainEqual(expect.objectContaining({ msg: 'merchants file reloaded', reason: 'file changed', keysAdded: ['pk_2'] }));
-    } finally {
-      watcher.stop();
-      fs.rmSync(volume, { recursive: true, force: true });
-    }
   });
 });
