@@ -1,10 +1,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { SANDBOX_KEYRING } from '../secrets/keyring';
 import { SANDBOX_CHECKOUT_TOKEN_SECRET, loadConfig } from './app-config';
 
 const PRODUCTION = {
   PAYSIGN_MODE: 'production',
-  MERCHANTS_FILE: '/etc/paysign/merchants.json',
+  SECRETS_KEYRING: `k1:${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}`,
   REDIS_URL: 'redis://10.0.0.5:6379',
   DATABASE_URL: 'postgres://paysign@10.0.0.6/paysign',
   ACCOUNT_NAME_PROVIDER: 'sandbox',
@@ -21,7 +22,10 @@ describe('loadConfig', () => {
   it.each<[string, { env: Record<string, string>; want: string }]>([
     ['a port that is not a number', { env: { PORT: 'eighty' }, want: 'PORT must be a whole number from 0 to 65535, got "eighty"' }],
     ['an unknown mode', { env: { PAYSIGN_MODE: 'live' }, want: 'PAYSIGN_MODE must be "sandbox" or "production"' }],
-    ['production on the sandbox merchants', { env: { PAYSIGN_MODE: 'production' }, want: 'MERCHANTS_FILE is required in production mode' }],
+    ['production without a keyring for the merchants\' secrets', { env: { ...PRODUCTION, SECRETS_KEYRING: '' }, want: 'SECRETS_KEYRING is required in production mode' }],
+    ['production on the public sandbox keyring', { env: { ...PRODUCTION, SECRETS_KEYRING: SANDBOX_KEYRING }, want: 'SECRETS_KEYRING holds the public sandbox key, refused in production mode' }],
+    ['a keyring key shorter than 256 bits', { env: { SECRETS_KEYRING: `k1:${Buffer.alloc(16, 7).toString('base64')}` }, want: 'SECRETS_KEYRING key "k1" must be the base64 of exactly 32 bytes (256 bits), got 128 bits' }],
+    ['a merchants sync lag of a day', { env: { MERCHANTS_SYNC_MAX_LAG_MS: '86400000' }, want: 'MERCHANTS_SYNC_MAX_LAG_MS must be a whole number from 100 to 60000' }],
     ['production on in-memory nonces', { env: { ...PRODUCTION, REDIS_URL: '' }, want: 'REDIS_URL is required in production mode' }],
     ['production on the embedded database', { env: { ...PRODUCTION, DATABASE_URL: '' }, want: 'DATABASE_URL is required in production mode' }],
     ['production with no account-name provider named', { env: { ...PRODUCTION, ACCOUNT_NAME_PROVIDER: '' }, want: 'ACCOUNT_NAME_PROVIDER is required in production mode' }],
