@@ -49,8 +49,10 @@ function observedTransport(answers: Answer[], overrides: Partial<TransportConfig
     },
     ...overrides,
   });
-  const call = () => transport.fetch(new Request(URL_, { method: 'POST', body: BODY, headers: { 'content-type': 'application/json' } }));
-  return { transport, call, sent, waits };
+  const request = () => new Request(URL_, { method: 'POST', body: BODY, headers: { 'content-type': 'application/json' } });
+  const call = () => transport.fetch(request());
+  const callNotIdempotent = () => transport.fetchNotIdempotent(request());
+  return { transport, call, callNotIdempotent, sent, waits };
 }
 
 describe('SignedTransport', () => {
@@ -152,5 +154,30 @@ describe('SignedTransport', () => {
     const { call, sent } = observedTransport(['deaf', 'deaf'], { timeoutMs: 20, maxRetries: 1 });
     await expect(call()).rejects.toMatchObject({ name: 'TimeoutError', code: 'TIMEOUT', message: expect.stringContaining('within 20 ms') });
     expect(sent).toHaveLength(2);
+  });
+
+  describe('for a call that is not idempotent', () => {
+    it.each<[string, { answers: Answer[]; waits: number[] }]>([
+      ['sends again after a refusal that did nothing: rate limited', { answers: [errorAnswer(429, 'RATE_LIMITED', { retryable: true }, { 'retry-after': '1' }), new Response('{}')], waits: [1000] }],
+      ['sends again after a refusal that did nothing: a store down', { answers: [errorAnswer(503, 'STORE_UNAVAILABLE', { retryable: true }), new Response('{}')], waits: [250] }],
+      ['sends again after a refusal that did nothing: the request came too slowly', { answers: [errorAnswer(408, 'REQUEST_TIMEOUT', { retryable: true }), new Response('{}')], waits: [250] }],
+      ['corrects the clock and sends again at once', { answers: [errorAnswer(401, 'AUTH_TIMESTAMP_SKEW', { serverTime: NOW_MS / 1000 + 1000 }), new Response('{}')], waits: [] }],
+    ])('%s', async (_name, { answers, waits }) => {
+      const run = observedTransport(answers);
+      expect((await run.callNotIdempotent()).status).toBe(200);
+      expect(run.waits).toEqual(waits);
+    });
+
+    it.each<[string, { answer: Answer; config?: Partial<TransportConfig>; want: Record<string, unknown> }]>([
+      ['a 500, whose request may have taken effect', { answer: errorAnswer(500, 'INTERNAL_ERROR', { retryable: true }), want: { name: 'ApiError', code: 'INTERNAL_ERROR', retryable: true } }],
+      ["a proxy's 502 page", { answer: new Response('<html>Bad gateway</html>', { status: 502 }), want: { name: 'ServiceUnavailableError', code: 'HTTP_502' } }],
+      ['a lost connection', { answer: new TypeError('other side closed'), want: { name: 'ConnectionError', code: 'CONNECTION_FAILED' } }],
+      ['a timeout', { answer: 'hang', config: { timeoutMs: 20 }, want: { name: 'TimeoutError', code: 'TIMEOUT' } }],
+    ])('never sends again after %s, and throws it', async (_name, { answer, config, want }) => {
+      const { callNotIdempotent, sent, waits } = observedTransport([answer, new Response('{}')], config);
+      await expect(callNotIdempotent()).rejects.toMatchObject(want);
+      expect(sent).toHaveLength(1);
+      expect(waits).toEqual([]);
+    });
   });
 });

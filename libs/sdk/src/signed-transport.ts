@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@paysign/contracts';
 import { parseRetryAfter } from '@paysign/signing';
 import { sign } from './signing';
 import { MAX_RETRY_AFTER_MS, MAX_RETRY_DELAY_MS } from './client-options';
@@ -22,6 +23,24 @@ export interface TransportConfig {
 }
 
 /**
+ * The codes with which the service refuses a request before doing anything
+ * with it: the only failures after which a call that is not idempotent may be
+ * sent again. After a timeout, a lost connection or a 500, whether it took
+ * effect is unknown.
+ */
+export const NOTHING_DONE_CODES: ReadonlySet<string> = new Set(['RATE_LIMITED', 'REQUEST_TIMEOUT', 'STORE_UNAVAILABLE'] satisfies ErrorCode[]);
+
+/** How a call may be retried. */
+export interface SendOptions {
+  /**
+   * Whether sending the request twice does what sending it once does (a
+   * reference as idempotency key, a read, a state change). When false, it is
+   * retried only after one of NOTHING_DONE_CODES (and a clock-skew 401).
+   */
+  idempotent: boolean;
+}
+
+/**
  * The fetch that openapi-fetch sends through. Each attempt is signed afresh,
  * with a new nonce and timestamp, over exactly the bytes it sends. It retries
  * the errors that say they are retryable (the error registry decides: network
@@ -30,6 +49,7 @@ export interface TransportConfig {
  * except once on a clock-skew 401, after learning the server's clock offset,
  * which it keeps for later calls, as the AWS SDKs do. No retry starts that
  * would pass the call's deadline, and an attempt never outlasts it.
+ * `fetchNotIdempotent` retries only what the service refused before doing anything.
  */
 export class SignedTransport {
   /** Server time minus local time, in seconds, learned from skew errors. */
@@ -37,7 +57,13 @@ export class SignedTransport {
 
   constructor(private readonly config: TransportConfig) {}
 
-  readonly fetch = async (request: Request): Promise<Response> => {
+  /** For every call that is safe to send twice: the default. */
+  readonly fetch = (request: Request): Promise<Response> => this.send(request, { idempotent: true });
+
+  /** For a call that is not safe to send twice, such as a create without a reference: see NOTHING_DONE_CODES. */
+  readonly fetchNotIdempotent = (request: Request): Promise<Response> => this.send(request, { idempotent: false });
+
+  private async send(request: Request, { idempotent }: SendOptions): Promise<Response> {
     const body = request.body === null ? undefined : new Uint8Array(await request.arrayBuffer());
     const url = new URL(request.url);
     const path = `${url.pathname}${url.search}`;
@@ -55,7 +81,8 @@ export class SignedTransport {
       try {
         response = await this.attempt(request, url, path, body, Math.min(this.config.timeoutMs, remainingMs()));
       } catch (error) {
-        if (error instanceof PaymentError && error.retryable && (await waitToRetry(attempt, this.backoff(attempt)))) continue;
+        // A timeout or a lost connection: the request may have arrived, so only an idempotent call is sent again.
+        if (idempotent && error instanceof PaymentError && error.retryable && (await waitToRetry(attempt, this.backoff(attempt)))) continue;
         throw error;
       }
       if (response.ok) return response;
@@ -71,10 +98,11 @@ export class SignedTransport {
         attempt--; // the correction is not a retry
         continue;
       }
-      if (error.retryable && (await waitToRetry(attempt, retryAfter !== undefined ? Math.min(retryAfter * 1000, MAX_RETRY_AFTER_MS) : this.backoff(attempt)))) continue;
+      const mayRetry = error.retryable && (idempotent || NOTHING_DONE_CODES.has(error.code));
+      if (mayRetry && (await waitToRetry(attempt, retryAfter !== undefined ? Math.min(retryAfter * 1000, MAX_RETRY_AFTER_MS) : this.backoff(attempt)))) continue;
       throw error;
     }
-  };
+  }
 
   private async attempt(request: Request, url: URL, path: string, body: Uint8Array | undefined, timeoutMs: number): Promise<Response> {
     const signed = sign({
