@@ -14,7 +14,7 @@ export interface PaymentClientOptions {
   timeoutMs?: number;
   /** Every call settles (answers or throws) within this many milliseconds, retries and waits included. Default: 20000. */
   deadlineMs?: number;
-  /** Retries after the first attempt, for errors whose `retryable` is true (network errors, timeouts, 408, 429, 500, 502, 503, 504). Default: 2. */
+  /** Retries after the first attempt, for errors whose `retryable` is true (network errors, timeouts, 408, 429, 500, 502, 503, 504); a call without a reference (`webhookEndpoints.create`, `rollSecret`) only after 408, 429 and STORE_UNAVAILABLE. Default: 2. */
   maxRetries?: number;
   /** Base of the exponential backoff between retries, in milliseconds (with full jitter, capped at 8 s). Default: 500. */
   retryDelayMs?: number;

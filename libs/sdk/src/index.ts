@@ -1,6 +1,15 @@
 export { PaymentClient } from './payment-client';
 export type { PaymentClientOptions } from './client-options';
-export type { ListBalanceEntriesParams, ListPayinsParams, ListPayoutBatchesParams, ListPayoutsParams, ListRefundsParams } from './payment-client';
+export type {
+  CreateWebhookEndpointInput,
+  ListBalanceEntriesParams,
+  ListPayinsParams,
+  ListPayoutBatchesParams,
+  ListPayoutsParams,
+  ListRefundsParams,
+  UpdateWebhookEndpointInput,
+  WebhookEventsInput,
+} from './payment-client';
 export type { BatchItem, CreateBatchWithItemsInput, CreateBatchWithItemsResult } from './batch-builder';
 export { AutoPaginatingList, type Page } from './pagination';
 export {

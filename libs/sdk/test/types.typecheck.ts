@@ -106,3 +106,29 @@ export function refundEventNarrowing(body: string, headers: Record<string, strin
   }
 }
 
+
+export async function webhookEndpointTypes(): Promise<void> {
+  // @ts-expect-error url is required
+  await client.webhookEndpoints.create({ enabledEvents: '*' });
+  // @ts-expect-error an event type is one of the contract's
+  await client.webhookEndpoints.create({ url: 'https://merchant.example.com/hooks', enabledEvents: ['payin.paid'] });
+  // @ts-expect-error event types are a list, or '*'; the SDK writes the contract's comma-separated form
+  await client.webhookEndpoints.create({ url: 'https://merchant.example.com/hooks', enabledEvents: 'payin.successful,refund.failed' });
+  // @ts-expect-error expiresIn is a number of seconds
+  await client.webhookEndpoints.rollSecret('we_1', { expiresIn: '1h' });
+
+  const created = await client.webhookEndpoints.create({ url: 'https://merchant.example.com/hooks', enabledEvents: ['payin.successful', 'refund.failed'], description: 'Orders' });
+  const secret: string = created.secret;
+  const status: 'enabled' | 'disabled' = created.status;
+  const [endpoint] = await client.webhookEndpoints.list();
+  // @ts-expect-error an endpoint read back never holds its secret, only fingerprints
+  void endpoint?.secret;
+  const fingerprints: string[] = endpoint?.secrets.map((s) => s.fingerprint) ?? [];
+  const expiresAt: string | null | undefined = endpoint?.secrets[1]?.expiresAt;
+  // The list an endpoint answers is what update takes, to add a type.
+  const updated = await client.webhookEndpoints.update(created.id, { enabledEvents: [...created.enabledEvents, 'payout.failed'] });
+  const paused = await client.webhookEndpoints.update(created.id, { enabled: false, description: '' });
+  const rolled = await client.webhookEndpoints.rollSecret(created.id, { expiresIn: 3600 });
+  const deleted: true = (await client.webhookEndpoints.delete(created.id)).deleted;
+  void [secret, status, fingerprints, expiresAt, updated.updatedAt, paused.status, rolled.secret, deleted];
+}
