@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 729513d536e5a4a1b0f2ced2ec45cf82c390112e4f746f378633878213cc66fa
+ * Inputs: sha256 1cb6f5ec1c17dc33ad9fb9603b5bda642d5cbd070d17adcfe07f049c383f792d
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -2229,7 +2229,7 @@ export const SCHEMAS = {
           },
           {
             "type": "string",
-            "maxLength": 0
+            "const": ""
           }
         ]
       },
