@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 1cb6f5ec1c17dc33ad9fb9603b5bda642d5cbd070d17adcfe07f049c383f792d
+ * Inputs: sha256 084a26ce5605737708647d7d72c2db3b6637e5a0b95108663a8278a088117fd0
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
