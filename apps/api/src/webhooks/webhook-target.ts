@@ -87,6 +87,7 @@ export function checkedMerchantUrl(field: MerchantUrlField, raw: string, options
   const result = normaliseMerchantUrl(field, raw);
   if ('error' in result) return result;
   if (options.production && !result.url.startsWith('https://')) return { error: { field, code: 'format', message: `${field} must be an https URL in production mode.` } };
-  const problem = field === 'notifyUrl' ? staticTargetProblem(result.url, { allowLocalReceivers: options.allowLocalReceivers }) : undefined;
+  // The URLs events are sent to; a redirectUrl is the customer's browser's to follow.
+  const problem = field === 'notifyUrl' || field === 'url' ? staticTargetProblem(result.url, { allowLocalReceivers: options.allowLocalReceivers }) : undefined;
   return problem ? { error: { field, code: 'target', message: `${problem}.` } } : result;
 }
