@@ -14,6 +14,7 @@ import { RefundDispatcher } from '../../src/refunds/refund-dispatcher';
 import { send, signedCall, type ApiResponse } from '../support/api-client';
 import { CARD, browser } from '../support/checkout-browser';
 import { MERCHANT_A, MERCHANT_B, type TestCredential } from '../support/credentials';
+import { merchantAdmin } from '../support/merchant-changes';
 import { APPROVER_A, payoutMerchantsFile } from '../support/payout-merchants';
 import { startProductionTestApp, startTestApp, type TestApp } from '../support/test-app';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -42,7 +43,7 @@ describe('the contract, operation by operation and webhook by webhook, on the re
   };
 
   /** A signed call; `signedCall` refuses an answer outside the contract, naming each property at fault and its schema path. */
-  async function call(credential: TestCredential, method: 'GET' | 'POST', path: string, body?: unknown, expectStatus?: number): Promise<ApiResponse> {
+  async function call(credential: TestCredential, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, expectStatus?: number): Promise<ApiResponse> {
     const response = await signedCall(api.baseUrl, { method, path, credential, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     record(method, path, response);
     if (expectStatus !== undefined && response.status !== expectStatus) throw new Error(`${method} ${path} answered ${response.status}, not ${expectStatus}: ${JSON.stringify(response.json)}`);
@@ -165,6 +166,19 @@ describe('the contract, operation by operation and webhook by webhook, on the re
     for (let run = 0; run < 20 && receiver.deliveriesOf(sent).length < 3; run++) await deliverWebhooks();
     await receiver.waitFor(sent, 3);
     await call(MERCHANT_A, 'GET', `/payment/api/refunds/${sent}/events`, undefined, 200);
+  });
+
+  it('webhook endpoints: created, listed, read, changed, their secret rolled, and deleted', async () => {
+    const manager = await merchantAdmin(api).run((admin) => admin.add({ merchantId: unique('MCH-WE'), tenantId: 'TEN-WE', name: 'Endpoint Shop' }));
+    const credential = { apiKey: manager.apiKey, secretKey: manager.secretKey, merchantId: manager.merchantId, tenantId: manager.tenantId };
+    const created = await call(credential, 'POST', '/payment/api/webhook-endpoints', { url: receiver.url, enabledEvents: 'payin.successful,refund.failed', description: 'Orders' }, 201);
+    const path = `/payment/api/webhook-endpoints/${String(created.json.id)}`;
+    await call(credential, 'GET', '/payment/api/webhook-endpoints', undefined, 200);
+    await call(credential, 'GET', path, undefined, 200);
+    await call(credential, 'PATCH', path, { enabledEvents: '*', description: '' }, 200);
+    await call(credential, 'POST', `${path}/roll-secret`, { expiresIn: 3600 }, 200);
+    await call(credential, 'DELETE', path, undefined, 200);
+    await call(credential, 'GET', path, undefined, 404);
   });
 
   it('payout batches: opened, listed, read, filled, submitted and completed; another cancelled', async () => {
