@@ -6,7 +6,9 @@
 
 /** Infrastructure: no feature, and no folder above itself. */
 const INFRASTRUCTURE = {
-  config: [],
+  // Sealing secrets at rest: crypto alone, which the configuration reads its keyring with.
+  secrets: [],
+  config: ['secrets'],
   money: [],
   logging: ['config'],
   metrics: ['config'],
@@ -35,6 +37,7 @@ const API_LAYERS = {
   accounts: [...BELOW_FEATURES, 'banks', 'providers', 'rate-limit'],
   ledger: [...BELOW_FEATURES, 'merchants'],
   webhooks: [...BELOW_FEATURES, 'merchants'],
+  'webhook-endpoints': [...BELOW_FEATURES, 'merchants', 'webhooks'],
   payins: [...BELOW_FEATURES, 'ledger', 'merchants', 'providers', 'webhooks'],
   payouts: [...BELOW_FEATURES, 'accounts', 'ledger', 'merchants', 'providers', 'webhooks'],
   refunds: [...BELOW_FEATURES, 'accounts', 'ledger', 'merchants', 'payins', 'providers', 'webhooks'],

@@ -1,7 +1,6 @@
 import type { SqlQueryable } from '../db/sql-client';
 import { sqlNowPlus, type StoreClock } from '../db/store-clock';
-import type { EventTarget } from '../merchants/merchant-registry';
-import { newEventId, type EventEnvelope, type NewOutboxEvent } from './outbox-event';
+import { newEventId, type EventEnvelope, type EventTarget, type NewOutboxEvent } from './outbox-event';
 
 /** What a feature says about a change it is committing; the outbox makes the event of it. */
 export interface EventOfChange<Type extends string, Data> {

@@ -25,6 +25,12 @@ export interface NewOutboxEvent {
   createdAt: Date;
 }
 
+/** Where one event goes: a merchant's endpoint (its URL and id), or the object's own notifyUrl (no endpoint). */
+export interface EventTarget {
+  notifyUrl: string;
+  endpointId?: string;
+}
+
 /** The body every event is sent as: what happened, to which version of the object, when, and the object itself. */
 export interface EventEnvelope<Type extends string = string, Data = unknown> {
   type: Type;

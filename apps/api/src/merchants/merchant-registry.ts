@@ -1,5 +1,6 @@
 import type { WebhookEventType } from '@paysign/contracts';
 import { createHash } from 'node:crypto';
+import type { EventTarget } from '../events/outbox-event';
 import { DEFAULT_FEES, type FeeSchedule } from '../money/fees';
 import { NO_BRANDING, type Branding } from './branding';
 import type { Credential, Merchant, MerchantStatus, WebhookEndpoint, WebhookSigningSecret } from './merchant';
@@ -51,12 +52,6 @@ interface MerchantSettings {
   payoutApproval: PayoutApprovalPolicy;
   branding: Branding;
   active: boolean;
-}
-
-/** Where one event goes: an endpoint's URL, or the object's own notifyUrl (no endpoint). */
-export interface EventTarget {
-  notifyUrl: string;
-  endpointId?: string;
 }
 
 /** What a reload changed: IDs only, never a secret. */

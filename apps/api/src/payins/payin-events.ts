@@ -1,6 +1,6 @@
 import type { PayinEvent, PayinEventType } from '@paysign/contracts';
 import type { EventOutbox } from '../events/event-outbox';
-import type { EventTarget } from '../merchants/merchant-registry';
+import type { EventTarget } from '../events/outbox-event';
 import type { NewOutboxEvent } from '../events/outbox-event';
 import type { CheckoutLinks } from './checkout-links';
 import type { StoredPayin } from './payin-repository.interface';
