@@ -3,6 +3,7 @@
 // instance within MERCHANTS_SYNC_MAX_LAG_MS, announced by NOTIFY and, when an
 // announcement is lost, found by the version check.
 import { runMerchantsCommand } from '../src/merchants/merchants-command';
+import { MerchantsSync } from '../src/merchants/merchants-sync';
 import { openPostgres } from '../src/db/sql-clients';
 import { SCHEMA } from '../src/schema';
 import { signedCall } from './support/api-client';
@@ -91,7 +92,7 @@ describeInProduction('merchants shared by two instances through the database', (
       await client.close();
     }
     const lags = await bothLoaded(Date.now());
-    for (const lag of lags) expect(lag).toBeLessThanOrEqual(MAX_LAG_MS + 100);
+    for (const lag of lags) expect(lag).toBeLessThanOrEqual(MAX_LAG_MS);
     for (const api of apps) expect(await statusOf(api, credential)).toBe(401);
     expect(apps[0]?.logs).toContainEqual(expect.objectContaining({ msg: 'merchants loaded', reason: 'version moved' }));
   });
@@ -107,6 +108,19 @@ describeInProduction('merchants shared by two instances through the database', (
     for (const api of apps) expect([await statusOf(api, old), await statusOf(api, fresh)]).toEqual([200, 200]);
     clock.advance(1);
     for (const api of apps) expect([await statusOf(api, old), await statusOf(api, fresh)]).toEqual([401, 200]);
+  });
+
+  it('records when a key was last used, written in batches rather than per request', async () => {
+    const added = await command('add', '--merchant-id', 'MCH-USED', '--tenant-id', 'TEN-USED', '--name', 'Used Shop');
+    const credential = { apiKey: added.apiKey as string, secretKey: added.secretKey as string, merchantId: 'MCH-USED', tenantId: 'TEN-USED' };
+    await bothLoaded(Date.now());
+    expect((await command('show', '--merchant-id', 'MCH-USED')).keys).toEqual([expect.objectContaining({ lastUsedAt: null })]);
+    const usedAt = clock.now();
+    expect(await statusOf(apps[1] as TestApp, credential)).toBe(200);
+    expect((await command('show', '--merchant-id', 'MCH-USED')).keys).toEqual([expect.objectContaining({ lastUsedAt: null })]);
+    await (apps[1] as TestApp).app.get(MerchantsSync).flushLastUsed();
+    const [key] = (await command('show', '--merchant-id', 'MCH-USED')).keys as unknown as Array<{ lastUsedAt: string }>;
+    expect(Date.parse(key?.lastUsedAt ?? '')).toBeGreaterThanOrEqual(usedAt);
   });
 
   it('refuses every key of a suspended merchant on both instances, and admits them again once reinstated', async () => {

@@ -7,7 +7,7 @@ import { MERCHANTS_CHANNEL, type MerchantStore } from './merchant-store';
 export type MerchantsReloadFailure = 'unreachable' | 'invalid';
 
 export interface MerchantsSyncOptions {
-  /** MERCHANTS_SYNC_MAX_LAG_MS: the period of the version check, which bounds how late a missed announcement is seen. */
+  /** MERCHANTS_SYNC_MAX_LAG_MS: how late a change whose announcement was lost may be loaded; the version check runs twice in it. */
   maxLagMs: number;
   /** How often the keys' last use is written. */
   lastUsedFlushMs: number;
@@ -25,7 +25,7 @@ export interface MerchantsSyncOptions {
 /**
  * Keeps the registry equal to the merchants in the database, on every
  * instance: a change is loaded when its announcement arrives (LISTEN/NOTIFY,
- * immediate), and in any case at the next version check, every
+ * immediate), and in any case at the next version check, twice every
  * MERCHANTS_SYNC_MAX_LAG_MS, so that a lost announcement (a dropped
  * connection, a pooler that drops LISTEN) cannot keep a revoked key alive
  * for longer. A load reads one snapshot, and replaces the registry whole.
@@ -51,7 +51,8 @@ export class MerchantsSync {
 
   async start(): Promise<void> {
     if (this.timer) return;
-    this.timer = setInterval(() => void this.check(), this.options.maxLagMs);
+    // Twice per MERCHANTS_SYNC_MAX_LAG_MS: a change found at a check is loaded and in force within the other half.
+    this.timer = setInterval(() => void this.check(), Math.max(50, Math.floor(this.options.maxLagMs / 2)));
     this.timer.unref();
     this.flushTimer = setInterval(() => void this.flushLastUsed(), this.options.lastUsedFlushMs);
     this.flushTimer.unref();
@@ -135,7 +136,8 @@ export class MerchantsSync {
     }
   }
 
-  private async flushLastUsed(): Promise<void> {
+  /** Writes when the keys used since the last write were last used: every MERCHANTS_LAST_USED_FLUSH_SECONDS, and at stop. */
+  async flushLastUsed(): Promise<void> {
     const used = this.registry.takeUsed();
     try {
       await this.store.recordLastUsed(used);
