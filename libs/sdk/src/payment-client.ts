@@ -8,9 +8,6 @@ import type {
   CreatePayoutBatchRequest,
   CreatePayoutRequest,
   CreateRefundRequest,
-  CreateWebhookEndpointRequest,
-  DeletedWebhookEndpoint,
-  EnabledWebhookEvents,
   EventDeliveryLog,
   Payin,
   Payout,
@@ -21,19 +18,18 @@ import type {
   SimulatePayoutRequest,
   SimulateRefundRequest,
   SubmitPayoutBatchRequest,
-  RollWebhookEndpointSecretRequest,
-  UpdateWebhookEndpointRequest,
-  WebhookEndpoint,
-  WebhookEndpointWithSecret,
   paths,
 } from '@paysign/contracts';
 import { createBatchWithItems, type CreateBatchWithItemsInput, type CreateBatchWithItemsResult } from './batch-builder';
 import createClient, { type Client } from 'openapi-fetch';
 import { DEFAULTS, type PaymentClientOptions } from './client-options';
-import { ApiError } from './errors';
+import { expectData } from './expect-data';
 import { AutoPaginatingList } from './pagination';
 import { SignedTransport } from './signed-transport';
 import { SDK_VERSION } from './version';
+import { webhookEndpointsOf, type WebhookEndpointsApi } from './webhook-endpoints';
+
+export type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookEventsInput } from './webhook-endpoints';
 
 /** The filters of a payin listing: `status`, `createdFrom`, `createdTo` (RFC 3339), `limit` (1 to 100), and the `cursor` of the page to start from. */
 export type ListPayinsParams = NonNullable<paths['/payment/api/payins']['get']['parameters']['query']>;
@@ -44,18 +40,6 @@ export type ListRefundsParams = NonNullable<paths['/payment/api/refunds']['get']
 export type ListBalanceEntriesParams = NonNullable<paths['/payment/api/balance/entries']['get']['parameters']['query']>;
 
 /**
- * The event types a webhook endpoint receives: the contract's types, or `'*'`
- * (or `['*']`, as the endpoint answers it) for every type, those added later
- * included. Sent as the contract's comma-separated `enabledEvents`, since a
- * signed body holds only flat fields.
- */
-export type WebhookEventsInput = readonly EnabledWebhookEvents[number][] | '*';
-/** A new webhook endpoint: `url`, `enabledEvents`, and optionally `description` and `enabled` (default `true`). */
-export type CreateWebhookEndpointInput = Omit<CreateWebhookEndpointRequest, 'enabledEvents'> & { enabledEvents: WebhookEventsInput };
-/** The fields of a webhook endpoint to change, at least one; `enabledEvents` replaces the whole list, and `description: ''` removes it. */
-export type UpdateWebhookEndpointInput = Omit<UpdateWebhookEndpointRequest, 'enabledEvents'> & { enabledEvents?: WebhookEventsInput };
-
-/**
  * The merchant client of the payment service, one namespace per resource
  * (`banks`, `accounts`, `payins`, `payouts`, `payoutBatches`, `refunds`, `balance`, `events`, `webhookEndpoints`), as stripe-node. Every call is
  * signed; transient failures are retried with fresh signatures; failures
@@ -64,6 +48,13 @@ export type UpdateWebhookEndpointInput = Omit<UpdateWebhookEndpointRequest, 'ena
 export class PaymentClient {
   private readonly http: Client<paths>;
   private readonly transport: SignedTransport;
+
+  /**
+   * The URLs your webhooks go to, each receiving the event types it enables,
+   * signed with secrets of its own (the API reference, `Webhook endpoints`).
+   * Every method needs a credential with the `webhooks:manage` role.
+   */
+  readonly webhookEndpoints: WebhookEndpointsApi;
 
   constructor(options: PaymentClientOptions) {
     for (const field of ['baseUrl', 'apiKey', 'secretKey', 'merchantId', 'tenantId'] as const) {
@@ -87,6 +78,7 @@ export class PaymentClient {
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     });
     this.http = createClient<paths>({ baseUrl: options.baseUrl.replace(/\/+$/, ''), fetch: this.transport.fetch });
+    this.webhookEndpoints = webhookEndpointsOf(this.http, this.transport);
   }
 
   /** Server time minus local time in seconds, as learned from clock-skew answers. 0 until one arrives. */
@@ -392,84 +384,6 @@ export class PaymentClient {
     },
   };
 
-  /**
-   * The URLs your webhooks go to, each receiving the event types it enables,
-   * signed with secrets of its own (the API reference, `Webhook endpoints`).
-   * Every method needs a credential with the `webhooks:manage` role.
-   */
-  readonly webhookEndpoints = {
-    /**
-     * Creates an endpoint. The answer holds its `secret`, which is shown only
-     * here: store it for your receiver's `verifyWebhook` at once. Not
-     * idempotent (there is no reference), so it is sent again only after a
-     * refusal that did nothing, never after a timeout, a lost connection or a
-     * 500: after one of those, `list()` says whether it was created.
-     * @throws {ValidationError} VALIDATION_FAILED listing each invalid field in `details`: a `url` that is not https (outside the sandbox) or that webhooks are never sent to (`target`), an unknown event type.
-     * @throws {ConflictError} with code WEBHOOK_ENDPOINTS_LIMIT_REACHED when you already have the most endpoints you may hold (16 by default); nothing was created.
-     * @throws {PermissionError} with code ROLE_REQUIRED when the credential lacks the `webhooks:manage` role.
-     * @throws {AuthenticationError | RateLimitError | ServiceUnavailableError | ConnectionError | TimeoutError | ApiError} as every method.
-     */
-    create: async (input: CreateWebhookEndpointInput): Promise<WebhookEndpointWithSecret> =>
-      expectData(await this.http.POST('/payment/api/webhook-endpoints', { body: { ...input, enabledEvents: eventSelection(input.enabledEvents) }, fetch: this.transport.fetchNotIdempotent })),
-
-    /**
-     * All your endpoints, enabled or not, oldest first, without their secrets
-     * (each secret's `fingerprint` tells which one you hold).
-     * @throws {PermissionError} with code ROLE_REQUIRED when the credential lacks the `webhooks:manage` role.
-     * @throws {AuthenticationError | RateLimitError | ServiceUnavailableError | ConnectionError | TimeoutError} as every method.
-     */
-    list: async (): Promise<WebhookEndpoint[]> => expectData(await this.http.GET('/payment/api/webhook-endpoints')).data,
-
-    /**
-     * Reads one of your endpoints by its id.
-     * @throws {NotFoundError} with code WEBHOOK_ENDPOINT_NOT_FOUND when you have no endpoint with this id.
-     * @throws {PermissionError} with code ROLE_REQUIRED when the credential lacks the `webhooks:manage` role.
-     * @throws {AuthenticationError | RateLimitError | ServiceUnavailableError | ConnectionError | TimeoutError} as every method.
-     */
-    get: async (id: string): Promise<WebhookEndpoint> => expectData(await this.http.GET('/payment/api/webhook-endpoints/{id}', { params: { path: { id } } })),
-
-    /**
-     * Changes the fields given and keeps the others: `enabled: false` stops
-     * new events for the endpoint (those already queued keep their
-     * schedule), `enabledEvents` replaces the whole list.
-     * @throws {ValidationError} VALIDATION_FAILED listing each invalid field in `details`, or none given.
-     * @throws {NotFoundError} with code WEBHOOK_ENDPOINT_NOT_FOUND when you have no endpoint with this id.
-     * @throws {PermissionError} with code ROLE_REQUIRED when the credential lacks the `webhooks:manage` role.
-     * @throws {AuthenticationError | RateLimitError | ServiceUnavailableError | ConnectionError | TimeoutError} as every method.
-     */
-    update: async (id: string, patch: UpdateWebhookEndpointInput): Promise<WebhookEndpoint> => {
-      const { enabledEvents, ...rest } = patch;
-      const body = enabledEvents === undefined ? rest : { ...rest, enabledEvents: eventSelection(enabledEvents) };
-      return expectData(await this.http.PATCH('/payment/api/webhook-endpoints/{id}', { params: { path: { id } }, body }));
-    },
-
-    /**
-     * Deletes an endpoint: it receives nothing more, and its events not yet
-     * delivered are not sent (they end `failed`, `endpoint deleted`).
-     * @throws {NotFoundError} with code WEBHOOK_ENDPOINT_NOT_FOUND when you have no endpoint with this id, which is also the answer to a retry after an attempt that deleted it but whose answer was lost.
-     * @throws {PermissionError} with code ROLE_REQUIRED when the credential lacks the `webhooks:manage` role.
-     * @throws {AuthenticationError | RateLimitError | ServiceUnavailableError | ConnectionError | TimeoutError} as every method.
-     */
-    delete: async (id: string): Promise<DeletedWebhookEndpoint> => expectData(await this.http.DELETE('/payment/api/webhook-endpoints/{id}', { params: { path: { id } } })),
-
-    /**
-     * Gives the endpoint a new secret, in this answer only. The previous
-     * secret keeps signing for `expiresIn` seconds (a day when left out, `0`
-     * ends it at once), and every delivery meanwhile carries both signatures,
-     * so move your receivers to the new secret within that time. An endpoint
-     * has at most two live secrets: a second roll within that time ends the
-     * oldest at once. Not idempotent, so it is sent again only after a
-     * refusal that did nothing: after a timeout or a 500, `get(id)` shows by
-     * the newest `fingerprint` whether the roll was made.
-     * @throws {ValidationError} VALIDATION_FAILED for an `expiresIn` outside 0 to 604800 seconds.
-     * @throws {NotFoundError} with code WEBHOOK_ENDPOINT_NOT_FOUND when you have no endpoint with this id.
-     * @throws {PermissionError} with code ROLE_REQUIRED when the credential lacks the `webhooks:manage` role.
-     * @throws {AuthenticationError | RateLimitError | ServiceUnavailableError | ConnectionError | TimeoutError | ApiError} as every method.
-     */
-    rollSecret: async (id: string, input: RollWebhookEndpointSecretRequest = {}): Promise<WebhookEndpointWithSecret> =>
-      expectData(await this.http.POST('/payment/api/webhook-endpoints/{id}/roll-secret', { params: { path: { id } }, body: input, fetch: this.transport.fetchNotIdempotent })),
-  };
-
   /** The events the service sends your webhook endpoint. */
   readonly events = {
     /**
@@ -479,16 +393,4 @@ export class PaymentClient {
     redeliver: async (eventId: string): Promise<EventDeliveryLog> =>
       expectData(await this.http.POST('/payment/api/events/{eventId}/redeliver', { params: { path: { eventId } }, body: {} })),
   };
-}
-
-/** The contract's form of a list of event types: separated by commas, or `*`. */
-function eventSelection(events: WebhookEventsInput): string {
-  return typeof events === 'string' ? events : events.join(',');
-}
-
-function expectData<T>(result: { data?: T; response: Response }): T {
-  if (result.data === undefined) {
-    throw new ApiError({ code: 'UNEXPECTED_RESPONSE', message: `The service answered HTTP ${result.response.status} without a JSON body.`, status: result.response.status });
-  }
-  return result.data;
 }
