@@ -6,9 +6,9 @@
 
 /** Infrastructure: no feature, and no folder above itself. */
 const INFRASTRUCTURE = {
-  // Sealing secrets at rest: crypto alone, which the configuration reads its keyring with.
-  secrets: [],
-  config: ['secrets'],
+  config: [],
+  // Sealing secrets at rest under the keyring the configuration reads.
+  secrets: ['config'],
   money: [],
   logging: ['config'],
   metrics: ['config'],

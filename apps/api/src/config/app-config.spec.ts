@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SANDBOX_KEYRING } from '../secrets/keyring';
+import { SANDBOX_KEYRING } from './keyring-config';
 import { SANDBOX_CHECKOUT_TOKEN_SECRET, loadConfig } from './app-config';
 
 const PRODUCTION = {

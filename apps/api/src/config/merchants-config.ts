@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { parseKeyring, SANDBOX_KEYRING, type KeyringKey } from '../secrets/keyring';
+import { parseKeyring, SANDBOX_KEYRING, type KeyringKey } from './keyring-config';
 import { envValues, type Env } from './env-values';
 import type { ServiceMode } from './service-mode';
 

@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import { parseArgs } from 'node:util';
 import type { ServiceMode } from '../config/service-mode';
-import { parseKeyring, SANDBOX_KEYRING } from '../secrets/keyring';
+import { parseKeyring, SANDBOX_KEYRING } from '../config/keyring-config';
 import { Keyring } from '../secrets/keyring';
 import type { SqlClient } from '../db/sql-client';
 import { MerchantAdmin, parseRolesOption, Refusal, type NewCredential } from './merchant-admin';

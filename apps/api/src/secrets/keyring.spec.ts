@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { Keyring, parseKeyring, SANDBOX_KEYRING, SealedSecretError } from './keyring';
+import { parseKeyring, SANDBOX_KEYRING } from '../config/keyring-config';
+import { Keyring, SealedSecretError } from './keyring';
 
 const keyText = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
 const keyringOf = (text: string): Keyring => {
