@@ -15,7 +15,7 @@ interface Contract {
   components: { schemas: { ErrorCode: { enum: string[]; 'x-enumDescriptions': Record<string, string> } } };
 }
 const contract = parse(fs.readFileSync(path.resolve(__dirname, '../../../openapi/payment-api.yaml'), 'utf8')) as Contract;
-const summaries = Object.values(contract.paths).flatMap((item) => Object.entries(item).filter(([method]) => ['get', 'post'].includes(method)).map(([, op]) => op.summary as string));
+const summaries = Object.values(contract.paths).flatMap((item) => Object.entries(item).filter(([method]) => ['get', 'post', 'put', 'patch', 'delete'].includes(method)).map(([, op]) => op.summary as string));
 
 describeWithChromium('the served docs in a real browser', () => {
   let api: TestApp;
@@ -68,7 +68,7 @@ describeWithChromium('the served docs in a real browser', () => {
     it('shows a paysign curl example, and the curl it prints, for every signed operation', () => {
       const signedOperations = Object.entries(contract.paths)
         .filter(([template]) => template.startsWith('/payment/api') || template.startsWith('/payment/merchant-api'))
-        .flatMap(([, item]) => Object.keys(item).filter((method) => ['get', 'post'].includes(method)));
+        .flatMap(([, item]) => Object.keys(item).filter((method) => ['get', 'post', 'put', 'patch', 'delete'].includes(method)));
       expect(text.match(/npm run -s paysign -- curl/g)?.length).toBe(signedOperations.length);
       expect(text.match(/curl -sS -X/g)?.length).toBe(signedOperations.length);
     });
