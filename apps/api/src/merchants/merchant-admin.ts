@@ -81,7 +81,7 @@ export class MerchantAdmin {
     const now = this.now();
     const expiresAt = expiresInSeconds === undefined ? undefined : new Date(now.getTime() + expiresInSeconds * 1000);
     let warning: string | undefined;
-    const rolled = await this.store.change(this.actor, 'roll-key', { subject: apiKey, detail: { newKey: credential.apiKey, expiresAt: expiresAt?.toISOString() ?? null } }, async (tx) => {
+    const rolled = await this.store.change(this.actor, 'roll-key', (done: { merchantId: string; oldKeyExpiresAt: string | null }) => ({ merchantId: done.merchantId, subject: apiKey, detail: { newKey: credential.apiKey, expiresAt: done.oldKeyExpiresAt } }), async (tx) => {
       const old = await this.activeKey(tx, apiKey);
       const roles = json(old.roles);
       const merchant = (await this.store.merchant(tx, old.merchant_id)) as MerchantRow;
@@ -104,7 +104,7 @@ export class MerchantAdmin {
 
   /** Refused at once by every instance (within MERCHANTS_SYNC_MAX_LAG_MS). */
   async revokeKey(apiKey: string): Promise<{ apiKey: string; merchantId: string }> {
-    return this.store.change(this.actor, 'revoke-key', { subject: apiKey }, async (tx) => {
+    return this.store.change(this.actor, 'revoke-key', (done: { merchantId: string }) => ({ merchantId: done.merchantId, subject: apiKey }), async (tx) => {
       const row = (await tx.query<CredentialRow>('SELECT * FROM merchant_credentials WHERE api_key = $1 FOR UPDATE', [apiKey])).rows[0];
       if (!row) throw new Refusal(`No key ${apiKey}; merchants show lists a merchant's keys.`);
       if (row.status === 'revoked') throw new Refusal(`${apiKey} is already revoked.`);

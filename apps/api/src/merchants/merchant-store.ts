@@ -16,6 +16,13 @@ export interface Actor {
   channel: 'command' | 'api' | 'boot';
 }
 
+/** What an audit line names: the merchant, the key or endpoint, and details (never a secret). */
+export interface AuditSubject {
+  merchantId?: string;
+  subject?: string;
+  detail?: Record<string, unknown>;
+}
+
 /** A merchant's settings as a merchants file writes them, kept as written and read back by the file's own rules. */
 export type MerchantSettingsJson = Record<string, unknown>;
 
@@ -185,9 +192,11 @@ export class MerchantStore {
    * version, so every instance loads it: at once where the announcement
    * reaches it, else at its next version check.
    */
-  async change<T>(actor: Actor, action: string, subject: { merchantId?: string; subject?: string; detail?: Record<string, unknown> }, work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
+  async change<T>(actor: Actor, action: string, about: AuditSubject | ((result: T) => AuditSubject), work: (tx: SqlQueryable) => Promise<T>): Promise<T> {
     return this.client.transaction(async (tx) => {
       const result = await work(tx);
+      // What the change was about, once it is known: a key's merchant is read in the change's own transaction.
+      const subject = typeof about === 'function' ? about(result) : about;
       await tx.query('INSERT INTO merchant_audit (at, actor, channel, action, merchant_id, subject, detail) VALUES (now(), $1, $2, $3, $4, $5, $6)', [
         actor.actor,
         actor.channel,

@@ -107,8 +107,9 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'the merchants commands, against t
     expect((await registryAt()).registry.secretFor(second.apiKey as string)).toBe(second.secretKey);
 
     const { records } = (await json(['audit', '--merchant-id', 'MCH-SUS'])) as { records: Array<Record<string, unknown>> };
-    expect(records.map((r) => r.action)).toEqual(['add', 'suspend', 'reinstate']);
-    expect(records[1]).toMatchObject({ actor: 'ops@test', channel: 'command', detail: { reason: 'chargeback review' } });
+    expect(records.map((r) => r.action)).toEqual(['add', 'roll-key', 'revoke-key', 'suspend', 'reinstate']);
+    expect(records[1]).toMatchObject({ merchantId: 'MCH-SUS', subject: added.apiKey, detail: { newKey: second.apiKey, expiresAt: null } });
+    expect(records[3]).toMatchObject({ actor: 'ops@test', channel: 'command', detail: { reason: 'chargeback review' } });
     const all = (await json(['audit'])) as { records: Array<Record<string, unknown>> };
     expect(all.records.map((r) => r.action)).toEqual(['add', 'roll-key', 'revoke-key', 'suspend', 'reinstate']);
     expect(JSON.stringify(all)).not.toContain(second.secretKey as string);
