@@ -38,6 +38,8 @@ const API_LAYERS = {
   ledger: [...BELOW_FEATURES, 'merchants'],
   webhooks: [...BELOW_FEATURES, 'merchants'],
   'webhook-endpoints': [...BELOW_FEATURES, 'merchants', 'webhooks'],
+  // The operator's actions on objects the providers left unsettled: through the features' own stores and checks.
+  attention: [...BELOW_FEATURES, 'merchants', 'payins', 'payouts', 'refunds'],
   payins: [...BELOW_FEATURES, 'ledger', 'merchants', 'providers', 'webhooks'],
   payouts: [...BELOW_FEATURES, 'accounts', 'ledger', 'merchants', 'providers', 'webhooks'],
   refunds: [...BELOW_FEATURES, 'accounts', 'ledger', 'merchants', 'payins', 'providers', 'webhooks'],

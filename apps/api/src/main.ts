@@ -1,14 +1,28 @@
+import { createApp } from './app.factory';
 import { loadConfig } from './config/app-config';
+import { createLogger } from './logging/logger';
 import { installPaths } from './config/install-paths';
 import { runLedgerCheck } from './ledger/ledger-check.command';
 import { LEDGER_INVARIANTS } from './ledger-invariants';
 import { DEFAULT_POOL_LIMITS, openPglite, openPostgres } from './db/sql-clients';
 import { runMerchantsCommand } from './merchants/merchants-command';
+import { runOperatorCommand, type CommandResult } from './operator-commands';
 import { SCHEMA } from './schema';
 import { fail, runService } from './service';
 
+/** An operator's command on the app the service's environment configures. */
+async function runOperator(argv: string[]): Promise<CommandResult> {
+  const config = loadConfig(process.env, installPaths(__dirname));
+  const app = await createApp({ ...config, logLevel: 'warn' }, { startJobs: false, logger: createLogger({ logLevel: 'warn' }, process.stderr) });
+  try {
+    return await runOperatorCommand(argv, app);
+  } finally {
+    await app.close();
+  }
+}
+
 // `node main.js` runs the service; `node main.js ledger-check` checks the ledger in its database and exits;
-// `node main.js merchants <command>` changes the merchants in the database.
+// `node main.js merchants <command>` changes the merchants in the database; `attention` and `webhooks replay` act on objects and events.
 if (process.argv[2] === 'merchants') {
   // The database the service's environment names, migrated as the service of this build would at boot.
   const store = loadConfig({ DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: process.env.DATA_DIR }, installPaths(__dirname));
@@ -19,6 +33,15 @@ if (process.argv[2] === 'merchants') {
       process.exit(result.code);
     },
     (error: unknown) => fail('the merchants command failed', error),
+  );
+} else if (process.argv[2] === 'attention' || process.argv[2] === 'webhooks') {
+  // The service itself, its jobs not running and listening nowhere: the command acts through its stores and providers.
+  runOperator(process.argv.slice(2)).then(
+    (result) => {
+      for (const line of result.out) (result.code === 0 ? console.log : console.error)(line);
+      process.exit(result.code);
+    },
+    (error: unknown) => fail(`the ${process.argv[2]} command failed`, error),
   );
 } else if (process.argv[2] === 'ledger-check') {
   // Only where the payin store is: the check needs no merchants, secrets or mode, and an operator's shell may not have them.

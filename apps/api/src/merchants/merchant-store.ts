@@ -197,18 +197,23 @@ export class MerchantStore {
       const result = await work(tx);
       // What the change was about, once it is known: a key's merchant is read in the change's own transaction.
       const subject = typeof about === 'function' ? about(result) : about;
-      await tx.query('INSERT INTO merchant_audit (at, actor, channel, action, merchant_id, subject, detail) VALUES (now(), $1, $2, $3, $4, $5, $6)', [
-        actor.actor,
-        actor.channel,
-        action,
-        subject.merchantId ?? null,
-        subject.subject ?? null,
-        JSON.stringify(subject.detail ?? {}),
-      ]);
+      await this.audit(tx, actor, action, subject);
       await tx.query('UPDATE merchants_version SET version = version + 1');
       await tx.query(`SELECT pg_notify('${MERCHANTS_CHANNEL}', '')`);
       return result;
     });
+  }
+
+  /** Records an action in the audit trail (`merchants audit`), on `tx` when it belongs to a change. */
+  async audit(tx: SqlQueryable, actor: Actor, action: string, subject: AuditSubject): Promise<void> {
+    await tx.query('INSERT INTO merchant_audit (at, actor, channel, action, merchant_id, subject, detail) VALUES (now(), $1, $2, $3, $4, $5, $6)', [
+      actor.actor,
+      actor.channel,
+      action,
+      subject.merchantId ?? null,
+      subject.subject ?? null,
+      JSON.stringify(subject.detail ?? {}),
+    ]);
   }
 
   /** Writes when each key was last used, never moving a time backwards. */

@@ -110,6 +110,11 @@ export class RefundDispatcher implements OnModuleInit, BeforeApplicationShutdown
     return refunds.length;
   }
 
+  /** A status check now, out of schedule: an operator's requery. It settles what the provider says, and never sends. */
+  async checkNow(refund: StoredRefund): Promise<void> {
+    await this.check(refund, this.sends.shutdown, { mayResend: false });
+  }
+
   /** Moves a PENDING refund to PROCESSING as the dispatch would (the sandbox's simulation); undefined when its provider is not configured here. */
   async startSending(refund: StoredRefund): Promise<StoredRefund | undefined> {
     const adapter = refund.provider === null ? undefined : this.providers.refunds(refund.provider);
