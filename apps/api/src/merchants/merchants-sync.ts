@@ -35,9 +35,9 @@ export class MerchantsSync {
   private flushTimer: NodeJS.Timeout | undefined;
   private unlisten: (() => Promise<void>) | undefined;
   private loaded: bigint;
-  /** The load in flight, and whether another was asked for meanwhile. */
+  /** The load in flight, and the one asked for meanwhile, which starts when it ends. */
   private running: Promise<void> | undefined;
-  private again = false;
+  private queued: Promise<void> | undefined;
   private lastRefusals = '';
 
   constructor(
@@ -65,24 +65,31 @@ export class MerchantsSync {
     this.timer = undefined;
     await this.unlisten?.().catch(() => undefined);
     this.unlisten = undefined;
+    await this.queued;
     await this.running;
     await this.flushLastUsed();
   }
 
-  /** Loads the merchants now, whatever the version: after a change this instance made itself, so that it is in force before its answer. */
+  /**
+   * Loads the merchants, whatever the version, in a load that starts after
+   * this call: after a change this instance made itself, so that it is in
+   * force before its answer. A load already in flight may have read before
+   * that change, so the caller waits for the next one, which every caller
+   * meanwhile shares.
+   */
   refresh(reason = 'changed here'): Promise<void> {
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = this.load(reason).finally(() => {
-      this.running = undefined;
-      if (this.again) {
-        this.again = false;
-        void this.refresh('changed during a load');
-      }
-    });
-    return this.running;
+    if (this.queued) return this.queued;
+    const start = (): Promise<void> => {
+      this.queued = undefined;
+      const running = this.load(reason).finally(() => {
+        if (this.running === running) this.running = undefined;
+      });
+      this.running = running;
+      return running;
+    };
+    if (!this.running) return start();
+    this.queued = this.running.then(start, start);
+    return this.queued;
   }
 
   /** The version check: loads only when the database's version moved past the one in force. */
