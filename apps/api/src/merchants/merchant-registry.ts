@@ -80,7 +80,7 @@ export class MerchantRegistry {
   private byApiKey = new Map<string, ActiveCredential>();
   private byMerchantId = new Map<string, MerchantSettings>();
   private entries: readonly MerchantEntry[] = [];
-  /** Keys used since the last `takeUsed`, with when: written to the store in batches, never per request. */
+  /** Keys used since the last `takeUsed`, with when first: written to the store in batches, never per request. */
   private used = new Map<string, number>();
 
   constructor(
@@ -118,14 +118,16 @@ export class MerchantRegistry {
   /** The active, unexpired credential of `apiKey`; undefined for an unknown, revoked, expired or suspended one. */
   private credentialOf(apiKey: string): ActiveCredential | undefined {
     const credential = this.byApiKey.get(apiKey);
-    if (!credential || credential.expiresAtMs <= this.clock()) return undefined;
+    // The clock is read only for a key that expires: most never do, and this runs several times per request.
+    if (!credential || (credential.expiresAtMs !== Infinity && credential.expiresAtMs <= this.clock())) return undefined;
     return credential;
   }
 
   /** The secret of an active credential; undefined for an unknown, revoked or expired key. Notes the key as used. */
   secretFor(apiKey: string): string | undefined {
     const credential = this.credentialOf(apiKey);
-    if (credential) this.used.set(apiKey, this.clock());
+    // Its first use since the last write is noted, to within MERCHANTS_LAST_USED_FLUSH_SECONDS of its last: one lookup per request after that.
+    if (credential && !this.used.has(apiKey)) this.used.set(apiKey, this.clock());
     return credential?.secretKey;
   }
 
@@ -138,7 +140,7 @@ export class MerchantRegistry {
     return this.credentialOf(apiKey)?.roles.has(role) ?? false;
   }
 
-  /** The keys used since the last call, and when each was last; the caller writes them to the store. */
+  /** The keys used since the last call, and when each was first used since; the caller writes them to the store. */
   takeUsed(): Map<string, number> {
     const used = this.used;
     this.used = new Map();
