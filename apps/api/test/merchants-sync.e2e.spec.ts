@@ -135,6 +135,46 @@ describeInProduction('merchants shared by two instances through the database', (
   });
 });
 
+describeInProduction('a keyring rotation on a running service', () => {
+  it('rewraps every secret under a new first key while the service keeps verifying, and a service with the new key alone verifies after', async () => {
+    const database = await createPrivateDatabase('paysign_rewrap');
+    const oldKeyring = TEST_SECRETS_KEYRING;
+    const both = `k2:${Buffer.from('second-keyring-key-0123456789abc').toString('base64')},${oldKeyring}`;
+    const newOnly = both.split(',')[0] as string;
+    const command = async (keyring: string, ...args: string[]) => {
+      const result = await runMerchantsCommand([...args, '--json'], { PAYSIGN_MODE: 'production', SECRETS_KEYRING: keyring }, () => openPostgres(database.url, { migrations: SCHEMA }));
+      expect(result.code).toBe(0);
+      return JSON.parse(result.out[0] as string) as Record<string, unknown>;
+    };
+    const opened: TestApp[] = [];
+    try {
+      const added = await command(oldKeyring, 'add', '--merchant-id', 'MCH-KEYS', '--tenant-id', 'TEN-KEYS', '--name', 'Keyring Shop');
+      const credential = { apiKey: added.apiKey as string, secretKey: added.secretKey as string, merchantId: 'MCH-KEYS', tenantId: 'TEN-KEYS' };
+      const rolling = await startProductionTestApp({ DATABASE_URL: database.url, SECRETS_KEYRING: both });
+      opened.push(rolling);
+      // Signed requests one after another for as long as the rewrap runs, and through the load it announces.
+      let rewrapping = true;
+      const statuses: number[] = [];
+      const traffic = (async () => {
+        while (rewrapping || statuses.length < 20) statuses.push((await signedCall(rolling.baseUrl, { path: BANKS, credential })).status);
+      })();
+      const rewrapped = await command(both, 'rewrap');
+      await rolling.app.get(MerchantsSync).refresh('test');
+      rewrapping = false;
+      await traffic;
+      expect(rewrapped).toMatchObject({ keyId: 'k2' });
+      expect(new Set(statuses)).toEqual(new Set([200]));
+      const renewed = await startProductionTestApp({ DATABASE_URL: database.url, SECRETS_KEYRING: newOnly });
+      opened.push(renewed);
+      expect((await signedCall(renewed.baseUrl, { path: BANKS, credential })).status).toBe(200);
+      expect(renewed.logs.some((l) => l.msg === 'merchants left out at boot: their keys are refused until they are mended')).toBe(false);
+    } finally {
+      for (const app of opened) await app.close();
+      await database.drop();
+    }
+  });
+});
+
 describeWithStore('PostgreSQL', DATABASE_URL, 'SIGHUP to the built service', () => {
   it('loads the merchants from the database at once', async () => {
     // A version check far slower than the test, so that only the signal can explain the load.
