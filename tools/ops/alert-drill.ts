@@ -218,7 +218,7 @@ async function main(): Promise<void> {
     for (const drill of drills) {
       const injected = Date.now();
       await drill.inject();
-      const toFire = await until(`${drill.alert} firing`, () => firing(drill.alert), 180_000).then((ms) => Date.now() - injected, () => undefined);
+      const toFire = await until(`${drill.alert} firing`, () => firing(drill.alert), 180_000).then(() => Date.now() - injected, () => undefined);
       const remedyStarted = Date.now();
       await drill.recover();
       const toRecover = await until(`${drill.alert} recovery`, drill.recovered, 120_000).then(() => Date.now() - remedyStarted, () => undefined);
@@ -226,7 +226,7 @@ async function main(): Promise<void> {
       // The next drill starts from a quiet deployment: this alert's condition gone (its windows aside).
       await until('all instances ready', async () => (await ready(first)) && (await ready(second)), 60_000).catch(() => undefined);
     }
-    console.log(`Alert drill: 2 instances (production mode), Redis and PostgreSQL of their own, Prometheus ${'evaluating'} deploy/monitoring/alerts.yaml every 1 s with each for: cut from minutes to seconds.`);
+    console.log(`Alert drill: 2 instances (production mode), Redis and PostgreSQL of their own, Prometheus evaluating deploy/monitoring/alerts.yaml every 1 s with each for: cut from minutes to seconds.`);
     console.log(`${'alert'.padEnd(30)} ${'to fire'.padStart(12)} ${'to recover'.padStart(14)}  what broke; what the runbook had done`);
     for (const row of rows) console.log(row);
   } finally {
