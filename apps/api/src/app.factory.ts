@@ -93,7 +93,15 @@ export async function buildFoundation(
   if (!overrides.payinStore && !config.databaseUrl) logger.info({ dataDir: config.dataDir }, 'opening the embedded payin database; its first start takes several seconds');
   const payinStore =
     overrides.payinStore ??
-    (config.databaseUrl ? await openPostgres(config.databaseUrl, { logger, migrations: SCHEMA, pool: config.databasePool }) : await openPglite(config.dataDir, { logger, migrations: SCHEMA }));
+    (config.databaseUrl
+      ? await openPostgres(config.databaseUrl, {
+          logger,
+          migrations: SCHEMA,
+          migrationUrl: config.databaseMigrationUrl,
+          pool: config.databasePool,
+          warnWhenRuntimeCanAlterSchema: config.mode === 'production',
+        })
+      : await openPglite(config.dataDir, { logger, migrations: SCHEMA }));
   const merchantStore = new MerchantStore(payinStore, new Keyring(config.secretsKeyring), config.mode);
   const { registry: merchants, sync: merchantsSync } = overrides.merchants
     ? { registry: overrides.merchants, sync: undefined }

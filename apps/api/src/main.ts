@@ -25,8 +25,11 @@ async function runOperator(argv: string[]): Promise<CommandResult> {
 // `node main.js merchants <command>` changes the merchants in the database; `attention` and `webhooks replay` act on objects and events.
 if (process.argv[2] === 'merchants') {
   // The database the service's environment names, migrated as the service of this build would at boot.
-  const store = loadConfig({ DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: process.env.DATA_DIR }, installPaths(__dirname));
-  const open = () => (store.databaseUrl ? openPostgres(store.databaseUrl, { migrations: SCHEMA, pool: { ...DEFAULT_POOL_LIMITS, size: 2 } }) : openPglite(store.dataDir, { migrations: SCHEMA }));
+  const store = loadConfig({ DATABASE_URL: process.env.DATABASE_URL, DATABASE_MIGRATION_URL: process.env.DATABASE_MIGRATION_URL, DATA_DIR: process.env.DATA_DIR }, installPaths(__dirname));
+  const open = () =>
+    store.databaseUrl
+      ? openPostgres(store.databaseUrl, { migrations: SCHEMA, migrationUrl: store.databaseMigrationUrl, pool: { ...DEFAULT_POOL_LIMITS, size: 2 } })
+      : openPglite(store.dataDir, { migrations: SCHEMA });
   runMerchantsCommand(process.argv.slice(3), process.env, open).then(
     (result) => {
       for (const line of result.out) (result.code === 0 ? console.log : console.error)(line);
@@ -45,6 +48,7 @@ if (process.argv[2] === 'merchants') {
   );
 } else if (process.argv[2] === 'ledger-check') {
   // Only where the payin store is: the check needs no merchants, secrets or mode, and an operator's shell may not have them.
+  // It reads only, so DATABASE_URL's role is enough, and DATABASE_MIGRATION_URL is not read.
   const store = loadConfig({ DATABASE_URL: process.env.DATABASE_URL, DATA_DIR: process.env.DATA_DIR }, installPaths(__dirname));
   runLedgerCheck(store, SCHEMA, LEDGER_INVARIANTS, (line) => console.log(line)).then(
     (code) => process.exit(code),

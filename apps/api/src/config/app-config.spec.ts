@@ -28,6 +28,8 @@ describe('loadConfig', () => {
     ['a merchants sync lag of a day', { env: { MERCHANTS_SYNC_MAX_LAG_MS: '86400000' }, want: 'MERCHANTS_SYNC_MAX_LAG_MS must be a whole number from 100 to 60000' }],
     ['production on in-memory nonces', { env: { ...PRODUCTION, REDIS_URL: '' }, want: 'REDIS_URL is required in production mode' }],
     ['production on the embedded database', { env: { ...PRODUCTION, DATABASE_URL: '' }, want: 'DATABASE_URL is required in production mode' }],
+    ['a migration role without a database', { env: { DATABASE_MIGRATION_URL: 'postgres://owner@10.0.0.6/paysign' }, want: 'DATABASE_MIGRATION_URL is set but DATABASE_URL is not' }],
+    ['a migration URL that is not PostgreSQL', { env: { DATABASE_URL: 'postgres://app@10.0.0.6/paysign', DATABASE_MIGRATION_URL: 'mysql://owner@10.0.0.6/paysign' }, want: 'DATABASE_MIGRATION_URL must start with postgres:// or postgresql://' }],
     ['production with no account-name provider named', { env: { ...PRODUCTION, ACCOUNT_NAME_PROVIDER: '' }, want: 'ACCOUNT_NAME_PROVIDER is required in production mode' }],
     ['production with an http public origin', { env: { ...PRODUCTION, PUBLIC_BASE_URL: 'http://pay.example.com' }, want: 'PUBLIC_BASE_URL must be an https origin in production mode, got "http://pay.example.com"' }],
     ['production without its public origin', { env: Object.fromEntries(Object.entries(PRODUCTION).filter(([name]) => name !== 'PUBLIC_BASE_URL')), want: 'PUBLIC_BASE_URL is required in production mode' }],
@@ -143,6 +145,17 @@ describe('loadConfig', () => {
       shutdownGraceMs: 10_000,
       trustProxy: false,
     });
+  });
+
+  it.each<[string, { env: Record<string, string>; want: { databaseUrl?: string; databaseMigrationUrl?: string } }]>([
+    ['the embedded database', { env: {}, want: { databaseUrl: undefined, databaseMigrationUrl: undefined } }],
+    ['one role for both', { env: { DATABASE_URL: 'postgres://paysign@10.0.0.6/paysign' }, want: { databaseUrl: 'postgres://paysign@10.0.0.6/paysign', databaseMigrationUrl: 'postgres://paysign@10.0.0.6/paysign' } }],
+    [
+      'requests through a pooler, migrations direct as the owner',
+      { env: { DATABASE_URL: 'postgres://app@pgbouncer:6432/paysign', DATABASE_MIGRATION_URL: 'postgres://owner@10.0.0.6/paysign' }, want: { databaseUrl: 'postgres://app@pgbouncer:6432/paysign', databaseMigrationUrl: 'postgres://owner@10.0.0.6/paysign' } },
+    ],
+  ])('migrates on DATABASE_MIGRATION_URL, DATABASE_URL when it is unset: %s', (_name, { env, want }) => {
+    expect(loadConfig(env)).toMatchObject(want);
   });
 
   it('reports every problem at once', () => {

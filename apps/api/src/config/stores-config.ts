@@ -7,8 +7,13 @@ export interface StoreSettings {
   redisUrl: string | undefined;
   /** What every key the service writes to Redis starts with, so that services sharing one Redis never meet. */
   redisKeyPrefix: string;
-  /** Payins in PostgreSQL when set; embedded on disk under dataDir otherwise. */
+  /** Payins in PostgreSQL when set; embedded on disk under dataDir otherwise. Requests run on it: a role with row privileges is enough. */
   databaseUrl: string | undefined;
+  /**
+   * DATABASE_MIGRATION_URL: the role that owns the schema, on a direct connection (never a pooler in transaction
+   * mode): the migrations at boot and the LISTEN for merchant changes. Defaults to DATABASE_URL.
+   */
+  databaseMigrationUrl: string | undefined;
   /** The PostgreSQL pool of each instance: connections, the wait for a free one, and the longest query. */
   databasePool: { size: number; connectTimeoutMs: number; queryTimeoutMs: number };
   dataDir: string;
@@ -26,10 +31,16 @@ export function readStores(env: Env, mode: ServiceMode, problems: string[]): Sto
     if (!env.REDIS_URL) problems.push('REDIS_URL is required in production mode: nonces held in memory are forgotten on restart, so a captured request could be replayed, and are not shared by instances');
     if (!env.DATABASE_URL) problems.push('DATABASE_URL is required in production mode: the embedded database serves one instance and has no backups or replication');
   }
+  const databaseUrl = url('DATABASE_URL', ['postgres:', 'postgresql:']);
+  const databaseMigrationUrl = url('DATABASE_MIGRATION_URL', ['postgres:', 'postgresql:']);
+  if (databaseMigrationUrl && !databaseUrl) {
+    problems.push('DATABASE_MIGRATION_URL is set but DATABASE_URL is not: the embedded database has no roles. Set DATABASE_URL to the role requests run as, or unset DATABASE_MIGRATION_URL');
+  }
   return {
     redisUrl: url('REDIS_URL', ['redis:', 'rediss:']),
     redisKeyPrefix: redisKeyPrefix(env.REDIS_KEY_PREFIX, problems),
-    databaseUrl: url('DATABASE_URL', ['postgres:', 'postgresql:']),
+    databaseUrl,
+    databaseMigrationUrl: databaseUrl ? (databaseMigrationUrl ?? databaseUrl) : undefined,
     databasePool: {
       size: int('DATABASE_POOL_SIZE', 10, 1, 200),
       connectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS', 2000, 100, 60_000),

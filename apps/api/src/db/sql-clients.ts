@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import type { Client as PgClient } from 'pg';
 import type { Logger } from 'pino';
 import { redactUrl } from '../logging/redact-url';
 import { lockDataDir } from './data-dir-lock';
@@ -72,34 +73,55 @@ export interface PoolLimits {
 
 export const DEFAULT_POOL_LIMITS: PoolLimits = { size: 10, connectTimeoutMs: 2000, queryTimeoutMs: 5000 };
 
-/** PostgreSQL through a pool, migrated at open. `schema` (tests only) sets the search_path of every connection. */
-export async function openPostgres(databaseUrl: string, options: OpenOptions & { schema?: string; pool?: PoolLimits }): Promise<SqlClient> {
+/** What `openPostgres` takes besides the runtime URL. */
+export interface PostgresOptions extends OpenOptions {
+  /**
+   * DATABASE_MIGRATION_URL: the role the migrations run as, on one connection of their own, closed once they
+   * are done. Defaults to the runtime URL, whose pool serves everything else.
+   */
+  migrationUrl?: string;
+  /** Tests only: the search_path of every connection. */
+  schema?: string;
+  pool?: PoolLimits;
+  /** Production: the boot line saying which role serves requests is a warning when that role could change the schema. Default false. */
+  warnWhenRuntimeCanAlterSchema?: boolean;
+}
+
+/**
+ * PostgreSQL through a pool of `databaseUrl`, migrated at open on a
+ * connection of `migrationUrl`. Refused when the two name different databases.
+ */
+export async function openPostgres(databaseUrl: string, options: PostgresOptions): Promise<SqlClient> {
   const limits = options.pool ?? DEFAULT_POOL_LIMITS;
+  const migrationUrl = options.migrationUrl ?? databaseUrl;
+  const searchPath = options.schema ? { options: `-c search_path=${options.schema}` } : {};
   // Loaded here, not at the top: a service on the embedded database never loads the PostgreSQL driver.
-  const { Pool } = await import('pg');
+  const { Client, Pool } = await import('pg');
+  const migrationVariable = migrationUrl === databaseUrl ? 'DATABASE_URL' : 'DATABASE_MIGRATION_URL';
+  const migrated = await migrateOn(new Client({ connectionString: migrationUrl, connectionTimeoutMillis: limits.connectTimeoutMs, ...searchPath }), options, `${migrationVariable} ${redactUrl(migrationUrl)}`);
   const pool = new Pool({
     connectionString: databaseUrl,
     max: limits.size,
     connectionTimeoutMillis: limits.connectTimeoutMs,
     query_timeout: limits.queryTimeoutMs,
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    ...searchPath,
   });
   // An idle client's error (the server went away) must not crash the process; the next query reports it.
   pool.on('error', () => undefined);
-  // Migrate on one dedicated connection: the advisory lock and each transaction belong to a session.
-  const connection = await pool.connect().catch(async (error: Error) => {
+  const runtime = await pool.query<RoleRow>(ROLE_QUERY).then(
+    (result) => result.rows[0] as RoleRow,
+    async (error: Error) => {
+      await pool.end().catch(() => undefined);
+      throw new Error(`DATABASE_URL ${redactUrl(databaseUrl)} cannot be reached: ${error.message}`);
+    },
+  );
+  if (runtime.database !== migrated.database) {
     await pool.end().catch(() => undefined);
-    throw new Error(`DATABASE_URL ${redactUrl(databaseUrl)} cannot be reached: ${error.message}`);
-  });
-  let broken: Error | undefined;
-  const onError = (error: Error) => (broken = error);
-  connection.on('error', onError);
-  try {
-    await migrate({ query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await connection.query(sql, params)).rows as R[] }) }, options.migrations, options.logger);
-  } finally {
-    connection.off('error', onError);
-    connection.release(broken);
+    throw new Error(
+      `DATABASE_MIGRATION_URL names the database "${migrated.database}" and DATABASE_URL the database "${runtime.database}": both must name the one database the service keeps its payins in (through a pooler, the database it connects to)`,
+    );
   }
+  logRoles(options, migrated.role, runtime);
   return reportingStoreFailures({
     query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await pool.query(sql, params)).rows as R[] }),
     transaction: async (work) => {
@@ -125,6 +147,69 @@ export async function openPostgres(databaseUrl: string, options: OpenOptions & {
     },
     close: () => pool.end(),
   });
+}
+
+/** Who a connection is, and whether it could change the schema: a superuser, or a member of the role that owns `schema_migrations`. */
+interface RoleRow {
+  role: string;
+  database: string;
+  can_alter_schema: boolean | null;
+}
+
+const ROLE_QUERY = `SELECT current_user AS role, current_database() AS database,
+  (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)
+    OR coalesce(pg_has_role(current_user, (SELECT relowner FROM pg_class WHERE oid = to_regclass('schema_migrations')), 'USAGE'), false) AS can_alter_schema`;
+
+/**
+ * Migrates on a connection of its own: no query timeout (a migration that
+ * rewrites a large table takes what it takes), closed once done. Its
+ * transactions hold the lock, not its session, so a pooler would do; a direct
+ * connection is still what DATABASE_MIGRATION_URL is for (LISTEN needs one).
+ */
+async function migrateOn(connection: PgClient, options: OpenOptions, named: string): Promise<{ role: string; database: string }> {
+  // A connection cut mid-migration emits 'error' on itself: without a listener that would crash the process. The query in flight rejects.
+  connection.on('error', () => undefined);
+  await connection.connect().catch(async (error: Error) => {
+    await connection.end().catch(() => undefined);
+    throw new Error(`${named} cannot be reached: ${error.message}`);
+  });
+  const query = async <R>(sql: string, params?: unknown[]) => ({ rows: (await connection.query(sql, params)).rows as R[] });
+  try {
+    await migrate(
+      {
+        query,
+        transaction: async (work) => {
+          await connection.query('BEGIN');
+          try {
+            const result = await work({ query });
+            await connection.query('COMMIT');
+            return result;
+          } catch (error) {
+            await connection.query('ROLLBACK').catch(() => undefined);
+            throw error;
+          }
+        },
+      },
+      options.migrations,
+      options.logger,
+    );
+    const { role, database } = (await query<RoleRow>(ROLE_QUERY)).rows[0] as RoleRow;
+    return { role, database };
+  } finally {
+    await connection.end().catch(() => undefined);
+  }
+}
+
+/** One line at boot: which role migrated, which serves requests, and whether that one could change the schema. */
+function logRoles(options: PostgresOptions, migrationRole: string, runtime: RoleRow): void {
+  const fields = { migrationRole, runtimeRole: runtime.role, runtimeCanAlterSchema: runtime.can_alter_schema === true };
+  if (!fields.runtimeCanAlterSchema) {
+    options.logger?.info(fields, `payin store: migrations run as role "${migrationRole}", requests as role "${runtime.role}", which cannot change the schema`);
+    return;
+  }
+  const message = `payin store: requests run as role "${runtime.role}", which can change the schema (it owns the tables or is a superuser); give DATABASE_URL a role with row privileges only and DATABASE_MIGRATION_URL the owner (docs/operations.md, "Database roles")`;
+  if (options.warnWhenRuntimeCanAlterSchema) options.logger?.warn(fields, message);
+  else options.logger?.info(fields, message);
 }
 
 /**

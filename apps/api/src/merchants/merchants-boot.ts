@@ -41,7 +41,8 @@ export async function openMerchants(
       lastUsedFlushMs: config.merchantsLastUsedFlushSeconds * 1000,
       logger,
       metrics,
-      ...(config.databaseUrl ? { listen: postgresListener(config.databaseUrl) } : {}),
+      // On the migration URL, which is direct: behind a pooler in transaction mode, DATABASE_URL would lose the LISTEN.
+      ...(config.databaseUrl ? { listen: postgresListener(config.databaseMigrationUrl ?? config.databaseUrl) } : {}),
     },
     loaded.version,
   );

@@ -37,7 +37,7 @@ Commands:
                                 Who changed what and when (the last N, default 100).
   rewrap                        Wrap every secret's data key with the first key of SECRETS_KEYRING (after adding a new first key).
 
-The database is DATABASE_URL, else DATA_DIR's embedded one (only while the service is stopped: it holds it).
+The database is DATABASE_URL (migrated first on DATABASE_MIGRATION_URL when set), else DATA_DIR's embedded one (only while the service is stopped: it holds it).
 Secrets are sealed with SECRETS_KEYRING (required in production). --mode defaults to PAYSIGN_MODE, else sandbox;
 production mints pk_live_ keys and refuses what the service refuses. --actor defaults to the OS user.`;
 
