@@ -35,6 +35,9 @@ fs.mkdirSync(path.join(out, 'docs'), { recursive: true });
 fs.copyFileSync(require.resolve('redoc/bundles/redoc.standalone.js', { paths: [apiRoot] }), path.join(out, 'docs/redoc.standalone.js'));
 fs.copyFileSync(path.join(root, 'docs/protocol.md'), path.join(out, 'docs/protocol.md'));
 fs.copyFileSync(path.join(root, 'libs/signing/vectors.json'), path.join(out, 'docs/vectors.json'));
+// The restore drill an operator schedules, beside the main.js whose ledger check it runs (docs/operations.md, "Backups").
+fs.copyFileSync(path.join(root, 'tools/scripts/restore-drill.sh'), path.join(out, 'restore-drill.sh'));
+fs.chmodSync(path.join(out, 'restore-drill.sh'), 0o755);
 
 // The runtime dependencies, pinned to the versions installed (and tested) here.
 const apiPackage = JSON.parse(fs.readFileSync(path.join(apiRoot, 'package.json'), 'utf8'));
@@ -78,6 +81,7 @@ fs.writeFileSync(
     '',
     'Run `node main.js` directly (not through npm), so that SIGTERM reaches the service and it drains before it exits.',
     '`npm run ledger:check`, with the same environment, checks every invariant of the ledger and exits non-zero with what is wrong (docs/ledger.md in the monorepo).',
+    '`./restore-drill.sh`, with `BACKUP_DIR` and `DRILL_ADMIN_URL`, restores the newest dump into a scratch database, checks its ledger, prints one line and exits non-zero when the backup is not usable; schedule it (docs/operations.md in the monorepo, "Backups").',
     '`npm run merchants -- <command>` adds merchants, rolls, revokes and audits keys in the database, and imports merchants files; `npm run merchants -- --help` lists the commands (docs/operations.md in the monorepo).',
     '`npm run attention -- list`, `requery` and `resolve` act on objects that need attention, and `npm run webhooks -- replay` delivers a merchant\'s events again, with the same environment (docs/runbooks.md in the monorepo).',
     'Every setting is an environment variable; the monorepo README lists them, and docs/operations.md explains deployment.',

@@ -47,7 +47,10 @@ describeInProduction('the deployable folder', () => {
   it('installs with npm ci --omit=dev outside the monorepo', () => {
     // nx builds the bundle before api:test, so the folder is assembled from it.
     execFileSync(process.execPath, [path.join(root, 'tools/scripts/deploy-build.js'), '--out', out, '--skip-build'], { cwd: root, stdio: 'pipe' });
-    expect(fs.readdirSync(out).sort()).toEqual(['README.md', 'config', 'docs', 'main.js', 'main.js.map', 'openapi', 'package-lock.json', 'package.json']);
+    expect(fs.readdirSync(out).sort()).toEqual(['README.md', 'config', 'docs', 'main.js', 'main.js.map', 'openapi', 'package-lock.json', 'package.json', 'restore-drill.sh']);
+    // The restore drill, runnable beside the main.js whose ledger check it runs.
+    expect(fs.readFileSync(path.join(out, 'restore-drill.sh'), 'utf8')).toBe(fs.readFileSync(path.join(root, 'tools/scripts/restore-drill.sh'), 'utf8'));
+    expect(fs.statSync(path.join(out, 'restore-drill.sh')).mode & 0o777).toBe(0o755);
     expect(fs.readdirSync(path.join(out, 'docs')).sort()).toEqual(['protocol.md', 'redoc.standalone.js', 'vectors.json']);
     const manifest = JSON.parse(fs.readFileSync(path.join(out, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies?: unknown };
     expect(manifest.devDependencies).toBeUndefined();

@@ -2,8 +2,9 @@
 // Docker engine: every variable it sets is one the service reads (the README
 // table), no secret is written in it, it boots in production mode once the
 // env file's secrets are filled in and not before (SECRETS_KEYRING among
-// them), no merchants file is named or mounted, TLS is on, and the image's
-// build context holds the deployable folder only.
+// them), no merchants file is named or mounted, the migrations' role comes
+// from the env file beside DATABASE_URL, TLS is on, and the image's build
+// context holds the deployable folder only.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
@@ -69,6 +70,18 @@ describe('deploy/compose.yaml', () => {
     const withoutKeyring = instanceEnvironment();
     delete withoutKeyring.SECRETS_KEYRING;
     expect(() => loadConfig(withoutKeyring)).toThrow('SECRETS_KEYRING is required');
+  });
+
+  it("takes the migrations' role, DATABASE_MIGRATION_URL, from the env file beside DATABASE_URL, blank until the operator splits the roles", () => {
+    expect(example.slice(example.indexOf('DATABASE_URL'), example.indexOf('DATABASE_URL') + 2)).toEqual(['DATABASE_URL', 'DATABASE_MIGRATION_URL']);
+    // Blank, the migrations run as DATABASE_URL; it carries a password once set, so the example writes none.
+    expect(exampleValues.DATABASE_MIGRATION_URL).toBe('');
+    expect(text).not.toMatch(/DATABASE_MIGRATION_URL\s*:/);
+    for (const name of ['api-1', 'api-2']) expect(compose.services[name]?.env_file).toEqual(['paysign.env']);
+    const split = instanceEnvironment();
+    split.DATABASE_MIGRATION_URL = split.DATABASE_URL as string;
+    split.DATABASE_URL = (split.DATABASE_URL as string).replace('paysign:', 'paysign_app:');
+    expect(loadConfig(split)).toMatchObject({ mode: 'production', databaseUrl: split.DATABASE_URL });
   });
 
   it('names and mounts no merchants file: merchants live in PostgreSQL', () => {

@@ -10,22 +10,35 @@
 //   drain and the grace;
 // - the merchants are the database's: the keyring that seals their secrets
 //   comes from a Secret of its own, and no merchants file is mounted or named;
-// - no secret value is written in the manifests.
-// Without kubectl the rendered checks skip on a developer's machine, and fail
-// under CI=true.
+// - no secret value is written in the manifests: the overlay generates the
+//   Secrets from git-ignored files, and a changed one rolls the pods;
+// - the image is pinned by digest, the pods spread across zones and hosts;
+// - the NetworkPolicy lets in only the ingress controller and Prometheus, and
+//   lets out only DNS, the stores, the provider and the webhook receivers,
+//   never every address;
+// - the Ingress serves PUBLIC_BASE_URL's host over TLS, within the service's
+//   body and time limits.
+// The production overlay is rendered from a copy of deploy/kubernetes with the
+// secret files written, as an operator writes them. Without kubectl the
+// rendered checks skip on a developer's machine, and fail under CI=true.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import { BlockList } from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { ServiceMonitor, type IServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 import { Deployment, type IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import { HorizontalPodAutoscaler, type IHorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2/HorizontalPodAutoscaler';
+import { Ingress, type IIngress } from 'kubernetes-models/networking.k8s.io/v1/Ingress';
 import { NetworkPolicy, type INetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicy';
+import type { INetworkPolicyPeer } from 'kubernetes-models/networking.k8s.io/v1/NetworkPolicyPeer';
 import { PodDisruptionBudget, type IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { ConfigMap, type IConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import { Namespace, type INamespace } from 'kubernetes-models/v1/Namespace';
 import type { IPodSpec } from 'kubernetes-models/v1/PodSpec';
+import { Secret, type ISecret } from 'kubernetes-models/v1/Secret';
 import { Service, type IService } from 'kubernetes-models/v1/Service';
 import { ServiceAccount, type IServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import { loadConfig } from '../src/config/app-config';
@@ -49,11 +62,17 @@ const SCHEMAS: Record<string, (object: KubernetesObject) => void> = {
   'v1/Namespace': (object) => new Namespace(object as INamespace).validate(),
   'v1/ServiceAccount': (object) => new ServiceAccount(object as IServiceAccount).validate(),
   'v1/ConfigMap': (object) => new ConfigMap(object as IConfigMap).validate(),
+  // Kustomize folds a generated Secret's base64 at 70 characters; the API server's decoder skips the line breaks, the schema's `byte` format does not.
+  'v1/Secret': (object) => {
+    const secret = object as ISecret;
+    new Secret({ ...secret, data: Object.fromEntries(Object.entries(secret.data ?? {}).map(([key, value]) => [key, value.replace(/\n/g, '')])) }).validate();
+  },
   'v1/Service': (object) => new Service(object as IService).validate(),
   'apps/v1/Deployment': (object) => new Deployment(object as IDeployment).validate(),
   'policy/v1/PodDisruptionBudget': (object) => new PodDisruptionBudget(object as IPodDisruptionBudget).validate(),
   'autoscaling/v2/HorizontalPodAutoscaler': (object) => new HorizontalPodAutoscaler(object as IHorizontalPodAutoscaler).validate(),
   'networking.k8s.io/v1/NetworkPolicy': (object) => new NetworkPolicy(object as INetworkPolicy).validate(),
+  'networking.k8s.io/v1/Ingress': (object) => new Ingress(object as IIngress).validate(),
   'monitoring.coreos.com/v1/ServiceMonitor': (object) => new ServiceMonitor(object as IServiceMonitor).validate(),
 };
 
@@ -65,11 +84,11 @@ function validateObject(object: KubernetesObject): void {
 
 const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' });
 
-/** The objects `kubectl kustomize` renders from a directory of deploy/kubernetes. */
-function render(dir: string): KubernetesObject[] {
-  const rendered = spawnSync('kubectl', ['kustomize', path.join(root, 'deploy/kubernetes', dir)], { encoding: 'utf8' });
+/** The objects `kubectl kustomize` renders from a directory of a deploy/kubernetes tree (the repository's, or a copy). */
+function render(dir: string, tree = path.join(root, 'deploy/kubernetes')): KubernetesObject[] {
+  const rendered = spawnSync('kubectl', ['kustomize', path.join(tree, dir)], { encoding: 'utf8' });
   if (rendered.status !== 0) {
-    throw new Error(`kubectl kustomize ${dir} failed (components need kubectl 1.21 or later; found ${kubectl.stdout.split('\n')[0]}):\n${rendered.stderr}`);
+    throw new Error(`kubectl kustomize ${dir} failed (components and replacements need a kustomize of 2021 or later; found ${kubectl.stdout.split('\n')[0]}):\n${rendered.stderr}`);
   }
   return parseAllDocuments(rendered.stdout).map((document) => document.toJS() as KubernetesObject);
 }
@@ -102,6 +121,7 @@ const README_VARIABLES = new Set([...read('README.md').matchAll(/^\| `([A-Z][A-Z
  */
 const SECRET_VALUES: Record<string, string> = {
   DATABASE_URL: 'postgres://paysign@postgres.paysign.svc:5432/paysign',
+  DATABASE_MIGRATION_URL: 'postgres://paysign_owner@postgres.paysign.svc:5432/paysign',
   REDIS_URL: 'redis://redis.paysign.svc:6379',
   CHECKOUT_TOKEN_SECRET: 'kS4xhGqz+K4PkI9MfDFyoTGMIZfGwV7DE6KOjCOd91I=',
   PAYSTACK_SECRET_KEY: 'sk_live_04984c053a06bf7a504e13820d8344f350838fff',
@@ -112,6 +132,80 @@ const METRICS_TOKEN_VALUE = 'd2/LZoWFDu3vaNvCDJvedTnoSheONT+v4CxdtO3nFD8=';
 
 /** A test value for the Secret payment-service-keyring: one key, made by openssl rand -base64 32. */
 const SECRETS_KEYRING_VALUE = 'k1:LLYBFPQ4mNU4JbnjJbPE7TbHCTaGDhFv+hpELpyrKU8=';
+
+/** The overlay's git-ignored files, each the Secret it becomes and the test values an operator would write in it. */
+const SECRET_FILES = {
+  'secrets.env': { secret: 'payment-service-secrets', values: SECRET_VALUES },
+  'keyring.env': { secret: 'payment-service-keyring', values: { SECRETS_KEYRING: SECRETS_KEYRING_VALUE } },
+  'metrics-token.env': { secret: 'payment-service-metrics-token', values: { METRICS_TOKEN: METRICS_TOKEN_VALUE } },
+} satisfies Record<string, { secret: string; values: Record<string, string> }>;
+type SecretFile = keyof typeof SECRET_FILES;
+
+/** The test values of each Secret, by the name the base gives it. */
+const TEST_SECRETS: Record<string, Record<string, string>> = Object.fromEntries(Object.values(SECRET_FILES).map(({ secret, values }) => [secret, values]));
+
+/** Other values, made by openssl rand -base64 32, that an operator changes a file to. */
+const CHANGED_SECRET_FILES: Record<SecretFile, Record<string, string>> = {
+  'secrets.env': { ...SECRET_VALUES, CHECKOUT_TOKEN_SECRET: 'sgGbDwhu70wQtb8gemcbateZ5BS2zkdBog44cfl9Wqg=' },
+  'keyring.env': { SECRETS_KEYRING: `${SECRETS_KEYRING_VALUE},k2:XOoZFEeR+LjcPXCV+RTkppwr6X+EMG7U7633gJ2p3+s=` },
+  'metrics-token.env': { METRICS_TOKEN: '2ZP9/Nd3yJKh0d7jxH/gDx2bRUiGr1qBNI+3BCftpxQ=' },
+};
+
+const envFile = (values: Record<string, string>) => `${Object.entries(values).map(([name, value]) => `${name}=${value}`).join('\n')}\n`;
+
+/**
+ * The production overlay as an operator renders it: from a copy of
+ * deploy/kubernetes with the three secret files written (the test values,
+ * or `files`), and `config.env` edited by `editConfig`.
+ */
+function renderProduction(files: Partial<Record<SecretFile, Record<string, string>>> = {}, editConfig: (text: string) => string = (text) => text): KubernetesObject[] {
+  const tree = fs.mkdtempSync(path.join(os.tmpdir(), 'paysign-kubernetes-'));
+  try {
+    fs.cpSync(path.join(root, 'deploy/kubernetes'), tree, { recursive: true });
+    const overlay = path.join(tree, 'overlays/production');
+    for (const [file, { values }] of Object.entries(SECRET_FILES)) fs.writeFileSync(path.join(overlay, file), envFile(files[file as SecretFile] ?? values), { mode: 0o600 });
+    fs.writeFileSync(path.join(overlay, 'config.env'), editConfig(fs.readFileSync(path.join(overlay, 'config.env'), 'utf8')));
+    return render('overlays/production', tree);
+  } finally {
+    fs.rmSync(tree, { recursive: true, force: true });
+  }
+}
+
+/** The keys and values of a rendered Secret. */
+function secretData(secret: ISecret): Record<string, string> {
+  return Object.fromEntries(Object.entries(secret.data ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64').toString('utf8')]));
+}
+
+/** `cidr` and `other` share an address. */
+function overlaps(cidr: string, other: string): boolean {
+  const block = (text: string) => {
+    const [address = '', prefix = ''] = text.split('/');
+    const type: 'ipv4' | 'ipv6' = address.includes(':') ? 'ipv6' : 'ipv4';
+    const list = new BlockList();
+    list.addSubnet(address, Number(prefix), type);
+    return { address, type, list };
+  };
+  const [a, b] = [block(cidr), block(other)];
+  return a.type === b.type && (a.list.check(b.address, b.type) || b.list.check(a.address, a.type));
+}
+
+/** What a public address is not: private, shared, loopback, link-local (the cloud metadata service) and "this network". */
+const NON_PUBLIC_RANGES = ['0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.168.0.0/16', '::1/128', 'fc00::/7', 'fe80::/10'];
+
+/** The documentation ranges (RFC 5737, RFC 3849), which reach nothing: the overlay's placeholders are in them. */
+const DOCUMENTATION_RANGES = ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24', '2001:db8::/32'];
+
+/** A label selector that selects something in particular: `{}` selects everything. */
+const selectsSome = (selector: { matchLabels?: Record<string, string>; matchExpressions?: unknown[] } | undefined) =>
+  Object.keys(selector?.matchLabels ?? {}).length > 0 || (selector?.matchExpressions ?? []).length > 0;
+
+/** A size of ingress-nginx (nginx's `64k`, `1m`), in bytes. */
+function nginxSizeBytes(size: string): number {
+  const match = /^(\d+)([kKmMgG]?)$/.exec(size);
+  if (!match) throw new Error(`not an nginx size: ${size}`);
+  const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[(match[2] as string).toLowerCase()] as number;
+  return Number(match[1]) * unit;
+}
 
 /** What the manifests hand one pod. */
 class Rendered {
@@ -143,14 +237,33 @@ class Rendered {
     return configMap.data;
   }
 
-  /** The keys of the Secret `secret` the container reads, by variable. */
+  /** The Secrets rendered: the overlay's, generated; the base renders none. */
+  get secrets(): ISecret[] {
+    return this.objects.filter((object) => object.kind === 'Secret') as ISecret[];
+  }
+
+  /** The name a Secret the base names by `secret` has here: with the hash of its content where the overlay generates it. */
+  secretName(secret: string): string {
+    const generated = this.secrets.filter((object) => new RegExp(`^${secret}-[a-z0-9]{10}$`).test(object.metadata?.name ?? ''));
+    if (generated.length > 1) throw new Error(`${generated.length} Secrets generated as ${secret}`);
+    return generated[0]?.metadata?.name ?? secret;
+  }
+
+  /** The keys of the Secret the base names `secret` that the container reads, by variable. */
   secretKeysOf(secret: string): Record<string, string> {
+    const name = this.secretName(secret);
     const keys: Record<string, string> = {};
     for (const variable of this.container.env ?? []) {
       const ref = variable.valueFrom?.secretKeyRef;
-      if (ref?.name === secret) keys[variable.name] = ref.key;
+      if (ref?.name === name) keys[variable.name] = ref.key;
     }
     return keys;
+  }
+
+  /** The value a secretKeyRef gives: the rendered Secret's, or where none is rendered (the base), the test value of the Secret it names. */
+  private secretValue(ref: { name: string; key: string }): string | undefined {
+    const secret = this.secrets.find((object) => object.metadata?.name === ref.name);
+    return secret ? secretData(secret)[ref.key] : TEST_SECRETS[ref.name]?.[ref.key];
   }
 
   get secretKeys(): Record<string, string> {
@@ -159,11 +272,16 @@ class Rendered {
 
   /** The environment the service would boot with, the Secrets holding SECRET_VALUES, METRICS_TOKEN_VALUE and SECRETS_KEYRING_VALUE. */
   get environment(): Record<string, string> {
-    const secrets = Object.fromEntries(Object.entries(this.secretKeys).map(([name, key]) => [name, SECRET_VALUES[key] ?? `no test value for ${key}`]));
-    const token = Object.fromEntries(Object.entries(this.secretKeysOf('payment-service-metrics-token')).map(([name]) => [name, METRICS_TOKEN_VALUE]));
-    const keyring = Object.fromEntries(Object.entries(this.secretKeysOf('payment-service-keyring')).map(([name]) => [name, SECRETS_KEYRING_VALUE]));
+    const secrets: Record<string, string> = {};
+    for (const variable of this.container.env ?? []) {
+      const ref = variable.valueFrom?.secretKeyRef;
+      if (!ref) continue;
+      const value = this.secretValue({ name: ref.name as string, key: ref.key });
+      if (value !== undefined) secrets[variable.name] = value;
+      else if (!ref.optional) secrets[variable.name] = `no test value for ${ref.name} ${ref.key}`;
+    }
     const literals = Object.fromEntries((this.container.env ?? []).filter((variable) => variable.value !== undefined).map((variable) => [variable.name, variable.value as string]));
-    return { ...this.config, ...literals, ...secrets, ...token, ...keyring };
+    return { ...this.config, ...literals, ...secrets };
   }
 
   portNumber(name: string): number | undefined {
@@ -176,14 +294,14 @@ describeWithKubectl('deploy/kubernetes, rendered by kubectl kustomize', () => {
   let production: Rendered;
   beforeAll(() => {
     base = new Rendered(render('base'));
-    production = new Rendered(render('overlays/production'));
+    production = new Rendered(renderProduction());
   });
   const each = (check: (rendered: Rendered, name: string) => void) => {
     check(base, 'base');
     check(production, 'production');
   };
 
-  it('renders objects that each pass the Kubernetes schema of their kind, the ServiceMonitor only in production', () => {
+  it('renders objects that each pass the Kubernetes schema of their kind, the ServiceMonitor, the Ingress and the Secrets only in production', () => {
     each((rendered) => {
       const problems = rendered.objects.flatMap((object) => {
         try {
@@ -196,7 +314,8 @@ describeWithKubectl('deploy/kubernetes, rendered by kubectl kustomize', () => {
       expect(problems).toEqual([]);
     });
     expect(base.objects.map((o) => o.kind).sort()).toEqual(['ConfigMap', 'Deployment', 'HorizontalPodAutoscaler', 'NetworkPolicy', 'PodDisruptionBudget', 'Service', 'Service', 'ServiceAccount']);
-    expect(production.objects.map((o) => o.kind)).toEqual(expect.arrayContaining(['Namespace', 'ServiceMonitor']));
+    expect(production.objects.map((o) => o.kind)).toEqual(expect.arrayContaining(['Namespace', 'ServiceMonitor', 'Ingress', 'Secret', 'Secret', 'Secret']));
+    expect(production.secrets).toHaveLength(3);
   });
 
   it.each<[string, { kind: string; at: string; value: unknown; want: RegExp }]>([
@@ -205,6 +324,8 @@ describeWithKubectl('deploy/kubernetes, rendered by kubectl kustomize', () => {
     ['a memory limit that is no quantity', { kind: 'Deployment', at: 'spec.template.spec.containers.0.resources.limits.memory', value: 'plenty', want: /memory must match format "quantity"/ }],
     ['a Service port with no number', { kind: 'Service', at: 'spec.ports.0.port', value: undefined, want: /spec\/ports\/0 must have required property port/ }],
     ['ServiceMonitor endpoints that are no list', { kind: 'ServiceMonitor', at: 'spec.endpoints', value: { port: 'metrics' }, want: /spec\/endpoints must be array/ }],
+    ['an Ingress backend port given as text', { kind: 'Ingress', at: 'spec.rules.0.http.paths.0.backend.service.port.number', value: '80', want: /number must be integer/ }],
+    ['a NetworkPolicy address that is no CIDR', { kind: 'NetworkPolicy', at: 'spec.egress.1.to.0.ipBlock.cidr', value: 42, want: /cidr must be string/ }],
   ])('refuses %s: the validation can fail', (_name, { kind, at, value, want }) => {
     const object = structuredClone(production.find<KubernetesObject>(kind, 'payment-service'));
     expect(() => validateObject(object)).not.toThrow();
@@ -215,7 +336,7 @@ describeWithKubectl('deploy/kubernetes, rendered by kubectl kustomize', () => {
   });
 
   it('refuses a kind it has no schema for', () => {
-    expect(() => validateObject({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'payment-service-secrets' } })).toThrow('no schema for v1 Secret');
+    expect(() => validateObject({ apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'payment-service' } })).toThrow('no schema for batch/v1 CronJob');
   });
 
   it("boots in production mode on the overlay's settings and the Secret's keys", () => {
@@ -274,8 +395,11 @@ describeWithKubectl('deploy/kubernetes, rendered by kubectl kustomize', () => {
     const serviceMonitor = production.find<IServiceMonitor>('ServiceMonitor', 'payment-service');
     expect(serviceMonitor.spec.selector.matchLabels).toEqual({ 'app.kubernetes.io/name': 'payment-service', 'app.kubernetes.io/component': 'metrics' });
     // The token's own Secret, shared with the container and with nothing else: Prometheus gets no other secret.
-    expect(serviceMonitor.spec.endpoints?.map((endpoint) => [endpoint.port, endpoint.path, endpoint.authorization?.credentials])).toEqual([['metrics', '/payment/metrics', { name: 'payment-service-metrics-token', key: 'METRICS_TOKEN' }]]);
+    const tokenSecret = production.secretName('payment-service-metrics-token');
+    expect(tokenSecret).toMatch(/^payment-service-metrics-token-[a-z0-9]{10}$/);
+    expect(serviceMonitor.spec.endpoints?.map((endpoint) => [endpoint.port, endpoint.path, endpoint.authorization?.credentials])).toEqual([['metrics', '/payment/metrics', { name: tokenSecret, key: 'METRICS_TOKEN' }]]);
     expect(production.secretKeysOf('payment-service-metrics-token')).toEqual({ METRICS_TOKEN: 'METRICS_TOKEN' });
+    expect(Object.keys(secretData(production.secrets.find((secret) => secret.metadata?.name === tokenSecret) as ISecret))).toEqual(['METRICS_TOKEN']);
     // The job the alerts select: the operator names it after the label jobLabel names, on the metrics Service.
     const alerts = read('deploy/monitoring/alerts.yaml');
     const job = /up\{job="([^"]+)"\}/.exec(alerts)?.[1];
@@ -318,7 +442,7 @@ describeWithKubectl('deploy/kubernetes, rendered by kubectl kustomize', () => {
   it('takes SECRETS_KEYRING from a Secret of its own, required, and names or mounts no merchants file', () => {
     each((rendered) => {
       expect(rendered.container.env?.filter((variable) => variable.name === 'SECRETS_KEYRING')).toEqual([
-        { name: 'SECRETS_KEYRING', valueFrom: { secretKeyRef: { name: 'payment-service-keyring', key: 'SECRETS_KEYRING' } } },
+        { name: 'SECRETS_KEYRING', valueFrom: { secretKeyRef: { name: rendered.secretName('payment-service-keyring'), key: 'SECRETS_KEYRING' } } },
       ]);
       // The keyring's Secret holds nothing else, so that access to it can be granted apart.
       expect(rendered.secretKeysOf('payment-service-keyring')).toEqual({ SECRETS_KEYRING: 'SECRETS_KEYRING' });
@@ -329,24 +453,66 @@ describeWithKubectl('deploy/kubernetes, rendered by kubectl kustomize', () => {
     });
   });
 
-  it('takes every secret from the Secret by name, writes no secret value, and documents each key', () => {
+  it('takes every secret from a Secret by name, writes no secret value, and documents each key', () => {
     const secretNames = Object.keys(SECRET_VALUES);
-    const exampleKeys = [...read('deploy/kubernetes/overlays/production/secrets.env.example').matchAll(/^([A-Z][A-Z0-9_]*)=$/gm)].map((m) => m[1]);
     each((rendered) => {
       expect(Object.keys(rendered.secretKeys).sort()).toEqual([...secretNames].sort());
       expect(Object.entries(rendered.secretKeys).filter(([name, key]) => name !== key)).toEqual([]);
       expect(Object.keys(rendered.config).filter((name) => secretNames.includes(name) || /SECRET|TOKEN|PASSWORD/.test(name))).toEqual([]);
       expect((rendered.container.env ?? []).filter((variable) => variable.value !== undefined)).toEqual([]);
-      expect(rendered.objects.filter((object) => object.kind === 'Secret')).toEqual([]);
-      const text = JSON.stringify(rendered.objects);
+      // Outside the Secrets, which hold only what the operator's files held (below), no secret value.
+      const text = JSON.stringify(rendered.objects.filter((object) => object.kind !== 'Secret'));
       expect(text).not.toMatch(/[a-z]+:\/\/[^:@\s/"]+:[^@\s"]+@/);
       expect(text).not.toMatch(/sk_(live|test)_|pk_(live|test)_|whsec_/);
       // A keyring entry: an id, then the base64 of 32 bytes.
       expect(text).not.toMatch(/[A-Za-z0-9_-]+:[A-Za-z0-9+/]{43}=/);
+      for (const value of [...Object.values(SECRET_VALUES), METRICS_TOKEN_VALUE, SECRETS_KEYRING_VALUE]) expect(text).not.toContain(value);
     });
-    expect(exampleKeys.sort()).toEqual([...secretNames].sort());
+    // The migrations' role is optional: without it, they run as DATABASE_URL. Every other secret is required.
+    expect(production.container.env?.filter((variable) => variable.valueFrom?.secretKeyRef?.optional).map((variable) => variable.name)).toEqual(['DATABASE_MIGRATION_URL']);
     expect(production.container.env?.find((variable) => variable.name === 'PAYSTACK_SECRET_KEY')?.valueFrom?.secretKeyRef?.optional).toBe(false);
-    expect(read('.gitignore').split('\n')).toContain('deploy/kubernetes/overlays/production/secrets.env');
+    expect(base.secrets).toEqual([]);
+  });
+
+  it('generates the Secrets from the git-ignored files alone, each holding what its file holds, and names them wherever they are used', () => {
+    const kustomization = parse(read('deploy/kubernetes/overlays/production/kustomization.yaml')) as { secretGenerator: unknown[] };
+    // Only files, never a literal written in the kustomization.
+    expect(kustomization.secretGenerator).toEqual(Object.entries(SECRET_FILES).map(([file, { secret }]) => ({ name: secret, envs: [file] })));
+    const ignored = read('.gitignore').split('\n');
+    for (const [file, { secret, values }] of Object.entries(SECRET_FILES)) {
+      expect(ignored).toContain(`deploy/kubernetes/overlays/production/${file}`);
+      // The example documents every key, and leaves each value for the operator.
+      const example = read(`deploy/kubernetes/overlays/production/${file}.example`);
+      expect([...example.matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((m) => [m[1], m[2]])).toEqual(Object.keys(values).map((key) => [key, '']));
+      const generated = production.secrets.find((object) => object.metadata?.name === production.secretName(secret)) as ISecret;
+      expect(generated.metadata?.name).toMatch(new RegExp(`^${secret}-[a-z0-9]{10}$`));
+      expect(secretData(generated)).toEqual(values);
+    }
+    // A name kustomize did not rewrite would name a Secret that does not exist.
+    const serviceMonitor = production.find<IServiceMonitor>('ServiceMonitor', 'payment-service');
+    const named = [
+      ...(production.container.env ?? []).flatMap((variable) => variable.valueFrom?.secretKeyRef?.name ?? []),
+      ...(serviceMonitor.spec.endpoints ?? []).flatMap((endpoint) => endpoint.authorization?.credentials?.name ?? []),
+    ];
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.filter((name) => !production.secrets.some((secret) => secret.metadata?.name === name))).toEqual([]);
+  });
+
+  it.each(Object.keys(SECRET_FILES) as SecretFile[])('rolls the pods when %s changes: the pod template then names the new Secret', (file) => {
+    const secret = SECRET_FILES[file].secret;
+    const changed = new Rendered(renderProduction({ [file]: CHANGED_SECRET_FILES[file] }));
+    const [before, after] = [production.secretName(secret), changed.secretName(secret)];
+    expect(after).not.toBe(before);
+    expect(secretData(changed.secrets.find((object) => object.metadata?.name === after) as ISecret)).toEqual(CHANGED_SECRET_FILES[file]);
+    // The pod template differs, so the apply rolls the pods, and by the Secret's name alone.
+    const template = production.deployment.spec?.template;
+    expect(changed.deployment.spec?.template).not.toEqual(template);
+    expect(changed.deployment.spec?.template).toEqual(JSON.parse(JSON.stringify(template).replaceAll(before, after)));
+    // The ServiceMonitor follows the token's Secret too.
+    const credentials = (rendered: Rendered) => rendered.find<IServiceMonitor>('ServiceMonitor', 'payment-service').spec.endpoints?.[0]?.authorization?.credentials?.name;
+    expect(credentials(changed)).toBe(secret === 'payment-service-metrics-token' ? after : credentials(production));
+    // An unchanged render names the same Secrets: a roll happens on a change alone.
+    expect(new Rendered(renderProduction()).deployment.spec?.template).toEqual(template);
   });
 
   it('leaves the replica count to a CPU autoscaler, and keeps all but one pod through a disruption', () => {
@@ -360,25 +526,100 @@ describeWithKubectl('deploy/kubernetes, rendered by kubectl kustomize', () => {
       expect(budget.spec).toEqual({ maxUnavailable: 1, selector: rendered.deployment.spec?.selector });
       expect(rendered.deployment.spec?.template.metadata?.labels).toMatchObject(rendered.deployment.spec?.selector.matchLabels ?? { missing: 'selector' });
     });
-    expect(production.container.image).toMatch(/^[^:]+\/paysign\/payment-service:\d+\.\d+\.\d+$/);
   });
 
-  it('lets only the monitoring namespace reach the metrics port, and webhooks reach public addresses only', () => {
-    each((rendered, name) => {
+  it('runs the image by its digest in production, its tag kept for people', () => {
+    // A placeholder digest ships, for the operator to replace with the one `docker push` printed.
+    expect(production.container.image).toMatch(/^[^:@]+\/paysign\/payment-service:\d+\.\d+\.\d+@sha256:[0-9a-f]{64}$/);
+    const kustomization = parse(read('deploy/kubernetes/overlays/production/kustomization.yaml')) as { images: Array<Record<string, string>> };
+    expect(kustomization.images.map((image) => image.digest)).toEqual([expect.stringMatching(/^sha256:[0-9a-f]{64}$/)]);
+  });
+
+  it('spreads the pods across zones, then across hosts, preferring it without ever leaving a pod Pending for it', () => {
+    each((rendered) => {
+      const spread = (topologyKey: string) => ({ maxSkew: 1, topologyKey, whenUnsatisfiable: 'ScheduleAnyway', labelSelector: rendered.deployment.spec?.selector });
+      expect(rendered.pod.topologySpreadConstraints).toEqual([spread('topology.kubernetes.io/zone'), spread('kubernetes.io/hostname')]);
+    });
+  });
+
+  it("lets only the ingress controller's namespace reach the service port, and only the monitoring namespace the metrics port", () => {
+    each((rendered) => {
       const policy = rendered.find<INetworkPolicy>('NetworkPolicy', 'payment-service').spec;
       expect(policy?.podSelector).toEqual(rendered.deployment.spec?.selector);
       expect(policy?.policyTypes).toEqual(['Ingress', 'Egress']);
-      const ingress = policy?.ingress ?? [];
-      expect(ingress.filter((rule) => rule.from === undefined).flatMap((rule) => rule.ports?.map((port) => port.port))).toEqual(['http']);
-      expect(ingress.filter((rule) => rule.ports?.some((port) => port.port === 'metrics'))).toEqual([
+      expect(policy?.ingress).toEqual([
+        { from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'ingress-nginx' } } }], ports: [{ port: 'http', protocol: 'TCP' }] },
         { from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }], ports: [{ port: 'metrics', protocol: 'TCP' }] },
       ]);
-      const egressPorts = (policy?.egress ?? []).map((rule) => rule.ports?.map((port) => port.port));
-      expect(egressPorts).toEqual([[53, 53], [5432, 6379], name === 'production' ? [443] : [443, 80]]);
-      const outside = policy?.egress?.[2]?.to?.map((peer) => peer.ipBlock);
-      expect(outside?.map((block) => block?.cidr)).toEqual(['0.0.0.0/0', '::/0']);
-      expect(outside?.[0]?.except).toEqual(expect.arrayContaining(['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '127.0.0.0/8']));
-      expect(outside?.[1]?.except).toEqual(expect.arrayContaining(['fc00::/7', 'fe80::/10', '::1/128']));
     });
+  });
+
+  it('lets the pods reach DNS, and in production the database, Redis, the provider and the webhook receivers, each on its port, and never every address', () => {
+    const egress = (rendered: Rendered) => rendered.find<INetworkPolicy>('NetworkPolicy', 'payment-service').spec?.egress ?? [];
+    const dns = {
+      to: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } }, podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } } }],
+      ports: [{ port: 53, protocol: 'UDP' }, { port: 53, protocol: 'TCP' }],
+    };
+    // The base knows no address: an overlay adds them.
+    expect(egress(base)).toEqual([dns]);
+    const rules = egress(production);
+    expect(rules[0]).toEqual(dns);
+    // The database, Redis, the provider's API and the webhook receivers, in that order, TCP on one port each; https only outside.
+    expect(rules.slice(1).map((rule) => rule.ports)).toEqual([5432, 6379, 443, 443].map((port) => [{ port, protocol: 'TCP' }]));
+    const peers = rules.flatMap((rule) => rule.to ?? []);
+    // Every rule names where it goes: a rule with no `to` goes anywhere.
+    expect(rules.filter((rule) => (rule.to ?? []).length === 0)).toEqual([]);
+    for (const peer of peers as INetworkPolicyPeer[]) {
+      if (peer.ipBlock) {
+        expect(peer.ipBlock.cidr).not.toMatch(/\/0$/);
+        // Nothing reaches the cloud metadata service.
+        expect([peer.ipBlock.cidr, overlaps(peer.ipBlock.cidr, '169.254.169.254/32')]).toEqual([peer.ipBlock.cidr, false]);
+      } else {
+        // A selector written `{}` selects every namespace, or every pod of one.
+        const namespaces = peer.namespaceSelector === undefined || selectsSome(peer.namespaceSelector);
+        const pods = peer.podSelector === undefined || selectsSome(peer.podSelector);
+        expect([peer, namespaces && pods]).toEqual([peer, true]);
+      }
+    }
+    // The provider and the receivers are outside: public addresses only.
+    for (const rule of rules.slice(3)) {
+      for (const peer of rule.to ?? []) {
+        const cidr = peer.ipBlock?.cidr as string;
+        expect([cidr, NON_PUBLIC_RANGES.filter((range) => overlaps(cidr, range))]).toEqual([cidr, []]);
+      }
+    }
+    // Each placeholder the overlay ships is documented in the README, for the operator to replace.
+    const readme = read('deploy/kubernetes/README.md');
+    const placeholders = peers.flatMap((peer) => (peer.ipBlock && DOCUMENTATION_RANGES.some((range) => overlaps(peer.ipBlock?.cidr as string, range)) ? [peer.ipBlock.cidr] : []));
+    expect(placeholders.filter((cidr) => !readme.includes(`\`${cidr}\``))).toEqual([]);
+  });
+
+  it("serves PUBLIC_BASE_URL's host over TLS through the Ingress, every path under /payment to the service port, untouched", () => {
+    const config = loadConfig(production.environment);
+    const host = new URL(config.publicBaseUrl as string).host;
+    const ingress = production.find<IIngress>('Ingress', 'payment-service');
+    expect(ingress.spec?.rules).toEqual([{ host, http: { paths: [{ path: '/payment', pathType: 'Prefix', backend: { service: { name: 'payment-service', port: { name: 'http' } } } }] } }]);
+    expect(ingress.spec?.tls).toEqual([{ hosts: [host], secretName: 'payment-service-tls' }]);
+    expect(production.find<IService>('Service', 'payment-service').spec?.ports?.map((port) => port.name)).toEqual(['http']);
+    // The operator's choices, present for them to change.
+    expect(ingress.spec?.ingressClassName).toEqual(expect.any(String));
+    const annotations = ingress.metadata?.annotations ?? {};
+    expect(annotations['cert-manager.io/cluster-issuer']).toEqual(expect.any(String));
+    // The signature covers the path and the body: nothing rewrites either.
+    expect(Object.keys(annotations).filter((name) => /rewrite|snippet|regex|mirror|modsecurity/.test(name))).toEqual([]);
+    // The host follows PUBLIC_BASE_URL, so the checkout links and the Ingress never disagree.
+    const moved = new Rendered(renderProduction({}, (text) => text.replace(/^PUBLIC_BASE_URL=.*$/m, 'PUBLIC_BASE_URL=https://checkout.acme.test')));
+    const movedIngress = moved.find<IIngress>('Ingress', 'payment-service');
+    expect([movedIngress.spec?.rules?.[0]?.host, movedIngress.spec?.tls?.[0]?.hosts]).toEqual(['checkout.acme.test', ['checkout.acme.test']]);
+    expect(base.objects.filter((object) => object.kind === 'Ingress')).toEqual([]);
+  });
+
+  it("gives the Ingress the service's limits: every body the service takes, the time it takes to receive one, and longer than any provider call to answer", () => {
+    const config = loadConfig(production.environment);
+    const annotations = production.find<IIngress>('Ingress', 'payment-service').metadata?.annotations ?? {};
+    expect(nginxSizeBytes(annotations['nginx.ingress.kubernetes.io/proxy-body-size'] as string)).toBe(config.bodyLimitBytes);
+    expect(Number(annotations['nginx.ingress.kubernetes.io/proxy-send-timeout']) * 1000).toBe(config.requestTimeoutMs);
+    const longestProviderCallMs = Math.max(config.providerTimeoutMs, config.payouts.providerTimeoutMs, config.enquiryTimeoutMs);
+    expect(Number(annotations['nginx.ingress.kubernetes.io/proxy-read-timeout']) * 1000).toBeGreaterThan(Math.max(longestProviderCallMs, config.requestTimeoutMs));
   });
 });
