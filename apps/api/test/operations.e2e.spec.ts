@@ -157,7 +157,7 @@ describe('operations over real HTTP', () => {
       expect((await bundle.text()).length).toBeGreaterThan(500_000);
       const protocol = await fetch(`${api.baseUrl}/payment/docs/protocol`);
       expect(protocol.status).toBe(200);
-      expect(await protocol.text()).toContain('<h2>8. Endpoints</h2>');
+      expect(await protocol.text()).toContain('<h2 id="8-endpoints">8. Endpoints</h2>');
       expect(await (await fetch(`${api.baseUrl}/payment/docs/vectors.json`)).json()).toMatchObject({ secretsAreFake: true });
     });
 

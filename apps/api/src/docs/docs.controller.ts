@@ -8,7 +8,8 @@ import { ApiException } from '../errors/api.exception';
 import { sendError } from '../errors/send-error';
 import { ROUTES } from '../http/routes';
 import { StaticAsset } from './static-asset';
-import { PROTOCOL_STYLE_HASH, renderProtocolPage } from './protocol-page';
+import { DOCS_PAGE_CSP } from './markdown-page';
+import { renderProtocolPage } from './protocol-page';
 
 /**
  * The API reference: the contract rendered by Redoc's standalone bundle, which
@@ -100,7 +101,7 @@ export class DocsController {
   @Get('docs/protocol')
   @Public()
   @Header('content-type', 'text/html; charset=utf-8')
-  @Header('content-security-policy', `default-src 'none'; style-src ${PROTOCOL_STYLE_HASH}; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`)
+  @Header('content-security-policy', DOCS_PAGE_CSP)
   @Header('x-content-type-options', 'nosniff')
   protocol(): string {
     return this.protocolPage;
