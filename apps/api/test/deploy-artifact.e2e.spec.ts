@@ -48,7 +48,7 @@ describeInProduction('the deployable folder', () => {
     // nx builds the bundle before api:test, so the folder is assembled from it.
     execFileSync(process.execPath, [path.join(root, 'tools/scripts/deploy-build.js'), '--out', out, '--skip-build'], { cwd: root, stdio: 'pipe' });
     expect(fs.readdirSync(out).sort()).toEqual(['README.md', 'config', 'docs', 'main.js', 'main.js.map', 'openapi', 'package-lock.json', 'package.json']);
-    expect(fs.readdirSync(path.join(out, 'docs')).sort()).toEqual(['protocol.md', 'redoc.standalone.js', 'vectors.json']);
+    expect(fs.readdirSync(path.join(out, 'docs')).sort()).toEqual(['protocol.md', 'redoc.standalone.js', 'runbooks.md', 'vectors.json']);
     const manifest = JSON.parse(fs.readFileSync(path.join(out, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies?: unknown };
     expect(manifest.devDependencies).toBeUndefined();
     expect(Object.keys(manifest.dependencies).some((name) => name.startsWith('@paysign/'))).toBe(false);
@@ -99,7 +99,7 @@ describeInProduction('the deployable folder', () => {
       expect(payin.status).toBe(422);
       expect(payin.json.code).toBe('GATEWAY_NOT_CONFIGURED');
       expect((await fetch(`${baseUrl}/payment/openapi.yaml`)).status).toBe(200);
-      for (const page of ['/payment/docs', '/payment/docs/assets/redoc.standalone.js', '/payment/docs/protocol', '/payment/docs/vectors.json']) expect((await fetch(`${baseUrl}${page}`)).status).toBe(200);
+      for (const page of ['/payment/docs', '/payment/docs/assets/redoc.standalone.js', '/payment/docs/protocol', '/payment/docs/runbooks', '/payment/docs/vectors.json']) expect((await fetch(`${baseUrl}${page}`)).status).toBe(200);
     } finally {
       child.kill('SIGTERM');
     }
