@@ -1,12 +1,13 @@
 // docs/runbooks.md, held to what an operator relies on at 3 a.m.: every log
-// line it greps for is one the service writes, every merchants command it runs
-// is one the command has, every Kubernetes object and repository file it names
+// line it greps for is one the service writes, every operator's command it
+// runs (merchants, attention, webhooks) is one the service has, every Kubernetes object and repository file it names
 // exists as named, and every link to another document lands on a heading of it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import { HeadingAnchors } from '../src/docs/heading-anchors';
 import { MERCHANTS_USAGE } from '../src/merchants/merchants-command';
+import { OPERATOR_USAGE } from '../src/operator-commands';
 
 const root = path.resolve(__dirname, '../../..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
@@ -129,13 +130,19 @@ describe('docs/runbooks.md', () => {
     expect(stated.filter((alert) => alert.stated !== alert.set)).toEqual([]);
   });
 
-  it('runs only merchants commands and options that exist', () => {
+  it.each([
+    ['merchants', MERCHANTS_USAGE],
+    ['attention', OPERATOR_USAGE],
+    ['webhooks', OPERATOR_USAGE],
+  ])('runs only %s commands and options that exist', (group, usage) => {
     // Commands as run, or quoted; `merchants left out …` and `merchants loaded` are log lines.
-    const commands = [...runbooks.matchAll(/(?:node main\.js |`)merchants ([a-z][a-z-]*)/g)].map(([, command]) => command as string).filter((word) => !['left', 'loaded', 'could'].includes(word));
-    expect(commands.length).toBeGreaterThan(5);
-    expect([...new Set(commands)].filter((command) => !new RegExp(`^  ${command}\\b`, 'm').test(MERCHANTS_USAGE) && command !== 'rotate-key')).toEqual([]);
-    const options = [...runbooks.matchAll(/node main\.js merchants [^\n`]*/g)].flatMap(([line]) => line.match(/--[a-z-]+/g) ?? []);
-    expect([...new Set(options)].filter((option) => !MERCHANTS_USAGE.includes(option))).toEqual([]);
+    const commands = [...runbooks.matchAll(new RegExp(`(?:node main\\.js |\`)${group} ([a-z][a-z-]*)`, 'g'))].map(([, command]) => command as string).filter((word) => !['left', 'loaded', 'could'].includes(word));
+    expect(commands.length).toBeGreaterThan(0);
+    const prefix = group === 'merchants' ? '' : `${group} `;
+    expect([...new Set(commands)].filter((command) => !new RegExp(`^  ${prefix}${command}\\b`, 'm').test(usage) && command !== 'rotate-key')).toEqual([]);
+    const options = [...runbooks.matchAll(new RegExp(`node main\\.js ${group} [^\\n\`]*(?:\\\\\\n[^\\n\`]*)*`, 'g'))].flatMap(([line]) => line.match(/--[a-z-]+/g) ?? []);
+    expect(options.length).toBeGreaterThan(0);
+    expect([...new Set(options)].filter((option) => !usage.includes(option))).toEqual([]);
   });
 
   it('names the Kubernetes objects deploy/kubernetes makes', () => {
