@@ -30,10 +30,11 @@ fs.mkdirSync(path.join(out, 'openapi'), { recursive: true });
 for (const file of ['main.js', 'main.js.map']) fs.copyFileSync(path.join(apiRoot, 'dist', file), path.join(out, file));
 fs.copyFileSync(path.join(apiRoot, 'config/merchants.sandbox.json'), path.join(out, 'config/merchants.sandbox.json'));
 fs.copyFileSync(path.join(root, 'openapi/payment-api.yaml'), path.join(out, 'openapi/payment-api.yaml'));
-// What /payment/docs serves: the reference's renderer (only its bundle, not the package), the protocol and its vectors.
+// What /payment/docs serves: the reference's renderer (only its bundle, not the package), the protocol and its vectors, the runbooks.
 fs.mkdirSync(path.join(out, 'docs'), { recursive: true });
 fs.copyFileSync(require.resolve('redoc/bundles/redoc.standalone.js', { paths: [apiRoot] }), path.join(out, 'docs/redoc.standalone.js'));
 fs.copyFileSync(path.join(root, 'docs/protocol.md'), path.join(out, 'docs/protocol.md'));
+fs.copyFileSync(path.join(root, 'docs/runbooks.md'), path.join(out, 'docs/runbooks.md'));
 fs.copyFileSync(path.join(root, 'libs/signing/vectors.json'), path.join(out, 'docs/vectors.json'));
 // The restore drill an operator schedules, beside the main.js whose ledger check it runs (docs/operations.md, "Backups").
 fs.copyFileSync(path.join(root, 'tools/scripts/restore-drill.sh'), path.join(out, 'restore-drill.sh'));
@@ -85,6 +86,7 @@ fs.writeFileSync(
     '`npm run merchants -- <command>` adds merchants, rolls, revokes and audits keys in the database, and imports merchants files; `npm run merchants -- --help` lists the commands (docs/operations.md in the monorepo).',
     '`npm run attention -- list`, `requery` and `resolve` act on objects that need attention, and `npm run webhooks -- replay` delivers a merchant\'s events again, with the same environment (docs/runbooks.md in the monorepo).',
     'Every setting is an environment variable; the monorepo README lists them, and docs/operations.md explains deployment.',
+    'What to do for each alert and each incident: docs/runbooks.md, also served at /payment/docs/runbooks.',
     '',
   ].join('\n'),
 );

@@ -51,7 +51,7 @@ describeInProduction('the deployable folder', () => {
     // The restore drill, runnable beside the main.js whose ledger check it runs.
     expect(fs.readFileSync(path.join(out, 'restore-drill.sh'), 'utf8')).toBe(fs.readFileSync(path.join(root, 'tools/scripts/restore-drill.sh'), 'utf8'));
     expect(fs.statSync(path.join(out, 'restore-drill.sh')).mode & 0o777).toBe(0o755);
-    expect(fs.readdirSync(path.join(out, 'docs')).sort()).toEqual(['protocol.md', 'redoc.standalone.js', 'vectors.json']);
+    expect(fs.readdirSync(path.join(out, 'docs')).sort()).toEqual(['protocol.md', 'redoc.standalone.js', 'runbooks.md', 'vectors.json']);
     const manifest = JSON.parse(fs.readFileSync(path.join(out, 'package.json'), 'utf8')) as { dependencies: Record<string, string>; devDependencies?: unknown };
     expect(manifest.devDependencies).toBeUndefined();
     expect(Object.keys(manifest.dependencies).some((name) => name.startsWith('@paysign/'))).toBe(false);
@@ -102,7 +102,7 @@ describeInProduction('the deployable folder', () => {
       expect(payin.status).toBe(422);
       expect(payin.json.code).toBe('GATEWAY_NOT_CONFIGURED');
       expect((await fetch(`${baseUrl}/payment/openapi.yaml`)).status).toBe(200);
-      for (const page of ['/payment/docs', '/payment/docs/assets/redoc.standalone.js', '/payment/docs/protocol', '/payment/docs/vectors.json']) expect((await fetch(`${baseUrl}${page}`)).status).toBe(200);
+      for (const page of ['/payment/docs', '/payment/docs/assets/redoc.standalone.js', '/payment/docs/protocol', '/payment/docs/runbooks', '/payment/docs/vectors.json']) expect((await fetch(`${baseUrl}${page}`)).status).toBe(200);
     } finally {
       child.kill('SIGTERM');
     }

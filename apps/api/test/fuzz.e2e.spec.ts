@@ -21,8 +21,8 @@ import { ServiceUnderFuzz, type OutboxCounts } from './support/fuzz/service-unde
 const settings = fuzzSettings();
 const operations = contractOperations();
 
-/** Routes outside the contract that the service serves: the API reference, the contract itself, the protocol page, its vectors, and metrics. */
-const UNDOCUMENTED_ROUTES: ContractOperation[] = [ROUTES.docs, ROUTES.protocol, ROUTES.vectors, ROUTES.contract, ROUTES.docsAsset('reference.js'), ROUTES.docsAsset('redoc.standalone.js'), ROUTES.metrics].map(
+/** Routes outside the contract that the service serves: the API reference, the contract itself, the protocol page, its vectors, the runbooks, and metrics. */
+const UNDOCUMENTED_ROUTES: ContractOperation[] = [ROUTES.docs, ROUTES.protocol, ROUTES.vectors, ROUTES.runbooks, ROUTES.contract, ROUTES.docsAsset('reference.js'), ROUTES.docsAsset('redoc.standalone.js'), ROUTES.metrics].map(
   (template) => ({ operationId: template, method: 'GET', template, signed: false, pathParameters: [], queryParameters: [] }),
 );
 

@@ -141,7 +141,7 @@ describe('operations over real HTTP', () => {
       expect((await send(api.baseUrl, { method: 'GET', path: '/payment/health' })).json).toEqual({ status: 'ok', checks: { nonceStore: 'up', payinStore: 'up', lifecycle: 'up' } });
     });
 
-    it('serves the contract, the reference page with its renderer, the protocol and the vectors', async () => {
+    it('serves the contract, the reference page with its renderer, the protocol, the vectors and the runbooks', async () => {
       const yaml = await send(api.baseUrl, { method: 'GET', path: '/payment/openapi.yaml' });
       expect(yaml.status).toBe(200);
       expect(yaml.body).toContain('openapi: 3.1.0');
@@ -157,8 +157,16 @@ describe('operations over real HTTP', () => {
       expect((await bundle.text()).length).toBeGreaterThan(500_000);
       const protocol = await fetch(`${api.baseUrl}/payment/docs/protocol`);
       expect(protocol.status).toBe(200);
-      expect(await protocol.text()).toContain('<h2>8. Endpoints</h2>');
+      expect(await protocol.text()).toContain('<h2 id="8-endpoints">8. Endpoints</h2>');
       expect(await (await fetch(`${api.baseUrl}/payment/docs/vectors.json`)).json()).toMatchObject({ secretsAreFake: true });
+      // The runbooks, as the protocol: a page of its own style and nothing else, each alert's section at its name in lower case.
+      const runbooks = await fetch(`${api.baseUrl}/payment/docs/runbooks`);
+      expect(runbooks.status).toBe(200);
+      expect(runbooks.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(runbooks.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(runbooks.headers.get('content-security-policy')).toBe(protocol.headers.get('content-security-policy'));
+      expect(runbooks.headers.get('content-security-policy')).toMatch(/^default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+'; /);
+      expect(await runbooks.text()).toContain('<h2 id="paysignstoredown">PaysignStoreDown</h2>');
     });
 
     it("serves Redoc's bundle for almost nothing: immutable under its versioned name, 304 on its ETag, brotli or gzip made once", async () => {

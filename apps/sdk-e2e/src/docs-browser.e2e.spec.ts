@@ -1,7 +1,8 @@
 // The served docs in a real browser (Debian's chromium): the API reference,
 // rendered by Redoc from the service's own origin, shows every operation,
-// webhook and error code of the contract, and the protocol page renders; no
-// request leaves the origin and no Content-Security-Policy is broken.
+// webhook and error code of the contract, the protocol page renders, and the
+// runbooks open at an alert's section; no request leaves the origin and no
+// Content-Security-Policy is broken.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { startTestApp, type TestApp } from '@paysign/api/testing';
@@ -85,6 +86,19 @@ describeWithChromium('the served docs in a real browser', () => {
     expect(await page.locator('table').count()).toBeGreaterThanOrEqual(5);
     expect(await page.locator('body').innerText()).toContain('AUTH_SIGNATURE_MISMATCH');
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'protocol.png') });
+    await page.close();
+  });
+
+  it("opens the runbooks at an alert's section, as its runbook_url names it", async () => {
+    const page = await context.newPage();
+    await page.goto(`${api.baseUrl}/payment/docs/runbooks#paysignstoredown`);
+    const heading = page.getByRole('heading', { name: 'PaysignStoreDown', exact: true });
+    expect(await heading.count()).toBe(1);
+    // The browser scrolled to it: the heading is at the top of the window, not where the page starts.
+    const top = await heading.evaluate((element) => element.getBoundingClientRect().top);
+    expect(Math.abs(top)).toBeLessThan(5);
+    expect(await page.evaluate('window.scrollY')).toBeGreaterThan(0);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'runbooks.png') });
     await page.close();
   });
 

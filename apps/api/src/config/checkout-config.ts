@@ -5,7 +5,7 @@ import type { ServiceMode } from './service-mode';
 export interface CheckoutSettings {
   /** The origin customers reach the service at, for checkout links; unset in sandbox: the address it listens on. */
   publicBaseUrl: string | undefined;
-  /** Keys the checkout tokens (see CheckoutTokens); changing it breaks the links of open payins. */
+  /** Keys the checkout tokens (see CheckoutTokens). Changing it keeps the links handed out (found by their hash), but a payin read again gets a link that opens nothing, and a form shown before is refused once (docs/runbooks.md). */
   checkoutTokenSecret: string;
   /** Largest checkout form body accepted, in bytes. */
   checkoutFormLimitBytes: number;

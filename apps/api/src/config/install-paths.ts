@@ -12,6 +12,8 @@ export interface DocsPaths {
   redocBundlePath: string;
   /** docs/protocol.md, served as /payment/docs/protocol. */
   protocolPath: string;
+  /** docs/runbooks.md, served as /payment/docs/runbooks: what to do for each alert and each incident. */
+  runbooksPath: string;
   /** The signing test vectors, served as /payment/docs/vectors.json. */
   vectorsPath: string;
 }
@@ -31,7 +33,12 @@ export function installPaths(codeDir: string): InstallPaths {
     return {
       sandboxMerchantsFile: path.join(codeDir, 'config/merchants.sandbox.json'),
       contractPath: path.join(codeDir, 'openapi/payment-api.yaml'),
-      docs: { redocBundlePath: path.join(codeDir, 'docs/redoc.standalone.js'), protocolPath: path.join(codeDir, 'docs/protocol.md'), vectorsPath: path.join(codeDir, 'docs/vectors.json') },
+      docs: {
+        redocBundlePath: path.join(codeDir, 'docs/redoc.standalone.js'),
+        protocolPath: path.join(codeDir, 'docs/protocol.md'),
+        runbooksPath: path.join(codeDir, 'docs/runbooks.md'),
+        vectorsPath: path.join(codeDir, 'docs/vectors.json'),
+      },
     };
   }
   const apiRoot = path.resolve(codeDir, '..');
@@ -45,6 +52,7 @@ export function installPaths(codeDir: string): InstallPaths {
         return require.resolve('redoc/bundles/redoc.standalone.js', { paths: [apiRoot] });
       },
       protocolPath: path.join(repository, 'docs/protocol.md'),
+      runbooksPath: path.join(repository, 'docs/runbooks.md'),
       vectorsPath: path.join(repository, 'libs/signing/vectors.json'),
     },
   };

@@ -8,7 +8,9 @@ import { ApiException } from '../errors/api.exception';
 import { sendError } from '../errors/send-error';
 import { ROUTES } from '../http/routes';
 import { StaticAsset } from './static-asset';
-import { PROTOCOL_STYLE_HASH, renderProtocolPage } from './protocol-page';
+import { DOCS_PAGE_CSP } from './markdown-page';
+import { renderProtocolPage } from './protocol-page';
+import { renderRunbooksPage } from './runbooks-page';
 
 /**
  * The API reference: the contract rendered by Redoc's standalone bundle, which
@@ -55,6 +57,7 @@ export class DocsController {
   private readonly redoc: StaticAsset;
   private readonly referencePage: string;
   private readonly protocolPage: string;
+  private readonly runbooksPage: string;
   private readonly vectors: string;
 
   constructor(@Inject(AppConfigToken) config: AppConfig) {
@@ -62,6 +65,7 @@ export class DocsController {
     this.redoc = new StaticAsset('redoc.standalone.js', Buffer.from(withoutRemoteLogo(fs.readFileSync(config.docs.redocBundlePath, 'utf8'))), 'text/javascript; charset=utf-8');
     this.referencePage = REFERENCE_PAGE_OF(this.redoc.versionedName);
     this.protocolPage = renderProtocolPage(fs.readFileSync(config.docs.protocolPath, 'utf8'));
+    this.runbooksPage = renderRunbooksPage(fs.readFileSync(config.docs.runbooksPath, 'utf8'));
     this.vectors = fs.readFileSync(config.docs.vectorsPath, 'utf8');
   }
 
@@ -100,10 +104,20 @@ export class DocsController {
   @Get('docs/protocol')
   @Public()
   @Header('content-type', 'text/html; charset=utf-8')
-  @Header('content-security-policy', `default-src 'none'; style-src ${PROTOCOL_STYLE_HASH}; img-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'`)
+  @Header('content-security-policy', DOCS_PAGE_CSP)
   @Header('x-content-type-options', 'nosniff')
   protocol(): string {
     return this.protocolPage;
+  }
+
+  /** What to do for each alert and each incident; `#<alert name in lower case>` is the alert's section. */
+  @Get('docs/runbooks')
+  @Public()
+  @Header('content-type', 'text/html; charset=utf-8')
+  @Header('content-security-policy', DOCS_PAGE_CSP)
+  @Header('x-content-type-options', 'nosniff')
+  runbooks(): string {
+    return this.runbooksPage;
   }
 
   @Get('docs/vectors.json')

@@ -23,6 +23,7 @@ export const ROUTES = {
   contract: `${ROOT}/openapi.yaml`,
   docs: `${ROOT}/docs`,
   protocol: `${ROOT}/docs/protocol`,
+  runbooks: `${ROOT}/docs/runbooks`,
   vectors: `${ROOT}/docs/vectors.json`,
   docsAsset: (file: string) => `${ROOT}/docs/assets/${file}`,
   /** The answers a load balancer or a monitor polls; logged at debug when they succeed. */
