@@ -11,7 +11,8 @@ const depConstraints = [
   { sourceTag: 'scope:sdk', onlyDependOnLibsWithTags: ['scope:sdk', 'scope:signing', 'scope:contracts'] },
   // The service's tests stand the fake provider in for the upstream one; it depends on none of ours.
   { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['scope:api', 'scope:signing', 'scope:contracts', 'scope:test-double'] },
-  { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:tools', 'scope:signing', 'scope:contracts', 'scope:sdk'] },
+  // The alert drill stands the fake provider in for Paystack, as the service's tests do.
+  { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:tools', 'scope:signing', 'scope:contracts', 'scope:sdk', 'scope:test-double'] },
   { sourceTag: 'scope:test-double', onlyDependOnLibsWithTags: [] },
   // End-to-end suites run the SDK against the real service; they ship nothing.
   { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:e2e', 'scope:sdk', 'scope:api', 'scope:signing', 'scope:contracts', 'scope:test-double'] },

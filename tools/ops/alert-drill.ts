@@ -1,5 +1,5 @@
-// The alert drill: a test deployment on loopback (two instances of the built
-// service in production mode, a Redis and a PostgreSQL database of its own,
+// The alert drill: a test deployment on loopback (three instances of the built
+// service in production mode, one of them on the Paystack fake, a Redis and a PostgreSQL database of its own,
 // and a real Prometheus loading deploy/monitoring/alerts.yaml), where each
 // drill breaks something as it breaks in production, waits for its alert to
 // fire in Prometheus, then follows the alert's runbook (docs/runbooks.md) to
@@ -17,6 +17,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
+import { startFakePaystack } from '@paysign/fake-paystack';
 import { sign } from '@paysign/signing';
 import { Client } from 'pg';
 
@@ -114,6 +115,16 @@ async function main(): Promise<void> {
   };
   const instances: Instance[] = [];
   for (const name of ['api-1', 'api-2']) instances.push({ name, port: await freePort(), env: { ...baseEnv } });
+  // A third instance on Paystack (the fake, its documented API on loopback), for the provider's alerts; one merchant's failures open no circuit alone.
+  const paystackKey = `sk_live_${randomBytes(20).toString('hex')}`;
+  const fake = await startFakePaystack({ secretKey: paystackKey });
+  fake.addAccount({ bankCode: '058', accountNumber: '0123456789', accountName: 'ADA OBI' });
+  const onPaystack: Instance = {
+    name: 'api-paystack',
+    port: await freePort(),
+    env: { ...baseEnv, ACCOUNT_NAME_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: paystackKey, PAYSTACK_BASE_URL: fake.url, PROVIDER_CIRCUIT_SOURCES: '1', ENQUIRY_CACHE_TTL_SECONDS: '0' },
+  };
+  instances.push(onPaystack);
   const startInstance = async (instance: Instance) => {
     instance.child = launch(process.execPath, [MAIN], { ...instance.env, PORT: String(instance.port) }, `${instance.name}.log`);
     await until(`${instance.name} listening`, async () => (await fetch(`http://127.0.0.1:${instance.port}/payment/health/live`)).ok, 60_000);
@@ -158,6 +169,10 @@ async function main(): Promise<void> {
     if (tamper) sent['X-Signature'] = 'f'.repeat(64);
     return fetch(`http://127.0.0.1:${instance.port}/payment/merchant-api/banks`, { headers: sent });
   };
+  const signedPost = (instance: Instance, credential: { apiKey: string; secretKey: string; merchantId: string; tenantId: string }, route: string, body: string) => {
+    const { headers } = sign({ ...credential, nonce: randomUUID(), timestamp: Math.floor(Date.now() / 1000), method: 'POST', path: route, body });
+    return fetch(`http://127.0.0.1:${instance.port}${route}`, { method: 'POST', headers: { ...(headers as Record<string, string>), 'content-type': 'application/json' }, body });
+  };
 
   try {
     for (const instance of instances) await startInstance(instance);
@@ -167,6 +182,10 @@ async function main(): Promise<void> {
     const credential = { apiKey: merchant.apiKey as string, secretKey: merchant.secretKey as string, merchantId: 'MCH-DRILL', tenantId: 'TEN-DRILL' };
     const [first, second] = instances as [Instance, Instance];
     let badClient: NodeJS.Timeout | undefined;
+    let traffic: NodeJS.Timeout | undefined;
+    const steady = (send: () => Promise<unknown>, everyMs: number) => setInterval(() => void send().catch(() => undefined), everyMs);
+    const enquire = () =>
+      signedPost(onPaystack, credential, '/payment/merchant-api/account/inquiry', JSON.stringify({ bankCode: '058', accountNumber: '0123456789' }));
 
     const drills: Drill[] = [
       {
@@ -212,6 +231,71 @@ async function main(): Promise<void> {
         },
         recovered: async () => (await signedBanks(second, credential)).status === 200,
       },
+      {
+        alert: 'PaysignHigh5xxRate',
+        fault: 'Redis killed under steady signed traffic (10 requests a second), answered 503 STORE_UNAVAILABLE',
+        remedy: "read the outcome label (STORE_UNAVAILABLE: a store's runbook), bring Redis back",
+        inject: async () => {
+          traffic = steady(() => signedBanks(first, credential), 100);
+          await stopRedis();
+        },
+        recover: async () => void startRedis(),
+        recovered: async () => (await signedBanks(first, credential)).status === 200,
+      },
+      {
+        alert: 'PaysignRateLimitSaturation',
+        fault: 'one key sending 300 signed requests a second, above its 100 a second',
+        remedy: "find the key in the 429s' apiKey, and have its merchant slow down (here: it stops)",
+        inject: async () => {
+          clearInterval(traffic);
+          traffic = steady(() => Promise.all([signedBanks(first, credential), signedBanks(first, credential), signedBanks(first, credential)]), 10);
+        },
+        recover: async () => clearInterval(traffic),
+        recovered: async () => (await signedBanks(first, credential)).status === 200,
+      },
+      {
+        alert: 'PaysignProviderFailing',
+        fault: 'Paystack answering 500 to every call, under an enquiry a second',
+        remedy: "check Paystack's status page; wait, the circuit retries alone (here: Paystack recovers)",
+        inject: async () => {
+          fake.faults.serverErrors = { count: 1_000_000 };
+          traffic = steady(enquire, 1000);
+        },
+        recover: async () => {
+          fake.faults.serverErrors = { count: 0 };
+        },
+        recovered: async () => (await enquire()).status === 200,
+      },
+      {
+        alert: 'PaysignProviderCircuitOpen',
+        fault: 'the same outage, until the circuit opens',
+        remedy: 'as PaysignProviderFailing: the circuit lets a trial through every PROVIDER_CIRCUIT_OPEN_SECONDS',
+        inject: async () => {
+          fake.faults.serverErrors = { count: 1_000_000 };
+        },
+        recover: async () => {
+          fake.faults.serverErrors = { count: 0 };
+        },
+        recovered: async () => (await enquire()).status === 200,
+      },
+      {
+        alert: 'PaysignProviderKeyRefused',
+        fault: 'api-paystack restarted with a PAYSTACK_SECRET_KEY Paystack does not know',
+        remedy: 'put the key from the Paystack dashboard back in the Secret, restart',
+        inject: async () => {
+          await stopInstance(onPaystack);
+          onPaystack.env.PAYSTACK_SECRET_KEY = `sk_live_${randomBytes(20).toString('hex')}`;
+          await startInstance(onPaystack);
+        },
+        recover: async () => {
+          clearInterval(traffic);
+          traffic = undefined;
+          await stopInstance(onPaystack);
+          onPaystack.env.PAYSTACK_SECRET_KEY = paystackKey;
+          await startInstance(onPaystack);
+        },
+        recovered: async () => (await enquire()).status === 200,
+      },
     ].filter((drill) => !only || only.includes(drill.alert));
 
     const rows: string[] = [];
@@ -224,12 +308,13 @@ async function main(): Promise<void> {
       const toRecover = await until(`${drill.alert} recovery`, drill.recovered, 120_000).then(() => Date.now() - remedyStarted, () => undefined);
       rows.push(`${drill.alert.padEnd(30)} ${(toFire === undefined ? 'did not fire' : `${(toFire / 1000).toFixed(1)} s`).padStart(12)} ${(toRecover === undefined ? 'not recovered' : `${(toRecover / 1000).toFixed(1)} s`).padStart(14)}  ${drill.fault}; runbook: ${drill.remedy}`);
       // The next drill starts from a quiet deployment: this alert's condition gone (its windows aside).
-      await until('all instances ready', async () => (await ready(first)) && (await ready(second)), 60_000).catch(() => undefined);
+      await until('all instances ready', async () => (await ready(first)) && (await ready(second)) && (await ready(onPaystack)), 60_000).catch(() => undefined);
     }
-    console.log(`Alert drill: 2 instances (production mode), Redis and PostgreSQL of their own, Prometheus evaluating deploy/monitoring/alerts.yaml every 1 s with each for: cut from minutes to seconds.`);
+    console.log(`Alert drill: 3 instances (production mode, one on the Paystack fake), Redis and PostgreSQL of their own, Prometheus evaluating deploy/monitoring/alerts.yaml every 1 s with each for: cut from minutes to seconds.`);
     console.log(`${'alert'.padEnd(30)} ${'to fire'.padStart(12)} ${'to recover'.padStart(14)}  what broke; what the runbook had done`);
     for (const row of rows) console.log(row);
   } finally {
+    await fake.close();
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
     await new Promise((resolve) => setTimeout(resolve, 500));
     await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
