@@ -34,3 +34,33 @@ describe('ServiceMetrics: the webhook queue', () => {
     expect([sample(recovered, 'paysign_webhook_queue_depth'), sample(recovered, 'paysign_webhook_queue_lag_seconds')]).toEqual(['1', '0.25']);
   });
 });
+
+describe('ServiceMetrics: what needs an operator', () => {
+  it('counts every payin flagged needsAttention, whatever the reason, and payouts and refunds by reason only', async () => {
+    const metrics = new ServiceMetrics();
+    metrics.needsAttention('payin', 'no_answer');
+    metrics.needsAttention('payin', 'provider_retired', 3);
+    metrics.needsAttention('payout', 'mismatch');
+    metrics.needsAttention('refund', 'no_answer');
+    const text = await metrics.registry.metrics();
+    expect(sample(text, 'paysign_payins_needing_attention_total')).toBe('4');
+    expect(text).toContain('paysign_provider_checks_needing_attention_total{object="payin",reason="provider_retired"} 3');
+    expect(text).toContain('paysign_provider_checks_needing_attention_total{object="payout",reason="mismatch"} 1');
+  });
+});
+
+describe('ServiceMetrics: the build and the seams', () => {
+  it('reports the build it was given', async () => {
+    const metrics = new ServiceMetrics({ version: '1.2.3', commit: '0123456789abcdef0123456789abcdef01234567' });
+    expect(await metrics.registry.metrics()).toContain('paysign_build_info{version="1.2.3",commit="0123456789abcdef0123456789abcdef01234567"} 1');
+  });
+
+  it('reports 1 for a seam with no provider and 0 for one with', async () => {
+    const metrics = new ServiceMetrics();
+    metrics.providersConfigured({ gateway: false, payouts: true });
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('paysign_provider_not_configured{seam="gateway"} 1');
+    expect(text).toContain('paysign_provider_not_configured{seam="payouts"} 0');
+  });
+});
+

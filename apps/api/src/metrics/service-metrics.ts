@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { BUILD_INFO, type BuildInfo } from './build-info';
 import { LatencyHistogram } from './latency-histogram';
 
 /** The webhook outbox at one scrape. */
@@ -8,6 +9,9 @@ export interface WebhookQueueState {
   /** How long the longest-waiting event a claim could take has been due; 0 when none is. */
   lagSeconds: number;
 }
+
+/** The seams a provider may be missing from: `gateway` (PAYMENT_GATEWAY) and `payouts` (PAYOUT_PROVIDER). */
+export type ProviderSeam = 'gateway' | 'payouts';
 
 const LATENCY_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -113,6 +117,12 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly payinsNeedingAttention = new Counter({
+    name: 'paysign_payins_needing_attention_total',
+    help: 'Payins flagged needsAttention, each once, whatever the reason: no final answer from their provider a day after expiry, a payment reported for a payin already final, another amount or currency reported, or their provider retired. Each needs an operator.',
+    registers: [this.registry],
+  });
+
   readonly providerChecksNeedingAttention = new Counter({
     name: 'paysign_provider_checks_needing_attention_total',
     help: 'Payins, payouts and refunds flagged needsAttention by their provider checks: no definitive answer by the deadline, or their provider retired. Each needs an operator.',
@@ -147,6 +157,34 @@ export class ServiceMetrics {
     buckets: LATENCY_BUCKETS_SECONDS,
     registers: [this.registry],
   });
+
+  /**
+   * An object flagged needsAttention now, for an operator: `count` of them (a boot that retires a provider flags
+   * many at once). Call it only when the flag was raised now, so that each is counted once.
+   */
+  needsAttention(object: 'payin' | 'payout' | 'refund', reason: string, count = 1): void {
+    this.providerChecksNeedingAttention.inc({ object, reason }, count);
+    if (object === 'payin') this.payinsNeedingAttention.inc(count);
+  }
+
+  readonly buildInfo = new Gauge({
+    name: 'paysign_build_info',
+    help: 'Always 1: the version (apps/api/package.json) and the git commit of the build this instance runs; commit is unknown for a build made outside a git checkout.',
+    labelNames: ['version', 'commit'] as const,
+    registers: [this.registry],
+  });
+
+  readonly providerNotConfigured = new Gauge({
+    name: 'paysign_provider_not_configured',
+    help: '1 while a seam has no provider: seam="gateway" (PAYMENT_GATEWAY=none) answers every payin create 422 GATEWAY_NOT_CONFIGURED, seam="payouts" (PAYOUT_PROVIDER=none) every payout create 422 PAYOUT_PROVIDER_NOT_CONFIGURED; 0 while it has one.',
+    labelNames: ['seam'] as const,
+    registers: [this.registry],
+  });
+
+  /** Whether each seam has a provider for new objects, as configured at boot. */
+  providersConfigured(configured: Readonly<Record<ProviderSeam, boolean>>): void {
+    for (const seam of ['gateway', 'payouts'] as const) this.providerNotConfigured.set({ seam }, configured[seam] ? 0 : 1);
+  }
 
   /** The job runner's report of one run. */
   jobRun(job: string, outcome: 'ok' | 'failed', durationSeconds: number): void {
@@ -217,8 +255,9 @@ export class ServiceMetrics {
     this.readMemoryNonces = read;
   }
 
-  constructor() {
+  constructor(build: BuildInfo = BUILD_INFO) {
     // Process metrics: CPU, memory, handles, event-loop lag, GC.
     collectDefaultMetrics({ register: this.registry });
+    this.buildInfo.set({ version: build.version, commit: build.commit }, 1);
   }
 }
