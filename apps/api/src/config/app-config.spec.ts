@@ -46,6 +46,7 @@ describe('loadConfig', () => {
     ['a METRICS_TOKEN too short to be a secret', { env: { METRICS_TOKEN: 'short' }, want: 'METRICS_TOKEN must be at least 32 characters' }],
     ['a Redis URL of another scheme', { env: { REDIS_URL: 'http://127.0.0.1:6379' }, want: 'REDIS_URL must start with redis:// or rediss://' }],
     ['a nonce TTL shorter than the skew window', { env: { NONCE_TTL_SECONDS: '100' }, want: 'NONCE_TTL_SECONDS (100) must be at least twice TIMESTAMP_TOLERANCE_SECONDS (300)' }],
+    ['a ledger check turned off', { env: { LEDGER_CHECK_INTERVAL_SECONDS: '0' }, want: 'LEDGER_CHECK_INTERVAL_SECONDS must be a whole number from 60 to 86400, got "0"' }],
   ])('refuses %s with a clear message', (_name, { env, want }) => {
     expect(() => loadConfig(env)).toThrow(want);
   });
@@ -170,6 +171,8 @@ describe("the README's configuration table", () => {
     ['REQUEST_TIMEOUT_MS', String(loadConfig({}).requestTimeoutMs)],
     ['RATE_LIMIT_PER_KEY_PER_SECOND', String(loadConfig({}).rateLimits.perKeyPerSecond)],
     ['SHUTDOWN_DRAIN_MS', String(loadConfig({}).shutdownDrainMs)],
+    ['LEDGER_CHECK_INTERVAL_SECONDS', String(loadConfig({}).ledgerCheckIntervalSeconds)],
+    ['LEDGER_CHECK_STATEMENT_TIMEOUT_MS', String(loadConfig({}).ledgerCheckStatementTimeoutMs)],
     ['NONCE_STORE_MAX_PER_KEY', String(loadConfig({}).nonceStoreMaxPerKey)],
   ])('gives the default of %s as the code has it', (name, value) => {
     expect(readme).toContain(`| \`${name}\` | \`${value}\` |`);

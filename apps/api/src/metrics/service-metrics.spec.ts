@@ -1,4 +1,4 @@
-import { ServiceMetrics, type WebhookQueueState } from './service-metrics';
+import { ServiceMetrics, type LedgerCheckState, type WebhookQueueState } from './service-metrics';
 
 /** The value of an unlabelled sample in the Prometheus text. */
 const sample = (text: string, name: string) => text.match(new RegExp(`^${name} (\\S+)$`, 'm'))?.[1];
@@ -64,3 +64,33 @@ describe('ServiceMetrics: the build and the seams', () => {
   });
 });
 
+
+describe('ServiceMetrics: the ledger check', () => {
+  const invariants = ['each journal sums to zero', 'no merchant balance is below zero'];
+
+  it('reports the last check from one read per scrape, every invariant of it, and 0 for no good check yet', async () => {
+    const metrics = new ServiceMetrics();
+    let reads = 0;
+    const states: LedgerCheckState[] = [
+      { failures: undefined, lastGoodSeconds: 0 },
+      { failures: { 'each journal sums to zero': 2, 'no merchant balance is below zero': 0 }, lastGoodSeconds: 1_700_000_000 },
+    ];
+    metrics.watchLedgerChecks(async () => states[reads++] as LedgerCheckState, { invariants, intervalSeconds: 3600 });
+    const never = await metrics.registry.metrics();
+    expect([sample(never, 'paysign_ledger_last_good_check_timestamp_seconds'), sample(never, 'paysign_ledger_check_interval_seconds'), reads]).toEqual(['0', '3600', 1]);
+    expect(never).not.toContain('paysign_ledger_invariant_failures{');
+    const broken = await metrics.registry.metrics();
+    expect(broken).toContain('paysign_ledger_invariant_failures{invariant="each journal sums to zero"} 2');
+    expect(broken).toContain('paysign_ledger_invariant_failures{invariant="no merchant balance is below zero"} 0');
+    expect([sample(broken, 'paysign_ledger_last_good_check_timestamp_seconds'), reads]).toEqual(['1700000000', 2]);
+  });
+
+  it('shows NaN for every invariant and the last good check when the store cannot be read', async () => {
+    const metrics = new ServiceMetrics();
+    metrics.watchLedgerChecks(async () => Promise.reject(new Error('connection refused')), { invariants, intervalSeconds: 3600 });
+    const text = await metrics.registry.metrics();
+    expect(sample(text, 'paysign_ledger_last_good_check_timestamp_seconds')).toBe('Nan');
+    expect(text).toContain('paysign_ledger_invariant_failures{invariant="each journal sums to zero"} Nan');
+    expect(text).toContain('paysign_ledger_invariant_failures{invariant="no merchant balance is below zero"} Nan');
+  });
+});

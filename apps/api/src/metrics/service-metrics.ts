@@ -10,6 +10,14 @@ export interface WebhookQueueState {
   lagSeconds: number;
 }
 
+/** The last ledger check of any instance, as the store keeps it. */
+export interface LedgerCheckState {
+  /** Rows breaking each invariant at the last check, 0 for one that held; undefined when the ledger was never checked. */
+  failures: Readonly<Record<string, number>> | undefined;
+  /** When the last check in which every invariant held started, in seconds since the epoch; 0 when none has. */
+  lastGoodSeconds: number;
+}
+
 /** The seams a provider may be missing from: `gateway` (PAYMENT_GATEWAY) and `payouts` (PAYOUT_PROVIDER). */
 export type ProviderSeam = 'gateway' | 'payouts';
 
@@ -184,6 +192,59 @@ export class ServiceMetrics {
   /** Whether each seam has a provider for new objects, as configured at boot. */
   providersConfigured(configured: Readonly<Record<ProviderSeam, boolean>>): void {
     for (const seam of ['gateway', 'payouts'] as const) this.providerNotConfigured.set({ seam }, configured[seam] ? 0 : 1);
+  }
+
+  private readLedgerCheck: (() => Promise<LedgerCheckState>) | undefined;
+  private ledgerCheckInvariants: readonly string[] = [];
+  /** The read in flight: both ledger gauges are collected at once, and one query serves them. */
+  private ledgerCheckRead: Promise<LedgerCheckState | undefined> | undefined;
+
+  readonly ledgerInvariantFailures: Gauge<'invariant'> = new Gauge({
+    name: 'paysign_ledger_invariant_failures',
+    help: 'Rows breaking each invariant of the ledger at the last check (the ledger-check job, on any instance; read from the store at each scrape), 0 for one that held; none before the first check, NaN when the store cannot be read. `npm run ledger:check` names the rows.',
+    labelNames: ['invariant'] as const,
+    registers: [this.registry],
+    collect: async () => {
+      if (!this.readLedgerCheck) return;
+      const state = await this.ledgerCheck();
+      this.ledgerInvariantFailures.reset();
+      if (state === undefined) for (const invariant of this.ledgerCheckInvariants) this.ledgerInvariantFailures.set({ invariant }, Number.NaN);
+      else for (const [invariant, rows] of Object.entries(state.failures ?? {})) this.ledgerInvariantFailures.set({ invariant }, rows);
+    },
+  });
+
+  readonly ledgerLastGoodCheck: Gauge = new Gauge({
+    name: 'paysign_ledger_last_good_check_timestamp_seconds',
+    help: 'When the last ledger check in which every invariant held started (any instance; read from the store at each scrape, so every instance reports the same), in seconds since the epoch; 0 when none has, NaN when the store cannot be read.',
+    registers: [this.registry],
+    collect: async () => {
+      if (!this.readLedgerCheck) return;
+      this.ledgerLastGoodCheck.set((await this.ledgerCheck())?.lastGoodSeconds ?? Number.NaN);
+    },
+  });
+
+  readonly ledgerCheckInterval = new Gauge({
+    name: 'paysign_ledger_check_interval_seconds',
+    help: 'LEDGER_CHECK_INTERVAL_SECONDS: how often the ledger is checked; PaysignLedgerCheckStale fires when no check has been good for 3 of them.',
+    registers: [this.registry],
+  });
+
+  /** Where the last ledger check comes from, once the store exists; `invariants` are named NaN when it cannot be read. */
+  watchLedgerChecks(read: () => Promise<LedgerCheckState>, options: { invariants: readonly string[]; intervalSeconds: number }): void {
+    this.readLedgerCheck = read;
+    this.ledgerCheckInvariants = options.invariants;
+    this.ledgerCheckInterval.set(options.intervalSeconds);
+  }
+
+  private ledgerCheck(): Promise<LedgerCheckState | undefined> {
+    const read = this.readLedgerCheck;
+    if (!read) return Promise.resolve(undefined);
+    this.ledgerCheckRead ??= read()
+      .catch(() => undefined)
+      .finally(() => {
+        this.ledgerCheckRead = undefined;
+      });
+    return this.ledgerCheckRead;
   }
 
   /** The job runner's report of one run. */
