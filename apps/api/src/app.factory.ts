@@ -24,7 +24,7 @@ import { httpServerOptions } from './http/http-server-options';
 import { registerRawJsonBody } from './http/json-body';
 import { registerMetricsEndpoint } from './http/metrics-endpoint';
 import { registerRequestHooks } from './http/request-hooks';
-import { API_PREFIX } from './http/routes';
+import { API_PREFIX, ROUTES } from './http/routes';
 import { JobRunner } from './jobs/job-runner';
 import { Readiness } from './lifecycle/readiness';
 import { createLogger } from './logging/logger';
@@ -151,6 +151,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     logger.warn({ accountNameProvider: 'sandbox' }, 'production mode with the sandbox account-name provider: enquiries answer from fixed test accounts, not from banks');
   }
   reportUnconfiguredSeams(config, foundation.metrics, logger);
+  foundation.metrics.watchRunbooks(() => config.runbookBaseUrl ?? `${foundation.publicOrigin()}${ROUTES.runbooks}`);
   // One line per request is logged by the onResponse hook, with the fields we choose.
   const heads = new ArrivedHeads();
   const adapter = new FastifyAdapter({ ...httpServerOptions(config, logger, heads), logController: new LogController({ disableRequestLogging: true }) });

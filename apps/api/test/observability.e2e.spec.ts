@@ -89,6 +89,16 @@ describe('metrics', () => {
     expect(text).toContain('paysign_provider_not_configured{seam="payouts"} 0');
   });
 
+  it("names where the runbooks are: the service's own page where it listens by default, else RUNBOOK_BASE_URL", async () => {
+    expect(await metrics()).toContain(`paysign_runbooks_info{base_url="${api.baseUrl}/payment/docs/runbooks"} 1`);
+    const wiki = await startTestApp({ RUNBOOK_BASE_URL: 'https://wiki.example.com/paysign/runbooks/' });
+    try {
+      expect(await (await fetch(`${wiki.baseUrl}/payment/metrics`)).text()).toContain('paysign_runbooks_info{base_url="https://wiki.example.com/paysign/runbooks"} 1');
+    } finally {
+      await wiki.close();
+    }
+  });
+
   it('can be turned off', async () => {
     const off = await startTestApp({ METRICS_ENABLED: 'false' });
     try {
@@ -113,7 +123,7 @@ describe('metrics', () => {
 });
 
 describeInProduction('production with a seam that has no provider', () => {
-  it('warns at boot naming the seam and what it means, reports it in paysign_provider_not_configured', async () => {
+  it('warns at boot naming the seam and what it means, reports it in paysign_provider_not_configured, and builds the runbook links on PUBLIC_BASE_URL', async () => {
     // The payout seam configured (its provider is never called here), the gateway left at production's default.
     const api = await startProductionTestApp({ PAYMENT_GATEWAY: 'none', PAYOUT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_LIVE_KEY, PAYSTACK_BASE_URL: 'http://127.0.0.1:9' }, { startJobs: false });
     try {
@@ -124,6 +134,7 @@ describeInProduction('production with a seam that has no provider', () => {
       const text = await (await fetch(`${api.baseUrl}/payment/metrics`, { headers: { authorization: `Bearer ${PRODUCTION_SETTINGS.METRICS_TOKEN}` } })).text();
       expect(text).toContain('paysign_provider_not_configured{seam="gateway"} 1');
       expect(text).toContain('paysign_provider_not_configured{seam="payouts"} 0');
+      expect(text).toContain('paysign_runbooks_info{base_url="https://pay.example.com/payment/docs/runbooks"} 1');
       // What the warning says.
       const payin = await signedCall(api.baseUrl, { path: '/payment/api/payins', body: JSON.stringify({ amount: 1500, currency: 'NGN', customerEmail: 'ada@example.com', reference: `no-gateway-${Date.now()}` }), credential: MERCHANT_A });
       expect([payin.status, payin.json.code]).toEqual([422, 'GATEWAY_NOT_CONFIGURED']);

@@ -49,7 +49,7 @@ describe('ServiceMetrics: what needs an operator', () => {
   });
 });
 
-describe('ServiceMetrics: the build and the seams', () => {
+describe('ServiceMetrics: the build, the seams and the runbooks', () => {
   it('reports the build it was given', async () => {
     const metrics = new ServiceMetrics({ version: '1.2.3', commit: '0123456789abcdef0123456789abcdef01234567' });
     expect(await metrics.registry.metrics()).toContain('paysign_build_info{version="1.2.3",commit="0123456789abcdef0123456789abcdef01234567"} 1');
@@ -62,8 +62,17 @@ describe('ServiceMetrics: the build and the seams', () => {
     expect(text).toContain('paysign_provider_not_configured{seam="gateway"} 1');
     expect(text).toContain('paysign_provider_not_configured{seam="payouts"} 0');
   });
-});
 
+  it('reads the runbooks base at each scrape, one series at a time', async () => {
+    const metrics = new ServiceMetrics();
+    let base = 'http://127.0.0.1:3000/payment/docs/runbooks';
+    metrics.watchRunbooks(() => base);
+    expect(await metrics.registry.metrics()).toContain(`paysign_runbooks_info{base_url="${base}"} 1`);
+    base = 'http://127.0.0.1:41234/payment/docs/runbooks';
+    const text = await metrics.registry.metrics();
+    expect(text.split('\n').filter((line) => line.startsWith('paysign_runbooks_info{'))).toEqual([`paysign_runbooks_info{base_url="${base}"} 1`]);
+  });
+});
 
 describe('ServiceMetrics: the ledger check', () => {
   const invariants = ['each journal sums to zero', 'no merchant balance is below zero'];

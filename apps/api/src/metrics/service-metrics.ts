@@ -194,6 +194,26 @@ export class ServiceMetrics {
     for (const seam of ['gateway', 'payouts'] as const) this.providerNotConfigured.set({ seam }, configured[seam] ? 0 : 1);
   }
 
+  private readRunbooksBase: (() => string) | undefined;
+
+  /** Where the runbooks are, read at each scrape: its default is built on the origin the service listens at, known once it does. */
+  readonly runbooksInfo: Gauge<'base_url'> = new Gauge({
+    name: 'paysign_runbooks_info',
+    help: "Always 1: base_url is where the alerts' runbooks are (RUNBOOK_BASE_URL, or this service's /payment/docs/runbooks). The alert rules build each runbook_url from it: base_url#<the alert's name in lower case>.",
+    labelNames: ['base_url'] as const,
+    registers: [this.registry],
+    collect: () => {
+      if (!this.readRunbooksBase) return;
+      this.runbooksInfo.reset();
+      this.runbooksInfo.set({ base_url: this.readRunbooksBase() }, 1);
+    },
+  });
+
+  /** Where the runbooks' base URL comes from. */
+  watchRunbooks(read: () => string): void {
+    this.readRunbooksBase = read;
+  }
+
   private readLedgerCheck: (() => Promise<LedgerCheckState>) | undefined;
   private ledgerCheckInvariants: readonly string[] = [];
   /** The read in flight: both ledger gauges are collected at once, and one query serves them. */
