@@ -24,7 +24,7 @@ import { httpServerOptions } from './http/http-server-options';
 import { registerRawJsonBody } from './http/json-body';
 import { registerMetricsEndpoint } from './http/metrics-endpoint';
 import { registerRequestHooks } from './http/request-hooks';
-import { API_PREFIX } from './http/routes';
+import { API_PREFIX, ROUTES } from './http/routes';
 import { JobRunner } from './jobs/job-runner';
 import { Readiness } from './lifecycle/readiness';
 import { createLogger } from './logging/logger';
@@ -158,6 +158,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   if (config.mode === 'production' && config.accountNameProvider === 'sandbox') {
     logger.warn({ accountNameProvider: 'sandbox' }, 'production mode with the sandbox account-name provider: enquiries answer from fixed test accounts, not from banks');
   }
+  reportUnconfiguredSeams(config, foundation.metrics, logger);
+  foundation.metrics.watchRunbooks(() => config.runbookBaseUrl ?? `${foundation.publicOrigin()}${ROUTES.runbooks}`);
   // One line per request is logged by the onResponse hook, with the fields we choose.
   const heads = new ArrivedHeads();
   const adapter = new FastifyAdapter({ ...httpServerOptions(config, logger, heads), logController: new LogController({ disableRequestLogging: true }) });
@@ -207,6 +209,24 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   await foundation.merchantsSync?.start();
   if (options.startJobs !== false) foundation.jobs.start();
   return app;
+}
+
+/**
+ * A seam with no provider refuses every create, which is production's
+ * default: one warning per seam at boot, and `paysign_provider_not_configured`
+ * (PaysignProviderNotConfigured) while it lasts, so that it is never found
+ * only by the merchants' 422s.
+ */
+function reportUnconfiguredSeams(config: AppConfig, metrics: ServiceMetrics, logger: Logger): void {
+  const gateway = config.paymentGateway !== 'none';
+  const payouts = config.payouts.provider !== 'none';
+  metrics.providersConfigured({ gateway, payouts });
+  if (!gateway) {
+    logger.warn({ seam: 'gateway', PAYMENT_GATEWAY: 'none' }, 'no payment gateway (PAYMENT_GATEWAY=none): every payin create answers 422 GATEWAY_NOT_CONFIGURED until PAYMENT_GATEWAY names one');
+  }
+  if (!payouts) {
+    logger.warn({ seam: 'payouts', PAYOUT_PROVIDER: 'none' }, 'no payout provider (PAYOUT_PROVIDER=none): every payout create answers 422 PAYOUT_PROVIDER_NOT_CONFIGURED until PAYOUT_PROVIDER names one');
+  }
 }
 
 /** Where a sandbox service without PUBLIC_BASE_URL is reached: the address it listens on, loopback for a wildcard one. */

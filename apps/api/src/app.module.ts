@@ -9,7 +9,9 @@ import { ApiExceptionFilter } from './errors/api-exception.filter';
 import { EventsModule } from './events/events.module';
 import { FoundationModule, type Foundation } from './foundation';
 import { HealthModule } from './health/health.module';
+import { LedgerCheckModule } from './ledger/ledger-check.module';
 import { LedgerModule } from './ledger/ledger.module';
+import { LEDGER_INVARIANTS } from './ledger-invariants';
 import { MerchantsModule } from './merchants/merchants.module';
 import { NonceModule } from './nonce/nonce.module';
 import { PayinsModule } from './payins/payins.module';
@@ -38,6 +40,7 @@ export class AppModule {
         EventsModule,
         WebhooksModule,
         LedgerModule,
+        LedgerCheckModule.forRoot({ invariants: LEDGER_INVARIANTS }),
         PayinsModule,
         PayoutsModule,
         RefundsModule,

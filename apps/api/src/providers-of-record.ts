@@ -55,8 +55,8 @@ export async function settleProvidersOfRecord(client: SqlClient, registry: Provi
   }
   for (const group of stranded) {
     const flagged = { payins: await retirePayinsOf(client, group.provider), payouts: await retirePayoutsOf(client, group.provider) };
-    if (flagged.payins > 0) options.metrics.providerChecksNeedingAttention.inc({ object: 'payin', reason: 'provider_retired' }, flagged.payins);
-    if (flagged.payouts > 0) options.metrics.providerChecksNeedingAttention.inc({ object: 'payout', reason: 'provider_retired' }, flagged.payouts);
+    if (flagged.payins > 0) options.metrics.needsAttention('payin', 'provider_retired', flagged.payins);
+    if (flagged.payouts > 0) options.metrics.needsAttention('payout', 'provider_retired', flagged.payouts);
     options.logger.error({ provider: group.provider, ...flagged }, `provider "${group.provider}" is retired (RETIRED_PROVIDERS): its objects in flight need attention, and are no longer asked about; settle each with the provider by hand`);
   }
 }

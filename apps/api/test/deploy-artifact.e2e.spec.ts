@@ -1,7 +1,7 @@
 // The deployable folder of `npm run deploy:build`, installed and run as an
 // operator would, outside the monorepo: npm ci --omit=dev, then node main.js
 // in production mode on Redis and PostgreSQL, a signed request, SIGTERM.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -103,6 +103,16 @@ describeInProduction('the deployable folder', () => {
       expect(payin.json.code).toBe('GATEWAY_NOT_CONFIGURED');
       expect((await fetch(`${baseUrl}/payment/openapi.yaml`)).status).toBe(200);
       for (const page of ['/payment/docs', '/payment/docs/assets/redoc.standalone.js', '/payment/docs/protocol', '/payment/docs/runbooks', '/payment/docs/vectors.json']) expect((await fetch(`${baseUrl}${page}`)).status).toBe(200);
+      // The build it runs: the service's version, and the commit the bundle was built from, one of this checkout's.
+      const metrics = await (await fetch(`${baseUrl}/payment/metrics`, { headers: { authorization: `Bearer ${PRODUCTION_SETTINGS.METRICS_TOKEN}` } })).text();
+      const [, version, commit] = /^paysign_build_info\{version="([^"]+)",commit="([^"]+)"\} 1$/m.exec(metrics) ?? [];
+      expect(version).toBe((JSON.parse(fs.readFileSync(path.join(root, 'apps/api/package.json'), 'utf8')) as { version: string }).version);
+      if (spawnSync('git', ['rev-parse', 'HEAD'], { cwd: root }).status === 0) {
+        expect(commit).toMatch(/^[0-9a-f]{40}$/);
+        expect(spawnSync('git', ['merge-base', '--is-ancestor', commit as string, 'HEAD'], { cwd: root }).status).toBe(0);
+      } else {
+        expect(commit).toBe('unknown');
+      }
     } finally {
       child.kill('SIGTERM');
     }

@@ -5,7 +5,9 @@
 // to fire whatever happens), so the tests prove something; every metric the
 // alerts and the dashboard read is one the real service exports, and every
 // query of the dashboard is valid PromQL. A rule or panel on a renamed metric
-// would otherwise stay quiet forever.
+// would otherwise stay quiet forever. Every alert's runbook_url is built on
+// the base URL the service exports, and ends in the alert's own section of
+// docs/runbooks.md.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -81,6 +83,15 @@ const FROM_PROMETHEUS = new Set(['up']);
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
 const anchorOf = (heading: string) => heading.toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
 
+/**
+ * The runbooks' base URL, as every alert's runbook_url reads it: from the service's paysign_runbooks_info, of the
+ * instances up now, else of the last week (every instance down), else the repository's path.
+ */
+const RUNBOOK_BASE =
+  '{{ with query "paysign_runbooks_info" }}{{ . | first | label "base_url" }}{{ else }}{{ with query "last_over_time(paysign_runbooks_info[1w])" }}{{ . | first | label "base_url" }}{{ else }}docs/runbooks.md{{ end }}{{ end }}';
+/** The metric the runbook links are built on. */
+const RUNBOOK_INFO = 'paysign_runbooks_info';
+
 /** A scratch copy of alerts.yaml and its tests, with `edit` applied to the rules and only the tests `keep` selects. */
 function scratchCopy(options: { edit?: (rules: RuleFile) => void; keep?: (test: RuleTestFile['tests'][number]) => boolean }): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'paysign-alerts-'));
@@ -104,17 +115,33 @@ function testScratchCopy(options: Parameters<typeof scratchCopy>[0]) {
 }
 
 describe('deploy/monitoring/alerts.yaml', () => {
-  it('gives every alert a severity, a summary, a description and a runbook section that exists', () => {
+  it('gives every alert a severity, a summary, a description and a runbook_url on the runbooks’ base, ending in its section of docs/runbooks.md', () => {
+    // One `## <AlertName>` per alert, whose anchor is the name in lower case.
+    const sections = [...read('docs/runbooks.md').matchAll(/^## (.+)$/gm)].map((match) => anchorOf(match[1] as string));
     const missing: string[] = [];
     for (const rule of alerts) {
       if (!['critical', 'warning'].includes(rule.labels?.severity ?? '')) missing.push(`${rule.alert}: severity`);
       for (const annotation of ['summary', 'description', 'runbook_url']) if (!rule.annotations?.[annotation]) missing.push(`${rule.alert}: ${annotation}`);
-      const [file, anchor] = (rule.annotations?.runbook_url ?? '').split('#');
-      const headings = fs.existsSync(path.join(root, file ?? '')) ? [...read(file as string).matchAll(/^#{2,4} (.+)$/gm)].map((match) => anchorOf(match[1] as string)) : [];
-      if (!headings.includes(anchor ?? '')) missing.push(`${rule.alert}: no section ${rule.annotations?.runbook_url}`);
+      const anchor = rule.alert.toLowerCase();
+      if (rule.annotations?.runbook_url !== `${RUNBOOK_BASE}#${anchor}`) missing.push(`${rule.alert}: runbook_url is not the runbooks' base followed by #${anchor}`);
+      if (!sections.includes(anchor)) missing.push(`${rule.alert}: no section "## ${rule.alert}" in docs/runbooks.md`);
     }
     expect(missing).toEqual([]);
     expect(new Set(alerts.map((rule) => rule.alert)).size).toBe(alerts.length);
+  });
+
+  it('expects, in every firing case, the runbook link on the base URL its input gives, or the repository path without one', () => {
+    const wrong: string[] = [];
+    for (const test of ruleTests.tests as Array<RuleTestFile['tests'][number] & { input_series?: Array<{ series: string }> }>) {
+      const base = (test.input_series ?? []).map(({ series }) => /^paysign_runbooks_info\{.*base_url="([^"]+)"/.exec(series)?.[1]).find((found) => found !== undefined) ?? 'docs/runbooks.md';
+      for (const check of test.alert_rule_test ?? []) {
+        for (const alert of (check.exp_alerts ?? []) as Array<{ exp_annotations?: Record<string, string> }>) {
+          const want = `${base}#${check.alertname.toLowerCase()}`;
+          if (alert.exp_annotations?.runbook_url !== want) wrong.push(`${test.name}: ${alert.exp_annotations?.runbook_url} instead of ${want}`);
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 
   it('has, for every alert, a test case where it fires and one where it stays quiet', () => {
@@ -163,7 +190,11 @@ describe('the metrics the alerts and the dashboard read', () => {
   };
 
   it('are all exported by the service', () => {
-    const used = [...alerts.map((rule) => ({ where: `alert ${rule.alert}`, expr: rule.expr })), ...queries.map(({ panel, expr }) => ({ where: `panel ${panel}`, expr }))];
+    const used = [
+      ...alerts.map((rule) => ({ where: `alert ${rule.alert}`, expr: rule.expr })),
+      ...queries.map(({ panel, expr }) => ({ where: `panel ${panel}`, expr })),
+      { where: 'every runbook_url', expr: RUNBOOK_INFO },
+    ];
     const unexported: string[] = [];
     for (const { where, expr } of used) {
       const names = metricNames(expr);

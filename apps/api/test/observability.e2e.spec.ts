@@ -4,7 +4,10 @@ import type { AccountNameProvider } from '../src/providers/ports/account-names.p
 import { signedCall } from './support/api-client';
 import { MERCHANT_A } from './support/credentials';
 import { freePort } from './support/private-redis';
-import { startTestApp, type TestApp } from './support/test-app';
+import { FAKE_PAYSTACK_LIVE_KEY } from './support/paystack-settings';
+import { describeInProduction } from './support/stores';
+import { PRODUCTION_SETTINGS, startProductionTestApp, startTestApp, type TestApp } from './support/test-app';
+import { version } from '../package.json';
 
 const BANKS = '/payment/merchant-api/banks';
 
@@ -75,6 +78,27 @@ describe('metrics', () => {
     }
   });
 
+  it('reports the build: the version of apps/api/package.json, and an unknown commit when run from the sources', async () => {
+    expect(version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(await metrics()).toContain(`paysign_build_info{version="${version}",commit="unknown"} 1`);
+  });
+
+  it('reports every seam configured, as the sandbox has them', async () => {
+    const text = await metrics();
+    expect(text).toContain('paysign_provider_not_configured{seam="gateway"} 0');
+    expect(text).toContain('paysign_provider_not_configured{seam="payouts"} 0');
+  });
+
+  it("names where the runbooks are: the service's own page where it listens by default, else RUNBOOK_BASE_URL", async () => {
+    expect(await metrics()).toContain(`paysign_runbooks_info{base_url="${api.baseUrl}/payment/docs/runbooks"} 1`);
+    const wiki = await startTestApp({ RUNBOOK_BASE_URL: 'https://wiki.example.com/paysign/runbooks/' });
+    try {
+      expect(await (await fetch(`${wiki.baseUrl}/payment/metrics`)).text()).toContain('paysign_runbooks_info{base_url="https://wiki.example.com/paysign/runbooks"} 1');
+    } finally {
+      await wiki.close();
+    }
+  });
+
   it('can be turned off', async () => {
     const off = await startTestApp({ METRICS_ENABLED: 'false' });
     try {
@@ -94,6 +118,28 @@ describe('metrics', () => {
       expect((await fetch(`${separate.baseUrl}/payment/metrics`)).status).toBe(404);
     } finally {
       await separate.close();
+    }
+  });
+});
+
+describeInProduction('production with a seam that has no provider', () => {
+  it('warns at boot naming the seam and what it means, reports it in paysign_provider_not_configured, and builds the runbook links on PUBLIC_BASE_URL', async () => {
+    // The payout seam configured (its provider is never called here), the gateway left at production's default.
+    const api = await startProductionTestApp({ PAYMENT_GATEWAY: 'none', PAYOUT_PROVIDER: 'paystack', PAYSTACK_SECRET_KEY: FAKE_PAYSTACK_LIVE_KEY, PAYSTACK_BASE_URL: 'http://127.0.0.1:9' }, { startJobs: false });
+    try {
+      expect(api.logs).toContainEqual(
+        expect.objectContaining({ level: 40, seam: 'gateway', msg: 'no payment gateway (PAYMENT_GATEWAY=none): every payin create answers 422 GATEWAY_NOT_CONFIGURED until PAYMENT_GATEWAY names one' }),
+      );
+      expect(api.logs.filter((line) => line.seam === 'payouts')).toEqual([]);
+      const text = await (await fetch(`${api.baseUrl}/payment/metrics`, { headers: { authorization: `Bearer ${PRODUCTION_SETTINGS.METRICS_TOKEN}` } })).text();
+      expect(text).toContain('paysign_provider_not_configured{seam="gateway"} 1');
+      expect(text).toContain('paysign_provider_not_configured{seam="payouts"} 0');
+      expect(text).toContain('paysign_runbooks_info{base_url="https://pay.example.com/payment/docs/runbooks"} 1');
+      // What the warning says.
+      const payin = await signedCall(api.baseUrl, { path: '/payment/api/payins', body: JSON.stringify({ amount: 1500, currency: 'NGN', customerEmail: 'ada@example.com', reference: `no-gateway-${Date.now()}` }), credential: MERCHANT_A });
+      expect([payin.status, payin.json.code]).toEqual([422, 'GATEWAY_NOT_CONFIGURED']);
+    } finally {
+      await api.close();
     }
   });
 });

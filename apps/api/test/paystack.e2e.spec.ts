@@ -271,8 +271,10 @@ describe('production with Paystack, against the fake provider', () => {
       expect((await call('GET', `/payment/api/payins/${reference}`)).json.status).toBe('SUCCESSFUL');
     });
 
-    it('flags a payment made at the provider after the customer cancelled here, and credits nothing', async () => {
+    it('flags a payment made at the provider after the customer cancelled here, counted, and credits nothing', async () => {
       const before = await credited();
+      const flagged = async () => (await api.app.get(ServiceMetrics).payinsNeedingAttention.get()).values[0]?.value ?? 0;
+      const flaggedBefore = await flagged();
       const { reference, checkoutUrl, transaction } = await createPayin(800);
       expect((await submitCheckout(checkoutUrl, 'cancel')).status).toBe(303);
       expect((await call('GET', `/payment/api/payins/${reference}`)).json.status).toBe('CANCELLED');
@@ -280,6 +282,7 @@ describe('production with Paystack, against the fake provider', () => {
       expect((await call('GET', `/payment/api/payins/${reference}`)).json).toMatchObject({ status: 'CANCELLED', needsAttention: true });
       expect(await credited()).toBe(before);
       expect(api.logs.some((line) => typeof line.msg === 'string' && line.msg.includes('already CANCELLED'))).toBe(true);
+      expect(await flagged()).toBe(flaggedBefore + 1);
     });
 
     it('settles a payment nobody reported on the schedule, and abandons one never paid at expiry, after asking', async () => {

@@ -48,6 +48,11 @@ describe('loadConfig', () => {
     ['a METRICS_TOKEN too short to be a secret', { env: { METRICS_TOKEN: 'short' }, want: 'METRICS_TOKEN must be at least 32 characters' }],
     ['a Redis URL of another scheme', { env: { REDIS_URL: 'http://127.0.0.1:6379' }, want: 'REDIS_URL must start with redis:// or rediss://' }],
     ['a nonce TTL shorter than the skew window', { env: { NONCE_TTL_SECONDS: '100' }, want: 'NONCE_TTL_SECONDS (100) must be at least twice TIMESTAMP_TOLERANCE_SECONDS (300)' }],
+    ['a ledger check turned off', { env: { LEDGER_CHECK_INTERVAL_SECONDS: '0' }, want: 'LEDGER_CHECK_INTERVAL_SECONDS must be a whole number from 60 to 86400, got "0"' }],
+    ['a runbook base URL with a fragment', { env: { RUNBOOK_BASE_URL: 'https://wiki.example.com/runbooks#top' }, want: 'RUNBOOK_BASE_URL must be a page without a query or fragment' }],
+    ['a runbook base URL with a query', { env: { RUNBOOK_BASE_URL: 'https://wiki.example.com/page?id=7' }, want: 'RUNBOOK_BASE_URL must be a page without a query or fragment' }],
+    ['a runbook base URL with a password', { env: { RUNBOOK_BASE_URL: 'https://ops:hunter2@wiki.example.com/runbooks' }, want: 'RUNBOOK_BASE_URL must not hold a user or password' }],
+    ['production with an http runbook base URL', { env: { ...PRODUCTION, RUNBOOK_BASE_URL: 'http://wiki.example.com/runbooks' }, want: 'RUNBOOK_BASE_URL must be https in production mode' }],
   ])('refuses %s with a clear message', (_name, { env, want }) => {
     expect(() => loadConfig(env)).toThrow(want);
   });
@@ -67,6 +72,17 @@ describe('loadConfig', () => {
     expect(() => loadConfig(onServicePort)).toThrow('METRICS_PORT or METRICS_TOKEN must be set in production mode');
     expect(loadConfig({ ...onServicePort, METRICS_TOKEN: 'c2VjcmV0LW1ldHJpY3MtdG9rZW4tMzItY2hhcnM' }).metricsToken).toBeDefined();
     expect(loadConfig({ ...onServicePort, METRICS_ENABLED: 'false' }).metricsEnabled).toBe(false);
+  });
+
+  it('never quotes a refused runbook base URL, which may hold a secret', () => {
+    expect(() => loadConfig({ RUNBOOK_BASE_URL: 'https://ops:hunter2@wiki.example.com/runbooks' })).not.toThrow('hunter2');
+    expect(() => loadConfig({ RUNBOOK_BASE_URL: 'https://wiki.example.com/page?token=hunter2' })).not.toThrow('hunter2');
+  });
+
+  it('takes a runbook base URL without its trailing slash, and leaves it unset by default for the service to build on its origin', () => {
+    expect(loadConfig({ RUNBOOK_BASE_URL: 'https://wiki.example.com/paysign/runbooks/' }).runbookBaseUrl).toBe('https://wiki.example.com/paysign/runbooks');
+    expect(loadConfig({}).runbookBaseUrl).toBeUndefined();
+    expect(loadConfig({}).ledgerCheckIntervalSeconds).toBe(3600);
   });
 
   it('trusts one proxy hop for TRUST_PROXY=true, never every hop', () => {
@@ -183,6 +199,8 @@ describe("the README's configuration table", () => {
     ['REQUEST_TIMEOUT_MS', String(loadConfig({}).requestTimeoutMs)],
     ['RATE_LIMIT_PER_KEY_PER_SECOND', String(loadConfig({}).rateLimits.perKeyPerSecond)],
     ['SHUTDOWN_DRAIN_MS', String(loadConfig({}).shutdownDrainMs)],
+    ['LEDGER_CHECK_INTERVAL_SECONDS', String(loadConfig({}).ledgerCheckIntervalSeconds)],
+    ['LEDGER_CHECK_STATEMENT_TIMEOUT_MS', String(loadConfig({}).ledgerCheckStatementTimeoutMs)],
     ['NONCE_STORE_MAX_PER_KEY', String(loadConfig({}).nonceStoreMaxPerKey)],
   ])('gives the default of %s as the code has it', (name, value) => {
     expect(readme).toContain(`| \`${name}\` | \`${value}\` |`);

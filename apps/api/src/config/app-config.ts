@@ -1,5 +1,6 @@
 import { readCheckout, type CheckoutSettings } from './checkout-config';
 import { readEnquiries, type EnquirySettings } from './enquiries-config';
+import { readLedgerCheck, type LedgerCheckSettings } from './ledger-check-config';
 import type { Env } from './env-values';
 import { installPaths, SOURCE_DIR, type DocsPaths, type InstallPaths } from './install-paths';
 import { readLogging, type LoggingSettings } from './logging-config';
@@ -36,6 +37,7 @@ export interface AppConfig
     EnquirySettings,
     PayinSettings,
     SettlementSettings,
+    LedgerCheckSettings,
     MetricsSettings {
   mode: ServiceMode;
   rateLimits: RateLimits;
@@ -77,6 +79,7 @@ export function loadConfig(env: Env, paths: InstallPaths = installPaths(SOURCE_D
     ...readEnquiries(env, problems),
     ...readPayins(env, problems),
     ...readSettlement(env, mode, problems),
+    ...readLedgerCheck(env, problems),
     payouts: readPayouts(env, problems, { provider: payoutProvider }),
     refunds: readRefunds(env, problems),
     providerWebhooks: readProviderWebhooks(env, problems, { bodyLimitBytes: server.bodyLimitBytes }),

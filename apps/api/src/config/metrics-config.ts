@@ -9,6 +9,11 @@ export interface MetricsSettings {
   metricsPort: number | undefined;
   /** When set, the metrics answer only a request with `Authorization: Bearer <token>`. */
   metricsToken: string | undefined;
+  /**
+   * Where each alert's runbook is: the alert's anchor (`#paysignledgerbroken`) is appended to it
+   * (RUNBOOK_BASE_URL). Undefined: the runbooks this service serves, at PUBLIC_BASE_URL, or where it listens.
+   */
+  runbookBaseUrl: string | undefined;
 }
 
 /**
@@ -17,11 +22,12 @@ export interface MetricsSettings {
  * servicePort is PORT's value, which METRICS_PORT must differ from.
  */
 export function readMetrics(env: Env, mode: ServiceMode, problems: string[], { servicePort }: { servicePort: number }): MetricsSettings {
-  const { int, bool } = envValues(env, problems);
+  const { int, bool, url } = envValues(env, problems);
   const metrics: MetricsSettings = {
     metricsEnabled: bool('METRICS_ENABLED', true),
     metricsPort: env.METRICS_PORT ? int('METRICS_PORT', 0, 1, 65535) : undefined,
     metricsToken: env.METRICS_TOKEN || undefined,
+    runbookBaseUrl: runbookBaseUrl(url('RUNBOOK_BASE_URL', ['https:', 'http:']), mode, problems),
   };
   if (mode === 'production' && metrics.metricsEnabled && metrics.metricsPort === undefined && metrics.metricsToken === undefined) {
     problems.push(
@@ -37,4 +43,19 @@ export function readMetrics(env: Env, mode: ServiceMode, problems: string[], { s
     problems.push(`METRICS_PORT (${metrics.metricsPort}) must differ from PORT; leave it unset to serve the metrics on the service's port`);
   }
   return metrics;
+}
+
+/**
+ * A page an operator opens from a pager, with each alert's anchor appended: so
+ * no query or fragment (the anchor would land in it), and no user or password,
+ * which would be shown to everyone who sees the metrics and the alerts.
+ * Production takes https only, as it does for PUBLIC_BASE_URL.
+ */
+function runbookBaseUrl(raw: string | undefined, mode: ServiceMode, problems: string[]): string | undefined {
+  if (raw === undefined || !URL.canParse(raw)) return undefined;
+  const parsed = new URL(raw);
+  if (parsed.username !== '' || parsed.password !== '') problems.push('RUNBOOK_BASE_URL must not hold a user or password: it is shown in the metrics and in every alert');
+  else if (parsed.search !== '' || parsed.hash !== '' || raw.includes('#') || raw.includes('?')) problems.push('RUNBOOK_BASE_URL must be a page without a query or fragment, such as https://wiki.example.com/paysign/runbooks: each alert appends its own #anchor');
+  else if (mode === 'production' && parsed.protocol !== 'https:') problems.push(`RUNBOOK_BASE_URL must be https in production mode, got "${raw}": operators open it from their pagers`);
+  return raw.replace(/\/+$/, '');
 }

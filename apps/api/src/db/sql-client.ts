@@ -1,6 +1,12 @@
+/** How one statement is run, where it differs from every other. */
+export interface QueryOptions {
+  /** The longest the PostgreSQL driver waits for this statement, instead of DATABASE_QUERY_TIMEOUT_MS; the embedded store has no timeout. */
+  timeoutMs?: number;
+}
+
 /** What a query runs on: the client itself, or one transaction of it. */
 export interface SqlQueryable {
-  query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
+  query<R>(sql: string, params?: unknown[], options?: QueryOptions): Promise<{ rows: R[] }>;
 }
 
 /** Injection token of the service's SqlClient: the payin database. */

@@ -8,7 +8,7 @@ import { lockDataDir } from './data-dir-lock';
 import { migrate, type Migration } from './migrations';
 import { recordWritePosition, refuseLostWrites } from './write-position';
 import { isStoreFailure, StoreUnavailableError } from '../stores/store-failure';
-import type { SqlClient } from './sql-client';
+import type { QueryOptions, SqlClient } from './sql-client';
 
 /** The embedded default: PGlite (PostgreSQL in WebAssembly), durable under `dataDir`, migrated. */
 export interface OpenOptions {
@@ -123,7 +123,7 @@ export async function openPostgres(databaseUrl: string, options: PostgresOptions
   }
   logRoles(options, migrated.role, runtime);
   return reportingStoreFailures({
-    query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await pool.query(sql, params)).rows as R[] }),
+    query: async <R>(sql: string, params?: unknown[], options?: QueryOptions) => ({ rows: (await pool.query(pgQuery(sql, params, options))).rows as R[] }),
     transaction: async (work) => {
       const connection = await pool.connect();
       let broken: Error | undefined;
@@ -133,7 +133,7 @@ export async function openPostgres(databaseUrl: string, options: PostgresOptions
       connection.on('error', onError);
       try {
         await connection.query('BEGIN');
-        const result = await work({ query: async <R>(sql: string, params?: unknown[]) => ({ rows: (await connection.query(sql, params)).rows as R[] }) });
+        const result = await work({ query: async <R>(sql: string, params?: unknown[], options?: QueryOptions) => ({ rows: (await connection.query(pgQuery(sql, params, options))).rows as R[] }) });
         await connection.query('COMMIT');
         return result;
       } catch (error) {
@@ -212,6 +212,11 @@ function logRoles(options: PostgresOptions, migrationRole: string, runtime: Role
   else options.logger?.info(fields, message);
 }
 
+/** A statement as node-postgres takes it: with its own read timeout, which replaces the pool's, when one is given. */
+function pgQuery(sql: string, params: unknown[] | undefined, options: QueryOptions | undefined): { text: string; values?: unknown[]; query_timeout?: number } {
+  return { text: sql, ...(params === undefined ? {} : { values: params }), ...(options?.timeoutMs === undefined ? {} : { query_timeout: options.timeoutMs }) };
+}
+
 /**
  * The client, with its driver's failures (a connection refused or cut, a
  * timeout, a database shutting down) turned into StoreUnavailableError, so
@@ -222,7 +227,7 @@ function reportingStoreFailures(client: SqlClient): SqlClient {
     throw isStoreFailure(error) && !(error instanceof StoreUnavailableError) ? new StoreUnavailableError('payin store', { cause: error }) : error;
   };
   return {
-    query: <R>(sql: string, params?: unknown[]) => client.query<R>(sql, params).catch(reported),
+    query: <R>(sql: string, params?: unknown[], options?: QueryOptions) => client.query<R>(sql, params, options).catch(reported),
     transaction: (work) => client.transaction(work).catch(reported),
     close: () => client.close(),
   };

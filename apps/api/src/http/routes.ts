@@ -23,6 +23,7 @@ export const ROUTES = {
   contract: `${ROOT}/openapi.yaml`,
   docs: `${ROOT}/docs`,
   protocol: `${ROOT}/docs/protocol`,
+  /** The alerts' runbooks, one section per alert (docs/runbooks.md): the default of RUNBOOK_BASE_URL. */
   runbooks: `${ROOT}/docs/runbooks`,
   vectors: `${ROOT}/docs/vectors.json`,
   docsAsset: (file: string) => `${ROOT}/docs/assets/${file}`,

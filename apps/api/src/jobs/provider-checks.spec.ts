@@ -49,5 +49,6 @@ describe('the provider checks of one kind of object', () => {
     checks.flagged('no_answer', { reference: 'order-1' }, 'payin needs attention: no final answer');
     expect(logged).toEqual([{ level: 'error', fields: { object: 'payin', reason: 'no_answer', reference: 'order-1' }, message: 'payin needs attention: no final answer' }]);
     expect(await rest.metrics.registry.getSingleMetricAsString('paysign_provider_checks_needing_attention_total')).toContain('paysign_provider_checks_needing_attention_total{object="payin",reason="no_answer"} 1');
+    expect(await rest.metrics.registry.getSingleMetricAsString('paysign_payins_needing_attention_total')).toContain('paysign_payins_needing_attention_total 1');
   });
 });

@@ -81,7 +81,7 @@ export class ProviderChecks<T> {
 
   /** Reports an object this check has just flagged for an operator: call it only when the flag was raised now, so that each is reported once. */
   flagged(reason: AttentionReason, fields: Record<string, unknown>, message: string): void {
-    this.deps.metrics.providerChecksNeedingAttention.inc({ object: this.options.object, reason });
+    this.deps.metrics.needsAttention(this.options.object, reason);
     this.deps.logger[this.options.attentionLogLevel]({ object: this.options.object, reason, ...fields }, message);
   }
 }

@@ -83,3 +83,22 @@ export const LEDGER: Migration = {
        SELECT merchant_id, 'payin', reference, currency, amount_minor, now() FROM payins WHERE status = 'SUCCESSFUL'`,
   ],
 };
+
+export const LEDGER_CHECKS: Migration = {
+  id: 23,
+  name: 'ledger checks',
+  // The scheduled check of the ledger's invariants (ledger-check-store.ts),
+  // one row for every instance: when the last check was claimed, what the last
+  // completed one found, and when one last found every invariant holding. A new
+  // table: the release before never reads it.
+  statements: [
+    `CREATE TABLE ledger_checks (
+       id smallint PRIMARY KEY CHECK (id = 1),
+       claimed_at timestamptz,
+       checked_at timestamptz,
+       last_good_at timestamptz,
+       failures jsonb
+     )`,
+    'INSERT INTO ledger_checks (id) VALUES (1)',
+  ],
+};

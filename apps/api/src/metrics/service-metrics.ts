@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { BUILD_INFO, type BuildInfo } from './build-info';
 import { LatencyHistogram } from './latency-histogram';
 
 /** The webhook outbox at one scrape. */
@@ -8,6 +9,17 @@ export interface WebhookQueueState {
   /** How long the longest-waiting event a claim could take has been due; 0 when none is. */
   lagSeconds: number;
 }
+
+/** The last ledger check of any instance, as the store keeps it. */
+export interface LedgerCheckState {
+  /** Rows breaking each invariant at the last check, 0 for one that held; undefined when the ledger was never checked. */
+  failures: Readonly<Record<string, number>> | undefined;
+  /** When the last check in which every invariant held started, in seconds since the epoch; 0 when none has. */
+  lastGoodSeconds: number;
+}
+
+/** The seams a provider may be missing from: `gateway` (PAYMENT_GATEWAY) and `payouts` (PAYOUT_PROVIDER). */
+export type ProviderSeam = 'gateway' | 'payouts';
 
 const LATENCY_BUCKETS_SECONDS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -113,6 +125,12 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly payinsNeedingAttention = new Counter({
+    name: 'paysign_payins_needing_attention_total',
+    help: 'Payins flagged needsAttention, each once, whatever the reason: no final answer from their provider a day after expiry, a payment reported for a payin already final, another amount or currency reported, or their provider retired. Each needs an operator.',
+    registers: [this.registry],
+  });
+
   readonly providerChecksNeedingAttention = new Counter({
     name: 'paysign_provider_checks_needing_attention_total',
     help: 'Payins, payouts and refunds flagged needsAttention by their provider checks: no definitive answer by the deadline, or their provider retired. Each needs an operator.',
@@ -147,6 +165,107 @@ export class ServiceMetrics {
     buckets: LATENCY_BUCKETS_SECONDS,
     registers: [this.registry],
   });
+
+  /**
+   * An object flagged needsAttention now, for an operator: `count` of them (a boot that retires a provider flags
+   * many at once). Call it only when the flag was raised now, so that each is counted once.
+   */
+  needsAttention(object: 'payin' | 'payout' | 'refund', reason: string, count = 1): void {
+    this.providerChecksNeedingAttention.inc({ object, reason }, count);
+    if (object === 'payin') this.payinsNeedingAttention.inc(count);
+  }
+
+  readonly buildInfo = new Gauge({
+    name: 'paysign_build_info',
+    help: 'Always 1: the version (apps/api/package.json) and the git commit of the build this instance runs; commit is unknown for a build made outside a git checkout.',
+    labelNames: ['version', 'commit'] as const,
+    registers: [this.registry],
+  });
+
+  readonly providerNotConfigured = new Gauge({
+    name: 'paysign_provider_not_configured',
+    help: '1 while a seam has no provider: seam="gateway" (PAYMENT_GATEWAY=none) answers every payin create 422 GATEWAY_NOT_CONFIGURED, seam="payouts" (PAYOUT_PROVIDER=none) every payout create 422 PAYOUT_PROVIDER_NOT_CONFIGURED; 0 while it has one.',
+    labelNames: ['seam'] as const,
+    registers: [this.registry],
+  });
+
+  /** Whether each seam has a provider for new objects, as configured at boot. */
+  providersConfigured(configured: Readonly<Record<ProviderSeam, boolean>>): void {
+    for (const seam of ['gateway', 'payouts'] as const) this.providerNotConfigured.set({ seam }, configured[seam] ? 0 : 1);
+  }
+
+  private readRunbooksBase: (() => string) | undefined;
+
+  /** Where the runbooks are, read at each scrape: its default is built on the origin the service listens at, known once it does. */
+  readonly runbooksInfo: Gauge<'base_url'> = new Gauge({
+    name: 'paysign_runbooks_info',
+    help: "Always 1: base_url is where the alerts' runbooks are (RUNBOOK_BASE_URL, or this service's /payment/docs/runbooks). The alert rules build each runbook_url from it: base_url#<the alert's name in lower case>.",
+    labelNames: ['base_url'] as const,
+    registers: [this.registry],
+    collect: () => {
+      if (!this.readRunbooksBase) return;
+      this.runbooksInfo.reset();
+      this.runbooksInfo.set({ base_url: this.readRunbooksBase() }, 1);
+    },
+  });
+
+  /** Where the runbooks' base URL comes from. */
+  watchRunbooks(read: () => string): void {
+    this.readRunbooksBase = read;
+  }
+
+  private readLedgerCheck: (() => Promise<LedgerCheckState>) | undefined;
+  private ledgerCheckInvariants: readonly string[] = [];
+  /** The read in flight: both ledger gauges are collected at once, and one query serves them. */
+  private ledgerCheckRead: Promise<LedgerCheckState | undefined> | undefined;
+
+  readonly ledgerInvariantFailures: Gauge<'invariant'> = new Gauge({
+    name: 'paysign_ledger_invariant_failures',
+    help: 'Rows breaking each invariant of the ledger at the last check (the ledger-check job, on any instance; read from the store at each scrape), 0 for one that held; none before the first check, NaN when the store cannot be read. `npm run ledger:check` names the rows.',
+    labelNames: ['invariant'] as const,
+    registers: [this.registry],
+    collect: async () => {
+      if (!this.readLedgerCheck) return;
+      const state = await this.ledgerCheck();
+      this.ledgerInvariantFailures.reset();
+      if (state === undefined) for (const invariant of this.ledgerCheckInvariants) this.ledgerInvariantFailures.set({ invariant }, Number.NaN);
+      else for (const [invariant, rows] of Object.entries(state.failures ?? {})) this.ledgerInvariantFailures.set({ invariant }, rows);
+    },
+  });
+
+  readonly ledgerLastGoodCheck: Gauge = new Gauge({
+    name: 'paysign_ledger_last_good_check_timestamp_seconds',
+    help: 'When the last ledger check in which every invariant held started (any instance; read from the store at each scrape, so every instance reports the same), in seconds since the epoch; 0 when none has, NaN when the store cannot be read.',
+    registers: [this.registry],
+    collect: async () => {
+      if (!this.readLedgerCheck) return;
+      this.ledgerLastGoodCheck.set((await this.ledgerCheck())?.lastGoodSeconds ?? Number.NaN);
+    },
+  });
+
+  readonly ledgerCheckInterval = new Gauge({
+    name: 'paysign_ledger_check_interval_seconds',
+    help: 'LEDGER_CHECK_INTERVAL_SECONDS: how often the ledger is checked; PaysignLedgerCheckStale fires when no check has been good for 3 of them.',
+    registers: [this.registry],
+  });
+
+  /** Where the last ledger check comes from, once the store exists; `invariants` are named NaN when it cannot be read. */
+  watchLedgerChecks(read: () => Promise<LedgerCheckState>, options: { invariants: readonly string[]; intervalSeconds: number }): void {
+    this.readLedgerCheck = read;
+    this.ledgerCheckInvariants = options.invariants;
+    this.ledgerCheckInterval.set(options.intervalSeconds);
+  }
+
+  private ledgerCheck(): Promise<LedgerCheckState | undefined> {
+    const read = this.readLedgerCheck;
+    if (!read) return Promise.resolve(undefined);
+    this.ledgerCheckRead ??= read()
+      .catch(() => undefined)
+      .finally(() => {
+        this.ledgerCheckRead = undefined;
+      });
+    return this.ledgerCheckRead;
+  }
 
   /** The job runner's report of one run. */
   jobRun(job: string, outcome: 'ok' | 'failed', durationSeconds: number): void {
@@ -217,8 +336,9 @@ export class ServiceMetrics {
     this.readMemoryNonces = read;
   }
 
-  constructor() {
+  constructor(build: BuildInfo = BUILD_INFO) {
     // Process metrics: CPU, memory, handles, event-loop lag, GC.
     collectDefaultMetrics({ register: this.registry });
+    this.buildInfo.set({ version: build.version, commit: build.commit }, 1);
   }
 }

@@ -215,7 +215,7 @@ export class ProviderPayments implements OnModuleInit {
     const flagged = await this.payins.flagForAttention(payin);
     if (!flagged) return (await this.payins.find(payin)) ?? payin;
     if (kind === 'mismatch') this.metrics.providerMismatches.inc({ provider, object: 'payin' });
-    this.metrics.providerChecksNeedingAttention.inc({ object: 'payin', reason: kind === 'mismatch' ? 'mismatch' : 'paid_when_final' });
+    this.metrics.needsAttention('payin', kind === 'mismatch' ? 'mismatch' : 'paid_when_final');
     this.logger.error({ merchantId: payin.merchantId, reference: payin.reference, providerReference: payin.providerReference, provider, amountMinor: payin.amountMinor.toString(), ...extra }, `payin needs attention: ${why}`);
     return flagged;
   }

@@ -236,7 +236,7 @@ export class PayoutDispatcher implements OnModuleInit, BeforeApplicationShutdown
     // A requery or a replayed webhook that meets it again reports nothing new.
     if (payout.needsAttention) return;
     this.metrics.providerMismatches.inc({ provider: payout.provider ?? 'unrecorded', object: 'payout' });
-    this.metrics.providerChecksNeedingAttention.inc({ object: 'payout', reason: 'mismatch' });
+    this.metrics.needsAttention('payout', 'mismatch');
     this.logger.error(
       { merchantId: payout.merchantId, reference: payout.reference, providerReference: payout.providerReference, amountMinor: payout.amountMinor.toString(), reportedAmountMinor: reported.amountMinor.toString(), reportedCurrency: reported.currency },
       'payout needs attention: the provider reports another amount or currency; nothing was moved',
