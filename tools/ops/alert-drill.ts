@@ -38,6 +38,8 @@ interface Instance {
 /** A drill: break, then follow the runbook; each step is timed. */
 interface Drill {
   alert: string;
+  /** Other alerts the same fault fires, each timed from it too. */
+  alsoFires?: string[];
   /** What it breaks, as the report says it. */
   fault: string;
   /** What the runbook has the operator do. */
@@ -100,6 +102,15 @@ async function main(): Promise<void> {
   };
   startRedis();
   const keyring = `k1:${randomBytes(32).toString('base64')}`;
+  const drillDb = async <T>(work: (db: Client) => Promise<T>): Promise<T> => {
+    const db = new Client({ connectionString: databaseUrl });
+    await db.connect();
+    try {
+      return await work(db);
+    } finally {
+      await db.end();
+    }
+  };
   const baseEnv = {
     PAYSIGN_MODE: 'production',
     DATABASE_URL: databaseUrl,
@@ -110,6 +121,7 @@ async function main(): Promise<void> {
     ACCOUNT_NAME_PROVIDER: 'sandbox',
     METRICS_TOKEN,
     HEALTH_PROBE_INTERVAL_MS: '500',
+    LEDGER_CHECK_INTERVAL_SECONDS: '60',
     LOG_LEVEL: 'warn',
     HOST: '127.0.0.1',
   };
@@ -118,7 +130,7 @@ async function main(): Promise<void> {
   // A third instance on Paystack (the fake, its documented API on loopback), for the provider's alerts; one merchant's failures open no circuit alone.
   const paystackKey = `sk_live_${randomBytes(20).toString('hex')}`;
   const fake = await startFakePaystack({ secretKey: paystackKey });
-  fake.addAccount({ bankCode: '058', accountNumber: '0123456789', accountName: 'ADA OBI' });
+  fake.addAccount({ bankCode: '058', accountNumber: '0123456785', accountName: 'ADA OBI' });
   const onPaystack: Instance = {
     name: 'api-paystack',
     port: await freePort(),
@@ -185,7 +197,7 @@ async function main(): Promise<void> {
     let traffic: NodeJS.Timeout | undefined;
     const steady = (send: () => Promise<unknown>, everyMs: number) => setInterval(() => void send().catch(() => undefined), everyMs);
     const enquire = () =>
-      signedPost(onPaystack, credential, '/payment/merchant-api/account/inquiry', JSON.stringify({ bankCode: '058', accountNumber: '0123456789' }));
+      signedPost(onPaystack, credential, '/payment/merchant-api/account/inquiry', JSON.stringify({ bankCode: '058', accountNumber: '0123456785' }));
 
     const drills: Drill[] = [
       {
@@ -255,23 +267,12 @@ async function main(): Promise<void> {
       },
       {
         alert: 'PaysignProviderFailing',
+        alsoFires: ['PaysignProviderCircuitOpen'],
         fault: 'Paystack answering 500 to every call, under an enquiry a second',
         remedy: "check Paystack's status page; wait, the circuit retries alone (here: Paystack recovers)",
         inject: async () => {
           fake.faults.serverErrors = { count: 1_000_000 };
           traffic = steady(enquire, 1000);
-        },
-        recover: async () => {
-          fake.faults.serverErrors = { count: 0 };
-        },
-        recovered: async () => (await enquire()).status === 200,
-      },
-      {
-        alert: 'PaysignProviderCircuitOpen',
-        fault: 'the same outage, until the circuit opens',
-        remedy: 'as PaysignProviderFailing: the circuit lets a trial through every PROVIDER_CIRCUIT_OPEN_SECONDS',
-        inject: async () => {
-          fake.faults.serverErrors = { count: 1_000_000 };
         },
         recover: async () => {
           fake.faults.serverErrors = { count: 0 };
@@ -296,16 +297,55 @@ async function main(): Promise<void> {
         },
         recovered: async () => (await enquire()).status === 200,
       },
+      {
+        alert: 'PaysignAllInstancesDown',
+        fault: 'every instance killed (SIGKILL)',
+        remedy: 'start the instances again (kubectl rollout restart; check the nodes and the image)',
+        inject: async () => {
+          for (const instance of instances) await stopInstance(instance);
+        },
+        recover: async () => {
+          for (const instance of instances) await startInstance(instance);
+        },
+        recovered: async () => (await ready(first)) && (await ready(second)) && (await ready(onPaystack)),
+      },
+      {
+        alert: 'PaysignLedgerBroken',
+        fault: 'an entry written around the ledger (the next scheduled check finds its journal unbalanced)',
+        remedy: 'npm run ledger:check names the rows; here the entry is taken back out, and the next check holds',
+        inject: async () => {
+          await drillDb(async (db) => {
+            await db.query("INSERT INTO ledger_accounts (id, merchant_id, currency, kind, balance_minor) VALUES ('platform:NGN:provider_settlement', NULL, 'NGN', 'provider_settlement', NULL) ON CONFLICT DO NOTHING");
+            await db.query(
+              `WITH journal AS (INSERT INTO ledger_journals (type, merchant_id, currency, object_type, object_id, created_at) VALUES ('settlement', 'MCH-DRILL', 'NGN', 'payin', 'drill-broken', now()) RETURNING id)
+               INSERT INTO ledger_entries (journal_id, account_id, merchant_id, kind, currency, type, amount_minor, object_type, object_id, created_at)
+               SELECT journal.id, 'platform:NGN:provider_settlement', NULL, 'provider_settlement', 'NGN', 'settlement', 100, 'payin', 'drill-broken', now() FROM journal`,
+            );
+          });
+        },
+        recover: async () => {
+          await drillDb(async (db) => {
+            await db.query('ALTER TABLE ledger_entries DISABLE TRIGGER USER');
+            await db.query("DELETE FROM ledger_entries WHERE object_id = 'drill-broken'");
+            await db.query("DELETE FROM ledger_journals WHERE object_id = 'drill-broken'");
+            await db.query('ALTER TABLE ledger_entries ENABLE TRIGGER USER');
+          });
+        },
+        recovered: async () => !(await firing('PaysignLedgerBroken')),
+      },
     ].filter((drill) => !only || only.includes(drill.alert));
 
     const rows: string[] = [];
     for (const drill of drills) {
       const injected = Date.now();
+      console.error(`drill ${drill.alert}: ${drill.fault}`);
       await drill.inject();
-      const toFire = await until(`${drill.alert} firing`, () => firing(drill.alert), 180_000).then(() => Date.now() - injected, () => undefined);
+      const toFire = await until(`${drill.alert} firing`, () => firing(drill.alert), 240_000).then(() => Date.now() - injected, () => undefined);
+      const alsoFired = await Promise.all((drill.alsoFires ?? []).map(async (alert) => ({ alert, at: (await firing(alert).catch(() => false)) ? 'by then' : 'no' })));
       const remedyStarted = Date.now();
       await drill.recover();
-      const toRecover = await until(`${drill.alert} recovery`, drill.recovered, 120_000).then(() => Date.now() - remedyStarted, () => undefined);
+      const toRecover = await until(`${drill.alert} recovery`, drill.recovered, 240_000).then(() => Date.now() - remedyStarted, () => undefined);
+      for (const also of alsoFired) rows.push(`${also.alert.padEnd(30)} ${(also.at === 'by then' ? 'with it' : 'did not fire').padStart(12)} ${''.padStart(14)}  the same fault as ${drill.alert}`);
       rows.push(`${drill.alert.padEnd(30)} ${(toFire === undefined ? 'did not fire' : `${(toFire / 1000).toFixed(1)} s`).padStart(12)} ${(toRecover === undefined ? 'not recovered' : `${(toRecover / 1000).toFixed(1)} s`).padStart(14)}  ${drill.fault}; runbook: ${drill.remedy}`);
       // The next drill starts from a quiet deployment: this alert's condition gone (its windows aside).
       await until('all instances ready', async () => (await ready(first)) && (await ready(second)) && (await ready(onPaystack)), 60_000).catch(() => undefined);
