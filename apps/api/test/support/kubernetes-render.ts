@@ -22,7 +22,7 @@ import { Secret, type ISecret } from 'kubernetes-models/v1/Secret';
 import { Service, type IService } from 'kubernetes-models/v1/Service';
 import { ServiceAccount, type IServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 
-export const root = path.resolve(__dirname, '../../..');
+export const root = path.resolve(__dirname, '../../../..');
 export const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 
 export interface KubernetesObject {
