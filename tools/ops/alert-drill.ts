@@ -64,7 +64,9 @@ async function freePort(): Promise<number> {
 async function until(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<number> {
   const started = Date.now();
   for (;;) {
-    if (await check().catch(() => false)) return Date.now() - started;
+    // A check that does not answer within 5 s counts as a no: a hung request never stops the drill.
+    const answered = await Promise.race([check().catch(() => false), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5000))]);
+    if (answered) return Date.now() - started;
     if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
