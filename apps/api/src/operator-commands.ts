@@ -4,6 +4,8 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SCHEMAS } from '@paysign/contracts';
 import { AttentionActions, AttentionRefusal, RESOLUTIONS, type Resolution } from './attention/attention-actions';
 import { ATTENTION_KINDS, listNeedingAttention, type AttentionKind } from './attention/attention-list';
+import type { AppConfig } from './config/app-config';
+import { AppConfigToken } from './config/app-config.token';
 import { Clock } from './config/clock';
 import { SqlClient } from './db/sql-client';
 import { StoreClock } from './db/store-clock';
@@ -132,7 +134,8 @@ async function replay(values: Values, app: NestFastifyApplication, actor: Actor)
   if (type !== undefined && !(SCHEMAS.WebhookEventType.enum as readonly string[]).includes(type)) throw new AttentionRefusal(`--type must be an event type: ${SCHEMAS.WebhookEventType.enum.join(', ')}.`);
   const maxEvents = wholeNumber('--max', values.max ?? String(DEFAULT_REPLAY_MAX_EVENTS), 1, 1_000_000);
   const client = app.get<symbol, SqlClient>(SqlClient);
-  const result = await replayWebhooks(client, app.get<symbol, StoreClock>(StoreClock), { merchantId, from, to, ...(type ? { type } : {}), maxEvents, dryRun: values['dry-run'] === true });
+  const scheduledAttempts = app.get<symbol, AppConfig>(AppConfigToken).webhooks.retryScheduleSeconds.length;
+  const result = await replayWebhooks(client, app.get<symbol, StoreClock>(StoreClock), { merchantId, from, to, ...(type ? { type } : {}), maxEvents, dryRun: values['dry-run'] === true, scheduledAttempts });
   if ('tooMany' in result) throw new AttentionRefusal(`${result.tooMany} events of ${merchantId} were created in that range, more than --max ${maxEvents}: narrow the range, or raise --max knowingly.`);
   if (!result.dryRun) await app.get(MerchantStore).audit(client, actor, 'webhooks.replay', { merchantId, detail: { from: result.from, to: result.to, type: result.type, events: result.events } });
   return { json: { ...result }, lines: [`${result.dryRun ? 'Dry run: would schedule' : 'Scheduled'} ${result.events} event(s) of ${merchantId} created from ${result.from} to ${result.to} for one more delivery${result.dryRun ? '' : ', now'}.`] };

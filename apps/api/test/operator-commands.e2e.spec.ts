@@ -102,6 +102,7 @@ describe('the operator commands', () => {
     expect(await run('attention', 'resolve', ...key, '--outcome', 'successful', '--reason', 'x')).toMatchObject({ code: 2, out: [expect.stringContaining('does not need attention')] });
     await flag('payins', reference);
     expect(await run('attention', 'resolve', ...key, '--outcome', 'reversed', '--reason', 'x')).toMatchObject({ code: 2, out: [expect.stringContaining('cannot be resolved as reversed')] });
+    expect(await run('attention', 'resolve', ...key, '--outcome', 'acknowledged', '--reason', 'x')).toMatchObject({ code: 2, out: [expect.stringContaining('still in flight: acknowledged is only for a final object')] });
     expect(await run('attention', 'resolve', ...key, '--outcome', 'successful')).toMatchObject({ code: 2, out: ['resolve needs --reason.'] });
     expect(await run('attention', 'resolve', ...key, '--outcome', 'failed', '--failure-reason', 'bad_luck', '--reason', 'x')).toMatchObject({ code: 2, out: [expect.stringContaining('--failure-reason of a payin must be one of')] });
     expect(await run('attention', 'requery', '--kind', 'payin', '--merchant-id', MERCHANT_A.merchantId, '--reference', 'nothing-here')).toMatchObject({ code: 2 });

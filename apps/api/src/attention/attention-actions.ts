@@ -47,6 +47,11 @@ export interface AttentionParts {
 }
 
 const TABLE: Record<AttentionKind, string> = { payin: 'payins', payout: 'payouts', refund: 'refunds' };
+const FINAL: Record<AttentionKind, readonly string[]> = {
+  payin: ['SUCCESSFUL', 'FAILED', 'ABANDONED', 'CANCELLED'],
+  payout: ['SUCCESSFUL', 'FAILED', 'REVERSED', 'CANCELLED'],
+  refund: ['SUCCESSFUL', 'FAILED', 'CANCELLED'],
+};
 
 /**
  * The operator's actions on an object that needs attention: ask its
@@ -90,6 +95,10 @@ export class AttentionActions {
   async resolve(kind: AttentionKind, key: { merchantId: string; reference: string }, resolution: Resolution, reason: string, failureReason?: string): Promise<AttentionState> {
     const before = await this.state(kind, key);
     if (!before.needsAttention) throw new AttentionRefusal(`${kind} ${key.reference} of ${key.merchantId} does not need attention (it is ${before.status}); nothing was changed.`);
+    // Lowering the flag of an object still in flight would leave it unchecked for ever: it is settled first, by a move or its provider.
+    if (resolution === 'acknowledged' && !FINAL[kind].includes(before.status)) {
+      throw new AttentionRefusal(`${kind} ${key.reference} is ${before.status}, still in flight: acknowledged is only for a final object. Requery it, or resolve it with its outcome.`);
+    }
     if (resolution !== 'acknowledged') await this.move(kind, key, resolution, failureReason);
     // The move lowers the flag of a final state; an acknowledgement lowers it alone.
     await this.parts.client.query(`UPDATE ${TABLE[kind]} SET needs_attention = false WHERE merchant_id = $1 AND reference = $2`, [key.merchantId, key.reference]);

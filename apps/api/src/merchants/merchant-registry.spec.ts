@@ -151,6 +151,7 @@ describe('the merchants in force', () => {
       now += 1000;
       expect(registry.signingSecretsOf('MCH-1', 'we_1')).toEqual(['whsec_new']);
       expect(registry.signingSecretsOf('MCH-1', 'we_deleted')).toEqual([]);
+      expect(registry.signingSecretsOf('MCH-1', 'we_0')).toEqual([]);
       const withoutEndpoints = new MerchantRegistry([{ ...valid, webhookSecrets: ['whsec_file'] }]);
       expect(withoutEndpoints.signingSecretsOf('MCH-1')).toEqual(['whsec_file']);
       expect(withoutEndpoints.canSignNotifications('MCH-1')).toBe(true);

@@ -80,6 +80,8 @@ export class MerchantRegistry {
   private byApiKey = new Map<string, ActiveCredential>();
   private byMerchantId = new Map<string, MerchantSettings>();
   private entries: readonly MerchantEntry[] = [];
+  /** Until when, by the real clock, the merchants in force are known to match the database; a sync moves it on at each good check. */
+  private freshUntilMs = Infinity;
   /** Keys used since the last `takeUsed`, with when first: written to the store in batches, never per request. */
   private used = new Map<string, number>();
 
@@ -140,6 +142,16 @@ export class MerchantRegistry {
     return this.credentialOf(apiKey)?.roles.has(role) ?? false;
   }
 
+  /** Marks the merchants in force as matching the database until `untilMs` (the real clock's), unless a later good check moves it on. */
+  keepFreshUntil(untilMs: number): void {
+    this.freshUntilMs = untilMs;
+  }
+
+  /** Whether the merchants in force may be behind the database by more than the sync allows: no key is then trusted. */
+  isStale(nowMs = Date.now()): boolean {
+    return this.freshUntilMs !== Infinity && nowMs > this.freshUntilMs;
+  }
+
   /** The keys used since the last call, and when each was first used since; the caller writes them to the store. */
   takeUsed(): Map<string, number> {
     const used = this.used;
@@ -168,7 +180,8 @@ export class MerchantRegistry {
     if (!settings) return [];
     const now = this.clock();
     const live = (secrets: readonly WebhookSigningSecret[]) => secrets.filter((s) => (s.expiresAt?.getTime() ?? Infinity) > now).map((s) => s.secret);
-    if (endpointId) return live(settings.endpoints.find((endpoint) => endpoint.id === endpointId)?.secrets ?? []);
+    // A disabled endpoint receives nothing, queued events included, until it is enabled again.
+    if (endpointId) return live(settings.endpoints.find((endpoint) => endpoint.id === endpointId && endpoint.enabled)?.secrets ?? []);
     const primary = settings.endpoints.find((endpoint) => endpoint.enabled);
     return live(primary ? primary.secrets : settings.notifySecrets);
   }

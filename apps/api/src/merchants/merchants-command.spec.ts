@@ -135,6 +135,10 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'the merchants commands, against t
     expect(registry.optedInTo('MCH-B', 'payin.attempt_failed')).toBe(true);
     expect(registry.signingSecretsOf('MCH-A')).toHaveLength(2);
     expect(registry.secretFor('pk_sandbox_demo')).toBeDefined();
+    // A file never brings back a key revoked since it was imported.
+    await json(['revoke-key', '--api-key', 'pk_live_a_rotated']);
+    expect((await json(['import', TEST_MERCHANTS_FILE])).changes).toEqual([]);
+    expect((await registryAt()).registry.secretFor('pk_live_a_rotated')).toBeUndefined();
     const human = await run(['import', TEST_MERCHANTS_FILE]);
     expect(human).toEqual({ code: 0, out: [`${TEST_MERCHANTS_FILE}: 0 change(s), 2 merchant(s) unchanged.`] });
   });

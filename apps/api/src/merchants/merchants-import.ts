@@ -28,7 +28,8 @@ export const importedEndpointId = (merchantId: string): string => `we_${createHa
  * Imports a merchants file (today's format, validated by today's rules in
  * `mode`) into the database, idempotently: merchants, keys and webhook
  * secrets that are missing are added, those that differ are changed, and
- * nothing the file does not name is removed. One transaction: all of it or
+ * nothing the file does not name is removed. A file revokes a key but never
+ * reactivates one, and never brings back an endpoint the merchant deleted. One transaction: all of it or
  * none. With `dryRun`, the same report and nothing written.
  */
 export async function importMerchantsFile(store: MerchantStore, file: string, options: { mode: ServiceMode; actor: Actor; dryRun?: boolean; now: Date; onlyOnce?: boolean }): Promise<ImportReport & { skipped?: boolean }> {
@@ -42,7 +43,8 @@ export async function importMerchantsFile(store: MerchantStore, file: string, op
   const apply = async (tx: SqlQueryable) => {
     if (options.onlyOnce) {
       const { rows } = await tx.query('INSERT INTO merchants_file_imports (digest, file, imported_at) VALUES ($1, $2, $3) ON CONFLICT (digest) DO NOTHING RETURNING digest', [digest, file, options.now.toISOString()]);
-      if (rows.length === 0) return true;
+      // Another instance imported it meanwhile: rolled back, with no audit line and no version for every instance to load.
+      if (rows.length === 0) throw new AlreadyImported();
     }
     for (const entry of raw) await importEntry(store, tx, entry, report, options.now);
     if (options.dryRun) throw new DryRunDone();
@@ -53,12 +55,16 @@ export async function importMerchantsFile(store: MerchantStore, file: string, op
     return { ...report, ...(skipped ? { skipped } : {}) };
   } catch (error) {
     if (error instanceof DryRunDone) return report;
+    if (error instanceof AlreadyImported) return { ...report, skipped: true };
     throw error;
   }
 }
 
 /** Rolls the dry run's transaction back, report made. */
 class DryRunDone extends Error {}
+
+/** Rolls back an import another instance made first. */
+class AlreadyImported extends Error {}
 
 async function importEntry(store: MerchantStore, tx: SqlQueryable, entry: RawEntry, report: ImportReport, now: Date): Promise<void> {
   const { merchantId } = entry;
@@ -115,9 +121,10 @@ async function importCredential(store: MerchantStore, tx: SqlQueryable, merchant
     await tx.query('UPDATE merchant_credentials SET roles = $2 WHERE api_key = $1', [row.api_key, JSON.stringify(roles)]);
     report.changes.push(`changed the roles of ${row.api_key} to ${roles.join(', ')}`);
   }
-  if (row.status !== status) {
-    await tx.query('UPDATE merchant_credentials SET status = $2, revoked_at = $3 WHERE api_key = $1', [row.api_key, status, status === 'revoked' ? now.toISOString() : null]);
-    report.changes.push(`${status === 'revoked' ? 'revoked' : 'reactivated'} ${row.api_key}`);
+  // A file revokes a key; it never brings one back that was revoked here (a leaked key stays refused whatever an old file says).
+  if (row.status === 'active' && status === 'revoked') {
+    await tx.query("UPDATE merchant_credentials SET status = 'revoked', revoked_at = $2 WHERE api_key = $1", [row.api_key, now.toISOString()]);
+    report.changes.push(`revoked ${row.api_key}`);
   }
 }
 
@@ -128,13 +135,17 @@ async function importEndpoint(store: MerchantStore, tx: SqlQueryable, merchantId
   if (!found) {
     await tx.query("INSERT INTO webhook_endpoints (id, merchant_id, url, enabled_events, description, status, created_at, updated_at) VALUES ($1, $2, $3, '[\"*\"]', 'From the merchants file', 'enabled', $4, $4)", [id, merchantId, url, now.toISOString()]);
     report.changes.push(`added webhook endpoint ${id} of ${merchantId} for ${url}`);
-  } else if (found.url !== url || found.status === 'deleted') {
-    await tx.query("UPDATE webhook_endpoints SET url = $2, status = 'enabled', updated_at = $3 WHERE id = $1", [id, url, now.toISOString()]);
+  } else if (found.status === 'deleted') {
+    // Deleted by the merchant: a file never brings it back.
+    return;
+  } else if (found.url !== url) {
+    await tx.query('UPDATE webhook_endpoints SET url = $2, updated_at = $3 WHERE id = $1', [id, url, now.toISOString()]);
     report.changes.push(`changed webhook endpoint ${id} of ${merchantId} to ${url}`);
   }
   const held = (await tx.query<EndpointSecretRow>('SELECT * FROM webhook_endpoint_secrets WHERE endpoint_id = $1', [id])).rows;
   const wanted = new Map(secrets.map((secret) => [fingerprintOf(secret), secret]));
-  for (const row of held.filter((r) => !wanted.has(r.fingerprint))) {
+  // Only the secrets an import made (ws_ and their fingerprint) follow the file; one the merchant rolled through the API stays.
+  for (const row of held.filter((r) => r.secret_id === `ws_${r.fingerprint}` && !wanted.has(r.fingerprint))) {
     await tx.query('DELETE FROM webhook_endpoint_secrets WHERE endpoint_id = $1 AND secret_id = $2', [id, row.secret_id]);
     report.changes.push(`removed webhook secret ${row.fingerprint} of ${merchantId}`);
   }

@@ -40,4 +40,24 @@ describe('the merchants sync', () => {
     await Promise.all([second, third]);
     expect(loads).toHaveLength(2);
   });
+
+  it('trusts no key once the database has not answered for three lags (at least 5 s), and trusts them again at its next answer', async () => {
+    const { store } = heldStore();
+    let now = 1_000_000;
+    let down = false;
+    const flaky = { ...store, version: async () => (down ? Promise.reject(new Error('connection refused')) : 0n) } as unknown as MerchantStore;
+    const registry = new MerchantRegistry([]);
+    const sync = new MerchantsSync(registry, flaky, { maxLagMs: 1000, lastUsedFlushMs: 60_000, logger: pino({ level: 'silent' }), now: () => now }, 0n);
+    await sync.check();
+    expect(registry.isStale(now)).toBe(false);
+    down = true;
+    now += 4000;
+    await sync.check();
+    expect(registry.isStale(now)).toBe(false);
+    now += 1001;
+    expect(registry.isStale(now)).toBe(true);
+    down = false;
+    await sync.check();
+    expect(registry.isStale(now)).toBe(false);
+  });
 });

@@ -3,6 +3,10 @@ import type { ServiceMetrics } from '../metrics/service-metrics';
 import type { MerchantRegistry } from './merchant-registry';
 import { MERCHANTS_CHANNEL, type MerchantStore } from './merchant-store';
 
+/** How many MERCHANTS_SYNC_MAX_LAG_MS without an answer from the database make the merchants in force untrusted; several, so that a busy event loop alone never does. */
+const STALE_AFTER_LAGS = 3;
+const STALE_AFTER_MIN_MS = 5000;
+
 /** Why a load was refused: the database did not answer, or a merchant in it did not load. */
 export type MerchantsReloadFailure = 'unreachable' | 'invalid';
 
@@ -20,6 +24,8 @@ export interface MerchantsSyncOptions {
    * writes while the service holds it.
    */
   listen?: (onChange: () => void, onLost: () => void) => Promise<() => Promise<void>>;
+  /** The real clock the database's answers are timed by; a test's own. */
+  now?: () => number;
 }
 
 /**
@@ -51,6 +57,7 @@ export class MerchantsSync {
 
   async start(): Promise<void> {
     if (this.timer) return;
+    this.answered();
     // Twice per MERCHANTS_SYNC_MAX_LAG_MS: a change found at a check is loaded and in force within the other half.
     this.timer = setInterval(() => void this.check(), Math.max(50, Math.floor(this.options.maxLagMs / 2)));
     this.timer.unref();
@@ -95,7 +102,9 @@ export class MerchantsSync {
   /** The version check: loads only when the database's version moved past the one in force. */
   async check(): Promise<void> {
     try {
-      if ((await this.store.version()) !== this.loaded) await this.refresh('version moved');
+      const version = await this.store.version();
+      if (version === this.loaded) this.answered();
+      else await this.refresh('version moved');
       // Not listening (the connection dropped): try again, the check meanwhile bounding the lag.
       if (!this.unlisten && this.options.listen && this.timer) await this.subscribe();
     } catch (error) {
@@ -112,6 +121,7 @@ export class MerchantsSync {
     }
     const changes = this.registry.replace(loaded.entries);
     this.loaded = loaded.version;
+    this.answered();
     const refusals = JSON.stringify(loaded.refused);
     if (loaded.refused.length > 0) {
       this.options.metrics?.merchantsReloadFailures.inc({ reason: 'invalid' }, loaded.refused.length);
@@ -119,6 +129,16 @@ export class MerchantsSync {
     }
     this.lastRefusals = refusals;
     this.options.logger.info({ reason, version: String(loaded.version), ...changes }, 'merchants loaded');
+  }
+
+  /**
+   * The database answered: the merchants in force match it for now. Past
+   * STALE_AFTER_LAGS lags (at least STALE_AFTER_MIN_MS) without an answer,
+   * the registry trusts no key (503), so that a revocation is never ignored
+   * for long by an instance that cannot see it.
+   */
+  private answered(): void {
+    this.registry.keepFreshUntil((this.options.now ?? Date.now)() + Math.max(STALE_AFTER_MIN_MS, this.options.maxLagMs * STALE_AFTER_LAGS));
   }
 
   private refused(failure: MerchantsReloadFailure, message: string): void {

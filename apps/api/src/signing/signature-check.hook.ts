@@ -67,6 +67,8 @@ export class SignatureCheck {
 
     const signed = { method: request.method, path: request.raw.url ?? request.url, body, maxBodyFields: config.maxBodyFields };
     const checkedHeaders = request.checkedSigningHeaders;
+    // Merchants this instance could not keep in step with the database: a key revoked since may be among them, so none is trusted.
+    if (merchants.isStale()) throw storeUnavailable('payin store');
     // Looked up again rather than kept on the request: a request object never holds a secret. Gone since the head arrived: checked afresh.
     const secretKey = checkedHeaders && merchants.secretFor(checkedHeaders.apiKey);
     const result = checkedHeaders && secretKey !== undefined

@@ -17,11 +17,12 @@ export const DEFAULT_REPLAY_MAX_EVENTS = 10_000;
 /**
  * One more delivery of every event of a merchant created in [from, to),
  * with the same webhook-id and body, as the merchant's own redelivery does
- * for one event: each is due now and allowed one attempt more. Events of an
+ * for one event: each is due now, allowed one attempt more than it made,
+ * and never fewer than the retry schedule still gave it. Events of an
  * endpoint deleted since are left out (they have no secret to be signed
  * with). A range of more than `maxEvents` events is refused whole.
  */
-export async function replayWebhooks(client: SqlClient, storeClock: StoreClock, range: { merchantId: string; from: Date; to: Date; type?: string; maxEvents: number; dryRun: boolean }): Promise<ReplayOutcome | { tooMany: number }> {
+export async function replayWebhooks(client: SqlClient, storeClock: StoreClock, range: { merchantId: string; from: Date; to: Date; type?: string; maxEvents: number; dryRun: boolean; scheduledAttempts: number }): Promise<ReplayOutcome | { tooMany: number }> {
   const params: unknown[] = [range.merchantId, range.from.toISOString(), range.to.toISOString()];
   const type = range.type === undefined ? '' : ` AND type = $${params.push(range.type)}`;
   const where = `merchant_id = $1 AND created_at >= $2::timestamptz AND created_at < $3::timestamptz${type}
@@ -31,7 +32,7 @@ export async function replayWebhooks(client: SqlClient, storeClock: StoreClock, 
   if (counted > range.maxEvents) return { tooMany: counted };
   if (range.dryRun) return outcome(counted);
   const { rows } = await client.query<{ id: string }>(
-    `UPDATE outbox_events SET status = 'pending', next_attempt_at = ${sqlNow(storeClock, params)}, attempts_allowed = attempt_count + 1 WHERE ${where} RETURNING id`,
+    `UPDATE outbox_events SET status = 'pending', next_attempt_at = ${sqlNow(storeClock, params)}, attempts_allowed = GREATEST(COALESCE(attempts_allowed, $${params.push(range.scheduledAttempts)}), attempt_count + 1) WHERE ${where} RETURNING id`,
     params,
   );
   return outcome(rows.length);
