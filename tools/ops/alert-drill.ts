@@ -157,7 +157,7 @@ async function main(): Promise<void> {
   fs.writeFileSync(path.join(tmp, 'rules.yaml'), rules);
   fs.writeFileSync(path.join(tmp, 'token'), METRICS_TOKEN);
   const promPort = await freePort();
-  fs.writeFileSync(
+  const writePrometheusConfig = (targets: Instance[]) => fs.writeFileSync(
     path.join(tmp, 'prometheus.yml'),
     [
       'global: { scrape_interval: 1s, evaluation_interval: 1s }',
@@ -167,10 +167,17 @@ async function main(): Promise<void> {
       '    metrics_path: /payment/metrics',
       `    authorization: { credentials_file: ${path.join(tmp, 'token')} }`,
       '    static_configs:',
-      `      - targets: [${instances.map((i) => `'127.0.0.1:${i.port}'`).join(', ')}]`,
+      `      - targets: [${targets.map((i) => `'127.0.0.1:${i.port}'`).join(', ')}]`,
       '',
     ].join('\n'),
   );
+  writePrometheusConfig(instances);
+  let prometheus: ChildProcess | undefined;
+  // Prometheus reads its configuration again on SIGHUP, as after a change of service discovery.
+  const reconfigure = async (targets: Instance[]) => {
+    writePrometheusConfig(targets);
+    prometheus?.kill('SIGHUP');
+  };
 
   const firing = async (alert: string): Promise<boolean> => {
     const body = (await (await fetch(`http://127.0.0.1:${promPort}/api/v1/alerts`)).json()) as { data: { alerts: Array<{ labels: { alertname: string }; state: string }> } };
@@ -190,7 +197,7 @@ async function main(): Promise<void> {
 
   try {
     for (const instance of instances) await startInstance(instance);
-    launch('prometheus', [`--config.file=${path.join(tmp, 'prometheus.yml')}`, `--storage.tsdb.path=${path.join(tmp, 'tsdb')}`, `--web.listen-address=127.0.0.1:${promPort}`], {}, 'prometheus.log');
+    prometheus = launch('prometheus', [`--config.file=${path.join(tmp, 'prometheus.yml')}`, `--storage.tsdb.path=${path.join(tmp, 'tsdb')}`, `--web.listen-address=127.0.0.1:${promPort}`], {}, 'prometheus.log');
     await until('prometheus ready', async () => (await fetch(`http://127.0.0.1:${promPort}/-/ready`)).ok, 30_000);
     const merchant = await merchantCommand(baseEnv, ['add', '--merchant-id', 'MCH-DRILL', '--tenant-id', 'TEN-DRILL', '--name', 'Drill Shop', '--json']);
     const credential = { apiKey: merchant.apiKey as string, secretKey: merchant.secretKey as string, merchantId: 'MCH-DRILL', tenantId: 'TEN-DRILL' };
@@ -301,15 +308,11 @@ async function main(): Promise<void> {
       },
       {
         alert: 'PaysignAllInstancesDown',
-        fault: 'every instance killed (SIGKILL)',
-        remedy: 'start the instances again (kubectl rollout restart; check the nodes and the image)',
-        inject: async () => {
-          for (const instance of instances) await stopInstance(instance);
-        },
-        recover: async () => {
-          for (const instance of instances) await startInstance(instance);
-        },
-        recovered: async () => (await ready(first)) && (await ready(second)) && (await ready(onPaystack)),
+        fault: "every instance gone from Prometheus's targets (as when service discovery no longer finds the pods)",
+        remedy: 'find where the pods went (kubectl get pods, the Deployment and its ServiceMonitor) and bring them back',
+        inject: () => reconfigure([]),
+        recover: () => reconfigure(instances),
+        recovered: async () => !(await firing('PaysignAllInstancesDown')),
       },
       {
         alert: 'PaysignLedgerBroken',
