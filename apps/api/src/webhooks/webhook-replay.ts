@@ -11,6 +11,14 @@ export interface ReplayOutcome {
   dryRun: boolean;
 }
 
+/**
+ * The attempts a redelivered event is allowed: one more than it made, and
+ * never fewer than the retry schedule still gave it (`scheduled`, its SQL
+ * parameter), so that a redelivery of an event still retrying never cuts
+ * its schedule short.
+ */
+export const oneMoreAttempt = (scheduled: string): string => `GREATEST(COALESCE(attempts_allowed, ${scheduled}), attempt_count + 1)`;
+
 /** Replayed at most at once: a larger range is refused, so that one command never floods a merchant's receivers unasked. */
 export const DEFAULT_REPLAY_MAX_EVENTS = 10_000;
 
@@ -32,7 +40,7 @@ export async function replayWebhooks(client: SqlClient, storeClock: StoreClock, 
   if (counted > range.maxEvents) return { tooMany: counted };
   if (range.dryRun) return outcome(counted);
   const { rows } = await client.query<{ id: string }>(
-    `UPDATE outbox_events SET status = 'pending', next_attempt_at = ${sqlNow(storeClock, params)}, attempts_allowed = GREATEST(COALESCE(attempts_allowed, $${params.push(range.scheduledAttempts)}), attempt_count + 1) WHERE ${where} RETURNING id`,
+    `UPDATE outbox_events SET status = 'pending', next_attempt_at = ${sqlNow(storeClock, params)}, attempts_allowed = ${oneMoreAttempt(`$${params.push(range.scheduledAttempts)}`)} WHERE ${where} RETURNING id`,
     params,
   );
   return outcome(rows.length);
