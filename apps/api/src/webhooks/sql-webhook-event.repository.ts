@@ -5,7 +5,6 @@ import { sqlNow, sqlNowPlus, type StoreClock } from '../db/store-clock';
 import type { WebhookQueueState } from '../metrics/service-metrics';
 import { foldReceiverOutcomes, RECEIVER_PATTERN, receiverOfUrl, type FoldedOutcomes } from './receiver-circuit';
 import type { StoredWebhookEvent } from './webhook-delivery';
-import { oneMoreAttempt } from './webhook-replay';
 
 interface EventRow {
   id: string;
@@ -343,9 +342,9 @@ export class SqlWebhookEventRepository {
 
   /** One more attempt, now, whatever the event's state; resolves false when the merchant has no such event. */
   async redeliver(merchantId: string, id: string): Promise<boolean> {
-    const params: unknown[] = [merchantId, id, this.scheduledAttempts];
+    const params: unknown[] = [merchantId, id];
     const { rows } = await this.client.query<{ id: string }>(
-      `UPDATE outbox_events SET status = 'pending', next_attempt_at = ${sqlNow(this.storeClock, params)}, attempts_allowed = ${oneMoreAttempt('$3')}
+      `UPDATE outbox_events SET status = 'pending', next_attempt_at = ${sqlNow(this.storeClock, params)}, attempts_allowed = attempt_count + 1
        WHERE merchant_id = $1 AND id = $2 RETURNING id`,
       params,
     );
