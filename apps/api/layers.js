@@ -43,6 +43,8 @@ const API_LAYERS = {
   payins: [...BELOW_FEATURES, 'ledger', 'merchants', 'providers', 'webhooks'],
   payouts: [...BELOW_FEATURES, 'accounts', 'ledger', 'merchants', 'providers', 'webhooks'],
   refunds: [...BELOW_FEATURES, 'accounts', 'ledger', 'merchants', 'payins', 'providers', 'webhooks'],
+  // Settlements to the merchant's own bank: a settlement's transfer is a payout row, sent by the payouts.
+  settlements: [...BELOW_FEATURES, 'accounts', 'ledger', 'merchants', 'payouts', 'providers'],
   checkout: [...BELOW_FEATURES, 'merchants', 'payins', 'providers'],
   'provider-webhooks': [...BELOW_FEATURES, 'providers', 'payins', 'payouts', 'refunds'],
   health: [...BELOW_FEATURES, 'nonce'],

@@ -20,6 +20,7 @@ import { PayoutsModule } from './payouts/payouts.module';
 import { ProviderWebhooksModule } from './provider-webhooks/provider-webhooks.module';
 import { RefundSimulationModule } from './refunds/refund-simulation.module';
 import { RefundsModule } from './refunds/refunds.module';
+import { SettlementsModule } from './settlements/settlements.module';
 import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.module';
 import { SandboxSimulationModule } from './payins/sandbox-simulation.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -44,6 +45,7 @@ export class AppModule {
         PayinsModule,
         PayoutsModule,
         RefundsModule,
+        SettlementsModule,
         WebhookEndpointsModule,
         // Test helpers exist in sandbox mode only: in production their paths are unknown (404).
         ...(foundation.config.mode === 'sandbox' ? [SandboxSimulationModule, PayoutSimulationModule, RefundSimulationModule] : []),

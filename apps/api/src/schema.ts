@@ -7,6 +7,7 @@ import { CREATE_PAYINS, PAYIN_ATTEMPTS, PAYIN_LIFECYCLE, PAYIN_PROVIDER_OF_RECOR
 import { PROVIDER_MIGRATIONS } from './providers/provider-list';
 import { MERCHANTS } from './merchants/merchants.migrations';
 import { REFUNDS } from './refunds/refunds.migrations';
+import { SETTLEMENTS } from './settlements/settlements.migrations';
 import { ATTEMPTS_ALLOWED, CLAIMS_BY_MERCHANT, RECEIVER_CIRCUITS } from './webhooks/webhooks.migrations';
 
 /**
@@ -45,4 +46,5 @@ export const SCHEMA: readonly Migration[] = [
   REFUNDS,
   MERCHANTS,
   LEDGER_CHECKS,
+  SETTLEMENTS,
 ].sort((a, b) => a.id - b.id);

@@ -16,6 +16,7 @@ export const ROUTES = {
   payout: (reference: string) => `${ROOT}/api/payouts/${encodeURIComponent(reference)}`,
   payoutBatch: (reference: string) => `${ROOT}/api/payout-batches/${encodeURIComponent(reference)}`,
   refund: (reference: string) => `${ROOT}/api/refunds/${encodeURIComponent(reference)}`,
+  settlement: (id: string) => `${ROOT}/api/settlements/${encodeURIComponent(id)}`,
   checkout: (token: string) => `${ROOT}/checkout/${token}`,
   checkoutReturn: (token: string) => `${ROOT}/checkout/${token}/return`,
   providerWebhook: (provider: string) => `${ROOT}/provider-webhooks/${provider}`,

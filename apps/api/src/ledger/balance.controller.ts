@@ -28,7 +28,7 @@ export class BalanceController {
   }
 }
 
-function entryToContract(entry: BalanceEntry): BalanceEntryList['data'][number] {
+export function entryToContract(entry: BalanceEntry): BalanceEntryList['data'][number] {
   return {
     id: entry.id,
     type: entry.type,

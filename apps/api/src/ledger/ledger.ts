@@ -26,7 +26,7 @@ export type EntryType =
   | 'refund_debit'
   | 'refund_fee_return';
 export type JournalType = 'payin_credit' | 'settlement' | 'payout_hold' | 'payout_release' | 'payout_debit' | 'payout_reversal' | 'refund_hold' | 'refund_release' | 'refund_debit';
-export type LedgerObjectType = 'payin' | 'payout' | 'refund';
+export type LedgerObjectType = 'payin' | 'payout' | 'refund' | 'settlement';
 
 export interface JournalLine {
   account: LedgerAccount;
@@ -52,6 +52,8 @@ export interface PayoutMoney {
   currency: string;
   amountMinor: bigint;
   feeMinor: bigint;
+  /** `settlement` for the transfer of a settlement: its journals are the payout's, under the settlement's id. `payout` when absent. */
+  objectType?: 'payout' | 'settlement';
 }
 
 export interface BalanceEntry {
@@ -267,7 +269,7 @@ export class Ledger {
         type: 'payout_hold',
         merchantId: payout.merchantId,
         currency: payout.currency,
-        objectType: 'payout',
+        objectType: payout.objectType ?? 'payout',
         objectId: payout.reference,
         lines: [
           { account: merchantAccount(payout.merchantId, payout.currency, 'available'), type: 'payout_hold', amountMinor: -total },
@@ -311,7 +313,7 @@ export class Ledger {
 
   /** A payout's journal; posting one twice is a bug in the payout's state machine, never a retry, so it throws. */
   private async postPayout(tx: SqlQueryable, payout: PayoutMoney, type: JournalType, lines: JournalLine[], at: Date): Promise<void> {
-    const posted = await this.post(tx, { type, merchantId: payout.merchantId, currency: payout.currency, objectType: 'payout', objectId: payout.reference, lines }, at);
+    const posted = await this.post(tx, { type, merchantId: payout.merchantId, currency: payout.currency, objectType: payout.objectType ?? 'payout', objectId: payout.reference, lines }, at);
     if (!posted) throw new Error(`journal ${type} of payout ${payout.reference} was already posted`);
   }
 
@@ -323,10 +325,12 @@ export class Ledger {
     return { currency, availableMinor: of('available'), pendingMinor: of('pending'), heldMinor: of('held') };
   }
 
-  /** The merchant's entries in `currency`, newest first, after the entry `afterId` when given. */
-  async entriesOf(query: { merchantId: string; currency: string; afterId?: bigint; limit: number }): Promise<BalanceEntry[]> {
+  /** The merchant's entries in `currency`, newest first, after the entry `afterId` when given; of one balance and above the entry `aboveId` when given. */
+  async entriesOf(query: { merchantId: string; currency: string; afterId?: bigint; limit: number; kind?: MerchantBalanceKind; aboveId?: bigint }): Promise<BalanceEntry[]> {
     const params: unknown[] = [query.merchantId, query.currency, query.limit];
-    const after = query.afterId === undefined ? '' : `AND id < $${params.push(query.afterId.toString())}`;
+    let after = query.afterId === undefined ? '' : `AND id < $${params.push(query.afterId.toString())}`;
+    if (query.kind !== undefined) after += ` AND kind = $${params.push(query.kind)}`;
+    if (query.aboveId !== undefined) after += ` AND id > $${params.push(query.aboveId.toString())}`;
     // Ordered by the table's bigint id, named in full: a bare `id` would be the text column of the select list, where '99' sorts after '100'.
     const { rows } = await this.observed('entries', () =>
       this.client.query<{ id: string; type: EntryType; kind: MerchantBalanceKind; amount_minor: string; currency: string; object_type: LedgerObjectType; object_id: string; created_at: Date | string }>(

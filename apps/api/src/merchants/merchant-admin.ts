@@ -8,7 +8,7 @@ import { json, type Actor, type CredentialRow, type MerchantRow, type MerchantSt
 import { DEFAULT_ROLES, PAYOUT_ROLES, type PayoutRole } from './payout-approval';
 
 /** The roles of a key `merchants add` mints when --roles names none: what a merchant needs to integrate, approving payouts aside. */
-export const NEW_MERCHANT_ROLES: readonly PayoutRole[] = [...DEFAULT_ROLES, 'webhooks:manage'];
+export const NEW_MERCHANT_ROLES: readonly PayoutRole[] = [...DEFAULT_ROLES, 'webhooks:manage', 'settlements:manage'];
 /** The longest overlap a roll gives the old key: 7 days, as Stripe's longest. */
 export const MAX_ROLL_EXPIRY_SECONDS = 7 * 24 * 3600;
 /** The two roles four eyes keeps on separate keys. */

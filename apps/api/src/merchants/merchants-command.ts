@@ -22,7 +22,7 @@ export const MERCHANTS_USAGE = `Usage: merchants <command> [--json] [--actor NAM
 Commands:
   add --merchant-id M --tenant-id T --name N [--roles R1,R2]
                                 Add a merchant with one new key; prints the key and its secret once.
-                                Roles default to payouts:create, refunds:create, webhooks:manage.
+                                Roles default to payouts:create, refunds:create, webhooks:manage, settlements:manage.
   list                          Merchants, their status, active keys and webhook endpoints.
   show --merchant-id M          A merchant, its keys (roles, status, created, expires, last used, secret fingerprint) and endpoints; never a secret.
   roll-key --api-key K [--expires-in SECONDS] [--force-four-eyes-off]

@@ -1,7 +1,7 @@
 import { moneyFromAmount } from '../money/money';
 
-/** What a credential may do beyond what every active one may (banks, enquiry, payins): money going out, and the merchant's webhook endpoints. */
-export const PAYOUT_ROLES = ['payouts:create', 'payouts:approve', 'refunds:create', 'webhooks:manage'] as const;
+/** What a credential may do beyond what every active one may (banks, enquiry, payins): money going out, the merchant's webhook endpoints, and where and when settlements are paid. */
+export const PAYOUT_ROLES = ['payouts:create', 'payouts:approve', 'refunds:create', 'webhooks:manage', 'settlements:manage'] as const;
 export type PayoutRole = (typeof PAYOUT_ROLES)[number];
 
 /** The roles of a credential whose entry names none: everything but approving, so that files written before roles keep working. */

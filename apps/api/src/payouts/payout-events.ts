@@ -27,7 +27,16 @@ export class PayoutEvents {
     private readonly merchants: MerchantRegistry,
   ) {}
 
+  /** The events of a settlement's transfer, which are the settlement's: given by the settlements, above payouts. */
+  private settlementEventOf: PayoutEventOf = () => [];
+
+  /** Routes the events of every settlement's transfer to `eventOf`, the settlements' own. */
+  routeSettlements(eventOf: PayoutEventOf): void {
+    this.settlementEventOf = eventOf;
+  }
+
   readonly eventOf: PayoutEventOf = (payout) => {
+    if (payout.purpose === 'settlement') return this.settlementEventOf(payout);
     const type = EVENT_OF_STATUS[payout.status];
     if (!type) return [];
     if (type === 'payout.approval_required' && payout.batchReference !== null) return [];

@@ -20,10 +20,15 @@ export interface NewPayout {
   notifyUrl: string | null;
   /** SHA-256 of the normalised create request; equal fingerprints are the same request. */
   requestFingerprint: string;
-  /** The API key that created it. */
-  createdBy: string;
+  /** The API key that created it; null for a settlement's transfer a run of the schedule made. */
+  createdBy: string | null;
   batchReference: string | null;
+  /** `settlement`: the transfer of a settlement (apps/api/src/settlements), never a payout the merchant sees; `payout` when absent. */
+  purpose?: PayoutPurpose;
 }
+
+/** What a payout row is for: a merchant's payout, or the transfer of a settlement to the merchant's own account. */
+export type PayoutPurpose = 'payout' | 'settlement';
 
 export interface StoredApproval {
   status: PayoutApproval['status'];
@@ -33,8 +38,9 @@ export interface StoredApproval {
   expiresAt: Date | null;
 }
 
-export interface StoredPayout extends Omit<NewPayout, 'createdBy'> {
+export interface StoredPayout extends Omit<NewPayout, 'createdBy' | 'purpose'> {
   createdBy: string | null;
+  purpose: PayoutPurpose;
   status: PayoutStatus;
   approval: StoredApproval | null;
   /** The provider it was sent through, recorded with `providerReference`: the only one ever asked about it. */
@@ -104,11 +110,12 @@ export interface PayoutRow {
   created_at: Date | string;
   completed_at: Date | string | null;
   reversed_at: Date | string | null;
+  purpose: PayoutPurpose;
 }
 
 export const PAYOUT_COLUMNS = `merchant_id, reference, status, amount_minor::text AS amount_minor, fee_minor::text AS fee_minor, currency, bank_code, account_number, account_name, name_match,
   narration, enquiry_id, notify_url, request_fingerprint, created_by, batch_reference, approval_status, approval_decided_by, approval_decided_at, approval_reason, approval_expires_at,
-  provider, provider_reference, failure_reason, cancellation_reason, needs_attention, status_checks, next_status_check_at, processing_at, version, created_at, completed_at, reversed_at`;
+  provider, provider_reference, failure_reason, cancellation_reason, needs_attention, status_checks, next_status_check_at, processing_at, version, created_at, completed_at, reversed_at, purpose`;
 
 /** The payout's money as its ledger journals need it. */
 export const payoutMoney = (payout: StoredPayout): PayoutMoney => ({
@@ -117,6 +124,7 @@ export const payoutMoney = (payout: StoredPayout): PayoutMoney => ({
   currency: payout.currency,
   amountMinor: payout.amountMinor,
   feeMinor: payout.feeMinor,
+  objectType: payout.purpose,
 });
 
 const dateOrNull = (value: Date | string | null): Date | null => (value === null ? null : toDate(value));
@@ -161,5 +169,6 @@ export function payoutFromRow(row: PayoutRow): StoredPayout {
     createdAt: toDate(row.created_at),
     completedAt: dateOrNull(row.completed_at),
     reversedAt: dateOrNull(row.reversed_at),
+    purpose: row.purpose ?? 'payout',
   };
 }

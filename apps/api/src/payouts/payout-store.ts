@@ -186,11 +186,11 @@ export class PayoutStore {
       ].map((value) => `$${params.push(value)}`);
       const approval = [payout.createdBy, payout.batchReference, start.status === 'PENDING_APPROVAL' ? 'pending' : null].map((value) => `$${params.push(value)}`);
       const expiresAt = start.status === 'PENDING_APPROVAL' && payout.batchReference === null ? sqlNowPlus(this.storeClock, params, start.approvalTtlMs) : 'NULL';
-      return `(${values.join(', ')}, $1::timestamptz, ${approval.join(', ')}, ${expiresAt})`;
+      return `(${values.join(', ')}, $1::timestamptz, ${approval.join(', ')}, ${expiresAt}, $${params.push(payout.purpose ?? 'payout')})`;
     });
     const { rows: inserted } = await tx.query<PayoutRow>(
       `INSERT INTO payouts (merchant_id, reference, status, amount_minor, fee_minor, currency, bank_code, account_number, account_name, name_match, narration, enquiry_id, notify_url, request_fingerprint, created_at,
-         created_by, batch_reference, approval_status, approval_expires_at)
+         created_by, batch_reference, approval_status, approval_expires_at, purpose)
        VALUES ${rows.join(', ')}
        ON CONFLICT (merchant_id, reference) DO NOTHING
        RETURNING ${COLUMNS}`,
@@ -246,13 +246,28 @@ export class PayoutStore {
     );
   }
 
+  /**
+   * Creates a settlement's transfer on `tx`, the settlement's transaction,
+   * QUEUED for the dispatch, and holds its money from `available`, which the
+   * caller locked first: undefined when its reference is taken. Its journals
+   * and events are the settlement's (PayoutEvents.routeSettlements).
+   */
+  async createSettlementTransferOn(tx: SqlQueryable, payout: NewPayout & { purpose: 'settlement' }, at: Date, eventOf: PayoutEventOf): Promise<StoredPayout | undefined> {
+    const [created] = await this.insertPayouts(tx, [{ payout, start: { status: 'QUEUED', approvalTtlMs: 0, batchMaxItems: 0 } }], at);
+    if (!created) return undefined;
+    await this.ledger.holdPayout(tx, money(created), at);
+    await this.outbox.writeMany(tx, eventOf(created));
+    return created;
+  }
+
   async find(key: PayoutKey): Promise<StoredPayout | undefined> {
     return this.observed('find', () => this.findOn(this.client, key));
   }
 
   async list(query: PayoutListQuery): Promise<StoredPayout[]> {
     const params: unknown[] = [query.merchantId];
-    const where = ['merchant_id = $1'];
+    // A settlement's transfer is listed as the settlement it is, never as a payout.
+    const where = ['merchant_id = $1', "purpose = 'payout'"];
     if (query.status !== undefined) where.push(`status = $${params.push(query.status)}`);
     if (query.batchReference !== undefined) where.push(`batch_reference = $${params.push(query.batchReference)}`);
     where.push(...createdWindowConditions(query, params));

@@ -118,9 +118,10 @@ export class PayoutsService {
     return { created: true, payout: payoutToContract(result.payout) };
   }
 
+  /** The merchant's payout; a settlement's transfer is not one of them (GET /payment/api/settlements/{id} reads it). */
   async get(key: PayoutKey): Promise<StoredPayout> {
     const payout = await this.store.find(key);
-    if (!payout) throw new ApiException('PAYOUT_NOT_FOUND', { reference: key.reference });
+    if (!payout || payout.purpose !== 'payout') throw new ApiException('PAYOUT_NOT_FOUND', { reference: key.reference });
     return payout;
   }
 
@@ -132,6 +133,7 @@ export class PayoutsService {
   async cancel(caller: Caller, reference: string): Promise<StoredPayout> {
     requireRole(this.merchants, caller, 'payouts:create');
     const key = { merchantId: caller.merchantId, reference };
+    await this.get(key);
     const cancelled = await this.store.move(key, { to: 'CANCELLED', reason: 'cancelled_by_merchant' }, this.now(), this.events.eventOf);
     if (cancelled) return cancelled;
     const payout = await this.get(key);

@@ -204,6 +204,36 @@ export const ERROR_REGISTRY = {
     retryable: false,
     message: 'Payin {reference} was taken by provider {provider}, which cannot refund in this deployment; nothing was held. Ask the operator to configure it, or refund the customer another way.',
   },
+  SETTLEMENT_NOT_FOUND: {
+    status: 404,
+    type: 'not_found',
+    retryable: false,
+    message: 'No settlement with id {id} exists for this merchant. List the settlements for their ids.',
+  },
+  SETTLEMENT_ACCOUNT_NOT_SET: {
+    status: 409,
+    type: 'conflict',
+    retryable: false,
+    message: 'No settlement account is in force, so nothing can be settled. Name one with PUT /payment/api/settlement-account, from an account enquiry of your own account.',
+  },
+  SETTLEMENTS_PAUSED: {
+    status: 409,
+    type: 'conflict',
+    retryable: false,
+    message: 'Settlements are paused since settlement {id} failed ({reason}). Name a working settlement account (PUT /payment/api/settlement-account), or set the schedule again (PUT /payment/api/settlement-schedule) if the account is right.',
+  },
+  NOTHING_TO_SETTLE: {
+    status: 422,
+    type: 'invalid_request',
+    retryable: false,
+    message: 'The available {currency} balance is {available}, below the {minimum} a settlement pays out at least. Wait for more to settle from pending; a retry of a settlement that was made finds nothing left, so list the settlements for it.',
+  },
+  SETTLEMENT_ACCOUNT_CHANGE_NOT_PENDING: {
+    status: 409,
+    type: 'conflict',
+    retryable: false,
+    message: 'No change of settlement account is waiting, so there is nothing to cancel. Read GET /payment/api/settlement-account for the account in force.',
+  },
   WEBHOOK_NOT_CONFIGURED: {
     status: 422,
     type: 'invalid_request',

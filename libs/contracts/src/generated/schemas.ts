@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 084a26ce5605737708647d7d72c2db3b6637e5a0b95108663a8278a088117fd0
+ * Inputs: sha256 c155e51d2d8d16c81049c312eaa1cd3ff5efcc87e185e387f436aaf530d89928
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -418,9 +418,10 @@ export const SCHEMAS = {
         "enum": [
           "payin",
           "payout",
-          "refund"
+          "refund",
+          "settlement"
         ],
-        "description": "The kind of object the entry is for."
+        "description": "The kind of object the entry is for. A settlement's money moves with the payout entry types (`payout_hold`, `payout_debit`, `payout_release`, `payout_reversal`), with `objectType` `settlement` and its id as `reference`."
       },
       "reference": {
         "$ref": "#/components/schemas/Reference"
@@ -1592,6 +1593,525 @@ export const SCHEMAS = {
       }
     }
   },
+  "SettlementId": {
+    "type": "string",
+    "pattern": "^stl_[A-Za-z0-9]{22}$",
+    "description": "A settlement's id, also in the narration of the bank transfer that pays it, so that the merchant's bank statement names it."
+  },
+  "SettlementBankAccount": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "bankCode",
+      "accountNumber",
+      "accountName",
+      "enquiryId"
+    ],
+    "description": "A bank account of the merchant's own, from one of its account enquiries.",
+    "properties": {
+      "bankCode": {
+        "type": "string"
+      },
+      "accountNumber": {
+        "type": "string"
+      },
+      "accountName": {
+        "type": "string"
+      },
+      "enquiryId": {
+        "$ref": "#/components/schemas/EnquiryId"
+      }
+    }
+  },
+  "SettlementAccountInForce": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "account",
+      "inForceSince"
+    ],
+    "properties": {
+      "account": {
+        "$ref": "#/components/schemas/SettlementBankAccount"
+      },
+      "inForceSince": {
+        "type": "string",
+        "format": "date-time"
+      }
+    }
+  },
+  "SettlementAccountChange": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "account",
+      "requestedAt",
+      "effectiveAt"
+    ],
+    "properties": {
+      "account": {
+        "$ref": "#/components/schemas/SettlementBankAccount"
+      },
+      "requestedAt": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "effectiveAt": {
+        "type": "string",
+        "format": "date-time",
+        "description": "When the change will be in force, unless cancelled before."
+      }
+    }
+  },
+  "SettlementAccountState": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "current",
+      "pending"
+    ],
+    "properties": {
+      "current": {
+        "description": "The account settlements are paid to now; `null` until one is in force.",
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/SettlementAccountInForce"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "pending": {
+        "description": "A change waiting for its delay; `null` when none is.",
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/SettlementAccountChange"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      }
+    }
+  },
+  "SetSettlementAccountRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "enquiryId"
+    ],
+    "properties": {
+      "enquiryId": {
+        "$ref": "#/components/schemas/EnquiryId"
+      }
+    }
+  },
+  "SettlementInterval": {
+    "type": "string",
+    "enum": [
+      "daily",
+      "weekly",
+      "manual"
+    ]
+  },
+  "Weekday": {
+    "type": "string",
+    "enum": [
+      "monday",
+      "tuesday",
+      "wednesday",
+      "thursday",
+      "friday",
+      "saturday",
+      "sunday"
+    ]
+  },
+  "SetSettlementScheduleRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "interval",
+      "minimumAmount"
+    ],
+    "properties": {
+      "interval": {
+        "$ref": "#/components/schemas/SettlementInterval"
+      },
+      "minimumAmount": {
+        "type": "number",
+        "minimum": 0,
+        "maximum": 1000000000,
+        "description": "In major units, with at most two decimals. A run settles nothing while `available` is below it; 0 settles any balance above nothing."
+      },
+      "weekday": {
+        "$ref": "#/components/schemas/Weekday",
+        "description": "With `weekly` only, and required with it."
+      }
+    }
+  },
+  "SettlementSchedule": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "interval",
+      "minimumAmount",
+      "weekday",
+      "runHourUtc",
+      "paused",
+      "pausedBy",
+      "nextRunAt"
+    ],
+    "properties": {
+      "interval": {
+        "$ref": "#/components/schemas/SettlementInterval"
+      },
+      "minimumAmount": {
+        "type": "number"
+      },
+      "weekday": {
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/Weekday"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "runHourUtc": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 23,
+        "description": "The hour (UTC) runs of the schedule start at (`SETTLEMENT_RUN_HOUR_UTC`)."
+      },
+      "paused": {
+        "type": "boolean",
+        "description": "A settlement failed, and no run settles until a new account is in force or the schedule is set again."
+      },
+      "pausedBy": {
+        "description": "The failed settlement that paused the schedule; `null` when it is not paused.",
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/SettlementId"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "nextRunAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time",
+        "description": "The next run of the schedule; `null` for `manual`, or while paused or without a settlement account."
+      }
+    }
+  },
+  "SettlementStatus": {
+    "type": "string",
+    "enum": [
+      "PENDING",
+      "PROCESSING",
+      "PAID",
+      "FAILED",
+      "REVERSED"
+    ],
+    "description": "`PENDING`: created, its money held from `available`, waiting to be\nsent. `PROCESSING`: sent to the provider. `PAID`: the provider paid it\nto the account. `FAILED`: it was not paid; its money is back in\n`available` and the schedule is paused. `REVERSED`: paid, then\nreturned by the bank; its money is back in `available`.\n",
+    "x-transitions": {
+      "PENDING": [
+        "PROCESSING",
+        "FAILED"
+      ],
+      "PROCESSING": [
+        "PAID",
+        "FAILED"
+      ],
+      "PAID": [
+        "REVERSED"
+      ],
+      "FAILED": [],
+      "REVERSED": []
+    }
+  },
+  "Settlement": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "id",
+      "merchantId",
+      "status",
+      "amount",
+      "currency",
+      "trigger",
+      "account",
+      "narration",
+      "provider",
+      "providerReference",
+      "failureReason",
+      "needsAttention",
+      "version",
+      "createdAt",
+      "processingAt",
+      "completedAt",
+      "reversedAt"
+    ],
+    "properties": {
+      "id": {
+        "$ref": "#/components/schemas/SettlementId"
+      },
+      "merchantId": {
+        "type": "string"
+      },
+      "status": {
+        "$ref": "#/components/schemas/SettlementStatus"
+      },
+      "amount": {
+        "type": "number",
+        "description": "In major units; the sum of the entries it covered (`/entries`)."
+      },
+      "currency": {
+        "$ref": "#/components/schemas/Currency"
+      },
+      "trigger": {
+        "type": "string",
+        "enum": [
+          "schedule",
+          "manual"
+        ],
+        "description": "Made by a run of the schedule, or by `POST /payment/api/settlements`."
+      },
+      "account": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "bankCode",
+          "accountNumber",
+          "accountName"
+        ],
+        "description": "The settlement account in force when it was made.",
+        "properties": {
+          "bankCode": {
+            "type": "string"
+          },
+          "accountNumber": {
+            "type": "string"
+          },
+          "accountName": {
+            "type": "string"
+          }
+        }
+      },
+      "narration": {
+        "type": "string",
+        "description": "The transfer's narration on the merchant's bank statement; it carries the settlement's id."
+      },
+      "provider": {
+        "$ref": "#/components/schemas/ProviderOfRecord"
+      },
+      "providerReference": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "The reference the provider knows the transfer by, set when it became `PROCESSING`."
+      },
+      "failureReason": {
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/PayoutFailureReason"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "needsAttention": {
+        "type": "boolean",
+        "description": "The provider has given no definitive answer for 72 hours; an operator is looking into it."
+      },
+      "version": {
+        "$ref": "#/components/schemas/ObjectVersion"
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "processingAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time"
+      },
+      "completedAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time",
+        "description": "When it became `PAID` or `FAILED`."
+      },
+      "reversedAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time"
+      }
+    }
+  },
+  "SettlementList": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "data",
+      "hasMore",
+      "nextCursor"
+    ],
+    "properties": {
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/Settlement"
+        },
+        "description": "Newest first."
+      },
+      "hasMore": {
+        "type": "boolean"
+      },
+      "nextCursor": {
+        "type": [
+          "string",
+          "null"
+        ]
+      }
+    }
+  },
+  "CreateSettlementRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "currency"
+    ],
+    "properties": {
+      "currency": {
+        "type": "string",
+        "enum": [
+          "NGN"
+        ],
+        "description": "The currency to settle; only NGN settles."
+      }
+    }
+  },
+  "SettlementEventType": {
+    "type": "string",
+    "enum": [
+      "settlement.created",
+      "settlement.paid",
+      "settlement.failed",
+      "settlement.reversed"
+    ],
+    "description": "`settlement.failed` also means the schedule is paused until a new\nsettlement account is in force or the schedule is set again.\n"
+  },
+  "SettlementEvent": {
+    "description": "A settlement's webhook event body; `version` says which version of the settlement `data` is.",
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "type",
+      "version",
+      "timestamp",
+      "data"
+    ],
+    "properties": {
+      "type": {
+        "$ref": "#/components/schemas/SettlementEventType"
+      },
+      "version": {
+        "$ref": "#/components/schemas/ObjectVersion"
+      },
+      "timestamp": {
+        "type": "string",
+        "format": "date-time",
+        "description": "When the settlement changed; every attempt of the event carries the same."
+      },
+      "data": {
+        "$ref": "#/components/schemas/Settlement"
+      }
+    }
+  },
+  "SettlementAccountChangedEvent": {
+    "description": "A change of settlement account: asked for (`requested`), in force\n(`in_force`), or cancelled before it was (`cancelled`). A\n`requested` change nobody on the merchant's side asked for is how an\naccount takeover starts: cancel it.\n",
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "type",
+      "version",
+      "timestamp",
+      "data"
+    ],
+    "properties": {
+      "type": {
+        "type": "string",
+        "enum": [
+          "settlement_account.changed"
+        ]
+      },
+      "version": {
+        "$ref": "#/components/schemas/ObjectVersion"
+      },
+      "timestamp": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "data": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "phase",
+          "account",
+          "previousAccount",
+          "requestedAt",
+          "effectiveAt"
+        ],
+        "properties": {
+          "phase": {
+            "type": "string",
+            "enum": [
+              "requested",
+              "in_force",
+              "cancelled"
+            ]
+          },
+          "account": {
+            "$ref": "#/components/schemas/SettlementBankAccount"
+          },
+          "previousAccount": {
+            "description": "The account in force before; `null` for the first.",
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/SettlementBankAccount"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "requestedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "effectiveAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        }
+      }
+    }
+  },
   "WebhookEventType": {
     "type": "string",
     "enum": [
@@ -1611,9 +2131,14 @@ export const SCHEMAS = {
       "refund.successful",
       "refund.failed",
       "refund.requires_action",
-      "refund.cancelled"
+      "refund.cancelled",
+      "settlement.created",
+      "settlement.paid",
+      "settlement.failed",
+      "settlement.reversed",
+      "settlement_account.changed"
     ],
-    "description": "The type of any webhook event, a payin's, a payout's (`PayoutEventType`), a payout batch's (`PayoutBatchEventType`) or a refund's (`RefundEventType`)."
+    "description": "The type of any webhook event, a payin's, a payout's (`PayoutEventType`), a payout batch's (`PayoutBatchEventType`), a refund's (`RefundEventType`), a settlement's (`SettlementEventType`) or a settlement account's."
   },
   "WebhookEvent": {
     "description": "Any webhook event body, of a payin, a payout, a payout batch or a refund; `type` says which.",
@@ -1629,6 +2154,12 @@ export const SCHEMAS = {
       },
       {
         "$ref": "#/components/schemas/RefundEvent"
+      },
+      {
+        "$ref": "#/components/schemas/SettlementEvent"
+      },
+      {
+        "$ref": "#/components/schemas/SettlementAccountChangedEvent"
       }
     ]
   },
@@ -2630,6 +3161,11 @@ export const SCHEMAS = {
       "REFUND_NOT_AWAITING_ACCOUNT",
       "REFUND_TRANSITION_NOT_ALLOWED",
       "REFUND_PROVIDER_NOT_CONFIGURED",
+      "SETTLEMENT_NOT_FOUND",
+      "SETTLEMENT_ACCOUNT_NOT_SET",
+      "SETTLEMENTS_PAUSED",
+      "NOTHING_TO_SETTLE",
+      "SETTLEMENT_ACCOUNT_CHANGE_NOT_PENDING",
       "NUBAN_CHECK_FAILED",
       "ACCOUNT_NOT_FOUND",
       "ACCOUNT_DORMANT",
@@ -2670,6 +3206,11 @@ export const SCHEMAS = {
       "GATEWAY_NOT_CONFIGURED": "No payment gateway adapter serves the payin's channel in this deployment, so the customer could not pay.",
       "EVENT_NOT_FOUND": "The merchant has no webhook event with this id.",
       "PAYOUT_NOT_FOUND": "The merchant has no payout with this reference.",
+      "SETTLEMENT_NOT_FOUND": "The merchant has no settlement with this id.",
+      "SETTLEMENT_ACCOUNT_NOT_SET": "No settlement account is in force yet. Name one with `PUT /payment/api/settlement-account`.",
+      "SETTLEMENTS_PAUSED": "A settlement failed, so settlements are paused. Name a working settlement account, or set the schedule again if the account is right.",
+      "NOTHING_TO_SETTLE": "The `available` balance is below the minimum a settlement pays out. Wait for more to settle from `pending`.",
+      "SETTLEMENT_ACCOUNT_CHANGE_NOT_PENDING": "No change of settlement account is waiting, so there is nothing to cancel. Read the settlement account.",
       "PAYOUT_NOT_CANCELLABLE": "Only a `QUEUED` or `PENDING_APPROVAL` payout can be cancelled; this one is being sent or is final. Read it for its outcome.",
       "PAYOUT_TRANSITION_NOT_ALLOWED": "The payout's status, or the sandbox provider's own record of its transfer, does not allow the simulated outcome.",
       "INSUFFICIENT_BALANCE": "The payout and its fee exceed the `available` balance, or the refund exceeds both balances it may be drawn from (docs/refunds.md); nothing was held. Wait for settlement, or pay out or refund less.",

@@ -1,0 +1,88 @@
+import type { SettlementInterval } from '@paysign/contracts';
+import type { SqlClient, SqlQueryable } from '../db/sql-client';
+import { toDate } from '../db/sql-client';
+import { observeThrough, type StoreProbe } from '../stores/store-probe';
+import type { ScheduleRule } from './settlement-calendar';
+
+/** A merchant's schedule as the runs read it: what the merchant set, else the defaults. */
+export interface StoredSchedule extends ScheduleRule {
+  minimumMinor: bigint;
+}
+
+/** The failed settlement that paused a merchant's settlements, when one did. */
+export interface Pause {
+  settlementId: string;
+  reason: string;
+}
+
+/**
+ * Settlements pause when the merchant's latest settlement failed, and resume
+ * when a settlement account came into force after that failure, or the
+ * schedule was set after it: the one rule the runs, the API and the views
+ * read (as SQL, for the runs that select many merchants at once). `m`: the
+ * merchant's id; `account`, `settings`: aliases of its rows.
+ */
+export const PAUSED_SQL = (m: string, account: string, settings: string): string => `EXISTS (
+  SELECT 1 FROM (SELECT t.status, t.completed_at FROM settlements s JOIN payouts t ON t.merchant_id = s.merchant_id AND t.reference = s.id
+                 WHERE s.merchant_id = ${m} ORDER BY s.created_at DESC, s.id DESC LIMIT 1) latest
+  WHERE latest.status IN ('FAILED', 'CANCELLED') AND latest.completed_at > ${account}.effective_at
+    AND (${settings}.resumed_at IS NULL OR latest.completed_at > ${settings}.resumed_at))`;
+
+/** Merchants' settlement schedules (settlement_settings), with the defaults for one never set. */
+export class SettlementSchedules {
+  private readonly observed: ReturnType<typeof observeThrough>;
+
+  constructor(
+    private readonly client: SqlClient,
+    private readonly defaultMinimumMinor: bigint,
+    probe?: StoreProbe,
+  ) {
+    this.observed = observeThrough(probe);
+  }
+
+  async of(merchantId: string, on: SqlQueryable = this.client): Promise<StoredSchedule> {
+    const { rows } = await this.observed('find', () =>
+      on.query<{ interval: SettlementInterval | null; minimum_minor: string | null; weekday: number | null }>(
+        'SELECT interval, minimum_minor::text AS minimum_minor, weekday FROM settlement_settings WHERE merchant_id = $1',
+        [merchantId],
+      ),
+    );
+    const row = rows[0];
+    return {
+      interval: row?.interval ?? 'daily',
+      weekday: row?.interval === 'weekly' ? Number(row.weekday) : null,
+      minimumMinor: row?.minimum_minor == null ? this.defaultMinimumMinor : BigInt(row.minimum_minor),
+    };
+  }
+
+  /** Sets the schedule, and resumes settlements a failed one paused: the merchant says the account is right. */
+  async set(merchantId: string, schedule: StoredSchedule, now: Date): Promise<void> {
+    await this.observed('change', () =>
+      this.client.query(
+        `INSERT INTO settlement_settings (merchant_id, interval, minimum_minor, weekday, resumed_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)
+         ON CONFLICT (merchant_id) DO UPDATE SET interval = EXCLUDED.interval, minimum_minor = EXCLUDED.minimum_minor, weekday = EXCLUDED.weekday, resumed_at = EXCLUDED.resumed_at, updated_at = EXCLUDED.updated_at`,
+        [merchantId, schedule.interval, schedule.minimumMinor.toString(), schedule.weekday, now.toISOString()],
+      ),
+    );
+  }
+
+  /** The failed settlement that pauses the merchant's settlements now; undefined when they are not paused. */
+  async pauseOf(merchantId: string, on: SqlQueryable = this.client): Promise<Pause | undefined> {
+    const { rows } = await this.observed('find', () =>
+      on.query<{ id: string; failure_reason: string | null; status: string; completed_at: Date | string | null; effective_at: Date | string | null; resumed_at: Date | string | null }>(
+        `SELECT s.id, t.failure_reason, t.status, t.completed_at, a.effective_at, st.resumed_at
+         FROM settlements s JOIN payouts t ON t.merchant_id = s.merchant_id AND t.reference = s.id
+         LEFT JOIN settlement_accounts a ON a.merchant_id = s.merchant_id AND a.status = 'active'
+         LEFT JOIN settlement_settings st ON st.merchant_id = s.merchant_id
+         WHERE s.merchant_id = $1 ORDER BY s.created_at DESC, s.id DESC LIMIT 1`,
+        [merchantId],
+      ),
+    );
+    const latest = rows[0];
+    if (!latest || !['FAILED', 'CANCELLED'].includes(latest.status) || latest.completed_at === null) return undefined;
+    const failedAt = toDate(latest.completed_at);
+    if (latest.effective_at !== null && toDate(latest.effective_at) >= failedAt) return undefined;
+    if (latest.resumed_at !== null && toDate(latest.resumed_at) >= failedAt) return undefined;
+    return { settlementId: latest.id, reason: latest.failure_reason ?? 'failed' };
+  }
+}

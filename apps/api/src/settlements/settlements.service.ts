@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Logger } from 'pino';
+import type { SettlementAccountState, SettlementSchedule, SetSettlementScheduleRequest } from '@paysign/contracts';
+import { EnquiryRecords } from '../accounts/enquiry-records';
+import type { AppConfig } from '../config/app-config';
+import { AppConfigToken } from '../config/app-config.token';
+import { Clock } from '../config/clock';
+import { StoreClock, storeInstant } from '../db/store-clock';
+import { ApiException } from '../errors/api.exception';
+import type { Caller } from '../http/caller';
+import { JobRunner } from '../jobs/job-runner';
+import { Ledger, type BalanceEntry } from '../ledger/ledger';
+import { ServiceLogger } from '../logging/logger';
+import { MerchantRegistry } from '../merchants/merchant-registry';
+import { amountOf, moneyFromAmount } from '../money/money';
+import { PAYOUT_DISPATCH_JOB } from '../payouts/payout-dispatcher';
+import type { StoredPayout } from '../payouts/payout-rows';
+import { requireRole } from '../payouts/payouts.service';
+import { ProviderRegistry } from '../providers/provider-registry';
+import type { SettlementAccountsOf, StoredSettlementAccount } from './settlement-accounts';
+import { SettlementAccounts } from './settlement-accounts';
+import { isoWeekdayOf, nextRunAfter, weekdayOfIso } from './settlement-calendar';
+import { SettlementEvents } from './settlement-events';
+import { SettlementSchedules } from './settlement-schedules';
+import { SettlementStore, type SettleOutcome, type SettlementListQuery, type SettlingCurrency } from './settlement-store';
+
+const naira = (minor: bigint) => amountOf({ minor, currency: 'NGN' }).toFixed(2);
+
+/** Settlements as merchants call them: the settlement account and schedule, settling now, and reading settlements and what they covered. */
+@Injectable()
+export class SettlementsService {
+  constructor(
+    private readonly store: SettlementStore,
+    private readonly accounts: SettlementAccounts,
+    private readonly schedules: SettlementSchedules,
+    private readonly events: SettlementEvents,
+    private readonly enquiries: EnquiryRecords,
+    private readonly ledger: Ledger,
+    private readonly merchants: MerchantRegistry,
+    private readonly providers: ProviderRegistry,
+    private readonly jobs: JobRunner,
+    @Inject(AppConfigToken) private readonly config: AppConfig,
+    @Inject(Clock) private readonly clock: Clock,
+    @Inject(StoreClock) private readonly storeClock: StoreClock,
+    @Inject(ServiceLogger) private readonly logger: Logger,
+  ) {}
+
+  async account(merchantId: string): Promise<SettlementAccountState> {
+    return accountState(await this.accounts.of(merchantId));
+  }
+
+  /** Names the settlement account by an enquiry of the merchant's: the first in force at once, a change after its delay. */
+  async setAccount(caller: Caller, enquiryId: string): Promise<SettlementAccountState> {
+    requireRole(this.merchants, caller, 'settlements:manage');
+    const enquiry = await this.enquiries.find(caller.merchantId, enquiryId);
+    if (!enquiry) throw new ApiException('ENQUIRY_NOT_FOUND', { enquiryId });
+    if (enquiry.expired) throw new ApiException('ENQUIRY_EXPIRED', { enquiryId, expiresAt: enquiry.expiresAt.toISOString() });
+    const account = { bankCode: enquiry.bankCode, accountNumber: enquiry.accountNumber, accountName: enquiry.accountName, enquiryId: enquiry.enquiryId };
+    const delayMs = this.config.settlements.accountChangeDelaySeconds * 1000;
+    const state = await this.accounts.request(caller.merchantId, account, caller.apiKey, delayMs, this.now());
+    this.logger.warn({ merchantId: caller.merchantId, apiKey: caller.apiKey, bankCode: account.bankCode, effectiveAt: (state.pending ?? state.current)?.effectiveAt }, 'settlement account change requested');
+    return accountState(state);
+  }
+
+  async cancelAccountChange(caller: Caller): Promise<SettlementAccountState> {
+    requireRole(this.merchants, caller, 'settlements:manage');
+    const state = await this.accounts.cancel(caller.merchantId, this.now());
+    if (!state) throw new ApiException('SETTLEMENT_ACCOUNT_CHANGE_NOT_PENDING', {});
+    this.logger.warn({ merchantId: caller.merchantId, apiKey: caller.apiKey }, 'settlement account change cancelled');
+    return accountState(state);
+  }
+
+  async schedule(merchantId: string): Promise<SettlementSchedule> {
+    const [schedule, pause, { current }] = await Promise.all([this.schedules.of(merchantId), this.schedules.pauseOf(merchantId), this.accounts.of(merchantId)]);
+    const runs = current !== undefined && pause === undefined;
+    return {
+      interval: schedule.interval,
+      minimumAmount: amountOf({ minor: schedule.minimumMinor, currency: 'NGN' }),
+      weekday: schedule.weekday === null ? null : weekdayOfIso(schedule.weekday),
+      runHourUtc: this.config.settlements.runHourUtc,
+      paused: pause !== undefined,
+      pausedBy: pause?.settlementId ?? null,
+      nextRunAt: runs ? (nextRunAfter(schedule, this.now(), this.config.settlements.runHourUtc)?.toISOString() ?? null) : null,
+    };
+  }
+
+  async setSchedule(caller: Caller, input: SetSettlementScheduleRequest): Promise<SettlementSchedule> {
+    requireRole(this.merchants, caller, 'settlements:manage');
+    const weekday = input.interval === 'weekly' && input.weekday ? isoWeekdayOf(input.weekday) : null;
+    await this.schedules.set(caller.merchantId, { interval: input.interval, weekday, minimumMinor: moneyFromAmount(input.minimumAmount, 'NGN').minor }, this.now());
+    this.logger.info({ merchantId: caller.merchantId, apiKey: caller.apiKey, interval: input.interval, weekday: input.weekday ?? null }, 'settlement schedule set');
+    return this.schedule(caller.merchantId);
+  }
+
+  /** Settles the whole available balance now, as a run would, with the platform's minimum payout as its minimum. */
+  async create(caller: Caller, currency: SettlingCurrency): Promise<StoredPayout> {
+    if (!this.providers.payoutsForNewPayouts()) throw new ApiException('PAYOUT_PROVIDER_NOT_CONFIGURED', {});
+    requireRole(this.merchants, caller, 'settlements:manage');
+    const outcome = await this.settle({ merchantId: caller.merchantId, currency, runKey: `manual:${randomUUID()}`, requestedBy: caller.apiKey, minimumMinor: this.config.payouts.minAmountMinor });
+    switch (outcome.outcome) {
+      case 'created':
+        return outcome.transfer;
+      case 'no-account':
+        throw new ApiException('SETTLEMENT_ACCOUNT_NOT_SET', {});
+      case 'paused':
+        throw new ApiException('SETTLEMENTS_PAUSED', { id: outcome.pause.settlementId, reason: outcome.pause.reason });
+      case 'below-minimum':
+        throw new ApiException('NOTHING_TO_SETTLE', { currency, available: `${currency} ${naira(outcome.availableMinor)}`, minimum: `${currency} ${naira(outcome.minimumMinor)}` });
+      case 'already-settled':
+        // Never met: a POST's run key is its own.
+        throw new Error('a settlement POST met its own run key');
+    }
+  }
+
+  /** One settlement of the merchant and currency, logged and sent on its way when made: the runs' and the POST's. */
+  async settle(request: Parameters<SettlementStore['settle']>[0]): Promise<SettleOutcome> {
+    const outcome = await this.store.settle(request, this.now(), this.events.eventOf);
+    if (outcome.outcome === 'created') {
+      const { transfer } = outcome;
+      this.logger.info({ merchantId: transfer.merchantId, settlementId: transfer.reference, amountMinor: transfer.amountMinor.toString(), runKey: request.runKey }, 'settlement created');
+      this.jobs.wake(PAYOUT_DISPATCH_JOB);
+    }
+    return outcome;
+  }
+
+  async get(merchantId: string, id: string): Promise<StoredPayout> {
+    const transfer = await this.store.find(merchantId, id);
+    if (!transfer) throw new ApiException('SETTLEMENT_NOT_FOUND', { id });
+    return transfer;
+  }
+
+  list(query: SettlementListQuery): Promise<StoredPayout[]> {
+    return this.store.list(query);
+  }
+
+  /** A page of the entries of `available` the settlement covered, newest first. */
+  async entries(merchantId: string, id: string, page: { limit: number; afterId?: bigint }): Promise<BalanceEntry[]> {
+    const cover = await this.store.coverOf(merchantId, id);
+    if (!cover) throw new ApiException('SETTLEMENT_NOT_FOUND', { id });
+    const belowId = page.afterId !== undefined && page.afterId < cover.belowId ? page.afterId : cover.belowId;
+    return this.ledger.entriesOf({ merchantId, currency: cover.currency, kind: 'available', afterId: belowId, aboveId: cover.aboveId, limit: page.limit });
+  }
+
+  private now(): Date {
+    return new Date(storeInstant(this.storeClock, this.clock));
+  }
+}
+
+function accountState(accounts: SettlementAccountsOf): SettlementAccountState {
+  const bank = (account: StoredSettlementAccount) => ({ bankCode: account.bankCode, accountNumber: account.accountNumber, accountName: account.accountName, enquiryId: account.enquiryId });
+  return {
+    current: accounts.current ? { account: bank(accounts.current), inForceSince: accounts.current.effectiveAt.toISOString() } : null,
+    pending: accounts.pending ? { account: bank(accounts.pending), requestedAt: accounts.pending.requestedAt.toISOString(), effectiveAt: accounts.pending.effectiveAt.toISOString() } : null,
+  };
+}
+
