@@ -11,6 +11,7 @@ import { startFakePaystack } from '@paysign/fake-paystack';
 import { JobRunner } from '../../src/jobs/job-runner';
 import { PayoutDispatcher } from '../../src/payouts/payout-dispatcher';
 import { RefundDispatcher } from '../../src/refunds/refund-dispatcher';
+import { SettlementsService } from '../../src/settlements/settlements.service';
 import { send, signedCall, type ApiResponse } from '../support/api-client';
 import { CARD, browser } from '../support/checkout-browser';
 import { MERCHANT_A, MERCHANT_B, type TestCredential } from '../support/credentials';
@@ -43,7 +44,7 @@ describe('the contract, operation by operation and webhook by webhook, on the re
   };
 
   /** A signed call; `signedCall` refuses an answer outside the contract, naming each property at fault and its schema path. */
-  async function call(credential: TestCredential, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, body?: unknown, expectStatus?: number): Promise<ApiResponse> {
+  async function call(credential: TestCredential, method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', path: string, body?: unknown, expectStatus?: number): Promise<ApiResponse> {
     const response = await signedCall(api.baseUrl, { method, path, credential, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
     record(method, path, response);
     if (expectStatus !== undefined && response.status !== expectStatus) throw new Error(`${method} ${path} answered ${response.status}, not ${expectStatus}: ${JSON.stringify(response.json)}`);
@@ -179,6 +180,35 @@ describe('the contract, operation by operation and webhook by webhook, on the re
     await call(credential, 'POST', `${path}/roll-secret`, { expiresIn: 3600 }, 200);
     await call(credential, 'DELETE', path, undefined, 200);
     await call(credential, 'GET', path, undefined, 404);
+  });
+
+  it('settlements: the account set and its change cancelled, the schedule, settled now, listed, read with what they covered, paid, returned and failed', async () => {
+    const owner = await merchantAdmin(api).run((admin) => admin.add({ merchantId: unique('MCH-ST'), tenantId: 'TEN-ST', name: 'Settling Shop' }));
+    const credential = { apiKey: owner.apiKey, secretKey: owner.secretKey, merchantId: owner.merchantId, tenantId: owner.tenantId };
+    await call(credential, 'POST', '/payment/api/webhook-endpoints', { url: receiver.url, enabledEvents: 'settlement.created,settlement.paid,settlement.failed,settlement.reversed,settlement_account.changed' }, 201);
+    await call(credential, 'PUT', '/payment/api/settlement-account', { enquiryId: await enquire(credential) }, 200);
+    await call(credential, 'GET', '/payment/api/settlement-account', undefined, 200);
+    // The sandbox brings a change into force at once (SETTLEMENT_ACCOUNT_CHANGE_DELAY_SECONDS=0): none waits to be cancelled.
+    await call(credential, 'POST', '/payment/api/settlement-account/cancel', {}, 409);
+    await call(credential, 'PUT', '/payment/api/settlement-schedule', { interval: 'manual', minimumAmount: 0 }, 200);
+    await call(credential, 'GET', '/payment/api/settlement-schedule', undefined, 200);
+    const settleNow = async (naira: number) => {
+      const payin = await createPayin(credential, naira);
+      await call(credential, 'POST', `/payment/api/payins/${payin}/simulate`, { outcome: 'successful' }, 200);
+      const id = (await call(credential, 'POST', '/payment/api/settlements', { currency: 'NGN' }, 201)).json.id as string;
+      await dispatchPayouts();
+      return id;
+    };
+    const paid = await settleNow(5000);
+    await call(credential, 'GET', '/payment/api/settlements?limit=5', undefined, 200);
+    expect((await call(credential, 'GET', `/payment/api/settlements/${paid}`, undefined, 200)).json.status).toBe('PAID');
+    await call(credential, 'GET', `/payment/api/settlements/${paid}/entries?limit=5`, undefined, 200);
+    // The bank returns it, as the provider's status check would report.
+    const settlements = api.app.get(SettlementsService);
+    await api.app.get(PayoutDispatcher).apply(await settlements.get(owner.merchantId, paid), { to: 'REVERSED', reason: 'account_not_found' });
+    // The sandbox's documented account that fails at dispatch (docs/sandbox.md).
+    await call(credential, 'PUT', '/payment/api/settlement-account', { enquiryId: (await call(credential, 'POST', '/payment/merchant-api/account/inquiry', { bankCode: '058', accountNumber: '3000000019' }, 200)).json.enquiryId }, 200);
+    expect((await call(credential, 'GET', `/payment/api/settlements/${await settleNow(3000)}`, undefined, 200)).json.status).toBe('FAILED');
   });
 
   it('payout batches: opened, listed, read, filled, submitted and completed; another cancelled', async () => {

@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 c155e51d2d8d16c81049c312eaa1cd3ff5efcc87e185e387f436aaf530d89928
+ * Inputs: sha256 5296e5a6b20e53fedcec024825282f351fd5225e4ab12273482773093fd790c2
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -3219,7 +3219,7 @@ export const SCHEMAS = {
       "PAYOUT_LIMIT_EXCEEDED": "The amount is below the minimum or above the maximum payout, or the merchant's payouts of the last 24 hours would pass the daily total.",
       "ACCOUNT_NAME_MISMATCH": "`expectedAccountName` does not match the enquired account name. Check the beneficiary before paying.",
       "PAYOUT_PROVIDER_NOT_CONFIGURED": "This deployment has no payout provider (`PAYOUT_PROVIDER=none`), so no payout can be sent.",
-      "ROLE_REQUIRED": "The API key lacks the role the operation needs (`payouts:create`, `refunds:create` or `webhooks:manage`). Sign with a credential that holds it, or ask the operator to grant it.",
+      "ROLE_REQUIRED": "The API key lacks the role the operation needs (`payouts:create`, `refunds:create`, `webhooks:manage` or `settlements:manage`). Sign with a credential that holds it, or ask the operator to grant it.",
       "APPROVER_REQUIRED": "Approving needs a credential with the `payouts:approve` role that did not create what it approves (four eyes). Sign with another credential.",
       "PAYOUT_NOT_AWAITING_APPROVAL": "The payout is not `PENDING_APPROVAL`: it was already approved, rejected, expired or cancelled, or never needed approval. Read it for its state.",
       "PAYOUT_IN_BATCH": "The payout belongs to a batch: it is submitted, approved and cancelled with its batch, not on its own.",
