@@ -16,6 +16,7 @@ import { RefundDispatcher } from '../src/refunds/refund-dispatcher';
 import { ServiceMetrics } from '../src/metrics/service-metrics';
 import { send, signedCall } from './support/api-client';
 import { MERCHANT_A, MERCHANT_B } from './support/credentials';
+import { merchantAdmin } from './support/merchant-changes';
 import { FAKE_PAYSTACK_LIVE_KEY, paystackEverywhere } from './support/paystack-settings';
 import { TestClock } from './support/test-clock';
 import { PRODUCTION_SETTINGS, startProductionTestApp, type TestApp } from './support/test-app';
@@ -341,6 +342,26 @@ describe('production with Paystack, against the fake provider', () => {
       await payout(100);
       await runJob('payout-dispatch');
       expect(fake.calls.filter((route) => route === 'transferrecipient').length).toBe(created);
+    });
+
+    it('settles a merchant\'s available balance to its settlement account by a transfer whose narration carries the settlement\'s id', async () => {
+      const owner = await merchantAdmin(api).run((admin) => admin.add({ merchantId: unique('MCH-STL'), tenantId: 'TEN-STL', name: 'Settling Shop' }));
+      const credential = { apiKey: owner.apiKey, secretKey: owner.secretKey, merchantId: owner.merchantId, tenantId: owner.tenantId };
+      const as = (method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) => signedCall(api.baseUrl, { method, path, credential, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      expect((await as('POST', '/payment/api/payins', { amount: 20_000, currency: 'NGN', customerEmail: 'ada@example.com', reference: unique('order') })).status).toBe(201);
+      await payAtProvider([...fake.transactions.values()].at(-1) as { accessCode: string }, 'success');
+      await runJob('settlement');
+      const { available } = (await as('GET', '/payment/api/balance')).json;
+      const enquiry = await as('POST', '/payment/merchant-api/account/inquiry', { bankCode: ACCOUNT.bankCode, accountNumber: ACCOUNT.accountNumber });
+      expect((await as('PUT', '/payment/api/settlement-account', { enquiryId: enquiry.json.enquiryId })).json).toMatchObject({ current: { account: { accountName: ACCOUNT.accountName } }, pending: null });
+      const created = await as('POST', '/payment/api/settlements', { currency: 'NGN' });
+      expect(created.json).toMatchObject({ status: 'PENDING', amount: available, trigger: 'manual' });
+      const id = created.json.id as string;
+      await runJob('payout-dispatch');
+      const settled = (await as('GET', `/payment/api/settlements/${id}`)).json;
+      expect(settled).toMatchObject({ status: 'PAID', provider: 'paystack', providerReference: expect.stringMatching(/^PSX-/) });
+      expect(fake.transfers.get((settled.providerReference as string).toLowerCase())).toMatchObject({ amount: Math.round((available as number) * 100), currency: 'NGN', reason: `Paysign settlement ${id}`, status: 'success' });
+      expect((await as('GET', '/payment/api/balance')).json).toMatchObject({ available: 0 });
     });
 
     it('fails a transfer Paystack fails, with the reason mapped, and releases the hold', async () => {
