@@ -55,7 +55,7 @@ export const outcomeOf = (record: Pick<OurRecord, 'objectType' | 'status'>): Rec
  */
 export const inFlight = (ours: OurRecord): boolean => outcomeOf(ours) === 'in_flight' && !ours.needsAttention;
 
-/** Whether the two sides say the same of the money. A transfer Paystack reports reversed before it reached the beneficiary is a failure here. */
+/** Whether the two sides say the same of the money. A transfer a provider reports reversed before it reached the beneficiary is a failure here. */
 function sameOutcome(objectType: RecordObjectType, ours: RecordOutcome, theirs: RecordOutcome): boolean {
   return ours === theirs || (objectType === 'payout' && ours === 'not_paid' && theirs === 'reversed');
 }
