@@ -47,6 +47,8 @@ const API_LAYERS = {
   settlements: [...BELOW_FEATURES, 'accounts', 'ledger', 'merchants', 'payouts', 'providers'],
   checkout: [...BELOW_FEATURES, 'merchants', 'payins', 'providers'],
   'provider-webhooks': [...BELOW_FEATURES, 'providers', 'payins', 'payouts', 'refunds'],
+  // The daily comparison of each provider's records with ours, and the operator's settling of what disagrees: through the objects' own state machines, or a correction journal.
+  reconciliation: [...BELOW_FEATURES, 'ledger', 'merchants', 'providers', 'payins', 'payouts', 'refunds'],
   health: [...BELOW_FEATURES, 'nonce'],
   docs: BELOW_FEATURES,
 };

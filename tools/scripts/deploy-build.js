@@ -58,7 +58,7 @@ const deployPackage = {
   private: true,
   description: 'The Paysign payment service, built for deployment: run `npm ci --omit=dev`, then `node main.js`.',
   engines: rootPackage.engines,
-  scripts: { start: 'node main.js', 'ledger:check': 'node main.js ledger-check', merchants: 'node main.js merchants', attention: 'node main.js attention', webhooks: 'node main.js webhooks' },
+  scripts: { start: 'node main.js', 'ledger:check': 'node main.js ledger-check', merchants: 'node main.js merchants', attention: 'node main.js attention', webhooks: 'node main.js webhooks', reconcile: 'node main.js reconcile' },
   dependencies,
   overrides: Object.fromEntries(Object.entries(rootPackage.overrides ?? {}).filter(([name]) => name in dependencies)),
 };
@@ -85,6 +85,7 @@ fs.writeFileSync(
     '`./restore-drill.sh`, with `BACKUP_DIR` and `DRILL_ADMIN_URL`, restores the newest dump into a scratch database, checks its ledger, prints one line and exits non-zero when the backup is not usable; schedule it (docs/operations.md in the monorepo, "Backups").',
     '`npm run merchants -- <command>` adds merchants, rolls, revokes and audits keys in the database, and imports merchants files; `npm run merchants -- --help` lists the commands (docs/operations.md in the monorepo).',
     '`npm run attention -- list`, `requery` and `resolve` act on objects that need attention, and `npm run webhooks -- replay` delivers a merchant\'s events again, with the same environment (docs/runbooks.md in the monorepo).',
+    '`npm run reconcile -- --date YYYY-MM-DD` compares a day of the providers\' records with ours, and `reconcile list` and `reconcile resolve` show and settle what disagrees (docs/reconciliation.md in the monorepo).',
     'Every setting is an environment variable; the monorepo README lists them, and docs/operations.md explains deployment.',
     'What to do for each alert and each incident: docs/runbooks.md, also served at /payment/docs/runbooks.',
     '',

@@ -18,6 +18,7 @@ import { PayinsModule } from './payins/payins.module';
 import { PayoutSimulationModule } from './payouts/payout-simulation.module';
 import { PayoutsModule } from './payouts/payouts.module';
 import { ProviderWebhooksModule } from './provider-webhooks/provider-webhooks.module';
+import { ReconciliationModule } from './reconciliation/reconciliation.module';
 import { RefundSimulationModule } from './refunds/refund-simulation.module';
 import { RefundsModule } from './refunds/refunds.module';
 import { SettlementsModule } from './settlements/settlements.module';
@@ -47,6 +48,7 @@ export class AppModule {
         RefundsModule,
         SettlementsModule,
         WebhookEndpointsModule,
+        ReconciliationModule,
         // Test helpers exist in sandbox mode only: in production their paths are unknown (404).
         ...(foundation.config.mode === 'sandbox' ? [SandboxSimulationModule, PayoutSimulationModule, RefundSimulationModule] : []),
         CheckoutModule,

@@ -6,6 +6,7 @@ import { PAYOUT_APPROVALS_AND_BATCHES, PAYOUT_DAILY_TOTALS, PAYOUT_PROVIDER_OF_R
 import { CREATE_PAYINS, PAYIN_ATTEMPTS, PAYIN_LIFECYCLE, PAYIN_PROVIDER_OF_RECORD, PAYIN_PROVIDER_PAYMENTS, PAYIN_VERSION } from './payins/payins.migrations';
 import { PROVIDER_MIGRATIONS } from './providers/provider-list';
 import { MERCHANTS } from './merchants/merchants.migrations';
+import { RECONCILIATION } from './reconciliation/reconciliation.migrations';
 import { REFUNDS } from './refunds/refunds.migrations';
 import { SETTLEMENTS } from './settlements/settlements.migrations';
 import { ATTEMPTS_ALLOWED, CLAIMS_BY_MERCHANT, RECEIVER_CIRCUITS } from './webhooks/webhooks.migrations';
@@ -47,4 +48,5 @@ export const SCHEMA: readonly Migration[] = [
   MERCHANTS,
   LEDGER_CHECKS,
   SETTLEMENTS,
+  RECONCILIATION,
 ].sort((a, b) => a.id - b.id);

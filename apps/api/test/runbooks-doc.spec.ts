@@ -1,6 +1,6 @@
 // docs/runbooks.md, held to what an operator relies on at 3 a.m.: every log
 // line it greps for is one the service writes, every operator's command it
-// runs (merchants, attention, webhooks) is one the service has, every Kubernetes object and repository file it names
+// runs (merchants, attention, webhooks, reconcile) is one the service has, every Kubernetes object and repository file it names
 // exists as named, and every link to another document lands on a heading of it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -8,6 +8,7 @@ import { parse } from 'yaml';
 import { HeadingAnchors } from '../src/docs/heading-anchors';
 import { MERCHANTS_USAGE } from '../src/merchants/merchants-command';
 import { OPERATOR_USAGE } from '../src/operator-commands';
+import { RECONCILE_USAGE } from '../src/reconciliation/reconcile-command';
 
 const root = path.resolve(__dirname, '../../..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
@@ -134,6 +135,7 @@ describe('docs/runbooks.md', () => {
     ['merchants', MERCHANTS_USAGE],
     ['attention', OPERATOR_USAGE],
     ['webhooks', OPERATOR_USAGE],
+    ['reconcile', RECONCILE_USAGE],
   ])('runs only %s commands and options that exist', (group, usage) => {
     // Commands as run, or quoted; `merchants left out …` and `merchants loaded` are log lines.
     const commands = [...runbooks.matchAll(new RegExp(`(?:node main\\.js |\`)${group} ([a-z][a-z-]*)`, 'g'))].map(([, command]) => command as string).filter((word) => !['left', 'loaded', 'could'].includes(word));

@@ -26,6 +26,8 @@ export interface FakeTransfer {
   status: string;
   failureText: string | null;
   verifications: number;
+  /** When the fake took it (its `createdAt`), which the list calls filter on. */
+  createdAt: string;
 }
 
 export interface FakeTransaction {
@@ -41,6 +43,33 @@ export interface FakeTransaction {
   status: 'abandoned' | 'success' | 'failed';
   gatewayResponse: string;
   paidAt: string | null;
+  /** When it was initialized (its `createdAt`), which List Transactions filters on. */
+  createdAt: string;
+}
+
+/** A settlement of the fake's to the integration's bank account: only listed (List Settlements), as tests add them. */
+export interface FakeSettlement {
+  id: number;
+  status: 'success' | 'pending' | 'processing';
+  currency: string;
+  totalAmount: number;
+  totalFees: number;
+  settlementDate: string;
+  createdAt: string;
+}
+
+/**
+ * Where the list calls (GET /transaction, /transfer, /refund, /settlement
+ * over a time range, which reconciliation reads) disagree with what this
+ * fake did: for those listings only, never for verify or fetch.
+ */
+export interface ListingDisagreements {
+  /** Successful transactions listed that no call made: taken outside the service, or never reported to it. */
+  extraTransactions: Array<{ reference: string; amount: number; currency?: string; createdAt?: string }>;
+  /** Transfers listed `reversed`, by reference, whatever their status here. */
+  reversedTransfers: Set<string>;
+  /** Transactions and transfers listed with another amount, by reference: plus this many kobo. */
+  amountDeltas: Map<string, number>;
 }
 
 /** The refund statuses Paystack documents (https://paystack.com/docs/payments/refunds/). */
@@ -91,6 +120,8 @@ export interface Faults {
   refundStatusAtCreate: FakeRefundStatus;
   /** Paystack writes a merchant_note of its own on every new refund, whatever was sent (an assumption to test against, not documented behaviour). */
   refundNotesReplaced: boolean;
+  /** What the list calls report otherwise than the fake's own records. */
+  listings: ListingDisagreements;
 }
 
 export type RouteName =
@@ -104,7 +135,10 @@ export type RouteName =
   | 'refund_create'
   | 'refund_list'
   | 'refund_fetch'
-  | 'refund_retry';
+  | 'refund_retry'
+  | 'transaction_list'
+  | 'transfer_list'
+  | 'settlement_list';
 
 export interface FakePaystack {
   url: string;
@@ -115,6 +149,8 @@ export interface FakePaystack {
   transactions: Map<string, FakeTransaction>;
   /** By Paystack's refund id. */
   refunds: Map<number, FakeRefund>;
+  /** List Settlements' settlements: none until a test adds one. */
+  settlements: FakeSettlement[];
   /** List Banks, by Paystack's bank code; seeded with a few Nigerian banks. */
   banks: Map<string, FakeBank>;
   /** Every API call, by route name, in order. */
@@ -124,7 +160,7 @@ export interface FakePaystack {
   webhookUrl: string | undefined;
   addAccount(account: FakeAccount): void;
   /** A transaction paid already, as if its customer had paid on the payment page; no webhook is sent. */
-  addPaidTransaction(transaction: { reference: string; amount: number; currency?: string; email?: string }): FakeTransaction;
+  addPaidTransaction(transaction: { reference: string; amount: number; currency?: string; email?: string; createdAt?: string }): FakeTransaction;
   /**
    * Moves a refund to `status`, as Paystack's processing would, and sends
    * its `refund.<status>` webhook when a webhookUrl is set and webhookTiming

@@ -1,8 +1,9 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { FakeAccount, FakeTransfer, FakeTransaction, FakeRefund, FakeBank, Faults, RouteName, FakePaystack } from './fake-model';
+import type { FakeAccount, FakeTransfer, FakeTransaction, FakeRefund, FakeBank, FakeSettlement, Faults, RouteName, FakePaystack } from './fake-model';
+import { inRange, registerListRoutes } from './list-routes';
 
-export type { AccountBehaviour, FakeAccount, FakeTransfer, FakeTransaction, FakeRefundStatus, FakeRefund, FakeBank, Faults, RouteName, FakePaystack } from './fake-model';
+export type { AccountBehaviour, FakeAccount, FakeTransfer, FakeTransaction, FakeRefundStatus, FakeRefund, FakeBank, FakeSettlement, Faults, ListingDisagreements, RouteName, FakePaystack } from './fake-model';
 
 // A local stand-in for the parts of Paystack's API the adapters call
 // (apps/api/src/providers/paystack), for tests. Each route names the public page it
@@ -16,7 +17,9 @@ export type { AccountBehaviour, FakeAccount, FakeTransfer, FakeTransaction, Fake
 const ok = (reply: FastifyReply, status: number, message: string, data: unknown) => reply.status(status).send({ status: true, message, data });
 const refuse = (reply: FastifyReply, status: number, message: string, extra: Record<string, unknown> = {}) => reply.status(status).send({ status: false, message, ...extra });
 
-export async function startFakePaystack(options: { secretKey?: string } = {}): Promise<FakePaystack> {
+export async function startFakePaystack(options: { secretKey?: string; now?: () => Date } = {}): Promise<FakePaystack> {
+  /** When the fake takes a record: its `createdAt`, which the list calls filter on. */
+  const now = options.now ?? (() => new Date());
   const secretKey = options.secretKey ?? `sk_test_${randomBytes(20).toString('hex')}`;
   const app: FastifyInstance = Fastify({ logger: false });
   const faults: Faults = {
@@ -29,7 +32,9 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
     webhookTiming: 'before-return',
     refundStatusAtCreate: 'pending',
     refundNotesReplaced: false,
+    listings: { extraTransactions: [], reversedTransfers: new Set(), amountDeltas: new Map() },
   };
+  const settlements: FakeSettlement[] = [];
   const accounts = new Map<string, FakeAccount>();
   const recipients = new Map<string, { recipientCode: string; bankCode: string; accountNumber: string; name: string }>();
   const transfers = new Map<string, FakeTransfer>();
@@ -134,6 +139,7 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
         status: behaviour.kind === 'failed' ? 'failed' : behaviour.kind === 'pending-then-success' ? 'pending' : 'success',
         failureText: behaviour.kind === 'failed' ? behaviour.reason : null,
         verifications: 0,
+        createdAt: now().toISOString(),
       };
       transfers.set(transfer.reference, transfer);
       return ok(reply, 200, 'Transfer has been queued', transferData(transfer));
@@ -180,6 +186,7 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
         status: 'abandoned',
         gatewayResponse: 'The transaction was not completed',
         paidAt: null,
+        createdAt: now().toISOString(),
       });
       return ok(reply, 200, 'Authorization URL created', { authorization_url: `${fake.url}/checkout/${accessCode}`, access_code: accessCode, reference: body.reference });
     }),
@@ -245,7 +252,7 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
         customerNote: typeof body.customer_note === 'string' ? body.customer_note : `Refund for transaction ${transaction.reference}`,
         merchantNote: typeof body.merchant_note === 'string' && !faults.refundNotesReplaced ? body.merchant_note : byDefault,
         account: null,
-        createdAt: new Date().toISOString(),
+        createdAt: now().toISOString(),
       };
       refunds.set(refund.id, refund);
       // The create answer embeds the transaction, where list, fetch and retry answers give its id.
@@ -271,6 +278,7 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
       const all = [...refunds.values()]
         .filter((refund) => query.transaction === undefined || String(refund.transactionId) === query.transaction)
         .filter((refund) => query.currency === undefined || refund.currency === query.currency)
+        .filter((refund) => inRange(refund.createdAt, query))
         .sort((a, b) => b.id - a.id);
       const data = all.slice((page - 1) * perPage, page * perPage).map(refundData);
       return reply.send({ status: true, message: 'Refunds retrieved', data, meta: { total: all.length, skipped: (page - 1) * perPage, perPage, page, pageCount: Math.max(1, Math.ceil(all.length / perPage)) } });
@@ -347,6 +355,8 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
     return reply.redirect(back.toString(), 302);
   });
 
+  registerListRoutes(app, { api, faults, transactions, transfers, settlements, transactionData, transferData });
+
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address() as { port: number };
 
@@ -416,6 +426,8 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
       titan_code: null,
       transfer_code: transfer.transferCode,
       transferred_at: transfer.status === 'success' ? new Date().toISOString() : null,
+      createdAt: transfer.createdAt,
+      updatedAt: transfer.createdAt,
       gateway_response: transfer.failureText,
       recipient: { recipient_code: transfer.recipientCode },
       session: { provider: 'nip', id: null },
@@ -434,6 +446,8 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
       message: null,
       gateway_response: transaction.gatewayResponse,
       paid_at: transaction.paidAt,
+      created_at: transaction.createdAt,
+      createdAt: transaction.createdAt,
       channel: 'card',
       currency: transaction.currency,
       customer: { email: transaction.email },
@@ -448,6 +462,7 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
     transfers,
     transactions,
     refunds,
+    settlements,
     banks,
     calls,
     faults,
@@ -455,7 +470,7 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
     addAccount(account) {
       accounts.set(accountKey(account.bankCode, account.accountNumber), account);
     },
-    addPaidTransaction({ reference, amount, currency = 'NGN', email = 'customer@example.com' }) {
+    addPaidTransaction({ reference, amount, currency = 'NGN', email = 'customer@example.com', createdAt = now().toISOString() }) {
       const transaction: FakeTransaction = {
         id: nextId++,
         reference,
@@ -467,7 +482,8 @@ export async function startFakePaystack(options: { secretKey?: string } = {}): P
         callbackUrl: null,
         status: 'success',
         gatewayResponse: 'Successful',
-        paidAt: new Date().toISOString(),
+        paidAt: createdAt,
+        createdAt,
       };
       transactions.set(reference, transaction);
       return transaction;

@@ -11,6 +11,7 @@ import { readPayouts, type PayoutSettings } from './payouts-config';
 import { readProviderWebhooks, type ProviderWebhookSettings } from './provider-webhooks-config';
 import { readProviders, type ProviderSettings } from './providers-config';
 import { readRateLimits, type RateLimits } from './rate-limits-config';
+import { readReconciliation, type ReconciliationConfig } from './reconciliation-config';
 import { readRefunds, type RefundSettings } from './refunds-config';
 import { readServiceMode, type ServiceMode } from './service-mode';
 import { readServer, type ServerSettings } from './server-config';
@@ -45,6 +46,7 @@ export interface AppConfig
   refunds: RefundSettings;
   providerWebhooks: ProviderWebhookSettings;
   webhooks: WebhookSettings;
+  reconciliation: ReconciliationConfig;
   /** The OpenAPI contract served at /payment/openapi.yaml. */
   contractPath: string;
   /** What /payment/docs serves besides the contract. */
@@ -85,6 +87,7 @@ export function loadConfig(env: Env, paths: InstallPaths = installPaths(SOURCE_D
     providerWebhooks: readProviderWebhooks(env, problems, { bodyLimitBytes: server.bodyLimitBytes }),
     webhooks: readWebhooks(env, mode, problems),
     ...readMetrics(env, mode, problems, { servicePort: server.port }),
+    ...readReconciliation(env, mode, problems),
     contractPath: paths.contractPath,
     docs: paths.docs,
   };

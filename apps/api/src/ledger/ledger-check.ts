@@ -21,10 +21,12 @@ export interface LedgerInvariant {
  * tables are its own, and a product names them only through these.
  */
 export const LEDGER_SQL = {
-  /** Every journal of one kind of object: `id`, `merchant_id`, `object_id`, `type`. */
-  journalsOf: (objectType: LedgerObjectType): string => `(SELECT id, merchant_id, object_id, type FROM ledger_journals WHERE object_type = '${objectType}')`,
-  /** Every journal of a payout row, a merchant's payout's or a settlement's (its `purpose`): `id`, `merchant_id`, `object_type`, `object_id`, `type`. */
-  journalsOfPayouts: "(SELECT id, merchant_id, object_type, object_id, type FROM ledger_journals WHERE object_type IN ('payout', 'settlement'))",
+  /** Every journal of one kind of object, but operators' corrections, which no state of the object accounts for: `id`, `merchant_id`, `object_id`, `type`. */
+  journalsOf: (objectType: LedgerObjectType): string => `(SELECT id, merchant_id, object_id, type FROM ledger_journals WHERE object_type = '${objectType}' AND type <> 'correction')`,
+  /** Every operator's correction (Ledger.postCorrection): `id`, `merchant_id`, `object_type`, `object_id`. */
+  corrections: "(SELECT id, merchant_id, object_type, object_id FROM ledger_journals WHERE type = 'correction')",
+  /** Every journal of a payout row, a merchant's payout's or a settlement's (its `purpose`), but corrections: `id`, `merchant_id`, `object_type`, `object_id`, `type`. */
+  journalsOfPayouts: "(SELECT id, merchant_id, object_type, object_id, type FROM ledger_journals WHERE object_type IN ('payout', 'settlement') AND type <> 'correction')",
   /** Every entry of a merchant's balance: `id`, `merchant_id`, `currency`, `kind`, `amount_minor`. */
   merchantEntries: '(SELECT id, merchant_id, currency, kind, amount_minor FROM ledger_entries WHERE merchant_id IS NOT NULL)',
   /** Every entry: `journal_id`, `account_id`, `kind`, `amount_minor`. */

@@ -24,8 +24,9 @@ export type EntryType =
   | 'refund_hold'
   | 'refund_release'
   | 'refund_debit'
-  | 'refund_fee_return';
-export type JournalType = 'payin_credit' | 'settlement' | 'payout_hold' | 'payout_release' | 'payout_debit' | 'payout_reversal' | 'refund_hold' | 'refund_release' | 'refund_debit';
+  | 'refund_fee_return'
+  | 'correction';
+export type JournalType = 'payin_credit' | 'settlement' | 'payout_hold' | 'payout_release' | 'payout_debit' | 'payout_reversal' | 'refund_hold' | 'refund_release' | 'refund_debit' | 'correction';
 export type LedgerObjectType = 'payin' | 'payout' | 'refund' | 'settlement';
 
 export interface JournalLine {

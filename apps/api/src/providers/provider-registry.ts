@@ -3,6 +3,7 @@ import type { AccountNameProvider } from './ports/account-names.port';
 import type { PaymentGateway } from './ports/payment-gateway.port';
 import type { PaymentRefunds } from './ports/payment-refunds.port';
 import type { PayoutTransfers } from './ports/payout-transfers.port';
+import type { ProviderRecords } from './ports/provider-records.port';
 import type { ProviderWebhooks } from './ports/provider-webhooks.port';
 
 /**
@@ -20,6 +21,8 @@ export interface Provider {
   readonly refunds?: PaymentRefunds;
   readonly accountNames?: AccountNameProvider;
   readonly webhooks?: ProviderWebhooks;
+  /** Its own records of what it did, for the daily reconciliation; none for a provider with no books of its own (the sandbox). */
+  readonly records?: ProviderRecords;
   /** `degraded` while calls to it are being refused (its circuit is open); readiness shows it. */
   health?(): 'up' | 'degraded';
 }
@@ -32,7 +35,7 @@ export interface ProviderSelection {
 }
 
 /** A port of a provider, by name. */
-export type ProviderPort = 'gateway' | 'payouts' | 'refunds' | 'accountNames' | 'webhooks';
+export type ProviderPort = 'gateway' | 'payouts' | 'refunds' | 'accountNames' | 'webhooks' | 'records';
 
 /** The gateway a payin is paid through, and the channels it offers there. */
 export interface PayinGateway {
@@ -91,6 +94,10 @@ export class ProviderRegistry {
 
   webhooks(id: string): ProviderWebhooks | undefined {
     return this.byId.get(id)?.webhooks;
+  }
+
+  records(id: string): ProviderRecords | undefined {
+    return this.byId.get(id)?.records;
   }
 
   /** The account-name adapter enquiries use. */

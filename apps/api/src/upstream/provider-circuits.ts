@@ -8,9 +8,9 @@ export type { ProviderCircuitSettings };
  * call refuses only calls of its kind, so that, say, failing enquiries
  * never hold back a payin start or a transfer.
  */
-export type CallKind = 'enquiry' | 'payin_start' | 'transfer' | 'verify' | 'refund' | 'bank_list';
+export type CallKind = 'enquiry' | 'payin_start' | 'transfer' | 'verify' | 'refund' | 'bank_list' | 'records';
 
-export const CALL_KINDS: readonly CallKind[] = ['enquiry', 'payin_start', 'transfer', 'verify', 'refund', 'bank_list'];
+export const CALL_KINDS: readonly CallKind[] = ['enquiry', 'payin_start', 'transfer', 'verify', 'refund', 'bank_list', 'records'];
 
 /** What a call is, to its circuits: its kind and, for an enquiry, the bank asked. */
 export interface CircuitCall {

@@ -43,6 +43,8 @@ export interface ProviderRequest {
   idempotent: boolean;
   /** The caller's own deadline or shutdown, besides PROVIDER_TIMEOUT_MS. */
   signal?: AbortSignal;
+  /** In place of PROVIDER_TIMEOUT_MS, for a call sized otherwise (a page of a day's records). */
+  timeoutMs?: number;
 }
 
 /** Who a call to a provider is for, and until when it may run: what each adapter call passes down to the client. */
@@ -126,7 +128,7 @@ export class UpstreamClient {
       }
     };
 
-    const timeout = AbortSignal.timeout(this.options.timeoutMs);
+    const timeout = AbortSignal.timeout(request.timeoutMs ?? this.options.timeoutMs);
     const signal = request.signal ? AbortSignal.any([request.signal, timeout]) : timeout;
     const url = new URL(this.options.baseUrl + request.path);
     for (const [name, value] of Object.entries(request.query ?? {})) url.searchParams.set(name, value);

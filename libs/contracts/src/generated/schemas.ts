@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 5296e5a6b20e53fedcec024825282f351fd5225e4ab12273482773093fd790c2
+ * Inputs: sha256 8eae4d6d564d705a4cecaf12585b5c45b16301cf2cdaee4a64758c437c677794
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -371,9 +371,10 @@ export const SCHEMAS = {
       "refund_hold",
       "refund_release",
       "refund_debit",
-      "refund_fee_return"
+      "refund_fee_return",
+      "correction"
     ],
-    "description": "What moved the money: `payin_credit`, a successful payin's amount into\n`pending`; `payin_fee`, its fee out of `pending`; `settlement`, a\npayin's net amount from `pending` to `available` (two entries, one\nout of each); `payout_hold`, a payout's amount and fee from\n`available` to `held`; `payout_release`, the same back when it fails\nor is cancelled; `payout_debit` and `payout_fee`, its amount and fee\nout of `held` when it succeeds; `payout_reversal` and\n`payout_fee_refund`, both back into `available` when it is reversed;\n`refund_hold`, a refund's amount from `pending` or `available` to\n`held`; `refund_release`, the same back when it fails or is\ncancelled; `refund_debit`, its amount out of `held` when it succeeds;\n`refund_fee_return`, the payin fee's share given back into\n`available` with it, when the merchant's fees say so. New types may be added; treat an unknown type by its\n`amount` and `balance`.\n"
+    "description": "What moved the money: `payin_credit`, a successful payin's amount into\n`pending`; `payin_fee`, its fee out of `pending`; `settlement`, a\npayin's net amount from `pending` to `available` (two entries, one\nout of each); `payout_hold`, a payout's amount and fee from\n`available` to `held`; `payout_release`, the same back when it fails\nor is cancelled; `payout_debit` and `payout_fee`, its amount and fee\nout of `held` when it succeeds; `payout_reversal` and\n`payout_fee_refund`, both back into `available` when it is reversed;\n`refund_hold`, a refund's amount from `pending` or `available` to\n`held`; `refund_release`, the same back when it fails or is\ncancelled; `refund_debit`, its amount out of `held` when it succeeds;\n`refund_fee_return`, the payin fee's share given back into\n`available` with it, when the merchant's fees say so; `correction`,\nan operator's correction of a difference between the provider's\nrecords and ours, into `available` or out of it, with a reason the\noperator recorded (the entry's `objectType` and `reference` name the\nobject it corrects). New types may be added; treat an unknown type by its\n`amount` and `balance`.\n"
   },
   "BalanceEntry": {
     "type": "object",

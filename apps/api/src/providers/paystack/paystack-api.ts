@@ -176,6 +176,31 @@ export class PaystackApi {
     return { refunds: items.map((item) => refundOf(item, 'refund_list')), pageCount: Number.isSafeInteger(meta.pageCount) ? (meta.pageCount as number) : null };
   }
 
+  /**
+   * One page of a List call over a time range: GET /transaction, /transfer,
+   * /refund or /settlement (https://paystack.com/docs/api/transaction/#list and
+   * the same section of each), with `from`, `to`, `perPage` and `page`, or a
+   * cursor (`use_cursor`, `next`; https://paystack.com/docs/api/#pagination)
+   * when an earlier page gave one. Its `meta` says what follows: `pageCount`
+   * (offset paging) or `next` (a cursor, null on the last page). Any answer
+   * but 200 is no answer.
+   */
+  async listPage(
+    list: { path: '/transaction' | '/transfer' | '/refund' | '/settlement'; from: Date; to: Date; perPage: number; page: number; cursor: string | null },
+    caller: ProviderCaller & { timeoutMs: number },
+  ): Promise<{ items: Record<string, unknown>[]; pageCount: number | null; next: string | null | undefined }> {
+    const call = `${list.path.slice(1)}_list_range`;
+    const query: Record<string, string> = { from: list.from.toISOString(), to: list.to.toISOString(), perPage: String(list.perPage) };
+    if (list.cursor === null) query.page = String(list.page);
+    else Object.assign(query, { use_cursor: 'true', next: list.cursor });
+    const answer = await this.client.request({ call, circuit: 'records', method: 'GET', path: list.path, query, idempotent: true, ...caller });
+    if (answer.status !== 200) throw unreadable(call);
+    const { items, meta } = listOf(answer, call);
+    // `next`: undefined when the meta has none (offset paging), null on a cursor's last page.
+    const next = typeof meta.next === 'string' && meta.next !== '' && meta.next !== 'null' ? meta.next : 'next' in meta ? null : undefined;
+    return { items, pageCount: Number.isSafeInteger(meta.pageCount) ? (meta.pageCount as number) : null, next };
+  }
+
   /** GET /refund/:id: the refund Paystack made under `id`. Any answer but 200 is no answer. */
   async fetchRefund(id: number, caller: ProviderCaller): Promise<PaystackRefund> {
     const answer = await this.client.request({ call: 'refund_fetch', circuit: 'verify', method: 'GET', path: `/refund/${id}`, idempotent: true, ...caller });

@@ -7,6 +7,7 @@ import { PaystackApi } from './paystack-api';
 import { PaystackGateway } from './paystack-gateway';
 import { PAYSTACK_RECIPIENTS, PAYSTACK_REFUNDS } from './paystack.migrations';
 import { PaystackPayoutTransfers } from './paystack-payout-transfers';
+import { PaystackRecords } from './paystack-records';
 import { PaystackRefunds, SqlPaystackRefundIds } from './paystack-refunds';
 import { PaystackWebhooks } from './paystack-webhooks';
 
@@ -31,6 +32,7 @@ export const PAYSTACK_PROVIDER: ProviderDefinition = {
       refunds: new PaystackRefunds(api, context.logger, new SqlPaystackRefundIds(context.client)),
       accountNames: new PaystackAccountNameProvider(api),
       webhooks: new PaystackWebhooks(api),
+      records: new PaystackRecords(api),
       // Degraded while any kind of call's circuit is open; a bank's own open circuit is that bank's state, not the provider's.
       health: () => (api.circuitState === 'closed' ? 'up' : 'degraded'),
     };
