@@ -10,6 +10,7 @@ export type {
   UpdateWebhookEndpointInput,
   WebhookEventsInput,
 } from './payment-client';
+export type { ListSettlementEntriesParams, ListSettlementsParams } from './settlements';
 export type { BatchItem, CreateBatchWithItemsInput, CreateBatchWithItemsResult } from './batch-builder';
 export { AutoPaginatingList, type Page } from './pagination';
 export {

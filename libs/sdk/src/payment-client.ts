@@ -27,6 +27,7 @@ import { expectData } from './expect-data';
 import { AutoPaginatingList } from './pagination';
 import { SignedTransport } from './signed-transport';
 import { SDK_VERSION } from './version';
+import { settlementsOf, type SettlementsApi } from './settlements';
 import { webhookEndpointsOf, type WebhookEndpointsApi } from './webhook-endpoints';
 
 export type { CreateWebhookEndpointInput, UpdateWebhookEndpointInput, WebhookEventsInput } from './webhook-endpoints';
@@ -41,7 +42,7 @@ export type ListBalanceEntriesParams = NonNullable<paths['/payment/api/balance/e
 
 /**
  * The merchant client of the payment service, one namespace per resource
- * (`banks`, `accounts`, `payins`, `payouts`, `payoutBatches`, `refunds`, `balance`, `events`, `webhookEndpoints`), as stripe-node. Every call is
+ * (`banks`, `accounts`, `payins`, `payouts`, `payoutBatches`, `refunds`, `balance`, `events`, `webhookEndpoints`, `settlements`), as stripe-node. Every call is
  * signed; transient failures are retried with fresh signatures; failures
  * throw a `PaymentError` subclass.
  */
@@ -55,6 +56,9 @@ export class PaymentClient {
    * Every method needs a credential with the `webhooks:manage` role.
    */
   readonly webhookEndpoints: WebhookEndpointsApi;
+
+  /** Your settlements to your own bank account, their account and schedule (docs/settlements.md). */
+  readonly settlements: SettlementsApi;
 
   constructor(options: PaymentClientOptions) {
     for (const field of ['baseUrl', 'apiKey', 'secretKey', 'merchantId', 'tenantId'] as const) {
@@ -79,6 +83,7 @@ export class PaymentClient {
     });
     this.http = createClient<paths>({ baseUrl: options.baseUrl.replace(/\/+$/, ''), fetch: this.transport.fetch });
     this.webhookEndpoints = webhookEndpointsOf(this.http, this.transport);
+    this.settlements = settlementsOf(this.http, this.transport);
   }
 
   /** Server time minus local time in seconds, as learned from clock-skew answers. 0 until one arrives. */
