@@ -246,12 +246,18 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'the schedule run by two instances
     await database.drop();
   });
 
-  it('makes one settlement of the whole balance, and the ledger holds', async () => {
+  it('makes one settlement of the whole balance, none while the merchant is suspended, and the ledger holds', async () => {
     const [one, two] = instances as [TestApp, TestApp];
     const a = merchantOf(one, MERCHANT_A);
     await a.call('PUT', '/payment/api/settlement-account', { enquiryId: await a.enquire() });
     await a.paid(10_000);
     const { available } = await a.balance();
+    // A merchant the operator suspended is settled by no run until reinstated.
+    const client = one.app.get<SqlClient>(SqlClient);
+    await client.query("UPDATE merchants SET status = 'suspended' WHERE merchant_id = $1", [MERCHANT_A.merchantId]);
+    await one.app.get(JobRunner).runNow('settlement-run');
+    await client.query("UPDATE merchants SET status = 'active' WHERE merchant_id = $1", [MERCHANT_A.merchantId]);
+    expect((await a.call('GET', '/payment/api/settlements')).json.data).toEqual([]);
     await Promise.all([one.app.get(JobRunner).runNow('settlement-run'), two.app.get(JobRunner).runNow('settlement-run'), one.app.get(JobRunner).runNow('settlement-run'), two.app.get(JobRunner).runNow('settlement-run')]);
     const listed = (await a.call('GET', '/payment/api/settlements')).json.data as Json[];
     expect(listed.map((s) => [s.amount, s.trigger])).toEqual([[available, 'schedule']]);

@@ -133,7 +133,8 @@ export class SettlementAccounts {
           const before = await this.of(merchantId, tx);
           if (!before.pending || before.pending.effectiveAt > now) return;
           if (before.current) await tx.query(`UPDATE settlement_accounts SET status = 'replaced', ended_at = $2 WHERE id = $1`, [before.current.id, now.toISOString()]);
-          await tx.query(`UPDATE settlement_accounts SET status = 'active' WHERE id = $1`, [before.pending.id]);
+          // In force from now, which a failure before it never outlasts: the pause rule compares the two.
+          await tx.query(`UPDATE settlement_accounts SET status = 'active', effective_at = $2 WHERE id = $1`, [before.pending.id, now.toISOString()]);
           await this.announce(tx, before.pending, 'in_force', before.current ?? null, now);
         }),
       );

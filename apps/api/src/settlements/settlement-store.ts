@@ -176,8 +176,9 @@ export class SettlementStore {
   /**
    * Up to `limit` merchants due the run `runKey` in `currency`: a settlement
    * account in force, a schedule that takes part in the run (daily, or weekly
-   * on `isoWeekday`), not paused, not settled in the run yet, and at least
-   * their minimum available.
+   * on `isoWeekday`), not paused, not suspended by the operator (whose
+   * money waits for the investigation), not settled in the run yet, and at
+   * least their minimum available.
    */
   async dueFor(run: { key: string; isoWeekday: number }, currency: SettlingCurrency, defaultMinimumMinor: bigint, limit: number, on: SqlQueryable = this.client): Promise<DueMerchant[]> {
     const { rows } = await this.observed('due', () =>
@@ -190,6 +191,7 @@ export class SettlementStore {
            AND (coalesce(st.interval, 'daily') = 'daily' OR (st.interval = 'weekly' AND st.weekday = $4))
            AND b.balance_minor >= greatest(coalesce(st.minimum_minor, $3), 1)
            AND NOT EXISTS (SELECT 1 FROM settlements s WHERE s.merchant_id = a.merchant_id AND s.currency = $2 AND s.run_key = $1)
+           AND NOT EXISTS (SELECT 1 FROM merchants m WHERE m.merchant_id = a.merchant_id AND m.status = 'suspended')
            AND NOT ${PAUSED_SQL('a.merchant_id', 'a', 'st')}
          ORDER BY a.merchant_id LIMIT $5`,
         [run.key, currency, defaultMinimumMinor.toString(), run.isoWeekday, limit],
