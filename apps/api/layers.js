@@ -44,6 +44,8 @@ const API_LAYERS = {
   payouts: [...BELOW_FEATURES, 'accounts', 'ledger', 'merchants', 'providers', 'webhooks'],
   refunds: [...BELOW_FEATURES, 'accounts', 'ledger', 'merchants', 'payins', 'providers', 'webhooks'],
   checkout: [...BELOW_FEATURES, 'merchants', 'payins', 'providers'],
+  // Merchants' CSV reports, read from the features' tables with their own rules (a payin's status at the time asked).
+  reports: [...BELOW_FEATURES, 'ledger', 'payins', 'payouts', 'refunds'],
   'provider-webhooks': [...BELOW_FEATURES, 'providers', 'payins', 'payouts', 'refunds'],
   health: [...BELOW_FEATURES, 'nonce'],
   docs: BELOW_FEATURES,

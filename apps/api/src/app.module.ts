@@ -20,6 +20,7 @@ import { PayoutsModule } from './payouts/payouts.module';
 import { ProviderWebhooksModule } from './provider-webhooks/provider-webhooks.module';
 import { RefundSimulationModule } from './refunds/refund-simulation.module';
 import { RefundsModule } from './refunds/refunds.module';
+import { ReportsModule } from './reports/reports.module';
 import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.module';
 import { SandboxSimulationModule } from './payins/sandbox-simulation.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -45,6 +46,7 @@ export class AppModule {
         PayoutsModule,
         RefundsModule,
         WebhookEndpointsModule,
+        ReportsModule,
         // Test helpers exist in sandbox mode only: in production their paths are unknown (404).
         ...(foundation.config.mode === 'sandbox' ? [SandboxSimulationModule, PayoutSimulationModule, RefundSimulationModule] : []),
         CheckoutModule,
