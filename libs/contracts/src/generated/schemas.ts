@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 084a26ce5605737708647d7d72c2db3b6637e5a0b95108663a8278a088117fd0
+ * Inputs: sha256 d2c967dd1fb18e4d7534ecbccc918436f609d591835955695b6226336cd0abcd
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
