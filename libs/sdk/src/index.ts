@@ -12,6 +12,7 @@ export type {
 } from './payment-client';
 export type { BatchItem, CreateBatchWithItemsInput, CreateBatchWithItemsResult } from './batch-builder';
 export { AutoPaginatingList, type Page } from './pagination';
+export { REPORT_NAMES, ReportExportError, type ExportReportInput, type ExportReportResult, type ReportName } from './report-export';
 export {
   PaymentError,
   AuthenticationError,
