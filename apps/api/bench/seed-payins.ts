@@ -42,12 +42,12 @@ export async function seedPayins(client: SqlQueryable, options: SeedOptions): Pr
       `INSERT INTO payins (merchant_id, reference, status, amount_minor, fee_minor, currency, customer_email, customer_name, gateway, narration, request_fingerprint,
                            created_at, expires_at, paid_at, failed_at, failure_reason, version, provider)
        SELECT $1, $4 || '-' || i, CASE WHEN i % 10 = 0 THEN 'FAILED' ELSE 'SUCCESSFUL' END,
-              100 + (i * 7919) % 100000000, CASE WHEN i % 10 = 0 THEN NULL ELSE (100 + (i * 7919) % 100000000) * 15 / 1000 END, 'NGN',
+              100 + (i::bigint * 7919) % 100000000, CASE WHEN i % 10 = 0 THEN NULL ELSE (100 + (i::bigint * 7919) % 100000000) * 15 / 1000 END, 'NGN',
               'customer' || (i % 5000) || '@example.com', CASE WHEN i % 3 = 0 THEN 'Obi, Ada "' || (i % 97) || '"' ELSE 'Ada Obi ' || (i % 97) END,
               'card', 'Order ' || i, 'seed',
               t, t + interval '30 minutes', CASE WHEN i % 10 = 0 THEN NULL ELSE t + interval '2 minutes' END,
               CASE WHEN i % 10 = 0 THEN t + interval '1 minute' END, CASE WHEN i % 10 = 0 THEN 'card_declined' END, 2, 'sandbox'
-       FROM generate_series($5::int, $6::int) AS i, LATERAL (SELECT $2::timestamptz + (i - 1) * $3::int * interval '1 millisecond' AS t) AS created`,
+       FROM generate_series($5::int, $6::int) AS i, LATERAL (SELECT $2::timestamptz + (i - 1)::bigint * $3::int * interval '1 millisecond' AS t) AS created`,
       params,
     );
     if (options.withLedger) await seedLedger(client, params);

@@ -1,4 +1,5 @@
 import type { CellKind, CellValue } from '../db/report-definition';
+import { majorUnitsText } from '../money/money';
 
 /**
  * The cells of a report, by kind. What a kind means is stated once here, and
@@ -24,20 +25,13 @@ import type { CellKind, CellValue } from '../db/report-definition';
 /** The characters a spreadsheet reads as the start of a formula (OWASP, CSV injection). */
 const FORMULA_START = /^[=+\-@\t\r]/;
 
-/** Minor units in one major unit: every currency the contract lists has two decimals (money/money.ts). */
-const MINOR_PER_MAJOR = 100n;
-
 /** A merchant's or customer's text, with a single quote in front when a spreadsheet would take it for a formula. */
 export function neutralisedText(text: string): string {
   return FORMULA_START.test(text) ? `'${text}` : text;
 }
 
-/** Minor units as major units with exactly two decimals, by integer arithmetic: 150050n is `1500.50`, -5n is `-0.05`. */
-export function majorUnits(minor: bigint): string {
-  const magnitude = minor < 0n ? -minor : minor;
-  const cents = (magnitude % MINOR_PER_MAJOR).toString().padStart(2, '0');
-  return `${minor < 0n ? '-' : ''}${magnitude / MINOR_PER_MAJOR}.${cents}`;
-}
+/** Minor units as major units with exactly two decimals (money.ts). */
+export const majorUnits = majorUnitsText;
 
 /** One cell's text, by its column's kind; a value of the wrong type for its kind is a bug in the report, and throws. */
 export function cellText(kind: CellKind, value: CellValue): string {
