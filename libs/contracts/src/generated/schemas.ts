@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 e57fb84c1e7e53da43d767d536cf7b38fceb3a800d677807d2858ee3af569d40
+ * Inputs: sha256 76f0b92c3dd438badabee0a97cf853fe086bf8fbdf56a7678e3c0700257ca72c
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
