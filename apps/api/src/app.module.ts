@@ -22,6 +22,7 @@ import { ReconciliationModule } from './reconciliation/reconciliation.module';
 import { RefundSimulationModule } from './refunds/refund-simulation.module';
 import { RefundsModule } from './refunds/refunds.module';
 import { SettlementsModule } from './settlements/settlements.module';
+import { ReportsModule } from './reports/reports.module';
 import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.module';
 import { SandboxSimulationModule } from './payins/sandbox-simulation.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -49,6 +50,7 @@ export class AppModule {
         SettlementsModule,
         WebhookEndpointsModule,
         ReconciliationModule,
+        ReportsModule,
         // Test helpers exist in sandbox mode only: in production their paths are unknown (404).
         ...(foundation.config.mode === 'sandbox' ? [SandboxSimulationModule, PayoutSimulationModule, RefundSimulationModule] : []),
         CheckoutModule,

@@ -1,7 +1,7 @@
 import { ACCOUNT_ENQUIRIES } from './accounts/accounts.migrations';
 import type { Migration } from './db/migrations';
 import { CREATE_OUTBOX, OUTBOX_OF_ANY_OBJECT } from './events/events.migrations';
-import { LEDGER, LEDGER_CHECKS } from './ledger/ledger.migrations';
+import { LEDGER, LEDGER_CHECKS, LEDGER_REPORT_INDEX } from './ledger/ledger.migrations';
 import { PAYOUT_APPROVALS_AND_BATCHES, PAYOUT_DAILY_TOTALS, PAYOUT_PROVIDER_OF_RECORD, PAYOUTS, SANDBOX_PAYOUT_TRANSFERS } from './payouts/payouts.migrations';
 import { CREATE_PAYINS, PAYIN_ATTEMPTS, PAYIN_LIFECYCLE, PAYIN_PROVIDER_OF_RECORD, PAYIN_PROVIDER_PAYMENTS, PAYIN_VERSION } from './payins/payins.migrations';
 import { PROVIDER_MIGRATIONS } from './providers/provider-list';
@@ -49,4 +49,5 @@ export const SCHEMA: readonly Migration[] = [
   LEDGER_CHECKS,
   SETTLEMENTS,
   RECONCILIATION,
+  LEDGER_REPORT_INDEX,
 ].sort((a, b) => a.id - b.id);

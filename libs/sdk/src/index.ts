@@ -13,6 +13,7 @@ export type {
 export type { ListSettlementEntriesParams, ListSettlementsParams } from './settlements';
 export type { BatchItem, CreateBatchWithItemsInput, CreateBatchWithItemsResult } from './batch-builder';
 export { AutoPaginatingList, type Page } from './pagination';
+export { REPORT_NAMES, ReportExportError, type ExportReportInput, type ExportReportResult, type ReportName } from './report-export';
 export {
   PaymentError,
   AuthenticationError,

@@ -25,6 +25,7 @@ import createClient, { type Client } from 'openapi-fetch';
 import { DEFAULTS, type PaymentClientOptions } from './client-options';
 import { expectData } from './expect-data';
 import { AutoPaginatingList } from './pagination';
+import { exportReport, type ExportReportInput, type ExportReportResult } from './report-export';
 import { SignedTransport } from './signed-transport';
 import { SDK_VERSION } from './version';
 import { settlementsOf, type SettlementsApi } from './settlements';
@@ -42,13 +43,15 @@ export type ListBalanceEntriesParams = NonNullable<paths['/payment/api/balance/e
 
 /**
  * The merchant client of the payment service, one namespace per resource
- * (`banks`, `accounts`, `payins`, `payouts`, `payoutBatches`, `refunds`, `balance`, `events`, `webhookEndpoints`, `settlements`), as stripe-node. Every call is
+ * (`banks`, `accounts`, `payins`, `payouts`, `payoutBatches`, `refunds`, `balance`, `reports`, `events`, `webhookEndpoints`, `settlements`), as stripe-node. Every call is
  * signed; transient failures are retried with fresh signatures; failures
  * throw a `PaymentError` subclass.
  */
 export class PaymentClient {
   private readonly http: Client<paths>;
   private readonly transport: SignedTransport;
+  private readonly baseUrl: string;
+  private readonly sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
   /**
    * The URLs your webhooks go to, each receiving the event types it enables,
@@ -81,7 +84,8 @@ export class PaymentClient {
       random: Math.random,
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
     });
-    this.http = createClient<paths>({ baseUrl: options.baseUrl.replace(/\/+$/, ''), fetch: this.transport.fetch });
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.http = createClient<paths>({ baseUrl: this.baseUrl, fetch: this.transport.fetch });
     this.webhookEndpoints = webhookEndpointsOf(this.http, this.transport);
     this.settlements = settlementsOf(this.http, this.transport);
   }
@@ -387,6 +391,20 @@ export class PaymentClient {
         return expectData(await this.http.GET('/payment/api/balance/entries', { params: { query: { ...rest, ...(from ? { cursor: from } : {}) } } }));
       });
     },
+  };
+
+  /** CSV reports of a window of time (docs/reports.md). */
+  readonly reports = {
+    /**
+     * Downloads a report to `write`, as `paysign export` does: every record
+     * once, the header row once, resuming a cut transfer after the last
+     * complete record with the report's `after` cursor.
+     * @throws {ValidationError} for a window or filter the report refuses, listing each in `details`.
+     * @throws {ReportExportError} after `retries` tries in a row that brought no new record.
+     * @throws {AuthenticationError | RateLimitError | ServiceUnavailableError} as every method.
+     */
+    export: (input: ExportReportInput): Promise<ExportReportResult> =>
+      exportReport((path) => this.transport.fetch(new Request(`${this.baseUrl}${path}`)), input, this.sleep),
   };
 
   /** The events the service sends your webhook endpoint. */

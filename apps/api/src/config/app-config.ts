@@ -13,6 +13,7 @@ import { readProviders, type ProviderSettings } from './providers-config';
 import { readRateLimits, type RateLimits } from './rate-limits-config';
 import { readReconciliation, type ReconciliationConfig } from './reconciliation-config';
 import { readRefunds, type RefundSettings } from './refunds-config';
+import { readReports, type ReportSettings } from './reports-config';
 import { readServiceMode, type ServiceMode } from './service-mode';
 import { readServer, type ServerSettings } from './server-config';
 import { readSettlement, type SettlementSettings } from './settlement-config';
@@ -39,7 +40,8 @@ export interface AppConfig
     PayinSettings,
     SettlementSettings,
     LedgerCheckSettings,
-    MetricsSettings {
+    MetricsSettings,
+    ReportSettings {
   mode: ServiceMode;
   rateLimits: RateLimits;
   payouts: PayoutSettings;
@@ -82,6 +84,7 @@ export function loadConfig(env: Env, paths: InstallPaths = installPaths(SOURCE_D
     ...readPayins(env, problems),
     ...readSettlement(env, mode, problems),
     ...readLedgerCheck(env, problems),
+    ...readReports(env, problems),
     payouts: readPayouts(env, problems, { provider: payoutProvider }),
     refunds: readRefunds(env, problems),
     providerWebhooks: readProviderWebhooks(env, problems, { bodyLimitBytes: server.bodyLimitBytes }),

@@ -59,13 +59,13 @@ export class StrictQuery {
    * The position a `cursor` names: the JSON array it encodes, read by
    * `read`, which answers the position or why the cursor is refused.
    */
-  cursor<T>(read: (fields: unknown[]) => T | string): T | undefined {
-    const raw = this.single('cursor');
+  cursor<T>(read: (fields: unknown[]) => T | string, { parameter = 'cursor', foreign = FOREIGN_CURSOR }: { parameter?: string; foreign?: string } = {}): T | undefined {
+    const raw = this.single(parameter);
     if (raw === undefined) return undefined;
     const fields = raw.length <= SCHEMAS.Cursor.maxLength && CURSOR_PATTERN.test(raw) ? cursorFields(raw) : undefined;
-    const position = fields === undefined ? FOREIGN_CURSOR : read(fields);
+    const position = fields === undefined ? foreign : read(fields);
     if (typeof position === 'string') {
-      this.refuse('cursor', 'invalid', position);
+      this.refuse(parameter, 'invalid', position);
       return undefined;
     }
     return position;

@@ -10,6 +10,7 @@ import { BalanceController } from './balance.controller';
 import { Ledger } from './ledger';
 import { PayinCredits } from './payin-credits';
 import { SettlementJob } from './settlement.job';
+import { UnsettledBalancesWarning } from './unsettled-balances';
 
 /** The merchants' money: the double-entry ledger, the balance routes, the credit of a successful payin and its settlement. */
 @Module({
@@ -26,6 +27,7 @@ import { SettlementJob } from './settlement.job';
       inject: [Ledger, MerchantRegistry, AppConfigToken],
     },
     SettlementJob,
+    UnsettledBalancesWarning,
   ],
   exports: [Ledger, PayinCredits],
 })

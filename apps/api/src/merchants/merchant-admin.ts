@@ -4,6 +4,7 @@ import type { ServiceMode } from '../config/service-mode';
 import { toDate } from '../db/sql-client';
 import { displayTextError } from '../http/display-text';
 import { fingerprintOf } from './merchant-registry';
+import { unsettledCurrenciesProblem } from './merchants-file';
 import { json, type Actor, type CredentialRow, type MerchantRow, type MerchantStore } from './merchant-store';
 import { DEFAULT_ROLES, PAYOUT_ROLES, type PayoutRole } from './payout-approval';
 
@@ -121,6 +122,24 @@ export class MerchantAdmin {
       if (merchant.status === status) throw new Refusal(`Merchant ${merchantId} is already ${status}.`);
       await tx.query('UPDATE merchants SET status = $2, updated_at = $3 WHERE merchant_id = $1', [merchantId, status, this.now().toISOString()]);
       return { merchantId, status };
+    });
+  }
+
+  /**
+   * The currencies the platform does not settle that the merchant may still
+   * collect: its payins in them are taken, and the operator settles that
+   * money by hand, outside the platform. An empty list takes every one away.
+   */
+  async setUnsettledCurrencies(merchantId: string, currencies: readonly string[]): Promise<{ merchantId: string; unsettledCurrencies: readonly string[] }> {
+    const problem = unsettledCurrenciesProblem(currencies);
+    if (problem) throw new Refusal(`--currencies ${problem}, comma-separated, or none.`);
+    return this.store.change(this.actor, 'set-unsettled-currencies', { merchantId, detail: { unsettledCurrencies: currencies } }, async (tx) => {
+      const merchant = await this.store.merchant(tx, merchantId, { forUpdate: true });
+      if (!merchant) throw new Refusal(`No merchant ${merchantId}; merchants list shows them.`);
+      const settings = currencies.length === 0 ? "settings - 'unsettledCurrencies'" : "jsonb_set(settings, '{unsettledCurrencies}', $3::jsonb)";
+      const params = [merchantId, this.now().toISOString(), ...(currencies.length === 0 ? [] : [JSON.stringify(currencies)])];
+      await tx.query(`UPDATE merchants SET settings = ${settings}, updated_at = $2 WHERE merchant_id = $1`, params);
+      return { merchantId, unsettledCurrencies: currencies };
     });
   }
 

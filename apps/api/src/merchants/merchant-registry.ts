@@ -32,6 +32,8 @@ export type MerchantEntry = Merchant & {
   payoutApproval?: PayoutApprovalPolicy;
   /** `displayName`, `brandColor` and `logo` in the file, read into one (merchants/branding.ts). */
   branding?: Branding;
+  /** Currencies the platform does not settle that the merchant may still collect, settled by the operator by hand (money/settlement-currencies.ts). Default none. */
+  unsettledCurrencies?: readonly string[];
 };
 
 interface ActiveCredential {
@@ -51,6 +53,7 @@ interface MerchantSettings {
   webhookOptInEvents: ReadonlySet<OptInEvent>;
   payoutApproval: PayoutApprovalPolicy;
   branding: Branding;
+  unsettledCurrencies: ReadonlySet<string>;
   active: boolean;
 }
 
@@ -97,13 +100,13 @@ export class MerchantRegistry {
     const byApiKey = new Map<string, ActiveCredential>();
     const byMerchantId = new Map<string, MerchantSettings>();
     for (const entry of entries) {
-      const { credentials, merchantId, tenantId, name, status = 'active', webhookOptInEvents = [], fees = DEFAULT_FEES, payoutApproval = NO_APPROVAL, branding = NO_BRANDING } = entry;
+      const { credentials, merchantId, tenantId, name, status = 'active', webhookOptInEvents = [], fees = DEFAULT_FEES, payoutApproval = NO_APPROVAL, branding = NO_BRANDING, unsettledCurrencies = [] } = entry;
       // The merchant a request carries: its identity only, never a secret.
       const merchant = { merchantId, tenantId, name };
       const { endpoints, notifySecrets } = endpointsOf(entry);
       const suspended = status === 'suspended';
       const keys = suspended ? [] : credentials.filter((c) => c.status !== 'revoked');
-      byMerchantId.set(merchantId, { merchant, notifySecrets, endpoints, fees, webhookOptInEvents: new Set(webhookOptInEvents), payoutApproval, branding, active: keys.length > 0 });
+      byMerchantId.set(merchantId, { merchant, notifySecrets, endpoints, fees, webhookOptInEvents: new Set(webhookOptInEvents), payoutApproval, branding, unsettledCurrencies: new Set(unsettledCurrencies), active: keys.length > 0 });
       for (const { apiKey, secretKey, roles = DEFAULT_ROLES, expiresAt } of keys) byApiKey.set(apiKey, { merchant, secretKey, roles: new Set(roles), expiresAtMs: expiresAt?.getTime() ?? Infinity });
     }
     const changes = diff(this.entries, entries);
@@ -212,6 +215,11 @@ export class MerchantRegistry {
   }
 
   /** What the merchant pays: its `fees`, or the defaults; the defaults too for a merchant no longer known. */
+  /** Whether the operator enabled `currency`, which the platform does not settle, for the merchant: it settles it by hand. */
+  collectsUnsettled(merchantId: string, currency: string): boolean {
+    return this.byMerchantId.get(merchantId)?.unsettledCurrencies.has(currency) ?? false;
+  }
+
   feesOf(merchantId: string): FeeSchedule {
     return this.byMerchantId.get(merchantId)?.fees ?? DEFAULT_FEES;
   }

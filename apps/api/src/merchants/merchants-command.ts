@@ -32,6 +32,9 @@ Commands:
   suspend --merchant-id M [--reason TEXT]
                                 Refuse every key of M and close its checkout; payouts and refunds in flight still settle.
   reinstate --merchant-id M     Undo suspend.
+  set-unsettled-currencies --merchant-id M --currencies USD,GBP|none
+                                Let M collect payins in currencies the platform does not settle (only NGN settles and pays out);
+                                you settle that money with M by hand, outside the platform. none takes them all away.
   import FILE [--dry-run]       Import a merchants file (MERCHANTS_FILE's format), idempotently; reports what it adds or changes.
   audit [--merchant-id M] [--limit N]
                                 Who changed what and when (the last N, default 100).
@@ -69,6 +72,7 @@ export async function runMerchantsCommand(argv: readonly string[], env: Readonly
         'expires-in': { type: 'string' },
         reason: { type: 'string' },
         limit: { type: 'string' },
+        currencies: { type: 'string' },
         'dry-run': { type: 'boolean' },
         'force-four-eyes-off': { type: 'boolean' },
         help: { type: 'boolean' },
@@ -106,7 +110,7 @@ export async function runMerchantsCommand(argv: readonly string[], env: Readonly
   }
 }
 
-type Values = Partial<Record<'merchant-id' | 'tenant-id' | 'name' | 'roles' | 'api-key' | 'expires-in' | 'reason' | 'limit', string>> & { 'dry-run'?: boolean; 'force-four-eyes-off'?: boolean };
+type Values = Partial<Record<'merchant-id' | 'tenant-id' | 'name' | 'roles' | 'api-key' | 'expires-in' | 'reason' | 'limit' | 'currencies', string>> & { 'dry-run'?: boolean; 'force-four-eyes-off'?: boolean };
 
 /** One command's outcome: one JSON object (--json), or lines for a person. */
 interface Outcome {
@@ -165,6 +169,13 @@ async function execute(command: string, operands: string[], values: Values, { st
       const changed = await admin.setStatus(need('merchant-id'), command === 'suspend' ? 'suspended' : 'active', values.reason);
       const said = command === 'suspend' ? 'suspended: its keys are refused and its checkout closed on every instance within MERCHANTS_SYNC_MAX_LAG_MS' : 'reinstated: its active keys work again';
       return { json: changed, lines: [`${changed.merchantId} ${said}.`] };
+    }
+    case 'set-unsettled-currencies': {
+      const given = need('currencies');
+      const currencies = given === 'none' ? [] : given.split(',').map((currency) => currency.trim());
+      const set = await admin.setUnsettledCurrencies(need('merchant-id'), currencies);
+      const said = currencies.length === 0 ? 'collects only currencies the platform settles' : `may collect ${currencies.join(', ')}, which the platform does not settle: you settle that money with it by hand`;
+      return { json: set, lines: [`${set.merchantId} ${said}; in force on every instance within MERCHANTS_SYNC_MAX_LAG_MS.`] };
     }
     case 'import': {
       const [file] = operands;

@@ -1,5 +1,7 @@
 import { isWebhookSecret, WEBHOOK_SECRET_PREFIX, WEBHOOK_SECRET_RULE, HEADER_GRAMMAR } from '@paysign/signing';
 import * as fs from 'node:fs';
+import { SCHEMAS } from '@paysign/contracts';
+import { settles } from '../money/settlement-currencies';
 import { ConfigError, type ServiceMode } from '../config/app-config';
 import { isGuessableSecret, MIN_SECRET_LENGTH, SECRET_STRENGTH_RULE } from '../config/secret-strength';
 import { displayTextError } from '../http/display-text';
@@ -22,7 +24,7 @@ const SANDBOX_API_KEY_PREFIX = 'pk_sandbox_';
 /** API keys the merchants tool mints outside production; production takes only live ones. */
 const TEST_API_KEY_PREFIX = 'pk_test_';
 
-const MERCHANT_FIELDS = ['merchantId', 'tenantId', 'name', 'credentials', 'webhookSecrets', 'webhookUrl', 'webhookOptInEvents', 'fees', 'payoutApproval', 'displayName', 'brandColor', 'logo'];
+const MERCHANT_FIELDS = ['merchantId', 'tenantId', 'name', 'credentials', 'webhookSecrets', 'webhookUrl', 'webhookOptInEvents', 'fees', 'payoutApproval', 'displayName', 'brandColor', 'logo', 'unsettledCurrencies'];
 const CREDENTIAL_FIELDS = ['apiKey', 'secretKey', 'status', 'roles'];
 const CREDENTIAL_STATUSES = ['active', 'revoked'];
 
@@ -112,6 +114,10 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
       else if (!Array.isArray(e.webhookSecrets) || e.webhookSecrets.length === 0) problems.push(`${at}.webhookUrl needs webhookSecrets to sign the events sent to it`);
       else webhookUrls[i] = url.url;
     }
+    if (e.unsettledCurrencies !== undefined) {
+      const problem = unsettledCurrenciesProblem(e.unsettledCurrencies);
+      if (problem) problems.push(`${at}.unsettledCurrencies ${problem}`);
+    }
     if (e.webhookOptInEvents !== undefined) {
       const events = e.webhookOptInEvents;
       if (!Array.isArray(events) || events.some((event) => !(OPT_IN_EVENTS as readonly unknown[]).includes(event))) {
@@ -171,4 +177,16 @@ export function validateMerchants(data: unknown, file: string, options: Merchant
     payoutApproval: approvals[i] ?? NO_APPROVAL,
     ...(webhookUrls[i] ? { webhookUrl: webhookUrls[i] } : {}),
   }));
+}
+
+/**
+ * Why a merchant's `unsettledCurrencies` cannot be taken, or undefined: it
+ * lists currencies of the contract the platform does not settle, each once.
+ * NGN, which settles, is refused: listing it would say nothing.
+ */
+export function unsettledCurrenciesProblem(value: unknown): string | undefined {
+  const unsettled = SCHEMAS.Currency.enum.filter((currency) => !settles(currency));
+  if (!Array.isArray(value) || value.some((currency) => !(unsettled as readonly unknown[]).includes(currency))) return `must be an array of currencies the platform does not settle: ${unsettled.join(', ')}`;
+  if (new Set(value).size !== value.length) return 'names a currency twice';
+  return undefined;
 }

@@ -8,7 +8,7 @@ import { readMerchantsFile } from './merchants-file';
 import { DEFAULT_ROLES } from './payout-approval';
 
 /** What a merchants file holds besides identity, keys and webhook secrets: kept as written, read by the file's rules at each load. */
-const SETTINGS_FIELDS = ['fees', 'payoutApproval', 'displayName', 'brandColor', 'logo', 'webhookOptInEvents'] as const;
+const SETTINGS_FIELDS = ['fees', 'payoutApproval', 'displayName', 'brandColor', 'logo', 'webhookOptInEvents', 'unsettledCurrencies'] as const;
 
 /** What an import did, or would do with --dry-run: IDs and fingerprints only, never a secret. */
 export interface ImportReport {

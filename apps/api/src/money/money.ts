@@ -40,3 +40,10 @@ export function amountOf(money: Money): number {
 export function formatMoney(money: Money, locale = 'en-NG'): string {
   return new Intl.NumberFormat(locale, { style: 'currency', currency: money.currency, currencyDisplay: 'narrowSymbol', minimumFractionDigits: 2 }).format(amountOf(money));
 }
+
+/** Minor units as major units with exactly two decimals, by integer arithmetic, never a float: 150050n is `1500.50`, -5n is `-0.05`. */
+export function majorUnitsText(minor: bigint): string {
+  const unit = BigInt(MINOR_PER_MAJOR);
+  const magnitude = minor < 0n ? -minor : minor;
+  return `${minor < 0n ? '-' : ''}${magnitude / unit}.${(magnitude % unit).toString().padStart(2, '0')}`;
+}

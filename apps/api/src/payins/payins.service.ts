@@ -9,6 +9,7 @@ import { ApiException } from '../errors/api.exception';
 import { ProviderRegistry } from '../providers/provider-registry';
 import { MerchantRegistry } from '../merchants/merchant-registry';
 import { moneyFromAmount } from '../money/money';
+import { SETTLEMENT_CURRENCIES, settles } from '../money/settlement-currencies';
 import type { CreatePayinDto } from './create-payin.dto';
 import { PayinRepository, type NewPayin, type NewPayinAttempt, type PayinKey, type PayinListQuery, type StoredPayin } from './payin-repository.interface';
 import { effectivePayin, type PayinTransition } from './payin-states';
@@ -34,6 +35,10 @@ export class PayinsService {
 
   /** Creates a payin, or replays the one with the same reference and body. */
   async create(merchantId: string, input: CreatePayinDto): Promise<{ created: boolean; payin: Payin }> {
+    // A currency no payout can send: the money would be stuck unless the operator settles it by hand, as the merchant agreed.
+    if (!settles(input.currency) && !this.merchants.collectsUnsettled(merchantId, input.currency)) {
+      throw new ApiException('CURRENCY_NOT_SETTLEABLE', { currency: input.currency, settles: SETTLEMENT_CURRENCIES.join(', ') });
+    }
     if (input.notifyUrl && !this.merchants.canSignNotifications(merchantId)) throw new ApiException('WEBHOOK_NOT_CONFIGURED', { merchantId });
     const gateway = input.gateway ?? null;
     // The gateway selected now takes the payin for good: it is its provider of record.

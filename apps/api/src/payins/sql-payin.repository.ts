@@ -279,8 +279,8 @@ export class SqlPayinRepository implements PayinRepository {
   }
 }
 
-/** The status filter on the state at `now`: an expired PENDING payin is ABANDONED, whether or not the sweep has written it yet. */
-function statusAt(status: PayinStatus, params: unknown[], now: Date): string {
+/** The status filter on the state at `now`: an expired PENDING payin is ABANDONED, whether or not the sweep has written it yet. The listing's and the report's. */
+export function statusAt(status: PayinStatus, params: unknown[], now: Date): string {
   // A payin started at a provider stays PENDING past expiry until the provider has been asked (effectivePayin).
   if (status === 'PENDING') return `(status = 'PENDING' AND (expires_at > $${params.push(now.toISOString())}::timestamptz OR provider_reference IS NOT NULL))`;
   if (status === 'ABANDONED') return `(status = 'ABANDONED' OR (status = 'PENDING' AND provider_reference IS NULL AND expires_at <= $${params.push(now.toISOString())}::timestamptz))`;

@@ -130,6 +130,12 @@ describe('the contract, operation by operation and webhook by webhook, on the re
     await call(MERCHANT_A, 'GET', '/payment/api/balance/entries?limit=5', undefined, 200);
   });
 
+  it('the reports, every one the contract lists, downloaded as CSV with its documented header', async () => {
+    const reports = OPERATIONS.filter((operation) => operation.startsWith('GET /payment/api/reports/')).map((operation) => operation.slice('GET '.length));
+    expect(reports.length).toBeGreaterThan(0);
+    for (const path of reports) await call(MERCHANT_A, 'GET', `${path}?from=2000-01-01T00:00:00Z&to=2100-01-01T00:00:00Z`, undefined, 200);
+  });
+
   it('payouts: created, listed, read, approved, rejected, cancelled, requeried, driven to every final state, and their event logs', async () => {
     const sent = await createPayout(MERCHANT_A, 500);
     await call(MERCHANT_A, 'GET', '/payment/api/payouts?limit=5', undefined, 200);

@@ -9,3 +9,5 @@ export { JobRunner } from '../../src/jobs/job-runner';
 export { PayoutDispatcher } from '../../src/payouts/payout-dispatcher';
 export { freePort } from './private-redis';
 export { APPROVER_A, CREATOR_APPROVER_A, payoutMerchantsFile } from './payout-merchants';
+export { seedPayins } from '../../bench/seed-payins';
+export { SqlClient } from '../../src/db/sql-client';

@@ -306,6 +306,13 @@ export const ERROR_REGISTRY = {
     retryable: true,
     message: 'The service failed to process the request. Retry with backoff; quote the requestId to support if it persists.',
   },
+  CURRENCY_NOT_SETTLEABLE: {
+    status: 422,
+    type: 'invalid_request',
+    retryable: false,
+    message:
+      'This platform cannot settle or pay out {currency}; only {settles} settles. Create the payin in {settles}, or ask the operator to enable {currency} for your merchant (merchants set-unsettled-currencies), if you settle it with them outside the platform.',
+  },
 } as const satisfies Record<ErrorCode, ErrorDefinition>;
 
 type Placeholders<T extends string> = T extends `${string}{${infer Name}}${infer Rest}` ? Name | Placeholders<Rest> : never;

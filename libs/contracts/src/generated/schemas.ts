@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 8eae4d6d564d705a4cecaf12585b5c45b16301cf2cdaee4a64758c437c677794
+ * Inputs: sha256 8e6813ebd216721b9bab806c54cc9c7daa57abffd0efc427b548d66042daf028
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -3175,7 +3175,8 @@ export const SCHEMAS = {
       "RATE_LIMITED",
       "METRICS_UNAUTHORIZED",
       "STORE_UNAVAILABLE",
-      "INTERNAL_ERROR"
+      "INTERNAL_ERROR",
+      "CURRENCY_NOT_SETTLEABLE"
     ],
     "x-enumDescriptions": {
       "AUTH_HEADER_MISSING": "A signing header is missing. Send all six on every signed request.",
@@ -3246,7 +3247,8 @@ export const SCHEMAS = {
       "RATE_LIMITED": "Too many requests from this API key, or from this address before verification. Wait `Retry-After` seconds, then retry.",
       "METRICS_UNAUTHORIZED": "The metrics need `Authorization: Bearer` with the operator's `METRICS_TOKEN`.",
       "STORE_UNAVAILABLE": "A store the service needs is down; nothing was admitted or recorded. Retry with backoff.",
-      "INTERNAL_ERROR": "An unexpected failure. Retry with backoff; quote the `requestId` if it persists."
+      "INTERNAL_ERROR": "An unexpected failure. Retry with backoff; quote the `requestId` if it persists.",
+      "CURRENCY_NOT_SETTLEABLE": "A payin in a currency the platform cannot settle or pay out (only NGN does), which the operator has not enabled for the merchant. Create it in NGN, or ask the operator to enable the currency, which you then settle with them outside the platform."
     }
   },
   "FieldError": {

@@ -58,11 +58,21 @@ export class ContractValidator {
     // Pages (the hosted checkout) and redirects: the contract documents the status and the media type, not a schema to check.
     if (!documented?.['application/json']) {
       if (documented?.['text/html']) return typeof body === 'string' ? [] : [`${method} ${template} ${status} must be an HTML page`];
+      if (documented?.['text/csv']) return this.csvViolations(`${method} ${template} ${status}`, documented['text/csv'], body);
       if (!documented) return body === '' || body === undefined ? [] : [`${method} ${template} ${status} must have no body`];
     }
     const schemaPointer = `${pointer}/content/application~1json/schema`;
     if (!this.ajv.getSchema(`${CONTRACT_ID}#${schemaPointer}`)) return [`${method} ${template} ${status} has no application/json schema`];
     return this.validateAt(schemaPointer, body);
+  }
+
+  /** A CSV answer: text whose header row is the one the contract's examples start with (reports; docs/reports.md). */
+  private csvViolations(label: string, media: NonNullable<ResponseObject['content']>[string], body: unknown): string[] {
+    if (typeof body !== 'string') return [`${label} must be CSV text`];
+    const headers = new Set(Object.values(media.examples ?? {}).map((example) => String(example.value ?? '').split(/\r?\n/)[0]));
+    const header = body.split('\r\n')[0] ?? '';
+    if (headers.size > 0 && !headers.has(header)) return [`${label} starts with the header row ${JSON.stringify(header)}, not the documented ${[...headers].map((h) => JSON.stringify(h)).join(' or ')}`];
+    return body === '' || body.endsWith('\r\n') ? [] : [`${label} must end each record with CRLF`];
   }
 
   /** Returns the contract violations of one webhook payload, checked against its `webhooks` entry; empty when it conforms. */

@@ -8,6 +8,8 @@ export interface CliIo {
   randomUUID: () => string;
   readFile: (path: string) => Promise<Uint8Array>;
   fetch: typeof fetch;
+  /** Writes bytes to standard output as they are (export's CSV); resolves when it can take more. */
+  write?: (chunk: Uint8Array) => Promise<void>;
   /** Resolves when a long-running command (listen) should stop: Ctrl-C or SIGTERM. */
   untilStopped?: Promise<void>;
 }

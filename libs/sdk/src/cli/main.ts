@@ -19,6 +19,7 @@ runPaysign(process.argv.slice(2), {
   randomUUID,
   readFile,
   fetch: globalThis.fetch,
+  write: (chunk) => new Promise<void>((resolve) => (process.stdout.write(chunk) ? resolve() : process.stdout.once('drain', () => resolve()))),
   untilStopped: new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

@@ -1,6 +1,7 @@
 import { EXIT_OK, EXIT_USAGE, EXIT_FAILED, UsageError, type CliIo } from './cli-io';
 import { batchesCommand } from './batches-command';
 import { curlCommand } from './curl-command';
+import { exportCommand } from './export-command';
 import { listenCommand } from './listen-command';
 import { payoutsCommand } from './payouts-command';
 import { refundsCommand } from './refunds-command';
@@ -38,6 +39,13 @@ Commands:
                [--limit N] [--cursor C]
            One page of refunds, newest first; when more match, it prints the
            --cursor that continues.
+  export <payins|payouts|refunds|balance-entries> --from T --to T
+         [--status S] [--currency C] [--type T] [--balance B]
+         [--batch-reference R] [--payin-reference P] [--retries N] > file.csv
+           A report as CSV on standard output (docs/reports.md): from (inclusive)
+           to (exclusive), RFC 3339. A cut transfer is resumed after the last
+           complete row, up to N tries in a row without progress (default 5);
+           then it exits 1, the file holding complete rows only.
 
 Flags of sign, curl and request:
   --api-key K        X-API-KEY (or PAYSIGN_API_KEY)
@@ -71,7 +79,7 @@ Flags of listen:
   --tolerance S      seconds webhook-timestamp may be from this clock; default 300
   --print-body       print each verified body too
 
-Flags of payouts, batches and refunds: --api-key, --secret-key, --merchant-id, --tenant-id
+Flags of payouts, batches, refunds and export: --api-key, --secret-key, --merchant-id, --tenant-id
 and --base-url as above (or their PAYSIGN_* variables); approving needs a credential with
 the payouts:approve role that did not create the payout or batch, and creating a refund
 one with the refunds:create role.
@@ -87,6 +95,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIo) => Promise<number | v
   payouts: payoutsCommand,
   batches: batchesCommand,
   refunds: refundsCommand,
+  export: exportCommand,
 };
 
 /** Runs the CLI and returns its exit code. */
