@@ -47,7 +47,7 @@ const API_LAYERS = {
   settlements: [...BELOW_FEATURES, 'accounts', 'ledger', 'merchants', 'payouts', 'providers'],
   checkout: [...BELOW_FEATURES, 'merchants', 'payins', 'providers'],
   // Merchants' CSV reports, read from the features' tables with their own rules (a payin's status at the time asked).
-  reports: [...BELOW_FEATURES, 'ledger', 'payins', 'payouts', 'refunds'],
+  reports: [...BELOW_FEATURES, 'ledger', 'payins', 'payouts', 'refunds', 'settlements'],
   'provider-webhooks': [...BELOW_FEATURES, 'providers', 'payins', 'payouts', 'refunds'],
   // The daily comparison of each provider's records with ours, and the operator's settling of what disagrees: through the objects' own state machines, or a correction journal.
   reconciliation: [...BELOW_FEATURES, 'ledger', 'merchants', 'providers', 'payins', 'payouts', 'refunds'],

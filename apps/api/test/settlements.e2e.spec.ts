@@ -147,6 +147,12 @@ function settlementSuite(name: string, start: (env: Record<string, string>, opti
       await runJob(api, 'payout-dispatch');
       await runJob(api, 'payout-status-check');
       expect(await a.settlement(id)).toMatchObject({ status: 'PAID', provider: 'sandbox', providerReference: expect.stringMatching(/^PSX-/), completedAt: expect.any(String) });
+      // The reports: the settlement in settlements.csv with its narration, never in payouts.csv.
+      const window = `from=${new Date(clock.now() - 7 * DAY_MS).toISOString()}&to=${new Date(clock.now() + DAY_MS).toISOString()}`;
+      const settlementsCsv = String((await a.call('GET', `/payment/api/reports/settlements.csv?${window}`)).body).split('\r\n');
+      expect(settlementsCsv[0]).toBe('id,status,amount,currency,trigger,bankCode,accountNumber,accountName,narration,providerReference,createdAt,completedAt,reversedAt,failureReason,cursor');
+      expect(settlementsCsv[1]).toMatch(new RegExp(`^${id},PAID,${(available as number).toFixed(2)},NGN,schedule,058,${makeNuban('058', '012345678')},ADAEZE NWOSU,Paysign settlement ${id},PSX-`));
+      expect(String((await a.call('GET', `/payment/api/reports/payouts.csv?${window}`)).body)).not.toContain(id);
       const held = ((await a.call('GET', '/payment/api/balance/entries?limit=1')).json.data as Json[])[0];
       expect(held).toMatchObject({ type: 'payout_debit', objectType: 'settlement', reference: id, balance: 'held' });
 

@@ -1,7 +1,7 @@
 import { PaymentError } from './errors';
 
 /** The reports the service serves, each at /payment/api/reports/{name}.csv (docs/reports.md). */
-export const REPORT_NAMES = ['payins', 'payouts', 'refunds', 'balance-entries'] as const;
+export const REPORT_NAMES = ['payins', 'payouts', 'refunds', 'balance-entries', 'settlements'] as const;
 export type ReportName = (typeof REPORT_NAMES)[number];
 
 /** What `exportReport` takes. */

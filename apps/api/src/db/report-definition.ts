@@ -47,6 +47,8 @@ export interface ReportDefinition<Row, Raw> {
   name: string;
   /** The table, with a `merchant_id`, a `created_at` and the key. */
   table: string;
+  /** A condition every row of the report meets, when the table holds more than its rows (the payouts table, a settlement's transfer). */
+  scope?: string;
   /** What orders rows of one instant: a reference (text) or an identity (bigint). */
   key: { column: string; type: 'reference' | 'bigint' };
   /** The select list, which must include the key (as text) and created_at. */
@@ -82,7 +84,7 @@ export interface ReportRequest {
 export function batchStatement(report: AnyReport, request: ReportRequest, after: ReportPosition | undefined, limit: number): { sql: string; params: unknown[] } {
   const params: unknown[] = [request.merchantId, request.from.toISOString(), request.to.toISOString()];
   const key = report.key.column;
-  const where = ['merchant_id = $1', 'created_at >= $2::timestamptz', 'created_at < $3::timestamptz'];
+  const where = ['merchant_id = $1', 'created_at >= $2::timestamptz', 'created_at < $3::timestamptz', ...(report.scope ? [report.scope] : [])];
   for (const filter of report.filters) {
     const value = request.filters[filter.parameter];
     if (value !== undefined) where.push(filter.condition(value, params, request.now));

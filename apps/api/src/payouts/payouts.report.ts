@@ -24,6 +24,8 @@ interface PayoutRaw {
 export const PAYOUTS_REPORT: ReportDefinition<PayoutRaw, PayoutRaw> = {
   name: 'payouts',
   table: 'payouts',
+  // A settlement's transfer is in the settlements report, never here.
+  scope: "purpose = 'payout'",
   key: { column: 'reference', type: 'reference' },
   select:
     'reference, status, amount_minor::text AS amount_minor, fee_minor::text AS fee_minor, currency, bank_code, account_number, account_name, narration, batch_reference, created_at, completed_at, reversed_at, failure_reason, cancellation_reason',

@@ -3,6 +3,7 @@ import { BALANCE_ENTRIES_REPORT } from '../ledger/balance-entries.report';
 import { PAYINS_REPORT } from '../payins/payins.report';
 import { PAYOUTS_REPORT } from '../payouts/payouts.report';
 import { REFUNDS_REPORT } from '../refunds/refunds.report';
+import { SETTLEMENTS_REPORT } from '../settlements/settlements.report';
 
 /**
  * Every report, by name: what /payment/api/reports/{name}.csv serves. Each is
@@ -11,5 +12,5 @@ import { REFUNDS_REPORT } from '../refunds/refunds.report';
  * and docs/reports.md, and reports-doc.spec.ts checks the three agree.
  */
 export const REPORTS: ReadonlyMap<string, AnyReport> = new Map(
-  ([PAYINS_REPORT, PAYOUTS_REPORT, REFUNDS_REPORT, BALANCE_ENTRIES_REPORT] as AnyReport[]).map((report) => [report.name, report]),
+  ([PAYINS_REPORT, PAYOUTS_REPORT, REFUNDS_REPORT, BALANCE_ENTRIES_REPORT, SETTLEMENTS_REPORT] as AnyReport[]).map((report) => [report.name, report]),
 );

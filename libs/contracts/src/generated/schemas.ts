@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 8e6813ebd216721b9bab806c54cc9c7daa57abffd0efc427b548d66042daf028
+ * Inputs: sha256 0c1ef5e4df0c3c4cb8a67abeba0ba234b2f97f3c5618f3e3fe1e6317a4b3c645
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */

@@ -39,7 +39,7 @@ Commands:
                [--limit N] [--cursor C]
            One page of refunds, newest first; when more match, it prints the
            --cursor that continues.
-  export <payins|payouts|refunds|balance-entries> --from T --to T
+  export <payins|payouts|refunds|balance-entries|settlements> --from T --to T
          [--status S] [--currency C] [--type T] [--balance B]
          [--batch-reference R] [--payin-reference P] [--retries N] > file.csv
            A report as CSV on standard output (docs/reports.md): from (inclusive)
