@@ -52,7 +52,7 @@ describe('production with Paystack, against the fake provider', () => {
   beforeAll(async () => {
     fake = await startFakePaystack({ secretKey: LIVE_KEY });
     fake.addAccount(ACCOUNT);
-    api = await startProductionTestApp(paystackEverywhere(fake.url), { overrides: { storeClock: clock.now }, startJobs: false });
+    api = await startProductionTestApp({ ...paystackEverywhere(fake.url), SETTLEMENTS_ENABLED: 'true', SETTLEMENT_ACCOUNT_CHANGE_DELAY_SECONDS: '3600' }, { overrides: { storeClock: clock.now }, startJobs: false });
     fake.webhookUrl = `${api.baseUrl}${WEBHOOK_PATH}`;
   });
 
@@ -353,8 +353,12 @@ describe('production with Paystack, against the fake provider', () => {
       await runJob('settlement');
       const { available } = (await as('GET', '/payment/api/balance')).json;
       const enquiry = await as('POST', '/payment/merchant-api/account/inquiry', { bankCode: ACCOUNT.bankCode, accountNumber: ACCOUNT.accountNumber });
-      expect((await as('PUT', '/payment/api/settlement-account', { enquiryId: enquiry.json.enquiryId })).json).toMatchObject({ current: { account: { accountName: ACCOUNT.accountName } }, pending: null });
-      const created = await as('POST', '/payment/api/settlements', { currency: 'NGN' });
+      expect((await as('PUT', '/payment/api/settlement-account', { enquiryId: enquiry.json.enquiryId })).json).toMatchObject({ current: null, pending: { account: { accountName: ACCOUNT.accountName } } });
+      // Settled by hand, whatever the hour of the run: the account is in force after its delay, here an hour (at least that in production).
+      expect((await as('PUT', '/payment/api/settlement-schedule', { interval: 'manual', minimumAmount: 0 })).status).toBe(200);
+      clock.advance(3_600_000);
+      await runJob('settlement-run');
+      const created = await as('POST', '/payment/api/settlements', { reference: unique('early'), currency: 'NGN' });
       expect(created.json).toMatchObject({ status: 'PENDING', amount: available, trigger: 'manual' });
       const id = created.json.id as string;
       await runJob('payout-dispatch');

@@ -110,9 +110,14 @@ function settlementSuite(name: string, start: (env: Record<string, string>, opti
 
     it('settles a day of payins, a refund and a payout to the account, with exactly the entries it covered, once per run', async () => {
       expect((await a.call('GET', '/payment/api/settlement-account')).json).toEqual({ current: null, pending: null });
+      // The first account waits its delay as any change does: a stolen key cannot name one and settle to it at once.
       const first = await a.call('PUT', '/payment/api/settlement-account', { enquiryId: await a.enquire() });
-      expect(first.json).toMatchObject({ current: { account: { bankCode: '058', accountNumber: makeNuban('058', '012345678') } }, pending: null });
-      expect(await eventTypes(api, MERCHANT_A.merchantId)).toEqual(['settlement_account.changed']);
+      expect(first.json).toMatchObject({ current: null, pending: { account: { bankCode: '058', accountNumber: makeNuban('058', '012345678') } } });
+      expect((await a.call('POST', '/payment/api/settlements', { reference: unique('stl'), currency: 'NGN' })).json.code).toBe('SETTLEMENT_ACCOUNT_NOT_SET');
+      clock.advance(HOUR_MS);
+      await runJob(api, 'settlement-run');
+      expect((await a.call('GET', '/payment/api/settlement-account')).json).toMatchObject({ current: { account: { accountNumber: makeNuban('058', '012345678') } }, pending: null });
+      expect(await eventTypes(api, MERCHANT_A.merchantId)).toEqual(['settlement_account.changed', 'settlement_account.changed']);
 
       const payins = [await a.paid(10_000), await a.paid(5_000)];
       clock.advance(DAY_MS + 1000);
@@ -188,12 +193,12 @@ function settlementSuite(name: string, start: (env: Record<string, string>, opti
       clock.advance(2000);
       await runJob(api, 'settlement-run');
       expect((await a.call('GET', '/payment/api/settlement-account')).json).toMatchObject({ current: { account: { accountNumber: makeNuban('033', '204060801') } }, pending: null });
-      expect((await eventTypes(api, MERCHANT_A.merchantId)).filter((type) => type === 'settlement_account.changed')).toHaveLength(5);
+      expect((await eventTypes(api, MERCHANT_A.merchantId)).filter((type) => type === 'settlement_account.changed')).toHaveLength(6);
       const { rows } = await api.app.get<SqlClient>(SqlClient).query<{ payload: string }>(
         "SELECT payload FROM outbox_events WHERE merchant_id = $1 AND object_type = 'settlement_account' ORDER BY version",
         [MERCHANT_A.merchantId],
       );
-      expect(rows.map((row) => (JSON.parse(row.payload) as { data: { phase: string } }).data.phase)).toEqual(['in_force', 'requested', 'cancelled', 'requested', 'in_force']);
+      expect(rows.map((row) => (JSON.parse(row.payload) as { data: { phase: string } }).data.phase)).toEqual(['requested', 'in_force', 'requested', 'cancelled', 'requested', 'in_force']);
     });
 
     it('gives a failed settlement its money back and pauses the schedule until it is set again; refuses what it must', async () => {
@@ -205,15 +210,19 @@ function settlementSuite(name: string, start: (env: Record<string, string>, opti
       clock.advance(DAY_MS + 1000);
       await runJob(api, 'settlement');
       const { available } = await a.balance();
-      const created = await a.call('POST', '/payment/api/settlements', { currency: 'NGN' });
+      const request = { reference: unique('early'), currency: 'NGN' };
+      const created = await a.call('POST', '/payment/api/settlements', request);
       expect(created.status).toBe(201);
       expect(created.json).toMatchObject({ status: 'PENDING', trigger: 'manual', amount: available });
       const id = created.json.id as string;
+      // The same reference again is the same settlement, never a second.
+      const replayed = await a.call('POST', '/payment/api/settlements', request);
+      expect([replayed.status, replayed.headers.get('idempotent-replayed'), replayed.json.id]).toEqual([200, 'true', id]);
       await runJob(api, 'payout-dispatch');
       expect(await a.settlement(id)).toMatchObject({ status: 'FAILED', failureReason: 'account_not_found' });
       expect(await a.balance()).toMatchObject({ available });
       expect((await a.call('GET', '/payment/api/settlement-schedule')).json).toMatchObject({ paused: true, pausedBy: id, nextRunAt: null });
-      expect((await a.call('POST', '/payment/api/settlements', { currency: 'NGN' })).json.code).toBe('SETTLEMENTS_PAUSED');
+      expect((await a.call('POST', '/payment/api/settlements', { reference: unique('stl'), currency: 'NGN' })).json.code).toBe('SETTLEMENTS_PAUSED');
       clock.advance(DAY_MS);
       await runJob(api, 'settlement-run');
       expect(await a.balance()).toMatchObject({ available });
@@ -225,7 +234,8 @@ function settlementSuite(name: string, start: (env: Record<string, string>, opti
 
       expect((await a.call('PUT', '/payment/api/settlement-schedule', { interval: 'daily', minimumAmount: 1, weekday: 'monday' })).json.details).toEqual([expect.objectContaining({ field: 'weekday', code: 'not_allowed' })]);
       expect((await a.call('PUT', '/payment/api/settlement-schedule', { interval: 'weekly', minimumAmount: 1.005 })).status).toBe(400);
-      expect((await a.call('POST', '/payment/api/settlements', { currency: 'USD' })).status).toBe(400);
+      expect((await a.call('POST', '/payment/api/settlements', { reference: unique('stl'), currency: 'USD' })).status).toBe(400);
+      expect((await a.call('POST', '/payment/api/settlements', { currency: 'NGN' })).status).toBe(400);
       expect((await a.call('GET', '/payment/api/settlements/stl_nope')).status).toBe(400);
       expect((await a.call('GET', '/payment/api/settlements/stl_0000000000000000000000')).json.code).toBe('SETTLEMENT_NOT_FOUND');
       const b = merchantOf(api, MERCHANT_B);
@@ -238,6 +248,25 @@ function settlementSuite(name: string, start: (env: Record<string, string>, opti
 
 settlementSuite('PostgreSQL', (env, options) => startTestApp(env, options));
 settlementSuite('PGlite', (env, options) => startEmbeddedTestApp(env, options));
+
+describe('settlements where the deployment does not settle yet', () => {
+  let api: TestApp;
+  beforeAll(async () => {
+    api = await startTestApp({ MERCHANTS_FILE: settlementMerchantsFile(), SETTLEMENTS_ENABLED: 'false', SETTLEMENT_RUN_HOUR_UTC: '0', SETTLEMENT_DEFAULT_MINIMUM_AMOUNT: '0' }, { startJobs: false });
+  });
+  afterAll(() => api.close());
+
+  it('keeps the account and schedule, and settles nothing: no run, and POST answers SETTLEMENTS_NOT_ENABLED', async () => {
+    const a = merchantOf(api, MERCHANT_A);
+    expect((await a.call('PUT', '/payment/api/settlement-account', { enquiryId: await a.enquire() })).json).toMatchObject({ current: { account: { accountName: 'ADAEZE NWOSU' } } });
+    await a.paid(2_000);
+    await runJob(api, 'settlement-run');
+    expect((await a.call('GET', '/payment/api/settlements')).json.data).toEqual([]);
+    expect((await a.call('GET', '/payment/api/settlement-schedule')).json).toMatchObject({ paused: false, nextRunAt: null });
+    const refused = await a.call('POST', '/payment/api/settlements', { reference: unique('stl'), currency: 'NGN' });
+    expect([refused.status, refused.json.code]).toEqual([422, 'SETTLEMENTS_NOT_ENABLED']);
+  });
+});
 
 describeWithStore('PostgreSQL', DATABASE_URL, 'the schedule run by two instances at once', () => {
   let database: { url: string; drop: () => Promise<void> };

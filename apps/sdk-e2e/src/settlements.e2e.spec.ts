@@ -47,8 +47,10 @@ describe('PaymentClient settlements against the real service', () => {
       await client.payins.simulate(reference, { outcome: 'successful' });
     }
     const { available } = await client.balance.get();
-    const settlement = await client.settlements.create();
-    expect(settlement).toMatchObject({ status: 'PENDING', amount: available, trigger: 'manual' });
+    const request = { reference: `sdk-early-${Date.now()}`, currency: 'NGN' as const };
+    const settlement = await client.settlements.create(request);
+    expect(settlement).toMatchObject({ status: 'PENDING', amount: available, trigger: 'manual', idempotentReplayed: false });
+    expect(await client.settlements.create(request)).toMatchObject({ id: settlement.id, idempotentReplayed: true });
     await api.app.get(JobRunner).runNow('payout-dispatch');
     await api.app.get(PayoutDispatcher).idle();
     expect(await client.settlements.get(settlement.id)).toMatchObject({ status: 'PAID' });
@@ -59,7 +61,8 @@ describe('PaymentClient settlements against the real service', () => {
 
     const reader = new PaymentClient({ baseUrl: api.baseUrl, ...MERCHANT_A, apiKey: 'pk_live_a_reader', secretKey: 'sk_test_a_reader_0123456789abcdef01', retryDelayMs: 10 });
     expect(await reader.settlements.get(settlement.id)).toMatchObject({ id: settlement.id });
-    expect(await reader.settlements.create().catch((e: unknown) => e)).toMatchObject({ code: 'ROLE_REQUIRED' });
-    expect(await reader.settlements.create().catch((e: unknown) => e)).toBeInstanceOf(PermissionError);
+    const refused = await reader.settlements.create({ reference: 'sdk-reader', currency: 'NGN' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(PermissionError);
+    expect(refused).toMatchObject({ code: 'ROLE_REQUIRED' });
   });
 });

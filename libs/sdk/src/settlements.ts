@@ -1,4 +1,4 @@
-import type { BalanceEntry, SetSettlementScheduleRequest, Settlement, SettlementAccountState, SettlementSchedule, paths } from '@paysign/contracts';
+import type { BalanceEntry, CreateSettlementRequest, SetSettlementScheduleRequest, Settlement, SettlementAccountState, SettlementSchedule, paths } from '@paysign/contracts';
 import type { Client } from 'openapi-fetch';
 import { expectData } from './expect-data';
 import { AutoPaginatingList } from './pagination';
@@ -47,13 +47,17 @@ export function settlementsOf(http: Client<paths>, transport: SignedTransport) {
     setSchedule: async (schedule: SetSettlementScheduleRequest): Promise<SettlementSchedule> => expectData(await http.PUT('/payment/api/settlement-schedule', { body: schedule })),
 
     /**
-     * Settles the whole `available` balance now, whatever the schedule. Not
-     * idempotent: sent again only after a refusal that did nothing; after a
-     * timeout or a lost connection, `list()` says whether it was made.
+     * Settles the whole `available` balance now, whatever the schedule.
+     * `reference` is your idempotency key: a retry with it (after a timeout
+     * or a lost connection) answers the settlement it made, with
+     * `idempotentReplayed: true`, and never makes a second.
      * @throws {ConflictError} SETTLEMENT_ACCOUNT_NOT_SET, SETTLEMENTS_PAUSED.
-     * @throws {ValidationError} with code NOTHING_TO_SETTLE when the balance is below the minimum payout.
+     * @throws {ValidationError} NOTHING_TO_SETTLE when the balance is below the minimum payout; SETTLEMENTS_NOT_ENABLED when the deployment does not settle yet.
      */
-    create: async (currency: 'NGN' = 'NGN'): Promise<Settlement> => expectData(await http.POST('/payment/api/settlements', { body: { currency }, fetch: transport.fetchNotIdempotent })),
+    create: async (input: CreateSettlementRequest): Promise<Settlement & { idempotentReplayed: boolean }> => {
+      const result = await http.POST('/payment/api/settlements', { body: input });
+      return { ...expectData(result), idempotentReplayed: result.response.headers.get('idempotent-replayed') === 'true' };
+    },
 
     /** @throws {NotFoundError} with code SETTLEMENT_NOT_FOUND. */
     get: async (id: string): Promise<Settlement> => expectData(await http.GET('/payment/api/settlements/{id}', { params: { path: { id } } })),

@@ -3,6 +3,8 @@ import type { ServiceMode } from './service-mode';
 
 /** Settlements to the merchant's own bank account (apps/api/src/settlements). */
 export interface BankSettlementSettings {
+  /** Whether runs and `POST /settlements` settle: off by default in production until every instance runs a release that knows a settlement's transfer from a payout. */
+  enabled: boolean;
   /** How long a change of settlement account waits before it is in force: a day in production, none in sandbox. */
   accountChangeDelaySeconds: number;
   /** The hour (UTC) a day's run of the schedules starts at. */
@@ -27,7 +29,7 @@ export interface SettlementSettings {
 const PRODUCTION_MIN_ACCOUNT_CHANGE_DELAY_SECONDS = 3600;
 
 export function readSettlement(env: Env, mode: ServiceMode, problems: string[]): SettlementSettings {
-  const { int } = envValues(env, problems);
+  const { int, bool } = envValues(env, problems);
   const accountChangeDelaySeconds = int('SETTLEMENT_ACCOUNT_CHANGE_DELAY_SECONDS', mode === 'production' ? 86_400 : 0, 0, 2_592_000);
   if (mode === 'production' && accountChangeDelaySeconds < PRODUCTION_MIN_ACCOUNT_CHANGE_DELAY_SECONDS) {
     problems.push(
@@ -39,6 +41,7 @@ export function readSettlement(env: Env, mode: ServiceMode, problems: string[]):
     settlementIntervalMs: int('SETTLEMENT_INTERVAL_MS', 60_000, 50, 3_600_000),
     settlementBatchSize: int('SETTLEMENT_BATCH_SIZE', 500, 1, 100_000),
     settlements: {
+      enabled: bool('SETTLEMENTS_ENABLED', mode === 'sandbox'),
       accountChangeDelaySeconds,
       runHourUtc: int('SETTLEMENT_RUN_HOUR_UTC', 7, 0, 23),
       runCheckIntervalMs: int('SETTLEMENT_RUN_CHECK_INTERVAL_MS', 60_000, 50, 3_600_000),

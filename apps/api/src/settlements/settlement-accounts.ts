@@ -77,9 +77,9 @@ export class SettlementAccounts {
   }
 
   /**
-   * Asks for the account: the first is in force at once; a change of it
-   * waits `delayMs` (in force at once when 0), replacing a change already
-   * waiting. Announced either way.
+   * Asks for the account: in force after `delayMs` (at once when 0), the
+   * first as any change, replacing a change already waiting. Announced
+   * either way.
    */
   async request(merchantId: string, account: SettlementAccountOfEvent, requestedBy: string, delayMs: number, now: Date): Promise<SettlementAccountsOf> {
     return this.observed('change', () =>
@@ -87,7 +87,8 @@ export class SettlementAccounts {
         await this.lockSettings(tx, merchantId, now);
         const before = await this.of(merchantId, tx);
         if (before.pending) await tx.query(`UPDATE settlement_accounts SET status = 'cancelled', ended_at = $2 WHERE id = $1`, [before.pending.id, now.toISOString()]);
-        const immediate = !before.current || delayMs === 0;
+        // The first account waits as a change does: a stolen key must not name one and settle to it at once.
+        const immediate = delayMs === 0;
         const effectiveAt = immediate ? now : new Date(now.getTime() + delayMs);
         if (immediate && before.current) await tx.query(`UPDATE settlement_accounts SET status = 'replaced', ended_at = $2 WHERE id = $1`, [before.current.id, now.toISOString()]);
         const { rows } = await tx.query<AccountRow>(

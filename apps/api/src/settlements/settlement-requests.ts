@@ -3,6 +3,7 @@ import { IsDefined, IsIn, IsNumber, IsString, Matches, Max, Min, ValidateIf } fr
 import { encodeListingCursor, parseListingQuery } from '../http/listing-query';
 import { encodeCursor, FOREIGN_CURSOR, StrictQuery } from '../http/strict-query';
 import { validationFailed } from '../errors/api.exception';
+import { REFERENCE_PATTERN, REFERENCE_RULE } from '../http/request-rules';
 import type { SettlementListQuery } from './settlement-store';
 
 // Every enum, pattern and limit below is read from the contract (openapi/payment-api.yaml).
@@ -48,6 +49,11 @@ export function scheduleErrors(body: Record<string, unknown>) {
 }
 
 export class CreateSettlementDto implements CreateSettlementRequest {
+  @Matches(REFERENCE_PATTERN, { message: REFERENCE_RULE })
+  @IsString({ message: 'reference must be a string.' })
+  @IsDefined({ message: 'reference is required: your reference for this settlement request, which makes a retry safe.' })
+  reference!: string;
+
   @IsIn(SETTLING, { message: `currency must be ${SETTLING.join(' or ')}: only naira settles to a bank account here.` })
   @IsDefined({ message: 'currency is required: NGN.' })
   currency!: CreateSettlementRequest['currency'];

@@ -18,7 +18,7 @@ export const SETTLEMENT_RUN_JOB = 'settlement-run';
  * The `settlement-run` job of every instance: brings changes of settlement
  * account whose delay has passed into force, then, from each day's
  * SETTLEMENT_RUN_HOUR_UTC, settles every merchant the day's run is due to,
- * one currency at a time. Safe with N instances: a merchant is settled once
+ * one currency at a time, where SETTLEMENTS_ENABLED. Safe with N instances: a merchant is settled once
  * per currency and run (checked under its balance's lock, and UNIQUE), and a
  * change comes into force once. A merchant below its minimum is left for a
  * later pass of the same day, in case its balance reaches it.
@@ -49,7 +49,7 @@ export class SettlementRunJob implements OnModuleInit {
     if (changed > 0) this.logger.warn({ changed }, 'settlement account changes in force after their delay');
     const run = runOf(now, runHourUtc);
     // Without a payout provider nothing could be sent: the money stays available rather than held for nothing.
-    if (!run || !this.providers.payoutsForNewPayouts()) return { again: changed === runBatchSize };
+    if (!run || !this.config.settlements.enabled || !this.providers.payoutsForNewPayouts()) return { again: changed === runBatchSize };
     let settled = 0;
     let due = 0;
     for (const currency of SETTLING_CURRENCIES) {

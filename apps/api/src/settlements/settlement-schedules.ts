@@ -1,6 +1,5 @@
 import type { SettlementInterval } from '@paysign/contracts';
 import type { SqlClient, SqlQueryable } from '../db/sql-client';
-import { toDate } from '../db/sql-client';
 import { observeThrough, type StoreProbe } from '../stores/store-probe';
 import type { ScheduleRule } from './settlement-calendar';
 
@@ -16,17 +15,20 @@ export interface Pause {
 }
 
 /**
- * Settlements pause when the merchant's latest settlement failed, and resume
- * when a settlement account came into force after that failure, or the
- * schedule was set after it: the one rule the runs, the API and the views
- * read (as SQL, for the runs that select many merchants at once). `m`: the
- * merchant's id; `account`, `settings`: aliases of its rows.
+ * A merchant's settlements pause when one made to the account in force
+ * failed, and resume when another account comes into force, or when the
+ * schedule is set after the failure: the one rule the runs, the API and the
+ * views read. A settlement made to an account since replaced pauses
+ * nothing, whenever it fails. `m`: the merchant's id; `account`,
+ * `settings`: aliases of its account in force and its settings row.
  */
-export const PAUSED_SQL = (m: string, account: string, settings: string): string => `EXISTS (
-  SELECT 1 FROM (SELECT t.status, t.completed_at FROM settlements s JOIN payouts t ON t.merchant_id = s.merchant_id AND t.reference = s.id
-                 WHERE s.merchant_id = ${m} ORDER BY s.created_at DESC, s.id DESC LIMIT 1) latest
-  WHERE latest.status IN ('FAILED', 'CANCELLED') AND latest.completed_at > ${account}.effective_at
-    AND (${settings}.resumed_at IS NULL OR latest.completed_at > ${settings}.resumed_at))`;
+const FAILED_TO_ACCOUNT_IN_FORCE = (m: string, account: string, settings: string): string => `
+  FROM settlements s JOIN payouts t ON t.merchant_id = s.merchant_id AND t.reference = s.id
+  WHERE s.merchant_id = ${m} AND t.status IN ('FAILED', 'CANCELLED') AND s.created_at >= ${account}.effective_at
+    AND (${settings}.resumed_at IS NULL OR t.completed_at > ${settings}.resumed_at)`;
+
+/** The pause rule as SQL, for the runs that select many merchants at once. */
+export const PAUSED_SQL = (m: string, account: string, settings: string): string => `EXISTS (SELECT 1 ${FAILED_TO_ACCOUNT_IN_FORCE(m, account, settings)})`;
 
 /** Merchants' settlement schedules (settlement_settings), with the defaults for one never set. */
 export class SettlementSchedules {
@@ -69,20 +71,14 @@ export class SettlementSchedules {
   /** The failed settlement that pauses the merchant's settlements now; undefined when they are not paused. */
   async pauseOf(merchantId: string, on: SqlQueryable = this.client): Promise<Pause | undefined> {
     const { rows } = await this.observed('find', () =>
-      on.query<{ id: string; failure_reason: string | null; status: string; completed_at: Date | string | null; effective_at: Date | string | null; resumed_at: Date | string | null }>(
-        `SELECT s.id, t.failure_reason, t.status, t.completed_at, a.effective_at, st.resumed_at
-         FROM settlements s JOIN payouts t ON t.merchant_id = s.merchant_id AND t.reference = s.id
-         LEFT JOIN settlement_accounts a ON a.merchant_id = s.merchant_id AND a.status = 'active'
-         LEFT JOIN settlement_settings st ON st.merchant_id = s.merchant_id
-         WHERE s.merchant_id = $1 ORDER BY s.created_at DESC, s.id DESC LIMIT 1`,
+      on.query<{ id: string; failure_reason: string | null }>(
+        `SELECT f.id, f.failure_reason FROM settlement_accounts a LEFT JOIN settlement_settings st ON st.merchant_id = a.merchant_id
+         CROSS JOIN LATERAL (SELECT s.id, t.failure_reason ${FAILED_TO_ACCOUNT_IN_FORCE('a.merchant_id', 'a', 'st')} ORDER BY t.completed_at DESC, s.id DESC LIMIT 1) f
+         WHERE a.merchant_id = $1 AND a.status = 'active'`,
         [merchantId],
       ),
     );
     const latest = rows[0];
-    if (!latest || !['FAILED', 'CANCELLED'].includes(latest.status) || latest.completed_at === null) return undefined;
-    const failedAt = toDate(latest.completed_at);
-    if (latest.effective_at !== null && toDate(latest.effective_at) >= failedAt) return undefined;
-    if (latest.resumed_at !== null && toDate(latest.resumed_at) >= failedAt) return undefined;
-    return { settlementId: latest.id, reason: latest.failure_reason ?? 'failed' };
+    return latest && { settlementId: latest.id, reason: latest.failure_reason ?? 'failed' };
   }
 }

@@ -25,7 +25,8 @@ export function newSettlementId(): string {
 /** What one settlement of a merchant and currency comes to. */
 export type SettleOutcome =
   | { outcome: 'created'; transfer: StoredPayout }
-  | { outcome: 'already-settled' }
+  | { outcome: 'already-settled'; id: string }
+  | { outcome: 'suspended' }
   | { outcome: 'no-account' }
   | { outcome: 'paused'; pause: Pause }
   | { outcome: 'below-minimum'; availableMinor: bigint; minimumMinor: bigint };
@@ -33,7 +34,7 @@ export type SettleOutcome =
 export interface SettleRequest {
   merchantId: string;
   currency: SettlingCurrency;
-  /** `schedule:<UTC day>` for a run of the schedule; a fresh key for each POST. */
+  /** `schedule:<UTC day>` for a run of the schedule; `manual:<reference>` for a POST, its idempotency key. */
   runKey: string;
   /** The API key of a POST; null for a run of the schedule. */
   requestedBy: string | null;
@@ -89,8 +90,11 @@ export class SettlementStore {
     return this.observed('settle', () =>
       this.client.transaction(async (tx): Promise<SettleOutcome> => {
         const availableMinor = await this.ledger.lockAvailable(tx, merchantId, currency);
-        const { rows: done } = await tx.query('SELECT 1 FROM settlements WHERE merchant_id = $1 AND currency = $2 AND run_key = $3', [merchantId, currency, request.runKey]);
-        if (done.length > 0) return { outcome: 'already-settled' };
+        const { rows: done } = await tx.query<{ id: string }>('SELECT id FROM settlements WHERE merchant_id = $1 AND currency = $2 AND run_key = $3', [merchantId, currency, request.runKey]);
+        if (done[0]) return { outcome: 'already-settled', id: done[0].id };
+        // Read under the balance's lock: an operator's suspension committed before this settlement stops it.
+        const { rows: suspended } = await tx.query("SELECT 1 FROM merchants WHERE merchant_id = $1 AND status = 'suspended'", [merchantId]);
+        if (suspended.length > 0) return { outcome: 'suspended' };
         const { current } = await this.accounts.of(merchantId, tx);
         if (!current) return { outcome: 'no-account' };
         const pause = await this.schedules.pauseOf(merchantId, tx);

@@ -62,8 +62,10 @@ export class SettlementsController {
   @Post('settlements')
   async create(@VerifiedBody() body: Record<string, unknown>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Settlement> {
     const input = validateBody(CreateSettlementDto, CREATE_SETTLEMENT_FIELDS, body);
-    const transfer = await this.settlements.create(callerOf(request), input.currency);
-    void reply.status(201).header('Location', ROUTES.settlement(transfer.reference));
+    const { created, transfer } = await this.settlements.create(callerOf(request), input);
+    void reply.header('Location', ROUTES.settlement(transfer.reference));
+    if (created) void reply.status(201);
+    else void reply.status(200).header('Idempotent-Replayed', 'true');
     return settlementToContract(transfer);
   }
 

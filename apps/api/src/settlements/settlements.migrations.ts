@@ -9,8 +9,10 @@ export const SETTLEMENTS: Migration = {
   // exactly-once rules, with its status; the settlement row adds what it
   // covered: the merchant's `available` entries after the previous
   // settlement's hold, up to its own. Such payouts do not count against the
-  // merchant's daily payout limit. New tables and a column with a default:
-  // the release before ignores them.
+  // merchant's daily payout limit. New tables and a column with a default,
+  // which the release before ignores; but it would send a settlement's
+  // transfer as a payout, so settlements run only where SETTLEMENTS_ENABLED
+  // says every instance knows them (docs/operations.md, "Settlements").
   statements: [
     "ALTER TABLE payouts ADD COLUMN purpose text NOT NULL DEFAULT 'payout'",
     `CREATE TABLE settlement_accounts (

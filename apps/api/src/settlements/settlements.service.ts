@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { SettlementAccountState, SettlementSchedule, SetSettlementScheduleRequest } from '@paysign/contracts';
@@ -73,7 +72,7 @@ export class SettlementsService {
 
   async schedule(merchantId: string): Promise<SettlementSchedule> {
     const [schedule, pause, { current }] = await Promise.all([this.schedules.of(merchantId), this.schedules.pauseOf(merchantId), this.accounts.of(merchantId)]);
-    const runs = current !== undefined && pause === undefined;
+    const runs = this.config.settlements.enabled && current !== undefined && pause === undefined;
     return {
       interval: schedule.interval,
       minimumAmount: amountOf({ minor: schedule.minimumMinor, currency: 'NGN' }),
@@ -93,23 +92,31 @@ export class SettlementsService {
     return this.schedule(caller.merchantId);
   }
 
-  /** Settles the whole available balance now, as a run would, with the platform's minimum payout as its minimum. */
-  async create(caller: Caller, currency: SettlingCurrency): Promise<StoredPayout> {
-    if (!this.providers.payoutsForNewPayouts()) throw new ApiException('PAYOUT_PROVIDER_NOT_CONFIGURED', {});
+  /**
+   * Settles the whole available balance now, as a run would, with the
+   * platform's minimum payout as its minimum. The caller's reference is the
+   * request's idempotency key: the same again answers the settlement it made.
+   */
+  async create(caller: Caller, input: { reference: string; currency: SettlingCurrency }): Promise<{ created: boolean; transfer: StoredPayout }> {
     requireRole(this.merchants, caller, 'settlements:manage');
-    const outcome = await this.settle({ merchantId: caller.merchantId, currency, runKey: `manual:${randomUUID()}`, requestedBy: caller.apiKey, minimumMinor: this.config.payouts.minAmountMinor });
+    if (!this.config.settlements.enabled) throw new ApiException('SETTLEMENTS_NOT_ENABLED', {});
+    if (!this.providers.payoutsForNewPayouts()) throw new ApiException('PAYOUT_PROVIDER_NOT_CONFIGURED', {});
+    const { currency } = input;
+    const outcome = await this.settle({ merchantId: caller.merchantId, currency, runKey: `manual:${input.reference}`, requestedBy: caller.apiKey, minimumMinor: this.config.payouts.minAmountMinor });
     switch (outcome.outcome) {
       case 'created':
-        return outcome.transfer;
+        return { created: true, transfer: outcome.transfer };
+      case 'already-settled':
+        return { created: false, transfer: await this.get(caller.merchantId, outcome.id) };
+      case 'suspended':
+        // The merchant was suspended since its request was let in: answered as its next request will be.
+        throw new ApiException('AUTH_UNKNOWN_API_KEY', { detail: 'The API key is not an active credential: its merchant is suspended. Ask the operator.' });
       case 'no-account':
         throw new ApiException('SETTLEMENT_ACCOUNT_NOT_SET', {});
       case 'paused':
         throw new ApiException('SETTLEMENTS_PAUSED', { id: outcome.pause.settlementId, reason: outcome.pause.reason });
       case 'below-minimum':
         throw new ApiException('NOTHING_TO_SETTLE', { currency, available: `${currency} ${naira(outcome.availableMinor)}`, minimum: `${currency} ${naira(outcome.minimumMinor)}` });
-      case 'already-settled':
-        // Never met: a POST's run key is its own.
-        throw new Error('a settlement POST met its own run key');
     }
   }
 

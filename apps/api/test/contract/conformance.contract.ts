@@ -201,7 +201,7 @@ describe('the contract, operation by operation and webhook by webhook, on the re
     const settleNow = async (naira: number) => {
       const payin = await createPayin(credential, naira);
       await call(credential, 'POST', `/payment/api/payins/${payin}/simulate`, { outcome: 'successful' }, 200);
-      const id = (await call(credential, 'POST', '/payment/api/settlements', { currency: 'NGN' }, 201)).json.id as string;
+      const id = (await call(credential, 'POST', '/payment/api/settlements', { reference: unique('stl'), currency: 'NGN' }, 201)).json.id as string;
       await dispatchPayouts();
       return id;
     };

@@ -234,6 +234,12 @@ export const ERROR_REGISTRY = {
     retryable: false,
     message: 'No change of settlement account is waiting, so there is nothing to cancel. Read GET /payment/api/settlement-account for the account in force.',
   },
+  SETTLEMENTS_NOT_ENABLED: {
+    status: 422,
+    type: 'invalid_request',
+    retryable: false,
+    message: 'This deployment does not settle balances to bank accounts yet (SETTLEMENTS_ENABLED is off); nothing was held. Ask the operator; your settlement account and schedule are kept meanwhile.',
+  },
   WEBHOOK_NOT_CONFIGURED: {
     status: 422,
     type: 'invalid_request',

@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 0c1ef5e4df0c3c4cb8a67abeba0ba234b2f97f3c5618f3e3fe1e6317a4b3c645
+ * Inputs: sha256 aeb738247d410e85a9719798fbbb8d2dd5f518e296fb864739799161c570f84c
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -1995,9 +1995,14 @@ export const SCHEMAS = {
     "type": "object",
     "additionalProperties": false,
     "required": [
+      "reference",
       "currency"
     ],
     "properties": {
+      "reference": {
+        "$ref": "#/components/schemas/Reference",
+        "description": "Your reference for this request, its idempotency key: the same again answers the settlement it made, with `Idempotent-Replayed: true`."
+      },
       "currency": {
         "type": "string",
         "enum": [
@@ -3167,6 +3172,7 @@ export const SCHEMAS = {
       "SETTLEMENTS_PAUSED",
       "NOTHING_TO_SETTLE",
       "SETTLEMENT_ACCOUNT_CHANGE_NOT_PENDING",
+      "SETTLEMENTS_NOT_ENABLED",
       "NUBAN_CHECK_FAILED",
       "ACCOUNT_NOT_FOUND",
       "ACCOUNT_DORMANT",
@@ -3213,6 +3219,7 @@ export const SCHEMAS = {
       "SETTLEMENTS_PAUSED": "A settlement failed, so settlements are paused. Name a working settlement account, or set the schedule again if the account is right.",
       "NOTHING_TO_SETTLE": "The `available` balance is below the minimum a settlement pays out. Wait for more to settle from `pending`.",
       "SETTLEMENT_ACCOUNT_CHANGE_NOT_PENDING": "No change of settlement account is waiting, so there is nothing to cancel. Read the settlement account.",
+      "SETTLEMENTS_NOT_ENABLED": "This deployment does not settle balances to bank accounts yet (`SETTLEMENTS_ENABLED`); nothing was held. Ask the operator.",
       "PAYOUT_NOT_CANCELLABLE": "Only a `QUEUED` or `PENDING_APPROVAL` payout can be cancelled; this one is being sent or is final. Read it for its outcome.",
       "PAYOUT_TRANSITION_NOT_ALLOWED": "The payout's status, or the sandbox provider's own record of its transfer, does not allow the simulated outcome.",
       "INSUFFICIENT_BALANCE": "The payout and its fee exceed the `available` balance, or the refund exceeds both balances it may be drawn from (docs/refunds.md); nothing was held. Wait for settlement, or pay out or refund less.",
