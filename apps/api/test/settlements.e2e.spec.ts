@@ -243,6 +243,21 @@ function settlementSuite(name: string, start: (env: Record<string, string>, opti
       expect((await b.call('GET', `/payment/api/settlements/${id}`)).json.code).toBe('SETTLEMENT_NOT_FOUND');
       expect((await a.call('PUT', '/payment/api/settlement-schedule', { interval: 'manual', minimumAmount: 0 })).json).toMatchObject({ interval: 'manual', weekday: null, nextRunAt: null });
     });
+
+    it('pauses nothing for a settlement that fails after its account was replaced', async () => {
+      // Made to the failing account still in force, then the account is replaced before the transfer is sent.
+      await a.paid(2_000);
+      clock.advance(DAY_MS + 1000);
+      await runJob(api, 'settlement');
+      const made = await a.call('POST', '/payment/api/settlements', { reference: unique('early'), currency: 'NGN' });
+      expect(made.json).toMatchObject({ status: 'PENDING', account: { accountNumber: makeNuban(...ACCOUNTS.failing) } });
+      await a.call('PUT', '/payment/api/settlement-account', { enquiryId: await a.enquire(ACCOUNTS.ada) });
+      clock.advance(HOUR_MS + 1000);
+      await runJob(api, 'settlement-run');
+      await runJob(api, 'payout-dispatch');
+      expect(await a.settlement(made.json.id as string)).toMatchObject({ status: 'FAILED' });
+      expect((await a.call('GET', '/payment/api/settlement-schedule')).json).toMatchObject({ paused: false, pausedBy: null });
+    });
   });
 }
 

@@ -45,7 +45,7 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'the merchants commands, against t
 
   it('adds a merchant whose key and secret it prints once, and which the service then admits', async () => {
     const added = await json(['add', '--merchant-id', 'MCH-NEW', '--tenant-id', 'TEN-NEW', '--name', 'New Shop']);
-    expect(added).toMatchObject({ merchantId: 'MCH-NEW', tenantId: 'TEN-NEW', roles: ['payouts:create', 'refunds:create', 'webhooks:manage'] });
+    expect(added).toMatchObject({ merchantId: 'MCH-NEW', tenantId: 'TEN-NEW', roles: ['payouts:create', 'refunds:create', 'webhooks:manage', 'settlements:manage'] });
     expect(added.apiKey).toMatch(/^pk_test_[0-9a-f]{24}$/);
     expect(added.secretKey).toMatch(/^sk_test_[A-Za-z0-9_-]{43}$/);
     const { registry } = await registryAt();
