@@ -142,8 +142,10 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'an owner that migrates and a runt
       env: { PATH: process.env.PATH, DATABASE_URL: runtimeUrl, DATABASE_MIGRATION_URL: ownerUrl },
     });
     expect(command.stderr).toBe('');
-    // Announced, and heard on the LISTEN the service keeps on the owner's direct connection: the wait is for that line.
-    const announced = () => api.logs.find((line) => line.msg === 'merchants loaded' && line.reason === 'announced' && Number(line.time) >= before);
+    // Announced, and heard on the LISTEN the service keeps on the owner's direct connection: the wait is for the load that revoked
+    // this key (the add's own announcement may be logged after `before`, on a busy machine).
+    const announced = () =>
+      api.logs.find((line) => line.msg === 'merchants loaded' && line.reason === 'announced' && Number(line.time) >= before && (line.keysRevoked as string[] | undefined)?.includes(merchant.apiKey));
     for (const deadline = Date.now() + 10_000; !announced() && Date.now() < deadline; ) await new Promise((resolve) => setImmediate(resolve));
     expect(announced()).toBeDefined();
     expect((await call(merchant, 'GET', '/payment/merchant-api/banks')).status).toBe(401);
