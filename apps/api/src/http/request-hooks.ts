@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiException } from '../errors/api.exception';
 import { sendError } from '../errors/send-error';
 import type { ServiceMetrics } from '../metrics/service-metrics';
+import { NO_ABLATIONS, type Ablations } from './ablations';
 import { PUBLIC_ROUTE } from './public.decorator';
 import { isCheckoutPath, isProviderWebhookPath, loggablePath, ROUTES } from './routes';
 
@@ -16,15 +17,20 @@ export interface RequestHooksDeps {
   /** Counts a request refused before verification against its client address. */
   recordRefusal(address: string): Promise<void>;
   shutdownGraceMs: number;
+  /** bench:server --ablate only: components switched off. */
+  ablate?: Ablations;
 }
 
 /** The request id on every answer; one log line, metrics and refusal counting per request; connection draining on close. */
 export function registerRequestHooks(fastify: FastifyInstance, deps: RequestHooksDeps): void {
+  const ablate = deps.ablate ?? NO_ABLATIONS;
+  const context = !ablate.has('context');
+  const strict = !ablate.has('strict');
   fastify.addHook('onRequest', async (request, reply) => {
-    void reply.header('X-Request-Id', request.id);
+    if (context) void reply.header('X-Request-Id', request.id);
     // HTTP/1.1 requires Host. Node's own refusal of a request without one is a bare 400 (http-server-options.ts turns it off), so it is refused here, with the error body.
     // A request target never holds a fragment; the router would drop it, and serve /a#/b as /a, another operation than the one named.
-    if ((request.raw.httpVersion === '1.1' && request.headers.host === undefined) || request.raw.url?.includes('#')) {
+    if (strict && ((request.raw.httpVersion === '1.1' && request.headers.host === undefined) || request.raw.url?.includes('#'))) {
       void reply.header('connection', 'close');
       sendError(new ApiException('MALFORMED_REQUEST', {}), request, reply);
       return reply;
@@ -40,21 +46,28 @@ export function registerRequestHooks(fastify: FastifyInstance, deps: RequestHook
     // Idle connections close at once; one still busy (a request whose body never finishes) is cut after the grace period, so shutdown always ends.
     setTimeout(() => fastify.server.closeAllConnections(), deps.shutdownGraceMs).unref();
   });
-  fastify.addHook('onSend', async (_request, reply) => {
-    if (closing) void reply.header('connection', 'close');
-  });
+  if (!ablate.has('idle-hooks')) {
+    fastify.addHook('onSend', async (_request, reply) => {
+      if (closing) void reply.header('connection', 'close');
+    });
+  }
 
+  const metrics = !ablate.has('metrics');
+  const log = !ablate.has('log');
   fastify.addHook('onResponse', async (request, reply) => {
     const outcome = request.outcome ?? (reply.statusCode < 400 ? 'OK' : `HTTP_${reply.statusCode}`);
     const route = request.routeOptions.url ?? 'unmatched';
     const status = reply.statusCode;
-    deps.metrics.requests.inc({ method: request.method, route, status, outcome });
-    deps.metrics.requestDuration.with({ method: request.method, route }).observe(reply.elapsedTime / 1000);
-    if (status === 401) deps.metrics.signatureFailures.inc({ code: outcome });
-    if (status === 429) deps.metrics.rateLimited.inc({ source: request.rateLimitedBy ?? 'API key' });
+    if (metrics) {
+      deps.metrics.requests.inc({ method: request.method, route, status, outcome });
+      deps.metrics.requestDuration.with({ method: request.method, route }).observe(reply.elapsedTime / 1000);
+      if (status === 401) deps.metrics.signatureFailures.inc({ code: outcome });
+      if (status === 429) deps.metrics.rateLimited.inc({ source: request.rateLimitedBy ?? 'API key' });
+    }
     if (refusedBeforeVerification(request, status)) {
       await deps.recordRefusal(request.ip).catch((error: Error) => request.log.warn({ err: error.message }, 'could not count a refused request against its address'));
     }
+    if (!log) return;
     const line = {
       requestId: request.id,
       method: request.method,
