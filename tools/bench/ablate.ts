@@ -64,9 +64,26 @@ function variants(): Variant[] {
   });
   return [
     both('full', [], ['unguarded', 'signed'], true),
+    // The full service again, in a process of its own: its "cost" is what two processes of one build differ by, the floor under every row.
+    both('control', [], ['unguarded', 'signed']),
     ...COMPONENTS.map(([name, , routes]) => both(name, [name], routes === 'both' ? ['unguarded', 'signed'] : ['signed'])),
     both('all', COMPONENTS.map(([name]) => name), ['unguarded', 'signed'], true),
   ];
+}
+
+/** The full service's signed bank list at saturation (autocannon), on a process started and stopped for it. */
+async function signedSaturation(options: AblateOptions): Promise<number> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ablate-'));
+  const server = await startServer([MAIN], { ...SERVICE_ENV, DATA_DIR: dataDir }, '/payment/health/ready');
+  try {
+    const saturate = (seconds: number) =>
+      autocannon({ url: server.url, connections: options.connections, duration: seconds, requests: [{ setupRequest: (original) => ({ ...original, ...ROUTES.signed.nest() }) as autocannon.Request }] });
+    if (options.warmupSeconds > 0) await saturate(options.warmupSeconds);
+    return Math.round((await saturate(Math.max(1, options.seconds))).requests.average);
+  } finally {
+    await stop(server.process);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 type Spread = { median: number; min: number; max: number };
@@ -84,6 +101,7 @@ export async function measureAblations(options: AblateOptions): Promise<void> {
   let non2xx = 0;
   let rate = 0;
   let saturationRps = 0;
+  let idleCpuMicrosPerSecond = 0;
   try {
     for (const variant of all) {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ablate-'));
@@ -93,12 +111,9 @@ export async function measureAblations(options: AblateOptions): Promise<void> {
     const full = started[0] as (typeof started)[number];
     const file = bareServerFile(await bankListOf(full.url));
     bare = { server: await startServer([file], {}, '/ready'), file };
-    // The one rate every run is offered: a fraction of what the full service's signed route sustains.
-    const requestOf = ROUTES.signed.nest;
-    const saturate = (seconds: number) =>
-      autocannon({ url: full.url, connections: options.connections, duration: seconds, requests: [{ setupRequest: (original) => ({ ...original, ...requestOf() }) as autocannon.Request }] });
-    if (options.warmupSeconds > 0) await saturate(options.warmupSeconds);
-    saturationRps = Math.round((await saturate(Math.max(1, options.seconds))).requests.average);
+    // The one rate every run is offered: a fraction of what the full service's signed route sustains, found on a process
+    // of its own, stopped before the rounds, so that no variant carries more nonces or more warm-up than another.
+    saturationRps = await signedSaturation(options);
     rate = Math.max(1, Math.round(saturationRps * options.fraction));
 
     const bareUrl = bare.server.url;
@@ -109,17 +124,26 @@ export async function measureAblations(options: AblateOptions): Promise<void> {
     ];
     // Each run's first second is the generator's warm-up (paced-load.ts); each server's first seconds of load run cold code, so once before round 1.
     if (options.warmupSeconds > 0) for (const run of runs) await pacedLoad(run.url, run.request, rate, options.warmupSeconds, options.connections);
+    // What a service process spends while another is loaded (its timers, jobs, collection): its idle CPU time.
+    const pids = started.map((s) => s.process.pid as number);
+    const idle = { cpu: 0, ms: 0 };
     for (let round = 0; round < options.rounds; round++) {
       const figures: Record<string, number> = {};
       for (let i = 0; i < runs.length; i++) {
         const run = runs[(round + i) % runs.length] as (typeof runs)[number];
+        const others = pids.filter((pid) => pid !== run.pid);
+        const othersBefore = others.reduce((sum, pid) => sum + cpuMicros(pid), 0);
+        const startedAt = performance.now();
         const before = cpuMicros(run.pid);
         const held = await pacedLoad(run.url, run.request, rate, options.seconds, options.connections);
         figures[run.key] = (cpuMicros(run.pid) - before) / held.sent;
+        idle.cpu += others.reduce((sum, pid) => sum + cpuMicros(pid), 0) - othersBefore;
+        idle.ms += (performance.now() - startedAt) * others.length;
         non2xx += held.non2xx;
       }
       perRound.push(figures);
     }
+    idleCpuMicrosPerSecond = Math.round(idle.cpu / (idle.ms / 1000));
   } finally {
     if (bare) await stopBare(bare.server, bare.file);
     for (const s of started) {
@@ -139,6 +163,7 @@ export async function measureAblations(options: AblateOptions): Promise<void> {
     costs[name] = {};
     for (const route of routes === 'both' ? (['unguarded', 'signed'] as const) : (['signed'] as const)) costs[name][route] = across((r) => at(r, `full/${route}`) - at(r, `${name}/${route}`));
   }
+  costs.control = { unguarded: across((r) => at(r, 'full/unguarded') - at(r, 'control/unguarded')), signed: across((r) => at(r, 'full/signed') - at(r, 'control/signed')) };
   costs['nest-routing'] = { unguarded: across((r) => at(r, 'full/unguarded') - at(r, 'full/unguarded-fastify')), signed: across((r) => at(r, 'full/signed') - at(r, 'full/signed-fastify')) };
   costs.everything = { unguarded: across((r) => at(r, 'full/unguarded') - at(r, 'all/unguarded-fastify')), signed: across((r) => at(r, 'full/signed') - at(r, 'all/signed-fastify')) };
   const ratio = (a: string, b: string) => {
@@ -154,6 +179,9 @@ export async function measureAblations(options: AblateOptions): Promise<void> {
     fraction: options.fraction,
     offeredRps: rate,
     connections: options.connections,
+    /** One service process's CPU time per second while idle, and what that would add to each request at the offered rate. */
+    idleCpuMicrosPerSecond,
+    idleCpuMicrosPerRequestAtRate: round1(idleCpuMicrosPerSecond / rate),
     cores: PINNED ? 'every server on core 0, the load generator on core 1 (taskset)' : `not pinned (${os.availableParallelism()} cores, or no taskset)`,
     cpuMicrosPerRequest: levels,
     costMicros: costs,
@@ -167,7 +195,7 @@ export async function measureAblations(options: AblateOptions): Promise<void> {
   printAblations(result, options);
 }
 
-function printAblations(result: { offeredRps: number; signedSaturationRps: number; fraction: number; cores: string; cpuMicrosPerRequest: Record<string, Spread>; costMicros: Record<string, Partial<Record<Route, Spread>>>; ratios: Record<string, Spread>; non2xx: number }, options: AblateOptions): void {
+function printAblations(result: { idleCpuMicrosPerSecond: number; idleCpuMicrosPerRequestAtRate: number; offeredRps: number; signedSaturationRps: number; fraction: number; cores: string; cpuMicrosPerRequest: Record<string, Spread>; costMicros: Record<string, Partial<Record<Route, Spread>>>; ratios: Record<string, Spread>; non2xx: number }, options: AblateOptions): void {
   const show = (s: Spread | undefined) => (s === undefined ? '' : `${s.median.toFixed(1)} (${s.min.toFixed(1)}..${s.max.toFixed(1)})`);
   console.log(`every run at ${result.offeredRps} req/s (${result.fraction} of the signed route's ${result.signedSaturationRps} at saturation), ${options.seconds} s each after 1 s not counted, ${options.rounds} interleaved rounds, the order turned each round; ${options.connections} connections; ${result.cores}`);
   console.log('CPU µs per request, median (rounds\' min..max):');
@@ -182,9 +210,10 @@ function printAblations(result: { offeredRps: number; signedSaturationRps: numbe
     ['signed, all off, Fastify route', 'all/signed-fastify'],
   ];
   for (const [name, key] of levelRows) console.log(`  ${name.padEnd(44)}${show(level[key]).padStart(22)}`);
+  console.log(`  a service process idle: ${result.idleCpuMicrosPerSecond} µs of CPU a second, ${result.idleCpuMicrosPerRequestAtRate} µs per request at this rate`);
   console.log(`what each component costs, µs per request: the full service's CPU minus the CPU without it, median (rounds' min..max):`);
   console.log(`  ${'component'.padEnd(54)}${'unguarded'.padStart(22)}${'signed'.padStart(22)}`);
-  const names: Record<string, string> = { ...Object.fromEntries(COMPONENTS.map(([name, label]) => [name, label])), 'nest-routing': "Nest's routing (the same handler on Fastify)", everything: 'all of the above, Nest included' };
+  const names: Record<string, string> = { ...Object.fromEntries(COMPONENTS.map(([name, label]) => [name, label])), control: 'nothing (the full service in another process)', 'nest-routing': "Nest's routing (the same handler on Fastify)", everything: 'all of the above, Nest included' };
   for (const [name, cost] of Object.entries(result.costMicros)) console.log(`  ${(names[name] ?? name).padEnd(54)}${show(cost.unguarded).padStart(22)}${show(cost.signed).padStart(22)}`);
   const r = result.ratios;
   const ratio = (s: Spread | undefined) => (s === undefined ? '' : `${s.median.toFixed(2)} (${s.min.toFixed(2)}..${s.max.toFixed(2)})`);
