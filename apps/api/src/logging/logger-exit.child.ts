@@ -3,7 +3,7 @@
 // process.exit(1); `sigterm` signals itself, and its SIGTERM handler calls
 // process.exit(0); `end` lets the event loop run dry. Every line is logged in
 // one synchronous loop just before, so most are still queued when it ends.
-// Run by logger.spec.ts through tsx; not part of the service.
+// Run by logger.spec.ts with tsx as a loader; not part of the service.
 import { createLogger } from './logger';
 
 const LINES = Number(process.argv[3] ?? '5000');

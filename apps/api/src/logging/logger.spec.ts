@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 
-const TSX = path.resolve(__dirname, '../../../../node_modules/.bin/tsx');
 const CHILD = path.join(__dirname, 'logger-exit.child.ts');
 const LINES = 5000;
 
 /** Runs logger-exit.child.ts to its end and collects its standard output. */
 function runChild(ending: string): Promise<{ code: number | null; lines: Array<Record<string, unknown>> }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, [CHILD, ending, String(LINES)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    // tsx as a loader inside one node process: its command would run the file in a second process and relay signals to it.
+    const child = spawn(process.execPath, ['--require', 'tsx/cjs', CHILD, ending, String(LINES)], { stdio: ['ignore', 'pipe', 'inherit'] });
     const chunks: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
     child.on('error', reject);
