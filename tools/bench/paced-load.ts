@@ -23,7 +23,10 @@ export interface PacedRequest {
 export interface PacedFigures {
   offeredRps: number;
   achievedRps: number;
+  /** Requests answered in the measured seconds. */
   requests: number;
+  /** Every request sent, the first second's included: what the server's CPU time over the whole call is divided by. */
+  sent: number;
   non2xx: number;
   p50Ms: number;
   p99Ms: number;
@@ -146,6 +149,7 @@ export async function pacedLoad(
     offeredRps: rate,
     achievedRps: Math.round((total - warmup) / ((lastAnswerAt - measuredFrom) / 1000)),
     requests: total - warmup,
+    sent: total,
     non2xx,
     p50Ms: percentile(byLatency, 0.5),
     p99Ms: percentile(byLatency, 0.99),

@@ -13,6 +13,8 @@
 //   npm run -s bench:server -- --rate-fraction 0.5 [--seconds N] [--profile DIR] [--json]
 //   npm run -s bench:server -- --money [--seconds N] [--profile DIR] [--json]
 //   npm run -s bench:server -- --rounds R [--seconds N] [--short] [--json]
+//   npm run -s bench:server -- --ablate [--rounds R] [--seconds N] [--rate-fraction F] [--short] [--json]
+// --ablate: what each per-request component costs, by switching it off; see ablate.ts.
 // --rate-fraction F finds each of bare Fastify, the unguarded route and the
 // signed route at saturation, then offers F of that rate for SECONDS and
 // reports the latency percentiles at that load and the server's CPU time per
@@ -33,18 +35,18 @@
 // /payment/metrics) and the server's RSS and heap, and draws them with --plot.
 // With two or more cores, the servers run on core 0 and the load generator
 // (autocannon, 50 connections) on core 1, through taskset; the output says so.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
-import { sign } from '@paysign/signing';
 import autocannon from 'autocannon';
 import { Pool } from 'pg';
 import { cpuMicros, cpuProfileFlags, printProfile, summarizeProfile } from './cpu';
 import { pacedLoad } from './paced-load';
-import { buildService, freePort, ROOT } from './service-build';
+import { measureAblations } from './ablate';
+import { buildService } from './service-build';
+import { bankListOf, bareServerFile, MAIN, medianOf, PINNED, SERVICE_ENV, signed, startServer, stop, stopBare } from './service-process';
 import { memoryPlotSvg, type MemorySample } from './memory-plot';
 
 const { values } = parseArgs({
@@ -59,18 +61,15 @@ const { values } = parseArgs({
     profile: { type: 'string' },
     money: { type: 'boolean', default: false },
     rounds: { type: 'string' },
+    ablate: { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(values.seconds ?? (values.memory ? 60 : values.short ? 1 : values.rounds !== undefined ? 3 : 8));
 /** Load before each measured run, not counted: the first seconds of a fresh process run cold code. */
 const WARMUP_SECONDS = values.short ? 0 : 3;
 const CONNECTIONS = 50;
-// The service's own build plus one unguarded twin of the bank list route; see apps/api/bench/bench-server.ts.
-const MAIN = path.join(ROOT, 'apps/api/dist/bench-server.js');
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
-const KEY = { apiKey: 'pk_sandbox_demo', secretKey: 'sk_sandbox_demo_public_not_secret', merchantId: 'MCH-SANDBOX-0001', tenantId: 'TEN-SANDBOX' };
-const PINNED = os.availableParallelism() >= 2 && fs.existsSync('/usr/bin/taskset');
 
 interface Figures {
   rps: number;
@@ -81,31 +80,6 @@ interface Figures {
   non2xx: number;
 }
 
-/** Starts a server process on core 0 and waits until it answers. */
-async function startServer(args: string[], env: Record<string, string>, readyPath: string): Promise<{ url: string; process: ChildProcess }> {
-  const port = await freePort();
-  const [command, ...rest] = PINNED ? ['taskset', '-c', '0', process.execPath, ...args] : [process.execPath, ...args];
-  const child = spawn(command as string, rest, { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
-  const url = `http://127.0.0.1:${port}`;
-  for (const deadline = Date.now() + 60_000; ; await new Promise((r) => setTimeout(r, 200))) {
-    const up = await fetch(`${url}${readyPath}`).then((r) => r.ok, () => false);
-    if (up) return { url, process: child };
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the server ${args.join(' ')} did not start`);
-  }
-}
-
-/** Stops a bare server and removes its script's directory. */
-async function stopBare(bare: { process: ChildProcess }, file: string): Promise<void> {
-  await stop(bare.process);
-  fs.rmSync(path.dirname(file), { recursive: true, force: true });
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGINT');
-  await exited;
-}
 
 /** One autocannon run; `request` gives each request its path, headers and body, signed afresh when needed. `overallRate` caps the requests per second. */
 async function load(url: string, request: () => { method: string; path: string; headers?: Record<string, string>; body?: string }, overallRate?: number, seconds = SECONDS): Promise<Figures> {
@@ -126,22 +100,7 @@ async function warmedLoad(url: string, request: Parameters<typeof load>[1]): Pro
   return { ...figures, non2xx: figures.non2xx + (warmup?.non2xx ?? 0), warmupRequests: warmup?.requests ?? 0 };
 }
 
-function signed(method: string, requestPath: string, body?: string): () => { method: string; path: string; headers: Record<string, string>; body?: string } {
-  return () => {
-    const actualBody = body?.replace('{unique}', randomUUID().slice(0, 18));
-    const { headers } = sign({ ...KEY, nonce: randomUUID(), timestamp: Math.floor(Date.now() / 1000), method, path: requestPath, body: actualBody });
-    return { method, path: requestPath, headers: { ...(headers as Record<string, string>), ...(actualBody === undefined ? {} : { 'content-type': 'application/json' }) }, body: actualBody };
-  };
-}
 
-/** The service as deployed in sandbox mode, with the rate limits raised out of the way: this measures the instance, not the limits. */
-const SERVICE_ENV = {
-  PAYSIGN_MODE: 'sandbox',
-  RATE_LIMIT_PER_KEY_PER_SECOND: '100000',
-  RATE_LIMIT_PER_KEY_BURST: '100000',
-  RATE_LIMIT_ENQUIRY_PER_KEY_PER_MINUTE: '1000000',
-  NONCE_STORE_MAX_PER_KEY: '6000000',
-};
 
 type RequestOf = Parameters<typeof load>[1];
 
@@ -326,38 +285,13 @@ async function atFixedRate(server: { url: string; process: ChildProcess }, reque
     p99Ms: held.p99Ms,
     p999Ms: held.p999Ms,
     senderLateP99Ms: held.senderLateP99Ms,
-    cpuMicrosPerRequest: Math.round(cpu / Math.max(1, held.requests)),
+    // The CPU time covers the generator's first second too: divided by every request sent.
+    cpuMicrosPerRequest: Math.round(cpu / Math.max(1, held.sent)),
     non2xx: saturation.non2xx + held.non2xx,
   };
 }
 
-/**
- * The bank list the signed route serves, which the bare route is to serve
- * too; the unguarded route must serve the same, or the contenders differ in
- * more than the signature check.
- */
-async function bankListOf(url: string): Promise<string> {
-  const banksPath = '/payment/merchant-api/banks';
-  const response = await fetch(`${url}${banksPath}`, { headers: signed('GET', banksPath)().headers });
-  const banksJson = await response.text();
-  if (!response.ok) throw new Error(`GET ${banksPath} answered ${response.status}: ${banksJson}`);
-  const unguardedJson = await (await fetch(`${url}/payment/bench/unguarded-banks`)).text();
-  if (unguardedJson !== banksJson) throw new Error('the unguarded route does not serve the bank list the signed route serves');
-  return banksJson;
-}
 
-/** Bare Fastify serving `banksJson` on the bank list's path, as the framework's floor: its script, in a directory of its own that `stopBare` removes. */
-function bareServerFile(banksJson: string): string {
-  const banksPath = '/payment/merchant-api/banks';
-  const script = `const fastify = require(${JSON.stringify(require.resolve('fastify', { paths: [path.join(ROOT, 'apps/api')] }))})({ logger: false });
-const body = ${JSON.stringify(banksJson)};
-fastify.get(${JSON.stringify(banksPath)}, async (request, reply) => reply.type('application/json; charset=utf-8').send(body));
-fastify.get('/ready', async () => 'ok');
-fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });`;
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-bare-')), 'bare.js');
-  fs.writeFileSync(file, script);
-  return file;
-}
 
 /** --rate-fraction: the per-request budget at a realistic load, beside the framework's, in one run. */
 async function measureAtFixedRate(fraction: number): Promise<void> {
@@ -502,10 +436,6 @@ function wholeNumberOption(name: string, text: string, min: number, max: number)
   return value;
 }
 
-function medianOf(sorted: readonly number[]): number {
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : Number((((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2).toFixed(2));
-}
 
 /**
  * Payin creation, payouts of ₦100 to the enquired account of the service
@@ -587,6 +517,16 @@ async function measureMoneyPaths(): Promise<void> {
 async function main(): Promise<void> {
   // Checked before the build, which takes a minute: a mistyped option fails at once.
   const modes = (['memory', 'money', 'rounds', 'rate-fraction'] as const).filter((mode) => values[mode] !== undefined && values[mode] !== false);
+  if (values.ablate) {
+    const ablateRounds = values.rounds === undefined ? (values.short ? 1 : 5) : wholeNumberOption('--rounds', values.rounds, 1, 100);
+    const ablateFraction = values['rate-fraction'] === undefined ? 0.5 : Number(values['rate-fraction']);
+    if (!(ablateFraction > 0 && ablateFraction <= 1)) throw new Error('--rate-fraction takes a number above 0 and at most 1, such as 0.5');
+    if (values.memory || values.money) throw new Error('--ablate takes --rounds, --seconds and --rate-fraction, not --memory or --money');
+    buildService();
+    if (PINNED) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
+    const seconds = Number(values.seconds ?? (values.short ? 1 : 3));
+    return measureAblations({ rounds: ablateRounds, seconds, fraction: ablateFraction, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, json: values.json, short: values.short });
+  }
   if (modes.length > 1) throw new Error(`--${modes.join(' and --')} are separate runs: give one of them`);
   const rounds = values.rounds === undefined ? undefined : wholeNumberOption('--rounds', values.rounds, 1, 100);
   const fraction = values['rate-fraction'] === undefined ? undefined : Number(values['rate-fraction']);

@@ -44,6 +44,12 @@ const RUNS: ShortRun[] = [
     positive: ['perRound.0.guardedRps', 'perRound.1.guardedRps', 'guardedToUnguarded.median', 'guardedToBare.median'],
     zero: ['non2xx'],
   },
+  {
+    script: 'bench:server',
+    args: ['--short', '--ablate'],
+    positive: ['offeredRps', 'cpuMicrosPerRequest.bare.median', 'cpuMicrosPerRequest.full/unguarded.median', 'cpuMicrosPerRequest.full/signed.median', 'cpuMicrosPerRequest.all/signed-fastify.median', 'ratios.signedToUnguarded.median'],
+    zero: ['non2xx'],
+  },
   { script: 'bench:webhooks', args: ['--short'], positive: ['deliveriesPerSec', 'latencyMs.max', 'cpu.serviceMicrosPerDelivery'], equal: [['delivered', 'events']] },
   { script: 'bench:stores', args: ['--short'], positive: ['redis.signedRequestsPerSec', 'postgres.payinCreatesPerSec', 'postgres.transitionsWithEventPerSec'] },
   { script: 'bench:cold-start', args: ['--short'], positive: ['fresh.readySeconds', 'fresh.databaseSeconds', 'warm.readySeconds'] },

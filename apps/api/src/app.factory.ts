@@ -2,9 +2,11 @@ import 'reflect-metadata';
 import { createRequire } from 'node:module';
 import type { Server } from 'node:http';
 import type { Type } from '@nestjs/common';
+import type { FastifyInstance } from 'fastify';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
+import { NO_ABLATIONS, type Ablations } from './http/ablations';
 import { declareRequestContext } from './http/request-context';
 import { createEnquiryCache } from './accounts/enquiry-cache';
 import { AppModule } from './app.module';
@@ -70,6 +72,10 @@ export interface CreateAppOptions {
   extraControllers?: Type[];
   /** False: the periodic jobs neither run on their own nor on a wake; a test runs each with `JobRunner.runNow`, so that what happened when is its choice. */
   startJobs?: boolean;
+  /** Routes registered on Fastify itself, under the same hooks as Nest's (bench:server's twins of the bank list). */
+  fastifyRoutes?: (fastify: FastifyInstance) => void;
+  /** bench:server --ablate only (apps/api/bench/bench-server.ts): per-request components switched off, to measure each. */
+  ablate?: Ablations;
 }
 
 /**
@@ -162,11 +168,13 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   foundation.metrics.watchRunbooks(() => config.runbookBaseUrl ?? `${foundation.publicOrigin()}${ROUTES.runbooks}`);
   // One line per request is logged by the onResponse hook, with the fields we choose.
   const heads = new ArrivedHeads();
-  const adapter = new FastifyAdapter({ ...httpServerOptions(config, logger, heads), logController: new LogController({ disableRequestLogging: true }) });
+  const ablate = options.ablate ?? NO_ABLATIONS;
+  const serverOptions = httpServerOptions(config, logger, heads);
+  const adapter = new FastifyAdapter({ ...serverOptions, ...(ablate.has('context') ? { genReqId: undefined } : {}), logController: new LogController({ disableRequestLogging: true }) });
   const fastify = adapter.getInstance();
   listening.server = fastify.server;
   heads.watch(fastify.server);
-  declareRequestContext(fastify);
+  if (!ablate.has('context')) declareRequestContext(fastify);
   ignoreUnknownExpectations(fastify.server);
   registerRawJsonBody(fastify, config.bodyLimitBytes);
   registerCheckoutFormBody(fastify, config.checkoutFormLimitBytes);
@@ -178,27 +186,32 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     isKnownApiKey: (apiKey) => foundation.merchants.merchantFor(apiKey) !== undefined,
     recordRefusal: async (address) => void (await refusedAddresses.hit(address)),
     shutdownGraceMs: config.shutdownGraceMs,
+    ablate,
   });
-  registerSigningPrefilter(fastify, { config, clock: foundation.clock, merchants: foundation.merchants, refusedAddresses });
+  if (!ablate.has('prefilter')) registerSigningPrefilter(fastify, { config, clock: foundation.clock, merchants: foundation.merchants, refusedAddresses });
   registerSignatureCheck(fastify, {
     config,
     clock: foundation.clock,
     merchants: foundation.merchants,
     rateLimits: new KeyRateLimiter(foundation.rateLimitStore, config.rateLimits),
     nonces: foundation.nonceStore,
+    ablate,
   });
-  registerPublicPagesLimit(fastify, { refusedAddresses, publicPageAddresses, docsAssetAddresses, blockedAnswerDelayMs: config.rateLimits.blockedAnswerDelayMs });
-  registerProviderWebhooksGuard(fastify, {
-    allowList: providerWebhookAllowList(config.providerWebhooks),
-    refusedAddresses,
-    webhookAddresses: new AddressLimiter(foundation.rateLimitStore, 'provider-webhooks', config.providerWebhooks.perAddressPerMinute),
-    bodyLimitBytes: config.providerWebhooks.bodyLimitBytes,
-    blockedAnswerDelayMs: config.rateLimits.blockedAnswerDelayMs,
-  });
-  registerExpectContinue(fastify);
+  if (!ablate.has('idle-hooks')) {
+    registerPublicPagesLimit(fastify, { refusedAddresses, publicPageAddresses, docsAssetAddresses, blockedAnswerDelayMs: config.rateLimits.blockedAnswerDelayMs });
+    registerProviderWebhooksGuard(fastify, {
+      allowList: providerWebhookAllowList(config.providerWebhooks),
+      refusedAddresses,
+      webhookAddresses: new AddressLimiter(foundation.rateLimitStore, 'provider-webhooks', config.providerWebhooks.perAddressPerMinute),
+      bodyLimitBytes: config.providerWebhooks.bodyLimitBytes,
+      blockedAnswerDelayMs: config.rateLimits.blockedAnswerDelayMs,
+    });
+    registerExpectContinue(fastify);
+  }
   await registerMetricsEndpoint(fastify, foundation.metrics, config, logger);
+  options.fastifyRoutes?.(fastify);
 
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(foundation, options.extraControllers), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(foundation, options.extraControllers, { errorFilter: !ablate.has('error-filter') }), adapter, {
     logger: new PinoNestLogger(logger),
     abortOnError: false,
     // Our raw-bytes parser must be the only JSON parser: a parsed body cannot be verified.

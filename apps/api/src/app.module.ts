@@ -30,7 +30,8 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 /** The service: the foundation and the stores the app factory built, and every feature module on them. */
 @Module({})
 export class AppModule {
-  static forRoot(foundation: Foundation, extraControllers: Type[] = []): DynamicModule {
+  /** `errorFilter: false` is bench:server --ablate's alone; the service always has the filter. */
+  static forRoot(foundation: Foundation, extraControllers: Type[] = [], { errorFilter = true } = {}): DynamicModule {
     return {
       module: AppModule,
       imports: [
@@ -60,7 +61,7 @@ export class AppModule {
         DocsModule,
       ],
       controllers: extraControllers,
-      providers: [{ provide: APP_FILTER, useClass: ApiExceptionFilter }],
+      providers: errorFilter ? [{ provide: APP_FILTER, useClass: ApiExceptionFilter }] : [],
     };
   }
 }

@@ -1,21 +1,21 @@
 import type { Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
-import { createApp } from './app.factory';
+import { createApp, type CreateAppOptions } from './app.factory';
 import { loadConfig, type AppConfig } from './config/app-config';
 import { installPaths } from './config/install-paths';
 import { Readiness } from './lifecycle/readiness';
 import { createLogger } from './logging/logger';
 import { MerchantsSync } from './merchants/merchants-sync';
 
-/** Runs the service from the environment until a signal stops it. `extraControllers` are mounted beside its own (bench:server mounts one). */
-export async function runService(extraControllers: Type[] = []): Promise<void> {
+/** Runs the service from the environment until a signal stops it. `extraControllers` and `bench` are bench:server's (apps/api/bench/bench-server.ts); main.ts passes neither. */
+export async function runService(extraControllers: Type[] = [], bench: Pick<CreateAppOptions, 'fastifyRoutes' | 'ablate'> = {}): Promise<void> {
   // Until the config is read, failures are logged at the default level.
   process.on('uncaughtException', (error) => fail('the service failed', error));
   const config = loadConfig(process.env, installPaths(__dirname));
   const logger = createLogger(config);
   logger.info({ mode: config.mode, nonceStore: config.redisUrl ? 'redis' : 'memory', payinStore: config.databaseUrl ? 'postgres' : 'pglite' }, 'payment service starting');
-  const app = await createApp(config, { logger, extraControllers });
+  const app = await createApp(config, { logger, extraControllers, ...bench });
   handleSignals(app, config, logger);
   await app.listen({ port: config.port, host: config.host });
   logger.info({ port: config.port, host: config.host }, `payment service listening on http://${config.host}:${config.port}/payment`);

@@ -17,8 +17,9 @@ export function registerExpectContinue(fastify: FastifyInstance): void {
     expecting.add(request);
     fastify.server.emit('request', request, response);
   });
-  fastify.addHook('preParsing', async (request, reply, payload) => {
+  // With a callback, not async: it runs on every request, and an async hook costs a promise each.
+  fastify.addHook('preParsing', (request, reply, payload, done) => {
     if (expecting.has(request.raw) && !reply.raw.headersSent) reply.raw.writeContinue();
-    return payload;
+    done(null, payload);
   });
 }

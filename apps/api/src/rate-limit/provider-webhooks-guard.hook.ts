@@ -36,8 +36,16 @@ export function registerProviderWebhooksGuard(fastify: FastifyInstance, deps: Pr
   fastify.addHook('onRoute', (route) => {
     if (isProviderWebhookPath(route.url)) route.bodyLimit = deps.bodyLimitBytes;
   });
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (!isProviderWebhookPath(request.url.split('?')[0] ?? '')) return;
+  // With a callback: on any other path it does nothing, and an async hook would cost a promise per request there.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (!isProviderWebhookPath(request.url.split('?')[0] ?? '')) return done();
+    guardWebhook(request, reply).then((answered) => {
+      if (answered === undefined) done();
+    }, done);
+  });
+
+  /** The refusal answered, or undefined when the request goes on. */
+  async function guardWebhook(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
     const allowed = deps.allowList?.check(request.ip, request.ip.includes(':') ? 'ipv6' : 'ipv4');
     if (allowed === false) return refuse(request, reply, new ApiException('PROVIDER_ADDRESS_NOT_ALLOWED', { address: request.ip }));
     // An allow-listed address is the provider's own: events it relays for another account fail their signature, and must not get the provider's genuine ones refused.
@@ -52,7 +60,7 @@ export function registerProviderWebhooksGuard(fastify: FastifyInstance, deps: Pr
     const announced = Number(request.headers['content-length']);
     if (Number.isFinite(announced) && announced > deps.bodyLimitBytes) return refuse(request, reply, new ApiException('BODY_TOO_LARGE', { limitBytes: deps.bodyLimitBytes }));
     return undefined;
-  });
+  }
 }
 
 function refuse(request: FastifyRequest, reply: FastifyReply, error: ApiException): FastifyReply {

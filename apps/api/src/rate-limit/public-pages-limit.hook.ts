@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { rateLimited } from '../errors/api.exception';
 import { sendError } from '../errors/send-error';
 import { isCheckoutPath, isDocsAssetPath, isPublicPagePath } from '../http/routes';
@@ -33,12 +33,20 @@ export interface PublicPagesLimitDeps {
  * answered at most once a second per connection it holds open.
  */
 export function registerPublicPagesLimit(fastify: FastifyInstance, deps: PublicPagesLimitDeps): void {
-  fastify.addHook('onRequest', async (request, reply) => {
+  // With a callback: on any other path it does nothing, and an async hook would cost a promise per request there.
+  fastify.addHook('onRequest', (request, reply, done) => {
     const path = request.url.split('?')[0] ?? '';
-    if (!isPublicPagePath(path)) return;
+    if (!isPublicPagePath(path)) return done();
+    limitPublicPage(request, reply, path).then((answered) => {
+      if (!answered) done();
+    }, done);
+  });
+
+  /** Counts the request against its address; true when it was refused here, with its 429. */
+  async function limitPublicPage(request: FastifyRequest, reply: FastifyReply, path: string): Promise<boolean> {
     const limiters = [...(isCheckoutPath(path) ? [deps.refusedAddresses] : []), deps.publicPageAddresses, ...(isDocsAssetPath(path) ? [deps.docsAssetAddresses] : [])];
     const blocked = await firstBlocking(limiters, request.ip, deps.refusedAddresses);
-    if (blocked === undefined) return;
+    if (blocked === undefined) return false;
     const { limiter, alreadyBlocked } = blocked;
     if (alreadyBlocked && deps.blockedAnswerDelayMs > 0) await delay(deps.blockedAnswerDelayMs);
     // Counted after the wait, and never under a second: the block may have run out while the answer waited.
@@ -46,8 +54,8 @@ export function registerPublicPagesLimit(fastify: FastifyInstance, deps: PublicP
     // The connection closes with the refusal: a flood must connect again for each request it sends while blocked.
     void reply.header('connection', 'close');
     sendError(rateLimited(reply, { source: 'address', limit: limiter.limitPerMinute, periodMs: MINUTE_MS, retryAfterSeconds: blockedMs / 1000 }), request, reply);
-    return reply;
-  });
+    return true;
+  }
 }
 
 /**

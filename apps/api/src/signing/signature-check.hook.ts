@@ -5,6 +5,7 @@ import type { Clock } from '../config/clock';
 import { ApiException, rateLimited, storeUnavailable } from '../errors/api.exception';
 import { sendError } from '../errors/send-error';
 import { PUBLIC_ROUTE } from '../http/public.decorator';
+import { NO_ABLATIONS, type Ablations } from '../http/ablations';
 import { routeFlag } from '../http/route-flags';
 import type { MerchantRegistry } from '../merchants/merchant-registry';
 import { NonceShareExceededError, type NonceStore, NonceStoreFullError } from '../nonce/nonce-store.interface';
@@ -20,6 +21,8 @@ export interface SignatureCheckDeps {
   merchants: MerchantRegistry;
   rateLimits: KeyRateLimiter;
   nonces: NonceStore;
+  /** bench:server --ablate only: components switched off (the rate limits, the nonce claim). */
+  ablate?: Ablations;
 }
 
 /**
@@ -31,15 +34,16 @@ export interface SignatureCheckDeps {
  */
 export function registerSignatureCheck(fastify: FastifyInstance, deps: SignatureCheckDeps): void {
   const check = new SignatureCheck(deps);
-  fastify.addHook('preHandler', async (request, reply) => {
-    if (request.is404 || routeFlag(request, PUBLIC_ROUTE) === true) return undefined;
-    try {
-      await check.verifyRequest(request, reply);
-      return undefined;
-    } catch (error) {
-      sendError(error, request, reply);
-      return reply;
-    }
+  // With a callback, not async, so that a public route pays no promise; a refusal is answered here, without done(), and Fastify goes no further.
+  fastify.addHook('preHandler', (request, reply, done) => {
+    if (request.is404 || routeFlag(request, PUBLIC_ROUTE) === true) return done();
+    check
+      .verifyRequest(request, reply)
+      .then(
+        () => done(),
+        (error: unknown) => sendError(error, request, reply),
+      )
+      .catch((error: Error) => done(error));
   });
 }
 
@@ -53,7 +57,14 @@ export function registerSignatureCheck(fastify: FastifyInstance, deps: Signature
 export class SignatureCheck {
   private readonly secretFor = (apiKey: string) => this.deps.merchants.secretFor(apiKey);
 
-  constructor(private readonly deps: SignatureCheckDeps) {}
+  private readonly countsKeys: boolean;
+  private readonly claimsNonces: boolean;
+
+  constructor(private readonly deps: SignatureCheckDeps) {
+    const ablate = deps.ablate ?? NO_ABLATIONS;
+    this.countsKeys = !ablate.has('rate-limit');
+    this.claimsNonces = !ablate.has('nonce');
+  }
 
   /** Resolves once the request is verified, its key counted and its nonce claimed, with what the handler needs on the request; throws the refusal otherwise. */
   async verifyRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -84,8 +95,8 @@ export class SignatureCheck {
 
     const { apiKey, nonce, timestamp, merchantId, tenantId } = result.headers;
     request.signedApiKey = apiKey;
-    await this.deps.rateLimits.count(apiKey, request, reply);
-    await this.claimNonce(reply, apiKey, nonce, nonceHoldMs({ timestamp: Number(timestamp), nowMs, toleranceSeconds: config.timestampToleranceSeconds, nonceTtlSeconds: config.nonceTtlSeconds }));
+    if (this.countsKeys) await this.deps.rateLimits.count(apiKey, request, reply);
+    if (this.claimsNonces) await this.claimNonce(reply, apiKey, nonce, nonceHoldMs({ timestamp: Number(timestamp), nowMs, toleranceSeconds: config.timestampToleranceSeconds, nonceTtlSeconds: config.nonceTtlSeconds }));
 
     const merchant = merchants.merchantFor(apiKey);
     if (!merchant || merchant.merchantId !== merchantId || merchant.tenantId !== tenantId) throw new ApiException('AUTH_MERCHANT_MISMATCH', {});

@@ -26,12 +26,14 @@ export interface SigningPrefilterDeps {
  */
 export function registerSigningPrefilter(fastify: FastifyInstance, deps: SigningPrefilterDeps): void {
   const secretFor = (apiKey: string) => deps.merchants.secretFor(apiKey);
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (request.is404 || request.routeOptions.config?.[PUBLIC_ROUTE as never]) return;
+  // With a callback, not async: nothing here waits, and an async hook costs a promise per request.
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (request.is404 || request.routeOptions.config?.[PUBLIC_ROUTE as never]) return done();
     const blockedMs = deps.refusedAddresses.blockedForMs(request.ip);
     if (blockedMs > 0) {
       const limit = { source: 'address' as const, limit: deps.refusedAddresses.limitPerMinute, periodMs: 60_000, retryAfterSeconds: blockedMs / 1000 };
-      return refuse(request, reply, rateLimited(reply, limit));
+      refuse(request, reply, rateLimited(reply, limit));
+      return;
     }
     const checked = checkSigningHeaders({
       headers: headerBagFromRaw(request.raw.rawHeaders),
@@ -39,15 +41,18 @@ export function registerSigningPrefilter(fastify: FastifyInstance, deps: Signing
       secretFor,
       toleranceSeconds: deps.config.timestampToleranceSeconds,
     });
-    if (!checked.ok) return refuse(request, reply, verifyFailureException(checked, deps.config.mode));
+    if (!checked.ok) {
+      refuse(request, reply, verifyFailureException(checked, deps.config.mode));
+      return;
+    }
     request.checkedSigningHeaders = checked.headers;
+    done();
   });
 }
 
-/** Answers at once; a body still on its way is not read, and the connection closes instead. */
-function refuse(request: FastifyRequest, reply: FastifyReply, error: Error): FastifyReply {
+/** Answers at once (the hook then does not call done(), so Fastify goes no further); a body still on its way is not read, and the connection closes instead. */
+function refuse(request: FastifyRequest, reply: FastifyReply, error: Error): void {
   const bodyPending = request.headers['content-length'] !== undefined ? request.headers['content-length'] !== '0' : request.headers['transfer-encoding'] !== undefined;
   if (bodyPending) void reply.header('connection', 'close');
   sendError(error, request, reply);
-  return reply;
 }

@@ -1,0 +1,41 @@
+/**
+ * The per-request components `bench:server -- --ablate` switches off, one at
+ * a time, to find what each costs by taking it away. Only the benchmark's
+ * own entry (apps/api/bench/bench-server.ts, built beside main.js and never
+ * deployed) sets them, through `CreateAppOptions.ablate`; the service's
+ * entry never does, and no setting or request can.
+ */
+export const ABLATABLE = [
+  /** The request's log line. */
+  'log',
+  /** The request's counters and latency histogram. */
+  'metrics',
+  /** The request id (read or generated, echoed in X-Request-Id) and the request fields declared as decorations. */
+  'context',
+  /** The onRequest checks of the request head (Host present, no fragment). */
+  'strict',
+  /** Hooks that do nothing for these routes: the public pages' and provider webhooks' address limits, Expect: 100-continue, the close-on-shutdown header. */
+  'idle-hooks',
+  /** The global Nest exception filter. */
+  'error-filter',
+  /** The API key's rate limits. */
+  'rate-limit',
+  /** The nonce claim. */
+  'nonce',
+  /** The signing pre-filter of the head; the signature check then reads the headers itself. */
+  'prefilter',
+] as const;
+
+export type Ablatable = (typeof ABLATABLE)[number];
+
+/** The components switched off; empty in the service. */
+export type Ablations = ReadonlySet<Ablatable>;
+
+export const NO_ABLATIONS: Ablations = new Set();
+
+/** The comma-separated list bench-server.ts reads, checked. */
+export function parseAblations(text: string | undefined): Ablations {
+  const names = (text ?? '').split(',').filter((name) => name !== '');
+  for (const name of names) if (!(ABLATABLE as readonly string[]).includes(name)) throw new Error(`${name} is not a component to switch off; the components are ${ABLATABLE.join(', ')}`);
+  return new Set(names as Ablatable[]);
+}

@@ -1,0 +1,222 @@
+// bench:server -- --ablate: what each per-request component costs, found by
+// taking it away. One process of the bench build per variant, each with one
+// component switched off (BENCH_ABLATE, read by apps/api/bench/bench-server.ts
+// only), all up at once on core 0; a fixed rate (FRACTION of the full
+// service's signed route at saturation) offered to each variant's unguarded
+// and signed bank list in turn, in interleaved rounds, the order turned one
+// place each round; the server's CPU time per request of each run, from /proc.
+// A component's cost in a round is the full service's CPU per request minus
+// that of the variant without it; the table gives each cost's median over the
+// rounds with the rounds' lowest and highest. Nest's routing is measured the
+// same way: the same handler as a plain Fastify route under the same hooks.
+// A benchmark, not a test: it prints what it measured and never fails on timing.
+//   npm run -s bench:server -- --ablate [--rounds R] [--seconds N] [--rate-fraction F] [--json]
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import autocannon from 'autocannon';
+import { cpuMicros } from './cpu';
+import { pacedLoad, type PacedRequest } from './paced-load';
+import { bankListOf, bareServerFile, MAIN, medianOf, PINNED, SERVICE_ENV, signed, startServer, stop, stopBare } from './service-process';
+
+/** The components of apps/api/src/http/ablations.ts, with what the table calls them; bench-server.ts refuses a name it does not know. */
+const COMPONENTS = [
+  ['log', 'the request log line', 'both'],
+  ['metrics', 'the request metrics', 'both'],
+  ['context', 'the request context (id, X-Request-Id, decorations)', 'both'],
+  ['strict', 'the strict head checks (Host, fragment)', 'both'],
+  ['idle-hooks', 'hooks idle on this route (4)', 'both'],
+  ['error-filter', 'the Nest error filter', 'both'],
+  ['rate-limit', "the API key's rate limits", 'signed'],
+  ['nonce', 'the nonce claim', 'signed'],
+  ['prefilter', 'the signing pre-filter', 'signed'],
+] as const;
+
+type Route = 'unguarded' | 'signed';
+interface Variant {
+  name: string;
+  ablate: string[];
+  /** Each run: its name in the results, and the request it sends. */
+  runs: Array<{ key: string; request: () => PacedRequest }>;
+}
+
+export interface AblateOptions {
+  rounds: number;
+  seconds: number;
+  fraction: number;
+  warmupSeconds: number;
+  connections: number;
+  json: boolean;
+  short: boolean;
+}
+
+const BANKS = '/payment/merchant-api/banks';
+const ROUTES: Record<Route, { nest: () => PacedRequest; fastify: () => PacedRequest }> = {
+  unguarded: { nest: () => ({ method: 'GET', path: '/payment/bench/unguarded-banks' }), fastify: () => ({ method: 'GET', path: '/payment/bench/fastify-unguarded-banks' }) },
+  signed: { nest: signed('GET', BANKS), fastify: signed('GET', '/payment/bench/fastify-banks') },
+};
+
+function variants(): Variant[] {
+  const both = (variant: string, ablate: string[], routes: readonly Route[], fastify = false): Variant => ({
+    name: variant,
+    ablate,
+    runs: routes.flatMap((route) => [{ key: `${variant}/${route}`, request: ROUTES[route].nest }, ...(fastify ? [{ key: `${variant}/${route}-fastify`, request: ROUTES[route].fastify }] : [])]),
+  });
+  return [
+    both('full', [], ['unguarded', 'signed'], true),
+    // The full service again, in a process of its own: its "cost" is what two processes of one build differ by, the floor under every row.
+    both('control', [], ['unguarded', 'signed']),
+    ...COMPONENTS.map(([name, , routes]) => both(name, [name], routes === 'both' ? ['unguarded', 'signed'] : ['signed'])),
+    both('all', COMPONENTS.map(([name]) => name), ['unguarded', 'signed'], true),
+  ];
+}
+
+/** The full service's signed bank list at saturation (autocannon), on a process started and stopped for it. */
+async function signedSaturation(options: AblateOptions): Promise<number> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ablate-'));
+  const server = await startServer([MAIN], { ...SERVICE_ENV, DATA_DIR: dataDir }, '/payment/health/ready');
+  try {
+    const saturate = (seconds: number) =>
+      autocannon({ url: server.url, connections: options.connections, duration: seconds, requests: [{ setupRequest: (original) => ({ ...original, ...ROUTES.signed.nest() }) as autocannon.Request }] });
+    if (options.warmupSeconds > 0) await saturate(options.warmupSeconds);
+    return Math.round((await saturate(Math.max(1, options.seconds))).requests.average);
+  } finally {
+    await stop(server.process);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+type Spread = { median: number; min: number; max: number };
+const spreadOf = (values: number[]): Spread => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { median: medianOf(sorted), min: sorted[0] as number, max: sorted[sorted.length - 1] as number };
+};
+const round1 = (n: number) => Math.round(n * 10) / 10;
+
+export async function measureAblations(options: AblateOptions): Promise<void> {
+  const all = variants();
+  const started: Array<{ variant: Variant; url: string; process: Awaited<ReturnType<typeof startServer>>['process']; dataDir: string }> = [];
+  let bare: { server: Awaited<ReturnType<typeof startServer>>; file: string } | undefined;
+  const perRound: Array<Record<string, number>> = [];
+  let non2xx = 0;
+  let rate = 0;
+  let saturationRps = 0;
+  let idleCpuMicrosPerSecond = 0;
+  try {
+    for (const variant of all) {
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ablate-'));
+      const server = await startServer([MAIN], { ...SERVICE_ENV, DATA_DIR: dataDir, BENCH_ABLATE: variant.ablate.join(',') }, '/payment/health/ready');
+      started.push({ variant, url: server.url, process: server.process, dataDir });
+    }
+    const full = started[0] as (typeof started)[number];
+    const file = bareServerFile(await bankListOf(full.url));
+    bare = { server: await startServer([file], {}, '/ready'), file };
+    // The one rate every run is offered: a fraction of what the full service's signed route sustains, found on a process
+    // of its own, stopped before the rounds, so that no variant carries more nonces or more warm-up than another.
+    saturationRps = await signedSaturation(options);
+    rate = Math.max(1, Math.round(saturationRps * options.fraction));
+
+    const bareUrl = bare.server.url;
+    const bareProcess = bare.server.process;
+    const runs = [
+      { key: 'bare', url: bareUrl, pid: bareProcess.pid as number, request: () => ({ method: 'GET', path: BANKS }) },
+      ...started.flatMap((s) => s.variant.runs.map((run) => ({ key: run.key, url: s.url, pid: s.process.pid as number, request: run.request }))),
+    ];
+    // Each run's first second is the generator's warm-up (paced-load.ts); each server's first seconds of load run cold code, so once before round 1.
+    if (options.warmupSeconds > 0) for (const run of runs) await pacedLoad(run.url, run.request, rate, options.warmupSeconds, options.connections);
+    // What a service process spends while another is loaded (its timers, jobs, collection): its idle CPU time.
+    const pids = started.map((s) => s.process.pid as number);
+    const idle = { cpu: 0, ms: 0 };
+    for (let round = 0; round < options.rounds; round++) {
+      const figures: Record<string, number> = {};
+      for (let i = 0; i < runs.length; i++) {
+        const run = runs[(round + i) % runs.length] as (typeof runs)[number];
+        const others = pids.filter((pid) => pid !== run.pid);
+        const othersBefore = others.reduce((sum, pid) => sum + cpuMicros(pid), 0);
+        const startedAt = performance.now();
+        const before = cpuMicros(run.pid);
+        const held = await pacedLoad(run.url, run.request, rate, options.seconds, options.connections);
+        figures[run.key] = (cpuMicros(run.pid) - before) / held.sent;
+        idle.cpu += others.reduce((sum, pid) => sum + cpuMicros(pid), 0) - othersBefore;
+        idle.ms += (performance.now() - startedAt) * others.length;
+        non2xx += held.non2xx;
+      }
+      perRound.push(figures);
+    }
+    idleCpuMicrosPerSecond = Math.round(idle.cpu / (idle.ms / 1000));
+  } finally {
+    if (bare) await stopBare(bare.server, bare.file);
+    for (const s of started) {
+      await stop(s.process);
+      fs.rmSync(s.dataDir, { recursive: true, force: true });
+    }
+  }
+
+  const across = (pick: (round: Record<string, number>) => number): Spread => {
+    const spread = spreadOf(perRound.map(pick));
+    return { median: round1(spread.median), min: round1(spread.min), max: round1(spread.max) };
+  };
+  const at = (round: Record<string, number>, key: string) => round[key] as number;
+  const levels = Object.fromEntries(Object.keys(perRound[0] ?? {}).map((key) => [key, across((r) => at(r, key))]));
+  const costs: Record<string, Partial<Record<Route, Spread>>> = {};
+  for (const [name, , routes] of COMPONENTS) {
+    costs[name] = {};
+    for (const route of routes === 'both' ? (['unguarded', 'signed'] as const) : (['signed'] as const)) costs[name][route] = across((r) => at(r, `full/${route}`) - at(r, `${name}/${route}`));
+  }
+  costs.control = { unguarded: across((r) => at(r, 'full/unguarded') - at(r, 'control/unguarded')), signed: across((r) => at(r, 'full/signed') - at(r, 'control/signed')) };
+  costs['nest-routing'] = { unguarded: across((r) => at(r, 'full/unguarded') - at(r, 'full/unguarded-fastify')), signed: across((r) => at(r, 'full/signed') - at(r, 'full/signed-fastify')) };
+  costs.everything = { unguarded: across((r) => at(r, 'full/unguarded') - at(r, 'all/unguarded-fastify')), signed: across((r) => at(r, 'full/signed') - at(r, 'all/signed-fastify')) };
+  const ratio = (a: string, b: string) => {
+    const spread = spreadOf(perRound.map((r) => at(r, a) / at(r, b)));
+    return { median: Number(spread.median.toFixed(2)), min: Number(spread.min.toFixed(2)), max: Number(spread.max.toFixed(2)) };
+  };
+  const result = {
+    node: process.version,
+    mode: options.short ? 'ablate, short' : 'ablate',
+    rounds: options.rounds,
+    secondsPerRun: options.seconds,
+    signedSaturationRps: saturationRps,
+    fraction: options.fraction,
+    offeredRps: rate,
+    connections: options.connections,
+    /** One service process's CPU time per second while idle, and what that would add to each request at the offered rate. */
+    idleCpuMicrosPerSecond,
+    idleCpuMicrosPerRequestAtRate: round1(idleCpuMicrosPerSecond / rate),
+    cores: PINNED ? 'every server on core 0, the load generator on core 1 (taskset)' : `not pinned (${os.availableParallelism()} cores, or no taskset)`,
+    cpuMicrosPerRequest: levels,
+    costMicros: costs,
+    ratios: { unguardedToBare: ratio('full/unguarded', 'bare'), signedToUnguarded: ratio('full/signed', 'full/unguarded'), signedToBare: ratio('full/signed', 'bare') },
+    non2xx,
+  };
+  if (options.json) {
+    console.log(JSON.stringify(result));
+    return;
+  }
+  printAblations(result, options);
+}
+
+function printAblations(result: { idleCpuMicrosPerSecond: number; idleCpuMicrosPerRequestAtRate: number; offeredRps: number; signedSaturationRps: number; fraction: number; cores: string; cpuMicrosPerRequest: Record<string, Spread>; costMicros: Record<string, Partial<Record<Route, Spread>>>; ratios: Record<string, Spread>; non2xx: number }, options: AblateOptions): void {
+  const show = (s: Spread | undefined) => (s === undefined ? '' : `${s.median.toFixed(1)} (${s.min.toFixed(1)}..${s.max.toFixed(1)})`);
+  console.log(`every run at ${result.offeredRps} req/s (${result.fraction} of the signed route's ${result.signedSaturationRps} at saturation), ${options.seconds} s each after 1 s not counted, ${options.rounds} interleaved rounds, the order turned each round; ${options.connections} connections; ${result.cores}`);
+  console.log('CPU µs per request, median (rounds\' min..max):');
+  const level = result.cpuMicrosPerRequest;
+  const levelRows: Array<[string, string]> = [
+    ['bare Fastify, bank list', 'bare'],
+    ['unguarded, Nest route', 'full/unguarded'],
+    ['unguarded, Fastify route', 'full/unguarded-fastify'],
+    ['signed, Nest route', 'full/signed'],
+    ['signed, Fastify route', 'full/signed-fastify'],
+    ['unguarded, all off, Fastify route', 'all/unguarded-fastify'],
+    ['signed, all off, Fastify route', 'all/signed-fastify'],
+  ];
+  for (const [name, key] of levelRows) console.log(`  ${name.padEnd(44)}${show(level[key]).padStart(22)}`);
+  console.log(`  a service process idle: ${result.idleCpuMicrosPerSecond} µs of CPU a second, ${result.idleCpuMicrosPerRequestAtRate} µs per request at this rate`);
+  console.log(`what each component costs, µs per request: the full service's CPU minus the CPU without it, median (rounds' min..max):`);
+  console.log(`  ${'component'.padEnd(54)}${'unguarded'.padStart(22)}${'signed'.padStart(22)}`);
+  const names: Record<string, string> = { ...Object.fromEntries(COMPONENTS.map(([name, label]) => [name, label])), control: 'nothing (the full service in another process)', 'nest-routing': "Nest's routing (the same handler on Fastify)", everything: 'all of the above, Nest included' };
+  for (const [name, cost] of Object.entries(result.costMicros)) console.log(`  ${(names[name] ?? name).padEnd(54)}${show(cost.unguarded).padStart(22)}${show(cost.signed).padStart(22)}`);
+  const r = result.ratios;
+  const ratio = (s: Spread | undefined) => (s === undefined ? '' : `${s.median.toFixed(2)} (${s.min.toFixed(2)}..${s.max.toFixed(2)})`);
+  console.log(`ratios of CPU per request, median (rounds' min..max): unguarded / bare ${ratio(r.unguardedToBare)}, signed / unguarded ${ratio(r.signedToUnguarded)}, signed / bare ${ratio(r.signedToBare)}; non-2xx: ${result.non2xx}`);
+  if (options.short) console.log('(short mode: too brief for figures worth quoting)');
+}
