@@ -49,7 +49,7 @@ export class SettlementsService {
     return accountState(await this.accounts.of(merchantId));
   }
 
-  /** Names the settlement account by an enquiry of the merchant's: the first in force at once, a change after its delay. */
+  /** Names the settlement account by an enquiry of the merchant's, in force after its delay, the first as any change. */
   async setAccount(caller: Caller, enquiryId: string): Promise<SettlementAccountState> {
     requireRole(this.merchants, caller, 'settlements:manage');
     const enquiry = await this.enquiries.find(caller.merchantId, enquiryId);
