@@ -9,7 +9,7 @@ const stale = differences(dir, render());
 const where = path.relative(path.join(__dirname, '..', '..'), dir) || dir;
 
 if (stale.length > 0) {
-  console.error(`${where} does not match openapi/payment-api.yaml: ${stale.join('; ')}. Run \`npm run generate\`, which regenerates it from the contract, and commit the result; never edit it by hand.`);
+  console.error(`${where} does not match openapi/: ${stale.join('; ')}. Run \`npm run generate\`, which regenerates it from the contract, and commit the result; never edit it by hand.`);
   process.exit(1);
 }
-console.log(`${where} matches openapi/payment-api.yaml.`);
+console.log(`${where} matches openapi/.`);

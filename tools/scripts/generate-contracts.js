@@ -1,6 +1,7 @@
 // Generates libs/contracts/src/generated/ from openapi/payment-api.yaml: the
 // types (openapi-typescript) and the component schemas as constants, so that
-// runtime checks read their enums, patterns and limits from the contract.
+// runtime checks read their enums, patterns and limits from the contract; and
+// the dashboard's types and schemas from openapi/dashboard-api.yaml.
 // `node generate-contracts.js [outDir]` (`npm run generate`).
 // Every run generates afresh and compares what it made with what is on disk,
 // byte for byte: a hand edit is overwritten even when it kept the header. A
@@ -17,41 +18,46 @@ const path = require('node:path');
 const { parse } = require('yaml');
 
 const root = path.join(__dirname, '..', '..');
-const CONTRACT = path.join(root, 'openapi/payment-api.yaml');
 const DEFAULT_OUT = path.join(root, 'libs/contracts/src/generated');
 
-const OUTPUTS = ['payment-api.ts', 'schemas.ts'];
+/** Each contract, and the files made from it: its types, and its component schemas as the constant named. */
+const CONTRACTS = [
+  { source: 'openapi/payment-api.yaml', types: 'payment-api.ts', schemas: 'schemas.ts', constant: 'SCHEMAS' },
+  { source: 'openapi/dashboard-api.yaml', types: 'dashboard-api.ts', schemas: 'dashboard-schemas.ts', constant: 'DASHBOARD_SCHEMAS' },
+];
 
-/** The hash of everything the generated files depend on. */
-function inputsHash() {
+const OUTPUTS = CONTRACTS.flatMap((contract) => [contract.types, contract.schemas]);
+
+/** The hash of everything one contract's generated files depend on. */
+function inputsHash(source) {
   const generatorVersion = JSON.parse(fs.readFileSync(require.resolve('openapi-typescript/package.json', { paths: [root] }), 'utf8')).version;
-  return createHash('sha256').update(fs.readFileSync(CONTRACT)).update('\0').update(fs.readFileSync(__filename)).update('\0').update(generatorVersion).digest('hex');
+  return createHash('sha256').update(fs.readFileSync(source)).update('\0').update(fs.readFileSync(__filename)).update('\0').update(generatorVersion).digest('hex');
 }
 
-const banner = (hash) =>
-  ['/*', ' * GENERATED FILE, DO NOT EDIT.', ' * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.', ` * Inputs: sha256 ${hash}`, ' */', ''].join('\n');
+const banner = (source, hash) =>
+  ['/*', ' * GENERATED FILE, DO NOT EDIT.', ` * Source: ${source}. Regenerate with \`npm run generate\`.`, ` * Inputs: sha256 ${hash}`, ' */', ''].join('\n');
 
-/** What the generated folder must hold, file name to text, made from the contract now. */
+/** What the generated folder must hold, file name to text, made from the contracts now. */
 function render() {
-  const BANNER = banner(inputsHash());
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'contracts-'));
-  try {
-    const types = path.join(scratch, 'payment-api.ts');
-    execFileSync(path.join(root, 'node_modules/.bin/openapi-typescript'), [CONTRACT, '--output', types], { stdio: ['ignore', 'ignore', 'inherit'] });
-    const { schemas } = parse(fs.readFileSync(CONTRACT, 'utf8')).components;
-    const constants = [
-      BANNER,
-      '/** The contract\'s component schemas, as data: the one source of every enum, pattern and limit. */',
-      `export const SCHEMAS = ${JSON.stringify(schemas, null, 2)} as const;`,
-      '',
-    ].join('\n');
-    return new Map([
-      ['payment-api.ts', BANNER + fs.readFileSync(types, 'utf8')],
-      ['schemas.ts', constants],
-    ]);
-  } finally {
-    fs.rmSync(scratch, { recursive: true, force: true });
+  const files = new Map();
+  for (const contract of CONTRACTS) {
+    const source = path.join(root, contract.source);
+    const BANNER = banner(contract.source, inputsHash(source));
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'contracts-'));
+    try {
+      const types = path.join(scratch, contract.types);
+      execFileSync(path.join(root, 'node_modules/.bin/openapi-typescript'), [source, '--output', types], { stdio: ['ignore', 'ignore', 'inherit'] });
+      const { schemas } = parse(fs.readFileSync(source, 'utf8')).components;
+      files.set(contract.types, BANNER + fs.readFileSync(types, 'utf8'));
+      files.set(
+        contract.schemas,
+        [BANNER, "/** The contract's component schemas, as data: the one source of every enum, pattern and limit. */", `export const ${contract.constant} = ${JSON.stringify(schemas, null, 2)} as const;`, ''].join('\n'),
+      );
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
   }
+  return files;
 }
 
 /**
@@ -103,6 +109,6 @@ if (require.main === module) {
   const outDir = path.resolve(process.argv.slice(2).find((arg) => arg !== '--force') ?? DEFAULT_OUT);
   const changed = generate(outDir);
   const where = path.relative(root, outDir) || outDir;
-  if (changed.length === 0) console.log(`${where} matches openapi/payment-api.yaml; nothing to write.`);
-  else console.log(`${where} regenerated from openapi/payment-api.yaml: ${changed.join('; ')}.`);
+  if (changed.length === 0) console.log(`${where} matches openapi/; nothing to write.`);
+  else console.log(`${where} regenerated from openapi/: ${changed.join('; ')}.`);
 }

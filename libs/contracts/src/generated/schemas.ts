@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 aeb738247d410e85a9719798fbbb8d2dd5f518e296fb864739799161c570f84c
+ * Inputs: sha256 7f3cac8079dfed12bf2bd206413f15408f110b5581b8da44d2ac129381ebec08
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */

@@ -1,0 +1,1110 @@
+/*
+ * GENERATED FILE, DO NOT EDIT.
+ * Source: openapi/dashboard-api.yaml. Regenerate with `npm run generate`.
+ * Inputs: sha256 417d179a07caf3e99209aeb8ea78d18cfaf1e6dd7cad8126b712279137bd5260
+ */
+
+/** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
+export const DASHBOARD_SCHEMAS = {
+  "Error": {
+    "type": "object",
+    "required": [
+      "code",
+      "message",
+      "requestId",
+      "retryable"
+    ],
+    "properties": {
+      "code": {
+        "type": "string",
+        "description": "A code of the service's registry (`docs/errors.md`); the dashboard's own start with `DASHBOARD_`."
+      },
+      "message": {
+        "type": "string"
+      },
+      "requestId": {
+        "type": "string"
+      },
+      "retryable": {
+        "type": "boolean"
+      },
+      "details": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "required": [
+            "field",
+            "message"
+          ],
+          "properties": {
+            "field": {
+              "type": "string"
+            },
+            "message": {
+              "type": "string"
+            }
+          }
+        }
+      }
+    }
+  },
+  "Role": {
+    "type": "string",
+    "enum": [
+      "owner",
+      "admin",
+      "developer",
+      "operations",
+      "approver",
+      "viewer"
+    ],
+    "description": "`owner` and `admin`: everything, the team and the security log\nincluded. `developer`: keys and webhook endpoints. `operations`:\npayins, refunds and payouts. `approver`: approves payouts.\n`viewer`: reads. Only an owner makes or unmakes an owner.\n"
+  },
+  "ApiKeyRole": {
+    "type": "string",
+    "enum": [
+      "payouts:create",
+      "payouts:approve",
+      "refunds:create",
+      "webhooks:manage",
+      "settlements:manage"
+    ]
+  },
+  "Session": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "stage",
+      "member",
+      "merchant",
+      "csrfToken",
+      "factors",
+      "freshFactorUntil",
+      "expiresAt"
+    ],
+    "properties": {
+      "stage": {
+        "type": "string",
+        "enum": [
+          "second_factor",
+          "enrol",
+          "active"
+        ],
+        "description": "`second_factor`: the password was right, a factor is next; `enrol`: the member has no factor yet; `active`: signed in."
+      },
+      "member": {
+        "$ref": "#/components/schemas/Member"
+      },
+      "merchant": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "merchantId",
+          "name"
+        ],
+        "properties": {
+          "merchantId": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          }
+        }
+      },
+      "csrfToken": {
+        "type": "string",
+        "description": "Send it as `X-CSRF-Token` on every call that changes something."
+      },
+      "factors": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "totp",
+          "passkeys"
+        ],
+        "properties": {
+          "totp": {
+            "type": "boolean"
+          },
+          "passkeys": {
+            "type": "integer",
+            "minimum": 0
+          }
+        }
+      },
+      "freshFactorUntil": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time",
+        "description": "Until when calls marked `x-fresh-factor` are allowed without another factor."
+      },
+      "expiresAt": {
+        "type": "string",
+        "format": "date-time",
+        "description": "The sooner of the idle and the absolute timeout."
+      }
+    },
+    "example": {
+      "stage": "active",
+      "member": {
+        "id": "mem_0123456789abcdefghijklmn",
+        "email": "ada@example.com",
+        "role": "owner",
+        "createdAt": "2026-01-01T00:00:00.000Z"
+      },
+      "merchant": {
+        "merchantId": "MCH-SANDBOX-0001",
+        "name": "Sandbox Store"
+      },
+      "csrfToken": "hUqKk3yq0Xm4oFvZ1b3bq2p9oQmX7yQnC4h8d2Zx0aE",
+      "factors": {
+        "totp": true,
+        "passkeys": 1
+      },
+      "freshFactorUntil": "2026-01-01T00:05:00.000Z",
+      "expiresAt": "2026-01-01T00:30:00.000Z"
+    }
+  },
+  "SignInRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "email",
+      "password"
+    ],
+    "properties": {
+      "email": {
+        "type": "string",
+        "format": "email",
+        "maxLength": 254
+      },
+      "password": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 1024
+      }
+    }
+  },
+  "TotpCode": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "code"
+    ],
+    "properties": {
+      "code": {
+        "type": "string",
+        "pattern": "^[0-9]{6}$"
+      }
+    }
+  },
+  "PasskeyResponse": {
+    "type": "object",
+    "description": "What `navigator.credentials.get()` returned, as `@simplewebauthn/browser` encodes it.",
+    "required": [
+      "response"
+    ],
+    "properties": {
+      "response": {
+        "type": "object"
+      }
+    }
+  },
+  "PasskeyRegistration": {
+    "type": "object",
+    "required": [
+      "response",
+      "name"
+    ],
+    "properties": {
+      "response": {
+        "type": "object",
+        "description": "What `navigator.credentials.create()` returned, as `@simplewebauthn/browser` encodes it."
+      },
+      "name": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 64
+      }
+    }
+  },
+  "PasskeyAssertionOptions": {
+    "type": "object",
+    "description": "`PublicKeyCredentialRequestOptionsJSON`.",
+    "required": [
+      "challenge"
+    ],
+    "properties": {
+      "challenge": {
+        "type": "string"
+      }
+    }
+  },
+  "PasskeyCreationOptions": {
+    "type": "object",
+    "description": "`PublicKeyCredentialCreationOptionsJSON`.",
+    "required": [
+      "challenge"
+    ],
+    "properties": {
+      "challenge": {
+        "type": "string"
+      }
+    }
+  },
+  "TotpEnrolment": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "secret",
+      "otpauthUrl"
+    ],
+    "properties": {
+      "secret": {
+        "type": "string",
+        "description": "Base32, for typing into an authenticator app."
+      },
+      "otpauthUrl": {
+        "type": "string",
+        "description": "The `otpauth://` URL a QR code carries."
+      }
+    }
+  },
+  "Factors": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "totp",
+      "passkeys"
+    ],
+    "properties": {
+      "totp": {
+        "type": "boolean"
+      },
+      "passkeys": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "id",
+            "name",
+            "createdAt",
+            "lastUsedAt"
+          ],
+          "properties": {
+            "id": {
+              "type": "string"
+            },
+            "name": {
+              "type": "string"
+            },
+            "createdAt": {
+              "type": "string",
+              "format": "date-time"
+            },
+            "lastUsedAt": {
+              "type": [
+                "string",
+                "null"
+              ],
+              "format": "date-time"
+            }
+          }
+        }
+      }
+    }
+  },
+  "Link": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "kind",
+      "email",
+      "role",
+      "merchantName",
+      "expiresAt"
+    ],
+    "properties": {
+      "kind": {
+        "type": "string",
+        "enum": [
+          "setup",
+          "invitation"
+        ]
+      },
+      "email": {
+        "type": "string"
+      },
+      "role": {
+        "$ref": "#/components/schemas/Role"
+      },
+      "merchantName": {
+        "type": "string"
+      },
+      "expiresAt": {
+        "type": "string",
+        "format": "date-time"
+      }
+    }
+  },
+  "AcceptLinkRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "password"
+    ],
+    "properties": {
+      "password": {
+        "type": "string",
+        "minLength": 12,
+        "maxLength": 1024,
+        "description": "At least 12 characters."
+      }
+    }
+  },
+  "Overview": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "balances",
+      "collections",
+      "payouts"
+    ],
+    "properties": {
+      "balances": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "currency",
+            "available",
+            "pending",
+            "held"
+          ],
+          "properties": {
+            "currency": {
+              "type": "string"
+            },
+            "available": {
+              "type": "integer"
+            },
+            "pending": {
+              "type": "integer"
+            },
+            "held": {
+              "type": "integer"
+            }
+          }
+        }
+      },
+      "collections": {
+        "$ref": "#/components/schemas/PeriodTotals"
+      },
+      "payouts": {
+        "$ref": "#/components/schemas/PeriodTotals"
+      }
+    }
+  },
+  "PeriodTotals": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "today",
+      "week"
+    ],
+    "description": "Today is the UTC day; the week is the last 7 UTC days, today included.",
+    "properties": {
+      "today": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/CountedMoney"
+        }
+      },
+      "week": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/CountedMoney"
+        }
+      }
+    }
+  },
+  "CountedMoney": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "currency",
+      "amount",
+      "count"
+    ],
+    "properties": {
+      "currency": {
+        "type": "string"
+      },
+      "amount": {
+        "type": "integer"
+      },
+      "count": {
+        "type": "integer"
+      }
+    }
+  },
+  "ApiKey": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "apiKey",
+      "roles",
+      "status",
+      "secretFingerprint",
+      "createdAt",
+      "expiresAt",
+      "lastUsedAt"
+    ],
+    "properties": {
+      "apiKey": {
+        "type": "string"
+      },
+      "roles": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/ApiKeyRole"
+        }
+      },
+      "status": {
+        "type": "string",
+        "enum": [
+          "active",
+          "revoked",
+          "expired"
+        ]
+      },
+      "secretFingerprint": {
+        "type": "string"
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "expiresAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time"
+      },
+      "lastUsedAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time"
+      }
+    }
+  },
+  "CreateKeyRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "roles"
+    ],
+    "properties": {
+      "roles": {
+        "type": "array",
+        "minItems": 1,
+        "uniqueItems": true,
+        "items": {
+          "$ref": "#/components/schemas/ApiKeyRole"
+        }
+      }
+    }
+  },
+  "RollKeyRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "oldKeyExpiresIn"
+    ],
+    "properties": {
+      "oldKeyExpiresIn": {
+        "type": "string",
+        "enum": [
+          "now",
+          "1h",
+          "24h",
+          "7d"
+        ],
+        "description": "How long the old key keeps verifying requests."
+      }
+    }
+  },
+  "NewApiKey": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "apiKey",
+      "secretKey",
+      "roles"
+    ],
+    "properties": {
+      "apiKey": {
+        "type": "string"
+      },
+      "secretKey": {
+        "type": "string",
+        "description": "Shown this once, then only its fingerprint."
+      },
+      "roles": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/ApiKeyRole"
+        }
+      },
+      "oldKeyExpiresAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time"
+      }
+    }
+  },
+  "Endpoint": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "id",
+      "url",
+      "enabledEvents",
+      "description",
+      "enabled",
+      "secretFingerprints",
+      "createdAt"
+    ],
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "url": {
+        "type": "string",
+        "format": "uri"
+      },
+      "enabledEvents": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "description": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "enabled": {
+        "type": "boolean"
+      },
+      "secretFingerprints": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      }
+    }
+  },
+  "EndpointWithSecret": {
+    "allOf": [
+      {
+        "$ref": "#/components/schemas/Endpoint"
+      },
+      {
+        "type": "object",
+        "required": [
+          "secret"
+        ],
+        "properties": {
+          "secret": {
+            "type": "string",
+            "description": "Shown this once."
+          }
+        }
+      }
+    ]
+  },
+  "CreateEndpointRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "url",
+      "enabledEvents"
+    ],
+    "properties": {
+      "url": {
+        "type": "string",
+        "format": "uri",
+        "maxLength": 2048
+      },
+      "enabledEvents": {
+        "type": "array",
+        "minItems": 1,
+        "items": {
+          "type": "string",
+          "maxLength": 64
+        }
+      },
+      "description": {
+        "type": "string",
+        "maxLength": 256
+      }
+    }
+  },
+  "UpdateEndpointRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "minProperties": 1,
+    "properties": {
+      "url": {
+        "type": "string",
+        "format": "uri",
+        "maxLength": 2048
+      },
+      "enabledEvents": {
+        "type": "array",
+        "minItems": 1,
+        "items": {
+          "type": "string",
+          "maxLength": 64
+        }
+      },
+      "description": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "maxLength": 256
+      },
+      "enabled": {
+        "type": "boolean"
+      }
+    }
+  },
+  "RollSecretRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "oldSecretExpiresIn"
+    ],
+    "properties": {
+      "oldSecretExpiresIn": {
+        "type": "string",
+        "enum": [
+          "now",
+          "1h",
+          "24h",
+          "7d"
+        ]
+      }
+    }
+  },
+  "DeliveryAttempt": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "attempt",
+      "at",
+      "durationMs",
+      "statusCode",
+      "error",
+      "responseExcerpt"
+    ],
+    "properties": {
+      "attempt": {
+        "type": "integer"
+      },
+      "at": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "durationMs": {
+        "type": "integer"
+      },
+      "statusCode": {
+        "type": [
+          "integer",
+          "null"
+        ]
+      },
+      "error": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "responseExcerpt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "maxLength": 512
+      }
+    }
+  },
+  "Delivery": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "eventId",
+      "eventType",
+      "createdAt",
+      "outcome",
+      "attempts",
+      "cursor"
+    ],
+    "properties": {
+      "eventId": {
+        "type": "string"
+      },
+      "eventType": {
+        "type": "string"
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "outcome": {
+        "type": "string",
+        "enum": [
+          "delivered",
+          "failing",
+          "failed",
+          "pending"
+        ],
+        "description": "`failing`: attempts failed and another is due; `failed`: no attempt is left."
+      },
+      "attempts": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/DeliveryAttempt"
+        }
+      },
+      "cursor": {
+        "type": "string"
+      }
+    }
+  },
+  "DeliveryPage": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "data",
+      "hasMore"
+    ],
+    "properties": {
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/Delivery"
+        }
+      },
+      "hasMore": {
+        "type": "boolean"
+      }
+    }
+  },
+  "Member": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "id",
+      "email",
+      "role",
+      "createdAt"
+    ],
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "email": {
+        "type": "string"
+      },
+      "role": {
+        "$ref": "#/components/schemas/Role"
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      }
+    }
+  },
+  "Invitation": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "email",
+      "role",
+      "expiresAt"
+    ],
+    "properties": {
+      "email": {
+        "type": "string"
+      },
+      "role": {
+        "$ref": "#/components/schemas/Role"
+      },
+      "expiresAt": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "url": {
+        "type": "string",
+        "description": "The one-time link, answered only to the inviter, once."
+      },
+      "mailed": {
+        "type": "boolean"
+      }
+    }
+  },
+  "Team": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "members",
+      "invitations"
+    ],
+    "properties": {
+      "members": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/Member"
+        }
+      },
+      "invitations": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/Invitation"
+        }
+      }
+    }
+  },
+  "InviteRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "email",
+      "role"
+    ],
+    "properties": {
+      "email": {
+        "type": "string",
+        "format": "email",
+        "maxLength": 254
+      },
+      "role": {
+        "$ref": "#/components/schemas/Role"
+      }
+    }
+  },
+  "ChangeRoleRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "role"
+    ],
+    "properties": {
+      "role": {
+        "$ref": "#/components/schemas/Role"
+      }
+    }
+  },
+  "SecurityLogEntry": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "id",
+      "at",
+      "actor",
+      "channel",
+      "action",
+      "subject",
+      "address",
+      "detail"
+    ],
+    "properties": {
+      "id": {
+        "type": "integer"
+      },
+      "at": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "actor": {
+        "type": "string"
+      },
+      "channel": {
+        "type": "string",
+        "description": "`dashboard`, or the operator's `cli`."
+      },
+      "action": {
+        "type": "string"
+      },
+      "subject": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "address": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "detail": {
+        "type": "object"
+      }
+    }
+  },
+  "SecurityLogPage": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "data",
+      "hasMore"
+    ],
+    "properties": {
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/SecurityLogEntry"
+        }
+      },
+      "hasMore": {
+        "type": "boolean"
+      }
+    }
+  },
+  "ApprovalBinding": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "kind",
+      "reference",
+      "amount",
+      "currency",
+      "destination",
+      "count"
+    ],
+    "description": "What the approver is shown and signs.",
+    "properties": {
+      "kind": {
+        "type": "string",
+        "enum": [
+          "payout",
+          "batch"
+        ]
+      },
+      "reference": {
+        "type": "string"
+      },
+      "amount": {
+        "type": "integer",
+        "description": "In kobo; a batch's total."
+      },
+      "currency": {
+        "type": "string"
+      },
+      "destination": {
+        "type": "string",
+        "description": "`bankCode/accountNumber accountName` of a payout; `N payouts` of a batch."
+      },
+      "count": {
+        "type": "integer"
+      }
+    }
+  },
+  "PendingApproval": {
+    "allOf": [
+      {
+        "$ref": "#/components/schemas/ApprovalBinding"
+      },
+      {
+        "type": "object",
+        "required": [
+          "createdAt",
+          "createdBy"
+        ],
+        "properties": {
+          "createdAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "createdBy": {
+            "type": "string",
+            "description": "The API key that created it."
+          }
+        }
+      }
+    ]
+  },
+  "ApprovalChallenge": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "binding",
+      "options"
+    ],
+    "properties": {
+      "binding": {
+        "$ref": "#/components/schemas/ApprovalBinding"
+      },
+      "options": {
+        "$ref": "#/components/schemas/PasskeyAssertionOptions"
+      }
+    }
+  },
+  "ApproveRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+      "passkey": {
+        "type": "object",
+        "description": "The assertion over the challenge of `/options`."
+      },
+      "totpCode": {
+        "type": "string",
+        "pattern": "^[0-9]{6}$"
+      }
+    }
+  },
+  "ApprovalResult": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "kind",
+      "reference",
+      "status"
+    ],
+    "properties": {
+      "kind": {
+        "type": "string",
+        "enum": [
+          "payout",
+          "batch"
+        ]
+      },
+      "reference": {
+        "type": "string"
+      },
+      "status": {
+        "type": "string"
+      }
+    }
+  }
+} as const;
