@@ -1,5 +1,8 @@
 export type { paths, components, operations, webhooks } from './generated/payment-api';
 export { SCHEMAS } from './generated/schemas';
+// The dashboard's own API (openapi/dashboard-api.yaml), called by apps/dashboard with a session.
+export type { paths as DashboardPaths, components as DashboardComponents, operations as DashboardOperations } from './generated/dashboard-api';
+export { DASHBOARD_SCHEMAS } from './generated/dashboard-schemas';
 // The types a merchant's code uses are listed once, in merchant-types.ts; the rest are the service's own.
 export type * from './merchant-types';
 export type { AccountEnquiryRequest, AccountEnquiryFailure, CheckoutSubmission, Health, SigningDebug } from './schemas';
