@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 7f3cac8079dfed12bf2bd206413f15408f110b5581b8da44d2ac129381ebec08
+ * Inputs: sha256 8b3f82c66f8c1853bd54404bebd58b292f34f22f81ade9acf0ebdefedcb8a33a
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -3182,7 +3182,17 @@ export const SCHEMAS = {
       "METRICS_UNAUTHORIZED",
       "STORE_UNAVAILABLE",
       "INTERNAL_ERROR",
-      "CURRENCY_NOT_SETTLEABLE"
+      "CURRENCY_NOT_SETTLEABLE",
+      "DASHBOARD_UNAUTHENTICATED",
+      "DASHBOARD_SIGN_IN_FAILED",
+      "DASHBOARD_SIGN_IN_LIMITED",
+      "DASHBOARD_CSRF_REFUSED",
+      "DASHBOARD_ROLE_FORBIDDEN",
+      "DASHBOARD_FRESH_FACTOR_REQUIRED",
+      "DASHBOARD_STAGE_REFUSED",
+      "DASHBOARD_LINK_INVALID",
+      "DASHBOARD_NOT_FOUND",
+      "DASHBOARD_CONFLICT"
     ],
     "x-enumDescriptions": {
       "AUTH_HEADER_MISSING": "A signing header is missing. Send all six on every signed request.",
@@ -3255,7 +3265,17 @@ export const SCHEMAS = {
       "METRICS_UNAUTHORIZED": "The metrics need `Authorization: Bearer` with the operator's `METRICS_TOKEN`.",
       "STORE_UNAVAILABLE": "A store the service needs is down; nothing was admitted or recorded. Retry with backoff.",
       "INTERNAL_ERROR": "An unexpected failure. Retry with backoff; quote the `requestId` if it persists.",
-      "CURRENCY_NOT_SETTLEABLE": "A payin in a currency the platform cannot settle or pay out (only NGN does), which the operator has not enabled for the merchant. Create it in NGN, or ask the operator to enable the currency, which you then settle with them outside the platform."
+      "CURRENCY_NOT_SETTLEABLE": "A payin in a currency the platform cannot settle or pay out (only NGN does), which the operator has not enabled for the merchant. Create it in NGN, or ask the operator to enable the currency, which you then settle with them outside the platform.",
+      "DASHBOARD_UNAUTHENTICATED": "The dashboard call has no session, or its session ended. Sign in again.",
+      "DASHBOARD_SIGN_IN_FAILED": "The email and password, the TOTP code or the passkey did not verify. Try again; repeated failures lock the account for a while (docs/dashboard.md).",
+      "DASHBOARD_SIGN_IN_LIMITED": "Too many failed sign-ins for this account or from this address. Wait `Retry-After` seconds.",
+      "DASHBOARD_CSRF_REFUSED": "A state-changing dashboard call without the session's `X-CSRF-Token`, or from another origin.",
+      "DASHBOARD_ROLE_FORBIDDEN": "The member's role does not admit this operation (the operation's `x-roles`).",
+      "DASHBOARD_FRESH_FACTOR_REQUIRED": "The operation needs a second factor given within `DASHBOARD_FRESH_FACTOR_SECONDS`. Confirm one, then repeat.",
+      "DASHBOARD_STAGE_REFUSED": "The session has not finished signing in (`second_factor`) or enrolling a factor (`enrol`).",
+      "DASHBOARD_LINK_INVALID": "The setup or invitation link is unknown, used or expired. Ask for a new one.",
+      "DASHBOARD_NOT_FOUND": "The object does not exist for the signed-in member's merchant.",
+      "DASHBOARD_CONFLICT": "The object's state does not allow this now; `message` says why and what to do."
     }
   },
   "FieldError": {
