@@ -3,6 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { AccountsModule } from './accounts/accounts.module';
 import { BanksModule } from './banks/banks.module';
 import { CheckoutModule } from './checkout/checkout.module';
+import { DashboardModule } from './dashboard/dashboard.module';
 import { DbModule } from './db/db.module';
 import { DocsModule } from './docs/docs.module';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
@@ -59,6 +60,7 @@ export class AppModule {
         ...(foundation.providers.ids.some((id) => foundation.providers.implements(id, 'webhooks')) ? [ProviderWebhooksModule] : []),
         HealthModule,
         DocsModule,
+        DashboardModule,
       ],
       controllers: extraControllers,
       providers: errorFilter ? [{ provide: APP_FILTER, useClass: ApiExceptionFilter }] : [],

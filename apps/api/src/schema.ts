@@ -1,5 +1,6 @@
 import { ACCOUNT_ENQUIRIES } from './accounts/accounts.migrations';
 import type { Migration } from './db/migrations';
+import { DASHBOARD } from './dashboard/dashboard.migrations';
 import { CREATE_OUTBOX, OUTBOX_OF_ANY_OBJECT } from './events/events.migrations';
 import { LEDGER, LEDGER_CHECKS, LEDGER_REPORT_INDEX } from './ledger/ledger.migrations';
 import { PAYOUT_APPROVALS_AND_BATCHES, PAYOUT_DAILY_TOTALS, PAYOUT_PROVIDER_OF_RECORD, PAYOUTS, SANDBOX_PAYOUT_TRANSFERS } from './payouts/payouts.migrations';
@@ -50,4 +51,5 @@ export const SCHEMA: readonly Migration[] = [
   SETTLEMENTS,
   RECONCILIATION,
   LEDGER_REPORT_INDEX,
+  DASHBOARD,
 ].sort((a, b) => a.id - b.id);

@@ -1,4 +1,5 @@
 import { readCheckout, type CheckoutSettings } from './checkout-config';
+import { readDashboard, type DashboardSettings } from './dashboard-config';
 import { readEnquiries, type EnquirySettings } from './enquiries-config';
 import { readLedgerCheck, type LedgerCheckSettings } from './ledger-check-config';
 import type { Env } from './env-values';
@@ -49,6 +50,7 @@ export interface AppConfig
   providerWebhooks: ProviderWebhookSettings;
   webhooks: WebhookSettings;
   reconciliation: ReconciliationConfig;
+  dashboard: DashboardSettings;
   /** The OpenAPI contract served at /payment/openapi.yaml. */
   contractPath: string;
   /** What /payment/docs serves besides the contract. */
@@ -91,6 +93,7 @@ export function loadConfig(env: Env, paths: InstallPaths = installPaths(SOURCE_D
     webhooks: readWebhooks(env, mode, problems),
     ...readMetrics(env, mode, problems, { servicePort: server.port }),
     ...readReconciliation(env, mode, problems),
+    dashboard: readDashboard(env, problems, { assetsDir: paths.dashboardDir }),
     contractPath: paths.contractPath,
     docs: paths.docs,
   };

@@ -5,6 +5,8 @@ export interface InstallPaths {
   sandboxMerchantsFile: string;
   contractPath: string;
   docs: DocsPaths;
+  /** The merchant dashboard's built app (apps/dashboard/dist), served at /payment/dashboard/. */
+  dashboardDir: string;
 }
 
 export interface DocsPaths {
@@ -33,6 +35,7 @@ export function installPaths(codeDir: string): InstallPaths {
     return {
       sandboxMerchantsFile: path.join(codeDir, 'config/merchants.sandbox.json'),
       contractPath: path.join(codeDir, 'openapi/payment-api.yaml'),
+      dashboardDir: path.join(codeDir, 'dashboard'),
       docs: {
         redocBundlePath: path.join(codeDir, 'docs/redoc.standalone.js'),
         protocolPath: path.join(codeDir, 'docs/protocol.md'),
@@ -46,6 +49,7 @@ export function installPaths(codeDir: string): InstallPaths {
   return {
     sandboxMerchantsFile: path.join(apiRoot, 'config/merchants.sandbox.json'),
     contractPath: path.join(repository, 'openapi/payment-api.yaml'),
+    dashboardDir: path.join(repository, 'apps/dashboard/dist'),
     docs: {
       // Resolved when read: a deployed service never reads this path, and has no redoc package to resolve.
       get redocBundlePath() {

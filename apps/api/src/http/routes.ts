@@ -23,6 +23,9 @@ export const ROUTES = {
   metrics: `${ROOT}/metrics`,
   contract: `${ROOT}/openapi.yaml`,
   docs: `${ROOT}/docs`,
+  dashboard: `${ROOT}/dashboard`,
+  /** A setup or invitation link: its token in the fragment, which no server or log sees. */
+  dashboardLink: (token: string) => `${ROOT}/dashboard/welcome#${token}`,
   protocol: `${ROOT}/docs/protocol`,
   /** The alerts' runbooks, one section per alert (docs/runbooks.md): the default of RUNBOOK_BASE_URL. */
   runbooks: `${ROOT}/docs/runbooks`,
@@ -36,7 +39,10 @@ export const ROUTES = {
 export const isCheckoutPath = (path: string): boolean => path.startsWith(`${ROOT}/checkout/`);
 
 /** Whether a request path is one of the unsigned pages a browser reads: a checkout link, the docs or the contract. */
-export const isPublicPagePath = (path: string): boolean => isCheckoutPath(path) || path === ROUTES.docs || path.startsWith(`${ROUTES.docs}/`) || path === ROUTES.contract;
+export const isPublicPagePath = (path: string): boolean => isCheckoutPath(path) || path === ROUTES.docs || path.startsWith(`${ROUTES.docs}/`) || path === ROUTES.contract || isDashboardPath(path);
+
+/** Whether a request path is the merchant dashboard's: its app, or its API, which a session authenticates. */
+export const isDashboardPath = (path: string): boolean => path === ROUTES.dashboard || path.startsWith(`${ROUTES.dashboard}/`);
 
 /** Whether a request path is a provider's webhook route: unsigned by our scheme, and authenticated by the provider's own signature. */
 export const isProviderWebhookPath = (path: string): boolean => path.startsWith(`${ROOT}/provider-webhooks/`);

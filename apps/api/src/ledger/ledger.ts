@@ -318,6 +318,18 @@ export class Ledger {
     if (!posted) throw new Error(`journal ${type} of payout ${payout.reference} was already posted`);
   }
 
+  /** The merchant's balances in every currency it has an account in, NGN first and always present. */
+  async balancesOf(merchantId: string): Promise<Balance[]> {
+    const { rows } = await this.observed('balance', () =>
+      this.client.query<{ currency: string; kind: MerchantBalanceKind; balance_minor: string }>('SELECT currency, kind, balance_minor::text AS balance_minor FROM ledger_accounts WHERE merchant_id = $1', [merchantId]),
+    );
+    const currencies = [...new Set(['NGN', ...rows.map((row) => row.currency).sort()])];
+    return currencies.map((currency) => {
+      const of = (kind: MerchantBalanceKind) => BigInt(rows.find((row) => row.currency === currency && row.kind === kind)?.balance_minor ?? 0);
+      return { currency, availableMinor: of('available'), pendingMinor: of('pending'), heldMinor: of('held') };
+    });
+  }
+
   async balanceOf(merchantId: string, currency: string): Promise<Balance> {
     const { rows } = await this.observed('balance', () =>
       this.client.query<{ kind: MerchantBalanceKind; balance_minor: string }>('SELECT kind, balance_minor::text AS balance_minor FROM ledger_accounts WHERE merchant_id = $1 AND currency = $2', [merchantId, currency]),

@@ -6,6 +6,7 @@ import { displayTextError } from '../http/display-text';
 import { fingerprintOf } from './merchant-registry';
 import { unsettledCurrenciesProblem } from './merchants-file';
 import { json, type Actor, type CredentialRow, type MerchantRow, type MerchantStore } from './merchant-store';
+import { createOwnerSetupLink, OWNER_EMAIL, type SetupLink } from './owner-setup-link';
 import { DEFAULT_ROLES, PAYOUT_ROLES, type PayoutRole } from './payout-approval';
 
 /** The roles of a key `merchants add` mints when --roles names none: what a merchant needs to integrate, approving payouts aside. */
@@ -52,19 +53,38 @@ export class MerchantAdmin {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async add(input: { merchantId: string; tenantId: string; name: string; roles?: readonly PayoutRole[] }): Promise<NewCredential> {
+  /** Where setup links point, and how long they last: the service's public origin and DASHBOARD_LINK_TTL_SECONDS. */
+  static linkSettings(env: Readonly<Record<string, string | undefined>>): { origin: string; ttlSeconds: number } {
+    const ttl = Number(env.DASHBOARD_LINK_TTL_SECONDS ?? 259_200);
+    return { origin: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT ?? 3000}`).replace(/\/+$/, ''), ttlSeconds: Number.isInteger(ttl) && ttl >= 300 && ttl <= 1_209_600 ? ttl : 259_200 };
+  }
+
+  async add(input: { merchantId: string; tenantId: string; name: string; roles?: readonly PayoutRole[]; owner?: { email: string; origin: string; ttlSeconds: number } }): Promise<NewCredential & { owner?: SetupLink }> {
     for (const field of ['merchantId', 'tenantId'] as const) if (!HEADER_GRAMMAR[field].pattern.test(input[field])) throw new Refusal(`--${field === 'merchantId' ? 'merchant-id' : 'tenant-id'} must be ${HEADER_GRAMMAR[field].rule}.`);
     const nameError = input.name.trim() === '' ? new Error('--name must not be empty.') : displayTextError('--name', input.name);
     if (nameError) throw new Refusal(nameError.message);
+    if (input.owner && !OWNER_EMAIL.test(input.owner.email)) throw new Refusal('--owner-email must be one email address, such as ada@example.com.');
     const roles = input.roles ?? NEW_MERCHANT_ROLES;
     const credential = this.newCredential();
     const now = this.now();
-    await this.store.change(this.actor, 'add', { merchantId: input.merchantId, subject: credential.apiKey, detail: { roles } }, async (tx) => {
+    const owner = await this.store.change(this.actor, 'add', { merchantId: input.merchantId, subject: credential.apiKey, detail: { roles, ...(input.owner ? { ownerEmail: input.owner.email } : {}) } }, async (tx) => {
       if (await this.store.merchant(tx, input.merchantId)) throw new Refusal(`Merchant ${input.merchantId} already exists; give it another key with roll-key.`);
       await tx.query("INSERT INTO merchants (merchant_id, tenant_id, name, status, created_at, updated_at) VALUES ($1, $2, $3, 'active', $4, $4)", [input.merchantId, input.tenantId, input.name, now.toISOString()]);
       await this.store.insertCredential(tx, input.merchantId, { ...credential, roles }, now);
+      return input.owner && createOwnerSetupLink(tx, { merchantId: input.merchantId, email: input.owner.email, createdBy: this.actor.actor, origin: input.owner.origin, ttlSeconds: input.owner.ttlSeconds, now });
     });
-    return { merchantId: input.merchantId, tenantId: input.tenantId, ...credential, roles };
+    return { merchantId: input.merchantId, tenantId: input.tenantId, ...credential, roles, ...(owner ? { owner } : {}) };
+  }
+
+  /** A new setup link that makes `email` an owner of the merchant: the first owner's, when theirs expired or was lost. */
+  async setupLink(merchantId: string, link: { email: string; origin: string; ttlSeconds: number }): Promise<SetupLink> {
+    if (!OWNER_EMAIL.test(link.email)) throw new Refusal('--email must be one email address, such as ada@example.com.');
+    return this.store.change(this.actor, 'setup-link', { merchantId, subject: link.email }, async (tx) => {
+      if (!(await this.store.merchant(tx, merchantId))) throw new Refusal(`No merchant ${merchantId}; merchants list shows them.`);
+      const member = await tx.query('SELECT 1 FROM dashboard_members WHERE lower(email) = lower($1) AND removed_at IS NULL', [link.email]);
+      if (member.rows.length > 0) throw new Refusal(`${link.email} is already a member of a team; they sign in with their password. An owner or admin changes roles in the dashboard.`);
+      return createOwnerSetupLink(tx, { merchantId, email: link.email, createdBy: this.actor.actor, origin: link.origin, ttlSeconds: link.ttlSeconds, now: this.now() });
+    });
   }
 
   /**
@@ -73,7 +93,7 @@ export class MerchantAdmin {
    * when no expiry is given. A key holding both four-eyes roles is rolled
    * only with `forceFourEyesOff`.
    */
-  async rollKey(apiKey: string, options: { expiresInSeconds?: number; forceFourEyesOff?: boolean }): Promise<NewCredential & { oldKeyExpiresAt: string | null; warning?: string }> {
+  async rollKey(apiKey: string, options: { expiresInSeconds?: number; forceFourEyesOff?: boolean; createdByMember?: string }): Promise<NewCredential & { oldKeyExpiresAt: string | null; warning?: string }> {
     const { expiresInSeconds } = options;
     if (expiresInSeconds !== undefined && !(Number.isInteger(expiresInSeconds) && expiresInSeconds >= 0 && expiresInSeconds <= MAX_ROLL_EXPIRY_SECONDS)) {
       throw new Refusal(`--expires-in must be a whole number of seconds from 0 (at once) to ${MAX_ROLL_EXPIRY_SECONDS} (7 days).`);
@@ -95,12 +115,26 @@ export class MerchantAdmin {
         warning = `Four eyes is off: ${credential.apiKey} holds payouts:create and payouts:approve, as ${apiKey} does. Let ${apiKey} expire as soon as clients use the new key.`;
       }
       await this.store.insertCredential(tx, old.merchant_id, { ...credential, roles }, now);
+      if (options.createdByMember) await tx.query('UPDATE merchant_credentials SET created_by_member = $2 WHERE api_key = $1', [credential.apiKey, options.createdByMember]);
       // A test key works nowhere in production: rolled there, it ends at once rather than overlapping.
       const ends = this.mode === 'production' && apiKey.startsWith('pk_test_') ? now : expiresAt;
       if (ends) await tx.query('UPDATE merchant_credentials SET expires_at = $2 WHERE api_key = $1', [apiKey, ends.toISOString()]);
       return { merchantId: old.merchant_id, tenantId: merchant.tenant_id, roles, oldKeyExpiresAt: ends?.toISOString() ?? null };
     });
     return { ...rolled, ...credential, ...(warning ? { warning } : {}) };
+  }
+
+  /** A new key of an existing merchant, with `roles`; `createdByMember` is the dashboard member who asked, who may then not approve what it creates. */
+  async addKey(merchantId: string, roles: readonly PayoutRole[], options: { createdByMember?: string } = {}): Promise<NewCredential> {
+    const credential = this.newCredential();
+    const now = this.now();
+    return this.store.change(this.actor, 'add-key', { merchantId, subject: credential.apiKey, detail: { roles } }, async (tx) => {
+      const merchant = await this.store.merchant(tx, merchantId);
+      if (!merchant) throw new Refusal(`No merchant ${merchantId}; merchants list shows them.`);
+      await this.store.insertCredential(tx, merchantId, { ...credential, roles }, now);
+      if (options.createdByMember) await tx.query('UPDATE merchant_credentials SET created_by_member = $2 WHERE api_key = $1', [credential.apiKey, options.createdByMember]);
+      return { merchantId, tenantId: merchant.tenant_id, ...credential, roles };
+    });
   }
 
   /** Refused at once by every instance (within MERCHANTS_SYNC_MAX_LAG_MS). */

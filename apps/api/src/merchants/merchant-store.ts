@@ -10,10 +10,12 @@ import type { PayoutRole } from './payout-approval';
 /** The channel a change is announced on, to every instance that listens (PostgreSQL LISTEN/NOTIFY). */
 export const MERCHANTS_CHANNEL = 'paysign_merchants';
 
-/** Who made a change, and through what: an operator's command, the merchant's API, or the service's own import at boot. */
+/** Who made a change, and through what: an operator's command, the merchant's API, a member in the dashboard, or the service's own import at boot. */
 export interface Actor {
   actor: string;
-  channel: 'command' | 'api' | 'boot';
+  channel: 'command' | 'api' | 'boot' | 'dashboard';
+  /** The client address of a dashboard member's request. */
+  address?: string;
 }
 
 /** What an audit line names: the merchant, the key or endpoint, and details (never a secret). */
@@ -206,13 +208,14 @@ export class MerchantStore {
 
   /** Records an action in the audit trail (`merchants audit`), on `tx` when it belongs to a change. */
   async audit(tx: SqlQueryable, actor: Actor, action: string, subject: AuditSubject): Promise<void> {
-    await tx.query('INSERT INTO merchant_audit (at, actor, channel, action, merchant_id, subject, detail) VALUES (now(), $1, $2, $3, $4, $5, $6)', [
+    await tx.query('INSERT INTO merchant_audit (at, actor, channel, action, merchant_id, subject, detail, address) VALUES (now(), $1, $2, $3, $4, $5, $6, $7)', [
       actor.actor,
       actor.channel,
       action,
       subject.merchantId ?? null,
       subject.subject ?? null,
       JSON.stringify(subject.detail ?? {}),
+      actor.address ?? null,
     ]);
   }
 

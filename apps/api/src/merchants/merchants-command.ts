@@ -6,6 +6,7 @@ import { Keyring } from '../secrets/keyring';
 import type { SqlClient } from '../db/sql-client';
 import { MerchantAdmin, parseRolesOption, Refusal, type NewCredential } from './merchant-admin';
 import { MerchantStore, type Actor } from './merchant-store';
+import type { SetupLink } from './owner-setup-link';
 import { importMerchantsFile } from './merchants-import';
 
 /**
@@ -20,9 +21,13 @@ import { importMerchantsFile } from './merchants-import';
 export const MERCHANTS_USAGE = `Usage: merchants <command> [--json] [--actor NAME] [--mode sandbox|production]
 
 Commands:
-  add --merchant-id M --tenant-id T --name N [--roles R1,R2]
+  add --merchant-id M --tenant-id T --name N [--roles R1,R2] [--owner-email E]
                                 Add a merchant with one new key; prints the key and its secret once.
                                 Roles default to payouts:create, refunds:create, webhooks:manage, settlements:manage.
+                                With --owner-email, also prints a one-time dashboard setup link for E, its owner
+                                (setupUrl with --json; it expires after DASHBOARD_LINK_TTL_SECONDS, 3 days by default).
+  setup-link --merchant-id M --email E
+                                A new one-time setup link making E an owner of M, for a link that expired or was lost.
   list                          Merchants, their status, active keys and webhook endpoints.
   show --merchant-id M          A merchant, its keys (roles, status, created, expires, last used, secret fingerprint) and endpoints; never a secret.
   roll-key --api-key K [--expires-in SECONDS] [--force-four-eyes-off]
@@ -66,6 +71,8 @@ export async function runMerchantsCommand(argv: readonly string[], env: Readonly
         json: { type: 'boolean' },
         'merchant-id': { type: 'string' },
         'tenant-id': { type: 'string' },
+        'owner-email': { type: 'string' },
+        email: { type: 'string' },
         name: { type: 'string' },
         roles: { type: 'string' },
         'api-key': { type: 'string' },
@@ -100,7 +107,7 @@ export async function runMerchantsCommand(argv: readonly string[], env: Readonly
   }
   try {
     const store = new MerchantStore(client, new Keyring(keys), mode);
-    const result = await execute(command, operands, values, { store, mode, actor });
+    const result = await execute(command, operands, values, { store, mode, actor, links: MerchantAdmin.linkSettings(env) });
     return { code: 0, out: values.json ? [JSON.stringify(result.json)] : result.lines };
   } catch (error) {
     if (error instanceof Refusal) return refuse(error.message);
@@ -110,7 +117,7 @@ export async function runMerchantsCommand(argv: readonly string[], env: Readonly
   }
 }
 
-type Values = Partial<Record<'merchant-id' | 'tenant-id' | 'name' | 'roles' | 'api-key' | 'expires-in' | 'reason' | 'limit' | 'currencies', string>> & { 'dry-run'?: boolean; 'force-four-eyes-off'?: boolean };
+type Values = Partial<Record<'merchant-id' | 'tenant-id' | 'owner-email' | 'email' | 'name' | 'roles' | 'api-key' | 'expires-in' | 'reason' | 'limit' | 'currencies', string>> & { 'dry-run'?: boolean; 'force-four-eyes-off'?: boolean };
 
 /** One command's outcome: one JSON object (--json), or lines for a person. */
 interface Outcome {
@@ -118,7 +125,7 @@ interface Outcome {
   lines: string[];
 }
 
-async function execute(command: string, operands: string[], values: Values, { store, mode, actor }: { store: MerchantStore; mode: ServiceMode; actor: Actor }): Promise<Outcome> {
+async function execute(command: string, operands: string[], values: Values, { store, mode, actor, links }: { store: MerchantStore; mode: ServiceMode; actor: Actor; links: { origin: string; ttlSeconds: number } }): Promise<Outcome> {
   const admin = new MerchantAdmin(store, mode, actor);
   const need = (name: keyof Values & string): string => {
     const value = values[name as 'name'];
@@ -127,8 +134,14 @@ async function execute(command: string, operands: string[], values: Values, { st
   };
   switch (command) {
     case 'add': {
-      const created = await admin.add({ merchantId: need('merchant-id'), tenantId: need('tenant-id'), name: need('name'), ...(values.roles ? { roles: parseRolesOption(values.roles) } : {}) });
-      return { json: { ...created }, lines: [`Added merchant ${created.merchantId} (${created.tenantId}).`, ...shownOnce(created)] };
+      const ownerEmail = values['owner-email'];
+      const created = await admin.add({ merchantId: need('merchant-id'), tenantId: need('tenant-id'), name: need('name'), ...(values.roles ? { roles: parseRolesOption(values.roles) } : {}), ...(ownerEmail !== undefined ? { owner: { email: ownerEmail, ...links } } : {}) });
+      const { owner, ...key } = created;
+      return { json: { ...key, ...(owner ? { ownerEmail: owner.email, setupUrl: owner.setupUrl, setupUrlExpiresAt: owner.expiresAt } : {}) }, lines: [`Added merchant ${created.merchantId} (${created.tenantId}).`, ...shownOnce(created), ...(owner ? setupLinkLines(owner) : [])] };
+    }
+    case 'setup-link': {
+      const link = await admin.setupLink(need('merchant-id'), { email: need('email'), ...links });
+      return { json: { merchantId: values['merchant-id'], email: link.email, setupUrl: link.setupUrl, setupUrlExpiresAt: link.expiresAt }, lines: setupLinkLines(link) };
     }
     case 'list': {
       const merchants = await admin.list();
@@ -208,6 +221,10 @@ function refuse(message: string): CommandResult {
 
 function shownOnce(credential: Pick<NewCredential, 'apiKey' | 'secretKey'>): string[] {
   return [`API key (X-API-KEY): ${credential.apiKey}`, 'Secret key, shown once; give it to the merchant over a secure channel:', credential.secretKey];
+}
+
+function setupLinkLines(link: SetupLink): string[] {
+  return [`Dashboard setup link for ${link.email}, the owner: one use, until ${link.expiresAt}; send it to them over a secure channel:`, link.setupUrl];
 }
 
 function safeUser(): string {

@@ -2,4 +2,4 @@
 export { ContractValidator } from './contract-validator';
 export type { ResponseToValidate, WebhookToValidate } from './contract-validator';
 export { describeViolation } from './contract-violation';
-export { CONTRACT_PATH } from './contract-path';
+export { CONTRACT_PATH, DASHBOARD_CONTRACT_PATH } from './contract-path';

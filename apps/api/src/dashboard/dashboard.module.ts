@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { SqlClient } from '../db/sql-client';
+import { EventsModule } from '../events/events.module';
+import { LedgerModule } from '../ledger/ledger.module';
+import { DashboardAppController } from './dashboard-app.controller';
+import { DashboardAudit } from './dashboard-audit';
+import { DashboardSessionGuard } from './dashboard-session.guard';
+import { EndpointsController } from './endpoints.controller';
+import { FactorsController } from './factors.controller';
+import { KeysController } from './keys.controller';
+import { LinksController } from './links.controller';
+import { MemberStore } from './member-store';
+import { OverviewController } from './overview.controller';
+import { SecurityLogController } from './security-log.controller';
+import { SessionController } from './session.controller';
+import { SessionStore } from './session-store';
+import { SignInService } from './sign-in.service';
+import { TeamController } from './team.controller';
+
+/** The merchant dashboard: its app, and its API under /payment/dashboard/api, authenticated by session (docs/dashboard.md). */
+@Module({
+  imports: [EventsModule, LedgerModule],
+  controllers: [SessionController, LinksController, FactorsController, OverviewController, KeysController, EndpointsController, TeamController, SecurityLogController, DashboardAppController],
+  providers: [
+    { provide: MemberStore, useFactory: (client: SqlClient) => new MemberStore(client), inject: [SqlClient] },
+    { provide: SessionStore, useFactory: (client: SqlClient) => new SessionStore(client), inject: [SqlClient] },
+    SignInService,
+    DashboardAudit,
+    DashboardSessionGuard,
+  ],
+})
+export class DashboardModule {}
