@@ -57,7 +57,7 @@ export class SessionController {
     const fields = new FieldReader(jsonObject(request), ['code']);
     const code = fields.string('code', TOTP_CODE);
     fields.done();
-    return this.answer(request, reply, await retryAfter(reply, () => this.signIn.totp(sessionOf(request), code, request.ip)));
+    return this.answer(request, reply, await retryAfter(reply, () => this.signIn.totp(sessionOf(request), code, this.client(request))));
   }
 
   @Post('sign-in/passkey/options')
@@ -74,7 +74,7 @@ export class SessionController {
     const fields = new FieldReader(jsonObject(request), ['response']);
     const response = fields.object('response');
     fields.done();
-    return this.answer(request, reply, await retryAfter(reply, () => this.signIn.passkey(sessionOf(request), this.signIn.relyingParty(request), response, request.ip)));
+    return this.answer(request, reply, await retryAfter(reply, () => this.signIn.passkey(sessionOf(request), this.signIn.relyingParty(request), response, this.client(request))));
   }
 
   @Post('sign-out')
@@ -95,6 +95,10 @@ export class SessionController {
     const ended = await this.signIn.sessions.endAllOf(session.memberId, new Date(this.clock()));
     await this.audit.record(actorOf(session, request.ip), 'sign-out.everywhere', { detail: { sessions: ended } });
     setCookie(reply, this.cookies, this.cookies.session, '', 0);
+  }
+
+  private client(request: FastifyRequest): { address: string; deviceToken: string | undefined } {
+    return { address: request.ip, deviceToken: readCookie(request, this.cookies.device) };
   }
 
   /** Sets what the step gave (a new session, a remembered browser) and answers the session as it is now. */

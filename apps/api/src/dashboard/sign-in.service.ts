@@ -57,10 +57,11 @@ export class SignInService {
   }
 
   /** A TOTP code: finishes signing in, or gives an active session a fresh factor. */
-  async totp(session: DashboardSession, code: string, address: string): Promise<SignInStep> {
+  async totp(session: DashboardSession, code: string, client: { address: string; deviceToken: string | undefined }): Promise<SignInStep> {
+    const { address } = client;
     const now = this.now();
     const member = await this.memberOf(session);
-    await this.refuseLocked(member, undefined, now, session);
+    await this.refuseLocked(member, client.deviceToken, now);
     const secret = member.totpSecretSealed === null ? undefined : this.merchantStore.keyring.open(member.totpSecretSealed, totpOwner(member.id));
     const step = secret === undefined ? undefined : acceptedTotpStep(secret, code, now.getTime(), member.totpLastStep);
     if (step === undefined || !(await this.members.useTotpStep(member.id, step))) await this.failed(member, 'The code', address, now);
@@ -75,10 +76,11 @@ export class SignInService {
     return options;
   }
 
-  async passkey(session: DashboardSession, rp: RelyingParty, response: unknown, address: string): Promise<SignInStep> {
+  async passkey(session: DashboardSession, rp: RelyingParty, response: unknown, client: { address: string; deviceToken: string | undefined }): Promise<SignInStep> {
+    const { address } = client;
     const now = this.now();
     const member = await this.memberOf(session);
-    await this.refuseLocked(member, undefined, now, session);
+    await this.refuseLocked(member, client.deviceToken, now);
     const challenge = await this.sessions.takeChallenge(session, SIGN_IN_CHALLENGE, now);
     const verified = challenge === undefined ? undefined : await verifiedAssertion(rp, await this.members.passkeysOf(member.id), response, challenge);
     if (!verified) await this.failed(member, 'The passkey', address, now);
@@ -159,13 +161,13 @@ export class SignInService {
   }
 
   /**
-   * A locked account refuses every browser but one that completed a sign-in
-   * to it before (its device cookie) or a session that already passed the
-   * password: the lock stops guessing, and cannot keep the member out.
+   * A locked account refuses every browser, at the password and at the
+   * second factor, but one that completed a sign-in to it before (its device
+   * cookie): the lock stops guessing, and cannot keep the member out.
    */
-  private async refuseLocked(member: MemberCredentials, deviceToken: string | undefined, now: Date, session?: DashboardSession): Promise<void> {
+  private async refuseLocked(member: MemberCredentials, deviceToken: string | undefined, now: Date): Promise<void> {
     if (member.lockedUntil === null || member.lockedUntil.getTime() <= now.getTime()) return;
-    if (session === undefined && (await this.sessions.isKnownDevice(deviceToken, member.id))) return;
+    if (await this.sessions.isKnownDevice(deviceToken, member.id)) return;
     throw signInLimited('for this account', Math.ceil((member.lockedUntil.getTime() - now.getTime()) / 1000));
   }
 
