@@ -74,6 +74,12 @@ export class EndpointsController {
     return { ...endpointView(made.endpoint), secret: made.secret };
   }
 
+  @Get(':id')
+  @DashboardRoute({ roles: ['owner', 'admin', 'developer', 'viewer'] })
+  async get(@Param('id') id: string, @Req() request: FastifyRequest): Promise<Endpoint> {
+    return endpointView(await this.ownEndpoint(sessionOf(request).merchantId, id));
+  }
+
   @Patch(':id')
   @DashboardRoute({ roles: ['owner', 'admin', 'developer'] })
   async update(@Param('id') id: string, @Req() request: FastifyRequest): Promise<Endpoint> {

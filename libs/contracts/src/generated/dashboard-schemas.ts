@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/dashboard-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 417d179a07caf3e99209aeb8ea78d18cfaf1e6dd7cad8126b712279137bd5260
+ * Inputs: sha256 b7c5202eac1bcfe84bf91f15a0388964c870a20741fe70512647085b8a66480a
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -202,13 +202,15 @@ export const DASHBOARD_SCHEMAS = {
   },
   "PasskeyResponse": {
     "type": "object",
-    "description": "What `navigator.credentials.get()` returned, as `@simplewebauthn/browser` encodes it.",
+    "additionalProperties": false,
     "required": [
       "response"
     ],
     "properties": {
       "response": {
-        "type": "object"
+        "type": "object",
+        "additionalProperties": true,
+        "description": "What `navigator.credentials.get()` returned, as `@simplewebauthn/browser` encodes it."
       }
     }
   },
@@ -221,6 +223,7 @@ export const DASHBOARD_SCHEMAS = {
     "properties": {
       "response": {
         "type": "object",
+        "additionalProperties": true,
         "description": "What `navigator.credentials.create()` returned, as `@simplewebauthn/browser` encodes it."
       },
       "name": {
@@ -233,6 +236,7 @@ export const DASHBOARD_SCHEMAS = {
   "PasskeyAssertionOptions": {
     "type": "object",
     "description": "`PublicKeyCredentialRequestOptionsJSON`.",
+    "additionalProperties": true,
     "required": [
       "challenge"
     ],
@@ -245,6 +249,7 @@ export const DASHBOARD_SCHEMAS = {
   "PasskeyCreationOptions": {
     "type": "object",
     "description": "`PublicKeyCredentialCreationOptionsJSON`.",
+    "additionalProperties": true,
     "required": [
       "challenge"
     ],
@@ -620,23 +625,56 @@ export const DASHBOARD_SCHEMAS = {
     }
   },
   "EndpointWithSecret": {
-    "allOf": [
-      {
-        "$ref": "#/components/schemas/Endpoint"
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "id",
+      "url",
+      "enabledEvents",
+      "description",
+      "enabled",
+      "secretFingerprints",
+      "createdAt",
+      "secret"
+    ],
+    "properties": {
+      "id": {
+        "type": "string"
       },
-      {
-        "type": "object",
-        "required": [
-          "secret"
-        ],
-        "properties": {
-          "secret": {
-            "type": "string",
-            "description": "Shown this once."
-          }
+      "url": {
+        "type": "string",
+        "format": "uri"
+      },
+      "enabledEvents": {
+        "type": "array",
+        "items": {
+          "type": "string"
         }
+      },
+      "description": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "enabled": {
+        "type": "boolean"
+      },
+      "secretFingerprints": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        }
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "secret": {
+        "type": "string",
+        "description": "Shown this once."
       }
-    ]
+    }
   },
   "CreateEndpointRequest": {
     "type": "object",
@@ -1075,6 +1113,7 @@ export const DASHBOARD_SCHEMAS = {
     "properties": {
       "passkey": {
         "type": "object",
+        "additionalProperties": true,
         "description": "The assertion over the challenge of `/options`."
       },
       "totpCode": {
