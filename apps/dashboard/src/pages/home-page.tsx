@@ -23,7 +23,7 @@ export function HomePage() {
             {overview.data.balances.length === 0 ? (
               <p>No balance yet.</p>
             ) : (
-              <div className="table-scroll">
+              <div className="table-scroll" role="region" aria-label="Balances by currency" tabIndex={0}>
                 <table>
                   <caption className="visually-hidden">Balances by currency</caption>
                   <thead>
@@ -67,7 +67,7 @@ function PeriodSection({ id, title, totals }: { id: string; title: string; total
       {rows.length === 0 ? (
         <p>None today or in the last 7 days.</p>
       ) : (
-        <div className="table-scroll">
+        <div className="table-scroll" role="region" aria-label={`${title} today and in the last 7 days (UTC)`} tabIndex={0}>
           <table>
             <caption className="visually-hidden">{title} today and in the last 7 days (UTC)</caption>
             <thead>

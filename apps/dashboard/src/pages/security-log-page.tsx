@@ -29,7 +29,7 @@ export function SecurityLogPage() {
       {log.isPending ? <p>Loading…</p> : null}
       {log.isSuccess && entries.length === 0 ? <p>Nothing is logged yet.</p> : null}
       {entries.length > 0 ? (
-        <div className="table-scroll card">
+        <div className="table-scroll card" role="region" aria-label="Security log, newest first" tabIndex={0}>
           <table>
             <caption className="visually-hidden">Security log, newest first</caption>
             <thead>

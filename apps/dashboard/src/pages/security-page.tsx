@@ -33,7 +33,7 @@ export function SecurityPage() {
         <ErrorAlert error={factors.error} />
         {factors.data && factors.data.passkeys.length === 0 ? <p>No passkey yet.</p> : null}
         {factors.data && factors.data.passkeys.length > 0 ? (
-          <div className="table-scroll">
+          <div className="table-scroll" role="region" aria-label="Your passkeys" tabIndex={0}>
             <table>
               <caption className="visually-hidden">Your passkeys</caption>
               <thead>

@@ -38,7 +38,7 @@ export function TeamPage() {
         <>
           <section aria-labelledby="members" className="card">
             <h2 id="members">Members</h2>
-            <div className="table-scroll">
+            <div className="table-scroll" role="region" aria-label="Team members" tabIndex={0}>
               <table>
                 <caption className="visually-hidden">Team members</caption>
                 <thead>
@@ -77,7 +77,7 @@ export function TeamPage() {
             {team.data.invitations.length === 0 ? (
               <p>No invitation is pending.</p>
             ) : (
-              <div className="table-scroll">
+              <div className="table-scroll" role="region" aria-label="Invitations not yet accepted" tabIndex={0}>
                 <table>
                   <caption className="visually-hidden">Invitations not yet accepted</caption>
                   <thead>

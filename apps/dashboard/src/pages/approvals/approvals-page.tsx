@@ -23,7 +23,7 @@ export function ApprovalsPage() {
       {approvals.isPending ? <p>Loading…</p> : null}
       {approvals.data && approvals.data.data.length === 0 ? <p>Nothing waits for approval.</p> : null}
       {approvals.data && approvals.data.data.length > 0 ? (
-        <div className="table-scroll card">
+        <div className="table-scroll card" role="region" aria-label="Waiting for approval, oldest first" tabIndex={0}>
           <table>
             <caption className="visually-hidden">Waiting for approval, oldest first</caption>
             <thead>

@@ -40,7 +40,7 @@ export function KeysPage() {
         {keys.isPending ? <p>Loading…</p> : null}
         {keys.data && keys.data.data.length === 0 ? <p>No key yet.</p> : null}
         {keys.data && keys.data.data.length > 0 ? (
-          <div className="table-scroll">
+          <div className="table-scroll" role="region" aria-label="API keys, newest first" tabIndex={0}>
             <table>
               <caption className="visually-hidden">API keys, newest first</caption>
               <thead>

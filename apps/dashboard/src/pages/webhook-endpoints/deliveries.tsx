@@ -96,7 +96,7 @@ function DeliveryItem({ endpointId, delivery, manage }: { endpointId: string; de
       {delivery.attempts.length === 0 ? (
         <p>No attempt yet.</p>
       ) : (
-        <div className="table-scroll">
+        <div className="table-scroll" role="region" aria-label={`Attempts to deliver ${delivery.eventId}`} tabIndex={0}>
           <table>
             <caption className="visually-hidden">Attempts to deliver {delivery.eventId}</caption>
             <thead>

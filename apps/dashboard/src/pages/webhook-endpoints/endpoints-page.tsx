@@ -36,7 +36,7 @@ export function EndpointsPage() {
         {endpoints.isPending ? <p>Loading…</p> : null}
         {endpoints.data && endpoints.data.data.length === 0 ? <p>No endpoint yet.</p> : null}
         {endpoints.data && endpoints.data.data.length > 0 ? (
-          <div className="table-scroll">
+          <div className="table-scroll" role="region" aria-label="Webhook endpoints" tabIndex={0}>
             <table>
               <caption className="visually-hidden">Webhook endpoints</caption>
               <thead>
