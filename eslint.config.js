@@ -1,5 +1,6 @@
 const nx = require('@nx/eslint-plugin');
 const tseslint = require('typescript-eslint');
+const reactHooks = require('eslint-plugin-react-hooks');
 const { API_LAYERS } = require('./apps/api/layers.js');
 const providerNames = require('./apps/api/provider-names.js');
 
@@ -14,6 +15,8 @@ const depConstraints = [
   // The alert drill stands the fake provider in for Paystack, as the service's tests do.
   { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:tools', 'scope:signing', 'scope:contracts', 'scope:sdk', 'scope:test-double'] },
   { sourceTag: 'scope:test-double', onlyDependOnLibsWithTags: [] },
+  // The dashboard runs in the browser and speaks to the service only through the contract's types.
+  { sourceTag: 'scope:dashboard', onlyDependOnLibsWithTags: ['scope:dashboard', 'scope:contracts'] },
   // End-to-end suites run the SDK against the real service; they ship nothing.
   { sourceTag: 'scope:e2e', onlyDependOnLibsWithTags: ['scope:e2e', 'scope:sdk', 'scope:api', 'scope:signing', 'scope:contracts', 'scope:test-double'] },
 ];
@@ -43,7 +46,7 @@ module.exports = [
   { ignores: ['**/dist/**', '**/node_modules/**', '**/src/generated/**', '.nx/**', '**/*.d.ts'] },
   ...tseslint.configs.recommended,
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     plugins: { '@nx': nx },
     rules: {
       '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: [], depConstraints }],
@@ -57,6 +60,12 @@ module.exports = [
     rules: {
       '@nx/enforce-module-boundaries': ['error', { enforceBuildableLibDependency: false, allow: ['@paysign/api/testing'], depConstraints }],
     },
+  },
+  {
+    // The dashboard's components: hooks called unconditionally, with the dependencies they read.
+    files: ['apps/dashboard/**/*.tsx', 'apps/dashboard/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   ...apiFolderRules,
   {
@@ -80,7 +89,7 @@ module.exports = [
     },
   },
   {
-    files: ['**/*.js'],
+    files: ['**/*.js', '**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', __dirname: 'readonly', process: 'readonly', console: 'readonly' } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

@@ -1,0 +1,55 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { DashboardComponents } from '@paysign/contracts';
+import { useId, useState } from 'react';
+import { useApi } from '../../api/api-context';
+import { Dialog } from '../../components/dialog';
+import { ErrorAlert } from '../../components/error-alert';
+import { OVERLAPS, type Overlap } from '../../components/overlaps';
+
+type NewApiKey = DashboardComponents['schemas']['NewApiKey'];
+
+/** Rolls a key: a new one with the same roles, the old one ending after the overlap chosen. */
+export function RollKeyDialog({ apiKey, onClose, onRolled }: { apiKey: string; onClose: () => void; onRolled: (created: NewApiKey) => void }) {
+  const { client, call } = useApi();
+  const queryClient = useQueryClient();
+  const selectId = useId();
+  const [overlap, setOverlap] = useState<Overlap>('24h');
+  const roll = useMutation({
+    mutationFn: () => call(() => client.POST('/keys/{apiKey}/roll', { params: { path: { apiKey } }, body: { oldKeyExpiresIn: overlap } })),
+    onSuccess: async (created) => {
+      onRolled(created);
+      await queryClient.invalidateQueries({ queryKey: ['keys'] });
+    },
+  });
+  return (
+    <Dialog title={`Roll key ${apiKey}`} onClose={onClose}>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          roll.mutate();
+        }}
+      >
+        <p>A new key with the same roles replaces this one. Give your systems time to switch before the old key stops working.</p>
+        <div className="field">
+          <label htmlFor={selectId}>Old key stops working</label>
+          <select id={selectId} value={overlap} onChange={(event) => setOverlap(event.target.value as Overlap)}>
+            {OVERLAPS.map(({ value, label }) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <ErrorAlert error={roll.error} />
+        <div className="actions">
+          <button type="button" className="button secondary" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button" disabled={roll.isPending}>
+            Roll key
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

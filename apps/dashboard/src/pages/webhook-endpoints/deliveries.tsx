@@ -1,0 +1,130 @@
+import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { DashboardComponents } from '@paysign/contracts';
+import { useId, useState } from 'react';
+import { useApi } from '../../api/api-context';
+import { DateTime } from '../../components/date-time';
+import { ErrorAlert } from '../../components/error-alert';
+
+type Delivery = DashboardComponents['schemas']['Delivery'];
+type Outcome = Delivery['outcome'];
+const OUTCOMES: readonly Outcome[] = ['delivered', 'failing', 'failed', 'pending'];
+// The contract's eventType pattern; a partial type is not sent until it matches.
+const EVENT_TYPE = /^[a-z_]+\.[a-z_.]+$/;
+export const DELIVERIES_KEY = ['deliveries'] as const;
+
+/** The endpoint's events, newest first, each with every attempt, filtered by type and outcome. */
+export function Deliveries({ endpointId, manage }: { endpointId: string; manage: boolean }) {
+  const { client, call } = useApi();
+  const typeId = useId();
+  const outcomeId = useId();
+  const [typed, setTyped] = useState('');
+  const [outcome, setOutcome] = useState<Outcome | ''>('');
+  const eventType = EVENT_TYPE.test(typed) ? typed : undefined;
+  const deliveries = useInfiniteQuery({
+    queryKey: [...DELIVERIES_KEY, endpointId, { eventType, outcome }],
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam }) =>
+      call(() =>
+        client.GET('/webhook-endpoints/{id}/deliveries', {
+          params: { path: { id: endpointId }, query: { eventType, outcome: outcome || undefined, before: pageParam } },
+        }),
+      ),
+    getNextPageParam: (page) => (page.hasMore ? page.data.at(-1)?.cursor : undefined),
+  });
+  const all = deliveries.data?.pages.flatMap((page) => page.data) ?? [];
+
+  return (
+    <section aria-labelledby="deliveries" className="card">
+      <h2 id="deliveries">Deliveries</h2>
+      <form className="filters" role="search" aria-label="Filter deliveries" onSubmit={(event) => event.preventDefault()}>
+        <div className="field">
+          <label htmlFor={typeId}>Event type</label>
+          <input id={typeId} placeholder="payin.successful" value={typed} onChange={(event) => setTyped(event.target.value.trim())} />
+        </div>
+        <div className="field">
+          <label htmlFor={outcomeId}>Outcome</label>
+          <select id={outcomeId} value={outcome} onChange={(event) => setOutcome(event.target.value as Outcome | '')}>
+            <option value="">Any</option>
+            {OUTCOMES.map((value) => (
+              <option key={value} value={value}>
+                {value}
+              </option>
+            ))}
+          </select>
+        </div>
+      </form>
+      <ErrorAlert error={deliveries.error} />
+      {deliveries.isPending ? <p>Loading…</p> : null}
+      {deliveries.isSuccess && all.length === 0 ? <p>No delivery matches.</p> : null}
+      {all.map((delivery) => (
+        <DeliveryItem key={delivery.eventId} endpointId={endpointId} delivery={delivery} manage={manage} />
+      ))}
+      {deliveries.hasNextPage ? (
+        <button type="button" className="button secondary" onClick={() => deliveries.fetchNextPage()} disabled={deliveries.isFetchingNextPage}>
+          Load older deliveries
+        </button>
+      ) : null}
+    </section>
+  );
+}
+
+function DeliveryItem({ endpointId, delivery, manage }: { endpointId: string; delivery: Delivery; manage: boolean }) {
+  const { client, call } = useApi();
+  const queryClient = useQueryClient();
+  const headingId = useId();
+  const resend = useMutation({
+    mutationFn: () =>
+      call(() => client.POST('/webhook-endpoints/{id}/deliveries/{eventId}/resend', { params: { path: { id: endpointId, eventId: delivery.eventId } } })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: [...DELIVERIES_KEY, endpointId] }),
+  });
+  return (
+    <article className="delivery" aria-labelledby={headingId}>
+      <div className="delivery-head">
+        <h3 id={headingId}>
+          {delivery.eventType} <code>{delivery.eventId}</code>
+        </h3>
+        <span className={`badge ${delivery.outcome}`}>{delivery.outcome}</span>
+        <DateTime value={delivery.createdAt} />
+        {manage ? (
+          <button type="button" className="button secondary small" onClick={() => resend.mutate()} disabled={resend.isPending}>
+            Resend<span className="visually-hidden"> {delivery.eventId}</span>
+          </button>
+        ) : null}
+      </div>
+      <ErrorAlert error={resend.error} />
+      {resend.isSuccess ? <p role="status">Queued again.</p> : null}
+      {delivery.attempts.length === 0 ? (
+        <p>No attempt yet.</p>
+      ) : (
+        <div className="table-scroll" role="region" aria-label={`Attempts to deliver ${delivery.eventId}`} tabIndex={0}>
+          <table>
+            <caption className="visually-hidden">Attempts to deliver {delivery.eventId}</caption>
+            <thead>
+              <tr>
+                <th scope="col">Attempt</th>
+                <th scope="col">Time</th>
+                <th scope="col">Status code</th>
+                <th scope="col">Duration</th>
+                <th scope="col">Response</th>
+              </tr>
+            </thead>
+            <tbody>
+              {delivery.attempts.map((attempt) => (
+                <tr key={attempt.attempt}>
+                  <th scope="row">{attempt.attempt}</th>
+                  <td><DateTime value={attempt.at} /></td>
+                  <td>{attempt.statusCode ?? 'none'}</td>
+                  <td>{attempt.durationMs} ms</td>
+                  <td className="excerpt">
+                    {attempt.error ? <span>{attempt.error} </span> : null}
+                    {attempt.responseExcerpt ? <code>{attempt.responseExcerpt}</code> : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </article>
+  );
+}

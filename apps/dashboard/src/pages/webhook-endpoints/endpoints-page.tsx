@@ -1,0 +1,111 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { DashboardComponents } from '@paysign/contracts';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useApi } from '../../api/api-context';
+import { DateTime } from '../../components/date-time';
+import { ErrorAlert } from '../../components/error-alert';
+import { Page } from '../../components/page';
+import { SecretDialog } from '../../components/secret-dialog';
+import { can } from '../../session/access';
+import { useSession } from '../../session/use-session';
+import { EndpointFields, eventList, type EndpointDraft } from './endpoint-fields';
+
+type EndpointWithSecret = DashboardComponents['schemas']['EndpointWithSecret'];
+export const ENDPOINTS_KEY = ['webhook-endpoints'] as const;
+
+/** The merchant's webhook endpoints, and a form to add one. */
+export function EndpointsPage() {
+  const { client, call } = useApi();
+  const session = useSession();
+  const manage = can(session.member.role, 'manageEndpoints');
+  const endpoints = useQuery({ queryKey: ENDPOINTS_KEY, queryFn: () => call(() => client.GET('/webhook-endpoints')) });
+  const [created, setCreated] = useState<EndpointWithSecret | null>(null);
+
+  return (
+    <Page title="Webhook endpoints">
+      {manage ? (
+        <section aria-labelledby="create-endpoint" className="card">
+          <h2 id="create-endpoint">Add an endpoint</h2>
+          <CreateEndpointForm onCreated={setCreated} />
+        </section>
+      ) : null}
+      <section aria-labelledby="endpoint-list" className="card">
+        <h2 id="endpoint-list">Endpoints</h2>
+        <ErrorAlert error={endpoints.error} />
+        {endpoints.isPending ? <p>Loading…</p> : null}
+        {endpoints.data && endpoints.data.data.length === 0 ? <p>No endpoint yet.</p> : null}
+        {endpoints.data && endpoints.data.data.length > 0 ? (
+          <div className="table-scroll" role="region" aria-label="Webhook endpoints" tabIndex={0}>
+            <table>
+              <caption className="visually-hidden">Webhook endpoints</caption>
+              <thead>
+                <tr>
+                  <th scope="col">URL</th>
+                  <th scope="col">Events</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {endpoints.data.data.map((endpoint) => (
+                  <tr key={endpoint.id}>
+                    <th scope="row">
+                      <Link to={`/webhook-endpoints/${endpoint.id}`}>{endpoint.url}</Link>
+                      {endpoint.description ? <div className="hint">{endpoint.description}</div> : null}
+                    </th>
+                    <td>{endpoint.enabledEvents.join(', ')}</td>
+                    <td><span className={`badge ${endpoint.enabled ? 'active' : 'revoked'}`}>{endpoint.enabled ? 'Enabled' : 'Disabled'}</span></td>
+                    <td><DateTime value={endpoint.createdAt} /></td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : null}
+      </section>
+      {created ? (
+        <SecretDialog title="Endpoint created" label="Signing secret" secret={created.secret} onClose={() => setCreated(null)}>
+          <p>
+            Events to <code>{created.url}</code> are signed with this secret.
+          </p>
+        </SecretDialog>
+      ) : null}
+    </Page>
+  );
+}
+
+const EMPTY_DRAFT: EndpointDraft = { url: '', events: '', description: '' };
+
+function CreateEndpointForm({ onCreated }: { onCreated: (created: EndpointWithSecret) => void }) {
+  const { client, call } = useApi();
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState(EMPTY_DRAFT);
+  const create = useMutation({
+    mutationFn: () =>
+      call(() =>
+        client.POST('/webhook-endpoints', {
+          body: { url: draft.url, enabledEvents: eventList(draft.events), ...(draft.description ? { description: draft.description } : {}) },
+        }),
+      ),
+    onSuccess: async (created) => {
+      setDraft(EMPTY_DRAFT);
+      onCreated(created);
+      await queryClient.invalidateQueries({ queryKey: ENDPOINTS_KEY });
+    },
+  });
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        create.mutate();
+      }}
+    >
+      <EndpointFields draft={draft} onChange={setDraft} />
+      <button type="submit" className="button" disabled={create.isPending}>
+        Create endpoint
+      </button>
+      <ErrorAlert error={create.error} />
+    </form>
+  );
+}
