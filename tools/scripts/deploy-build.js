@@ -36,6 +36,8 @@ fs.copyFileSync(require.resolve('redoc/bundles/redoc.standalone.js', { paths: [a
 fs.copyFileSync(path.join(root, 'docs/protocol.md'), path.join(out, 'docs/protocol.md'));
 fs.copyFileSync(path.join(root, 'docs/runbooks.md'), path.join(out, 'docs/runbooks.md'));
 fs.copyFileSync(path.join(root, 'libs/signing/vectors.json'), path.join(out, 'docs/vectors.json'));
+// The merchant dashboard, built by api:build (which depends on dashboard:build), served from dashboard/ beside main.js.
+fs.cpSync(path.join(root, 'apps/dashboard/dist'), path.join(out, 'dashboard'), { recursive: true });
 // The restore drill an operator schedules, beside the main.js whose ledger check it runs (docs/operations.md, "Backups").
 fs.copyFileSync(path.join(root, 'tools/scripts/restore-drill.sh'), path.join(out, 'restore-drill.sh'));
 fs.chmodSync(path.join(out, 'restore-drill.sh'), 0o755);

@@ -21,6 +21,16 @@ function newestChange(entry) {
   return fs.readdirSync(entry).reduce((newest, name) => Math.max(newest, newestChange(path.join(entry, name))), stats.mtimeMs);
 }
 
+const dashboard = path.join(root, 'apps/dashboard');
+const DASHBOARD_INDEX = path.join(dashboard, 'dist/index.html');
+const DASHBOARD_INPUTS = ['apps/dashboard/src', 'apps/dashboard/index.html', 'apps/dashboard/vite.config.ts', 'apps/dashboard/package.json', 'libs/contracts/src', 'package-lock.json'];
+
+function dashboardIsCurrent() {
+  if (!fs.existsSync(DASHBOARD_INDEX)) return false;
+  const built = fs.statSync(DASHBOARD_INDEX).mtimeMs;
+  return DASHBOARD_INPUTS.every((input) => newestChange(path.join(root, input)) <= built);
+}
+
 function bundleIsCurrent() {
   if (!fs.existsSync(BUNDLE)) return false;
   const built = fs.statSync(BUNDLE).mtimeMs;
@@ -29,4 +39,6 @@ function bundleIsCurrent() {
 
 generate(DEFAULT_OUT);
 if (!bundleIsCurrent()) execFileSync(path.join(root, 'node_modules/.bin/tsup'), { cwd: api, stdio: ['ignore', 'ignore', 'inherit'] });
+// The merchant dashboard the service serves at /payment/dashboard/, built the same way: only when a file it is built from is newer.
+if (!dashboardIsCurrent()) execFileSync(path.join(root, 'node_modules/.bin/vite'), ['build', '--logLevel', 'warn'], { cwd: dashboard, stdio: ['ignore', 'ignore', 'inherit'] });
 require(BUNDLE);
