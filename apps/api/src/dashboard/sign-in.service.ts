@@ -89,6 +89,21 @@ export class SignInService {
     return this.secondFactorPassed(session, member, address, 'passkey');
   }
 
+  /**
+   * Checks a passkey assertion over a challenge the caller computed (an
+   * approval's, bound to what it approves): a failure counts as a failed
+   * sign-in, and no session changes stage.
+   */
+  async boundAssertion(session: DashboardSession, rp: RelyingParty, response: unknown, expectedChallenge: string | undefined, client: { address: string; deviceToken: string | undefined }): Promise<void> {
+    const now = this.now();
+    const member = await this.memberOf(session);
+    await this.refuseLocked(member, client.deviceToken, now);
+    const verified = expectedChallenge === undefined ? undefined : await verifiedAssertion(rp, await this.members.passkeysOf(member.id), response, expectedChallenge);
+    if (!verified) await this.failed(member, 'The passkey', client.address, now);
+    const { passkey, newCounter } = verified as NonNullable<typeof verified>;
+    await this.members.usePasskey(passkey.id, newCounter, now);
+  }
+
   /** A new TOTP secret, pending until a code from it is confirmed; shown this once. */
   async startTotp(session: DashboardSession): Promise<{ secret: string; otpauthUrl: string }> {
     const secret = newTotpSecret();

@@ -232,6 +232,12 @@ export class MerchantStore {
     );
   }
 
+  /** The merchant's keys a dashboard member made (created or rolled): that member may not approve what they create. */
+  async keysCreatedByMember(merchantId: string, memberId: string): Promise<string[]> {
+    const { rows } = await this.client.query<{ api_key: string }>('SELECT api_key FROM merchant_credentials WHERE merchant_id = $1 AND created_by_member = $2', [merchantId, memberId]);
+    return rows.map((row) => row.api_key);
+  }
+
   /** A merchant's row, or undefined. */
   async merchant(tx: SqlQueryable, merchantId: string, options: { forUpdate?: boolean } = {}): Promise<MerchantRow | undefined> {
     return (await tx.query<MerchantRow>(`SELECT * FROM merchants WHERE merchant_id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`, [merchantId])).rows[0];
