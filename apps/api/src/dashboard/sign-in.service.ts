@@ -4,7 +4,7 @@ import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { Clock } from '../config/clock';
 import { ApiException } from '../errors/api.exception';
-import { MerchantStore } from '../merchants/merchant-store';
+import { MerchantStore, owners } from '../merchants/merchant-store';
 import { DashboardAudit } from './dashboard-audit';
 import { MemberStore, type MemberCredentials } from './member-store';
 import { hashPassword, passwordMatches } from './password';
@@ -229,6 +229,6 @@ export class SignInLimited extends ApiException<'DASHBOARD_SIGN_IN_LIMITED'> {
 const signInLimited = (scope: string, retryAfterSeconds: number) => new SignInLimited(scope, Math.max(1, retryAfterSeconds));
 
 /** The keyring's associated data for a member's TOTP secret: a sealed secret opens only on its own row. */
-const totpOwner = (memberId: string): string => `dashboard member ${memberId} totp`;
+const totpOwner = owners.memberTotp;
 
 export const actorOf = (session: DashboardSession, address: string) => ({ memberId: session.memberId, email: session.email, merchantId: session.merchantId, address });
