@@ -146,7 +146,8 @@ export class SignInService {
     const memberId = await this.merchantStore.client.transaction(async (tx) => {
       const link = await this.members.usableLink(tx, token, now, { forUpdate: true });
       if (!link) throw new ApiException('DASHBOARD_LINK_INVALID', {});
-      if (await this.members.byEmail(link.email)) throw new ApiException('DASHBOARD_CONFLICT', { why: `${link.email} is already a member of a team. Sign in instead; a removed member can be invited again.` });
+      await this.members.lockEmail(tx, link.email);
+      if (await this.members.byEmail(link.email, tx)) throw new ApiException('DASHBOARD_CONFLICT', { why: `${link.email} is already a member of a team. Sign in instead; a removed member can be invited again.` });
       const id = await this.members.insert(tx, { merchantId: link.merchantId, email: link.email, role: link.role, passwordHash }, now);
       await this.members.useLink(tx, token, now);
       await this.merchantStore.audit(tx, { actor: link.email, channel: 'dashboard', address }, link.kind === 'setup' ? 'member.setup' : 'member.joined', { merchantId: link.merchantId, subject: id, detail: { role: link.role, invitedBy: link.createdBy } });
