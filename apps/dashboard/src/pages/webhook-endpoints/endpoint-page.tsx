@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DashboardComponents } from '@paysign/contracts';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useApi } from '../../api/api-context';
 import { ErrorAlert } from '../../components/error-alert';
-import { OVERLAPS, type Overlap } from '../../components/overlaps';
+import { OverlapSelect } from '../../components/overlap-select';
+import { DEFAULT_OVERLAP, type Overlap } from '../../components/overlaps';
 import { Page } from '../../components/page';
 import { SecretDialog } from '../../components/secret-dialog';
 import { can } from '../../session/access';
@@ -127,8 +128,7 @@ function EndpointSettings({ endpoint }: { endpoint: Endpoint }) {
 function SigningSecret({ endpoint }: { endpoint: Endpoint }) {
   const { client, call } = useApi();
   const queryClient = useQueryClient();
-  const selectId = useId();
-  const [overlap, setOverlap] = useState<Overlap>('24h');
+  const [overlap, setOverlap] = useState<Overlap>(DEFAULT_OVERLAP);
   const roll = useMutation({
     mutationFn: () =>
       call(() => client.POST('/webhook-endpoints/{id}/roll-secret', { params: { path: { id: endpoint.id } }, body: { oldSecretExpiresIn: overlap } })),
@@ -144,16 +144,7 @@ function SigningSecret({ endpoint }: { endpoint: Endpoint }) {
           roll.mutate();
         }}
       >
-        <div className="field">
-          <label htmlFor={selectId}>Old secret stops signing</label>
-          <select id={selectId} value={overlap} onChange={(event) => setOverlap(event.target.value as Overlap)}>
-            {OVERLAPS.map(({ value, label }) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <OverlapSelect label="Old secret stops signing" value={overlap} onChange={setOverlap} />
         <button type="submit" className="button" disabled={roll.isPending}>
           Roll secret
         </button>
