@@ -3,6 +3,7 @@ import { API_BASE_URL } from '../api/dashboard-client';
 import { useApi } from '../api/api-context';
 import { DataTable } from '../components/data-table';
 import { DateTime } from '../components/date-time';
+import { LoadOlderButton } from '../components/load-older-button';
 import { Page } from '../components/page';
 import { QueryStatus } from '../components/query-status';
 
@@ -55,11 +56,7 @@ export function SecurityLogPage() {
           </tr>
         )}
       />
-      {log.hasNextPage ? (
-        <button type="button" className="button secondary" onClick={() => log.fetchNextPage()} disabled={log.isFetchingNextPage}>
-          Load older entries
-        </button>
-      ) : null}
+      <LoadOlderButton query={log}>Load older entries</LoadOlderButton>
     </Page>
   );
 }

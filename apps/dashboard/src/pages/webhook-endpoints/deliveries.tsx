@@ -6,6 +6,7 @@ import { CardSection } from '../../components/card-section';
 import { DataTable } from '../../components/data-table';
 import { DateTime } from '../../components/date-time';
 import { ErrorAlert } from '../../components/error-alert';
+import { LoadOlderButton } from '../../components/load-older-button';
 import { QueryStatus } from '../../components/query-status';
 
 type Delivery = DashboardComponents['schemas']['Delivery'];
@@ -60,11 +61,7 @@ export function Deliveries({ endpointId, manage }: { endpointId: string; manage:
       {all.map((delivery) => (
         <DeliveryItem key={delivery.eventId} endpointId={endpointId} delivery={delivery} manage={manage} />
       ))}
-      {deliveries.hasNextPage ? (
-        <button type="button" className="button secondary" onClick={() => deliveries.fetchNextPage()} disabled={deliveries.isFetchingNextPage}>
-          Load older deliveries
-        </button>
-      ) : null}
+      <LoadOlderButton query={deliveries}>Load older deliveries</LoadOlderButton>
     </CardSection>
   );
 }
