@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 
 interface DataTableProps<Row> {
-  /** Names the table (a visually hidden caption) and the scrolling region around it. */
-  caption: string;
+  /** Names the table (its visually hidden caption) and the scrolling region around it. */
+  label: string;
   /** The header row's cells, each a `<th scope="col">`. */
   head: ReactNode;
   rows: readonly Row[];
@@ -19,12 +19,12 @@ interface DataTableProps<Row> {
  * focusable so that a keyboard can scroll it, and named so that a screen
  * reader says what it is when focus lands there.
  */
-export function DataTable<Row>({ caption, head, rows, row, empty, className }: DataTableProps<Row>) {
+export function DataTable<Row>({ label, head, rows, row, empty, className }: DataTableProps<Row>) {
   if (rows.length === 0 && empty !== undefined) return empty;
   return (
-    <div className={className ? `table-scroll ${className}` : 'table-scroll'} role="region" aria-label={caption} tabIndex={0}>
+    <div className={className ? `table-scroll ${className}` : 'table-scroll'} role="region" aria-label={label} tabIndex={0}>
       <table>
-        <caption className="visually-hidden">{caption}</caption>
+        <caption className="visually-hidden">{label}</caption>
         <thead>
           <tr>{head}</tr>
         </thead>

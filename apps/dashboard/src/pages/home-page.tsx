@@ -21,7 +21,7 @@ export function HomePage() {
         <>
           <CardSection id="balances" title="Balances">
             <DataTable
-              caption="Balances by currency"
+              label="Balances by currency"
               rows={overview.data.balances}
               empty={<p>No balance yet.</p>}
               head={
@@ -58,7 +58,7 @@ function PeriodSection({ id, title, totals }: { id: string; title: string; total
   return (
     <CardSection id={id} title={title}>
       <DataTable
-        caption={`${title} today and in the last 7 days (UTC)`}
+        label={`${title} today and in the last 7 days (UTC)`}
         rows={rows}
         empty={<p>None today or in the last 7 days.</p>}
         head={

@@ -30,7 +30,7 @@ export function SecurityLogPage() {
       <QueryStatus query={log} />
       <DataTable
         className="card"
-        caption="Security log, newest first"
+        label="Security log, newest first"
         rows={entries}
         empty={log.isSuccess ? <p>Nothing is logged yet.</p> : null}
         head={

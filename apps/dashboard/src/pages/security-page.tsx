@@ -34,7 +34,7 @@ export function SecurityPage() {
         <ErrorAlert error={factors.error} />
         {factors.data ? (
           <DataTable
-            caption="Your passkeys"
+            label="Your passkeys"
             rows={factors.data.passkeys}
             empty={<p>No passkey yet.</p>}
             head={

@@ -39,7 +39,7 @@ export function TeamPage() {
         <>
           <CardSection id="members" title="Members">
             <DataTable
-              caption="Team members"
+              label="Team members"
               rows={team.data.members}
               head={
                 <>
@@ -71,7 +71,7 @@ export function TeamPage() {
           </CardSection>
           <CardSection id="invitations" title="Pending invitations">
             <DataTable
-              caption="Invitations not yet accepted"
+              label="Invitations not yet accepted"
               rows={team.data.invitations}
               empty={<p>No invitation is pending.</p>}
               head={

@@ -24,7 +24,7 @@ export function ApprovalsPage() {
       {approvals.data ? (
         <DataTable
           className="card"
-          caption="Waiting for approval, oldest first"
+          label="Waiting for approval, oldest first"
           rows={approvals.data.data}
           empty={<p>Nothing waits for approval.</p>}
           head={

@@ -38,7 +38,7 @@ export function KeysPage() {
       <QueryCard id="key-list" title="Keys" query={keys}>
         {({ data }) => (
           <DataTable
-            caption="API keys, newest first"
+            label="API keys, newest first"
             rows={data}
             empty={<p>No key yet.</p>}
             head={

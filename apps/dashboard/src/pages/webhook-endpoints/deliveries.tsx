@@ -92,7 +92,7 @@ function DeliveryItem({ endpointId, delivery, manage }: { endpointId: string; de
       <ErrorAlert error={resend.error} />
       {resend.isSuccess ? <p role="status">Queued again.</p> : null}
       <DataTable
-        caption={`Attempts to deliver ${delivery.eventId}`}
+        label={`Attempts to deliver ${delivery.eventId}`}
         rows={delivery.attempts}
         empty={<p>No attempt yet.</p>}
         head={

@@ -35,7 +35,7 @@ export function EndpointsPage() {
       <QueryCard id="endpoint-list" title="Endpoints" query={endpoints}>
         {({ data }) => (
           <DataTable
-            caption="Webhook endpoints"
+            label="Webhook endpoints"
             rows={data}
             empty={<p>No endpoint yet.</p>}
             head={
