@@ -118,6 +118,14 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard sign-in', () => {
     expect((await reused.call('GET', '/session')).json.code).toBe('DASHBOARD_UNAUTHENTICATED');
   });
 
+  it('is never accepted by the merchant API: a session cookie alone gets the signed routes\' 401', async () => {
+    const { browser } = await onboardedOwner('NOKEY');
+    const cookie = [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const answer = await fetch(`${api.baseUrl}/payment/api/balance?currency=NGN`, { headers: { cookie, 'x-csrf-token': browser.csrf ?? '' } });
+    expect(answer.status).toBe(401);
+    expect(((await answer.json()) as { code: string }).code).toBe('AUTH_HEADER_MISSING');
+  });
+
   it('sets the session cookie HttpOnly and SameSite=Strict, and ends an idle session', async () => {
     const { browser, email } = await onboardedOwner('IDLE');
     const answer = await fetch(`${api.baseUrl}/payment/dashboard/api/sign-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: PASSWORD }) });
