@@ -65,7 +65,11 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard sign-in', () => {
   });
 
   it('signs in with a password, then a TOTP code, which works once', async () => {
-    const { email, secret } = await onboardedOwner('TOTP');
+    const { email, secret, merchantId } = await onboardedOwner('TOTP');
+    // The operator sees the team in merchants show, never a secret of it.
+    const shown = await merchantAdmin(api).run((admin) => admin.show(merchantId));
+    expect(shown.members).toEqual([{ email, role: 'owner', totp: true, passkeys: 0, createdAt: expect.any(String) }]);
+    expect(JSON.stringify(shown)).not.toContain(secret);
     const browser = new DashboardClient(api.baseUrl);
     const password = await browser.call('POST', '/sign-in', { email, password: PASSWORD });
     expect(password.json).toMatchObject({ stage: 'second_factor', factors: { totp: true } });
