@@ -76,6 +76,25 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard approvals', () => {
     expect((await approver.browser.call('POST', `/approvals/payout/${reference}`, { totpCode: await totpCode(approver.secret, clock.now()) })).json.status).toBe('QUEUED');
   });
 
+  it('approves a batch holding a payout that needs approval, binding its count and total, by submitting it', async () => {
+    const batch = `batch-${randomUUID().slice(0, 8)}`;
+    expect((await call(MERCHANT_A, 'POST', '/payment/api/payout-batches', { reference: batch, title: 'November payroll' })).status).toBe(201);
+    for (const amount of [1500, 200]) {
+      const enquiryId = (await call(MERCHANT_A, 'POST', '/payment/merchant-api/account/inquiry', { bankCode: '058', accountNumber: '0123456785' })).json.enquiryId as string;
+      expect((await call(MERCHANT_A, 'POST', '/payment/api/payouts', { reference: `item-${randomUUID().slice(0, 8)}`, amount, currency: 'NGN', enquiryId, narration: 'Salary', batchReference: batch })).status).toBe(201);
+    }
+    const listed = (await approver.browser.call('GET', '/approvals')).json.data as Array<Record<string, unknown>>;
+    expect(listed.find((p) => p.reference === batch)).toMatchObject({ kind: 'batch', amount: 170_000, currency: 'NGN', count: 2, destination: '2 payouts of batch "November payroll"', createdBy: MERCHANT_A.apiKey });
+    clock.advance(30_000);
+    const approved = await approver.browser.call('POST', `/approvals/batch/${batch}`, { totpCode: await totpCode(approver.secret, clock.now()) });
+    expect(approved.json).toEqual({ kind: 'batch', reference: batch, status: 'SUBMITTED' });
+    const read = (await call(MERCHANT_A, 'GET', `/payment/api/payout-batches/${batch}`)).json;
+    expect(read).toMatchObject({ status: 'SUBMITTED', submittedBy: `dashboard:${approver.email}` });
+    const items = ((await call(MERCHANT_A, 'GET', `/payment/api/payouts?batchReference=${batch}`)).json.data as Array<{ status: string; approval: { decidedBy: string } | null }>);
+    expect(items.map((i) => i.status).sort()).toEqual(['QUEUED', 'QUEUED']);
+    expect(items.find((i) => i.approval !== null)?.approval?.decidedBy).toBe(`dashboard:${approver.email}`);
+  });
+
   it('refuses a wrong code and leaves the payout waiting', async () => {
     const reference = await payout(1200);
     clock.advance(30_000);
@@ -84,5 +103,6 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard approvals', () => {
     expect(wrong.json.code).toBe('DASHBOARD_SIGN_IN_FAILED');
     expect((await call(MERCHANT_A, 'GET', `/payment/api/payouts/${reference}`)).json.status).toBe('PENDING_APPROVAL');
     expect((await approver.browser.call('POST', `/approvals/batch/${reference}`, { totpCode: right })).status).toBe(404);
+    expect((await approver.browser.call('POST', `/approvals/refund/${reference}`, { totpCode: right })).status).toBe(404);
   });
 });

@@ -8,6 +8,11 @@ export function payoutBinding(payout: { reference: string; amountMinor: bigint; 
   return { kind: 'payout', reference: payout.reference, amount: Number(payout.amountMinor), currency: payout.currency, destination: `${payout.bankCode}/${payout.accountNumber} ${payout.accountName}`, count: 1 };
 }
 
+/** What a batch's approver is shown and signs: the count and total of the payouts its submission sends. */
+export function batchBinding(batch: { reference: string; title: string; count: number; totalMinor: bigint }): ApprovalBinding {
+  return { kind: 'batch', reference: batch.reference, amount: Number(batch.totalMinor), currency: 'NGN', destination: `${batch.count} payout${batch.count === 1 ? '' : 's'} of batch "${batch.title}"`, count: batch.count };
+}
+
 /**
  * The WebAuthn challenge that binds an approval to what was shown: the
  * SHA-256 of the binding's fields, in a fixed order, and a random nonce

@@ -3,6 +3,7 @@ import { SqlClient } from '../db/sql-client';
 import { EventsModule } from '../events/events.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { PayoutsModule } from '../payouts/payouts.module';
+import { ApprovalSubjects } from './approval-subjects';
 import { ApprovalsController } from './approvals.controller';
 import { DashboardAppController } from './dashboard-app.controller';
 import { DashboardAudit } from './dashboard-audit';
@@ -31,6 +32,7 @@ import { TeamController } from './team.controller';
     DashboardAudit,
     DashboardSessionGuard,
     InvitationMailer,
+    ApprovalSubjects,
   ],
 })
 export class DashboardModule {}

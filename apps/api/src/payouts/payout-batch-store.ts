@@ -45,9 +45,12 @@ export function batchTotals(batch: StoredBatch): { count: number; amountMinor: b
 
 /** Who asks to submit a batch, and what the merchants file lets that key do. */
 export interface Submitter {
+  /** Who submits, as the batch and its approved payouts record it: an API key, or `dashboard:<email>` for a team member. */
   apiKey: string;
   canCreate: boolean;
   canApprove: boolean;
+  /** The keys whose batch or payouts this submitter may not approve (four eyes): the key itself, or the keys a member made. Default: [apiKey]. */
+  ownKeys?: readonly string[];
 }
 
 export type SubmitOutcome =
@@ -172,6 +175,8 @@ export class PayoutBatchStore {
         );
         const batch = rows[0];
         if (!batch) return { refused: 'not-found' };
+        const ownKeys = submitter.ownKeys ?? [submitter.apiKey];
+        const owner = submitter.ownKeys === undefined ? 'this key' : 'a key this member made';
         if (batch.status !== 'OPEN') {
           // The same submission again (a retry whose answer was lost): a submitted batch, and the numbers it was submitted with. It changes nothing.
           const current = (await this.findOn(tx, key)) as StoredBatch;
@@ -183,16 +188,16 @@ export class PayoutBatchStore {
         const held = await tx.query<{ count: string; total: string; needing_approval: string; created_by_submitter: string }>(
           `SELECT count(*)::text AS count, coalesce(sum(amount_minor), 0)::text AS total,
                   count(*) FILTER (WHERE status = 'PENDING_APPROVAL')::text AS needing_approval,
-                  count(*) FILTER (WHERE created_by = $3)::text AS created_by_submitter
+                  count(*) FILTER (WHERE created_by = ANY($3::text[]))::text AS created_by_submitter
            FROM payouts WHERE merchant_id = $1 AND batch_reference = $2 AND status IN ${WAITING}`,
-          [key.merchantId, key.reference, submitter.apiKey],
+          [key.merchantId, key.reference, [...ownKeys]],
         );
         const count = Number(held.rows[0]?.count ?? 0);
         const totalMinor = BigInt(held.rows[0]?.total ?? 0);
         if (Number(held.rows[0]?.needing_approval ?? 0) > 0) {
           if (!submitter.canApprove) return { refused: 'approver-required', why: 'a payout in it needs approval, and this key lacks the payouts:approve role.' };
-          if (batch.created_by === submitter.apiKey) return { refused: 'approver-required', why: 'a payout in it needs approval, and this key created the batch.' };
-          if (Number(held.rows[0]?.created_by_submitter ?? 0) > 0) return { refused: 'approver-required', why: 'a payout in it needs approval, and this key created payouts in it.' };
+          if (ownKeys.includes(batch.created_by)) return { refused: 'approver-required', why: `a payout in it needs approval, and ${owner} created the batch.` };
+          if (Number(held.rows[0]?.created_by_submitter ?? 0) > 0) return { refused: 'approver-required', why: `a payout in it needs approval, and ${owner} created payouts in it.` };
         } else if (!submitter.canCreate && !submitter.canApprove) {
           return { refused: 'role-required' };
         }

@@ -9,6 +9,7 @@ import { ServiceLogger } from '../logging/logger';
 import { MerchantRegistry } from '../merchants/merchant-registry';
 import { amountOf, moneyFromAmount } from '../money/money';
 import { PayoutBatchStore, type PayoutBatchListQuery, type StoredBatch } from './payout-batch-store';
+import type { PayoutKey } from './payout-rows';
 import { PAYOUT_DISPATCH_JOB } from './payout-dispatcher';
 import { PayoutEvents } from './payout-events';
 import type { CreatePayoutBatchDto, SubmitPayoutBatchDto } from './payout-requests';
@@ -50,9 +51,14 @@ export class PayoutBatchesService implements OnModuleInit {
     return result;
   }
 
-  async get(caller: Caller, reference: string): Promise<StoredBatch> {
-    const batch = await this.store.find({ merchantId: caller.merchantId, reference });
-    if (!batch) throw new ApiException('PAYOUT_BATCH_NOT_FOUND', { reference });
+  get(caller: Caller, reference: string): Promise<StoredBatch> {
+    return this.find({ merchantId: caller.merchantId, reference });
+  }
+
+  /** The merchant's batch, or PAYOUT_BATCH_NOT_FOUND. */
+  async find(key: PayoutKey): Promise<StoredBatch> {
+    const batch = await this.store.find(key);
+    if (!batch) throw new ApiException('PAYOUT_BATCH_NOT_FOUND', { reference: key.reference });
     return batch;
   }
 
@@ -89,6 +95,33 @@ export class PayoutBatchesService implements OnModuleInit {
         const params = { reference, count: String(outcome.count), total: naira(outcome.totalMinor), expectedCount: String(expected.count), expectedTotal: naira(expected.totalMinor) };
         throw new ApiException('PAYOUT_BATCH_MISMATCH', params, { details });
       }
+    }
+  }
+
+  /**
+   * Submits an OPEN batch for a dashboard member who approves it: the count
+   * and total they were shown must be the batch's, and none of its payouts,
+   * nor the batch, may come from a key the member made (four eyes).
+   */
+  async submitAsMember(merchantId: string, reference: string, expected: { count: number; totalMinor: bigint }, approver: { decidedBy: string; ownKeys: readonly string[] }): Promise<StoredBatch> {
+    const outcome = await this.store.submit({ merchantId, reference }, expected, { apiKey: approver.decidedBy, canCreate: false, canApprove: true, ownKeys: approver.ownKeys }, this.now());
+    if ('submitted' in outcome) {
+      if (!outcome.replayed) {
+        this.logger.info({ merchantId, reference, submittedBy: approver.decidedBy, count: expected.count }, 'payout batch submitted');
+        this.jobs.wake(PAYOUT_DISPATCH_JOB);
+      }
+      return outcome.submitted;
+    }
+    switch (outcome.refused) {
+      case 'not-found':
+        throw new ApiException('PAYOUT_BATCH_NOT_FOUND', { reference });
+      case 'not-open':
+        throw new ApiException('PAYOUT_BATCH_NOT_OPEN', { reference, status: outcome.status });
+      case 'approver-required':
+        throw new ApiException('DASHBOARD_FOUR_EYES', { key: 'an API key', subject: `Payout batch ${reference} or a payout in it` });
+      case 'role-required':
+      case 'mismatch':
+        throw new ApiException('DASHBOARD_CONFLICT', { why: `Payout batch ${reference} changed since it was shown: it now holds ${'count' in outcome ? outcome.count : '?'} payouts. Open it again and approve what it holds now.` });
     }
   }
 

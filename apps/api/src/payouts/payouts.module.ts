@@ -54,6 +54,6 @@ import { PayoutsService } from './payouts.service';
     PayoutBatchesService,
     PayoutDispatcher,
   ],
-  exports: [PayoutsService, PayoutDispatcher, PayoutStore, PayoutEvents],
+  exports: [PayoutsService, PayoutBatchesService, PayoutDispatcher, PayoutStore, PayoutEvents],
 })
 export class PayoutsModule {}

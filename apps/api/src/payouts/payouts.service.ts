@@ -170,7 +170,7 @@ export class PayoutsService {
     const payout = await this.get({ merchantId, reference });
     if (payout.batchReference !== null) throw inBatch(payout);
     if (payout.createdBy !== null && approver.ownKeys.includes(payout.createdBy)) {
-      throw new ApiException('DASHBOARD_FOUR_EYES', { key: payout.createdBy, subject: `payout ${reference}` });
+      throw new ApiException('DASHBOARD_FOUR_EYES', { key: payout.createdBy, subject: `Payout ${reference}` });
     }
     if (payout.approval?.status === 'approved' && payout.approval.decidedBy === approver.decidedBy) return payout;
     if (payout.status !== 'PENDING_APPROVAL') throw new ApiException('PAYOUT_NOT_AWAITING_APPROVAL', { reference, status: payout.status });

@@ -304,7 +304,7 @@ export const ERROR_REGISTRY = {
     status: 403,
     type: 'permission',
     retryable: false,
-    message: 'You made {key}, the API key that created {subject}: it is approved by another member (four eyes). Ask another owner, admin or approver.',
+    message: '{subject} came from {key}, a key you made: another member approves it (four eyes). Ask another owner, admin or approver.',
   },
   WEBHOOK_NOT_CONFIGURED: {
     status: 422,

@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/dashboard-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 50954977c5d383618ccdd8c97fa1564efabf71835d92f3f0c7cb060602009dbd
+ * Inputs: sha256 787886ec41310402d38dfa5b05d2517ee15a0bd961b4b371cd1e7ac111f4fa22
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -1044,7 +1044,8 @@ export const DASHBOARD_SCHEMAS = {
       "kind": {
         "type": "string",
         "enum": [
-          "payout"
+          "payout",
+          "batch"
         ]
       },
       "reference": {
@@ -1052,18 +1053,18 @@ export const DASHBOARD_SCHEMAS = {
       },
       "amount": {
         "type": "integer",
-        "description": "In kobo."
+        "description": "In kobo; a batch's total."
       },
       "currency": {
         "type": "string"
       },
       "destination": {
         "type": "string",
-        "description": "`bankCode/accountNumber accountName`."
+        "description": "`bankCode/accountNumber accountName` of a payout; `N payouts of batch \"title\"` of a batch."
       },
       "count": {
         "type": "integer",
-        "description": "The payouts approved at once; 1."
+        "description": "The payouts approved at once; 1 for a payout."
       }
     }
   },
@@ -1080,12 +1081,13 @@ export const DASHBOARD_SCHEMAS = {
       "createdAt",
       "createdBy"
     ],
-    "description": "A payout waiting, with what its approval binds.",
+    "description": "A payout or batch waiting, with what its approval binds.",
     "properties": {
       "kind": {
         "type": "string",
         "enum": [
-          "payout"
+          "payout",
+          "batch"
         ]
       },
       "reference": {
@@ -1093,14 +1095,13 @@ export const DASHBOARD_SCHEMAS = {
       },
       "amount": {
         "type": "integer",
-        "description": "In kobo."
+        "description": "In kobo; a batch's total."
       },
       "currency": {
         "type": "string"
       },
       "destination": {
-        "type": "string",
-        "description": "`bankCode/accountNumber accountName`."
+        "type": "string"
       },
       "count": {
         "type": "integer"
@@ -1158,7 +1159,8 @@ export const DASHBOARD_SCHEMAS = {
       "kind": {
         "type": "string",
         "enum": [
-          "payout"
+          "payout",
+          "batch"
         ]
       },
       "reference": {

@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 f74077802d5d5a92fd6566dfb7a0cdd415bc914f1ee8a8e220571a7c0dd5448b
+ * Inputs: sha256 8fbbd9e08f86ad48b2f80704854d3399d02306887eb39a5c7a4e7f15596c6982
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -3277,7 +3277,7 @@ export const SCHEMAS = {
       "DASHBOARD_LINK_INVALID": "The setup or invitation link is unknown, used or expired. Ask for a new one.",
       "DASHBOARD_NOT_FOUND": "The object does not exist for the signed-in member's merchant.",
       "DASHBOARD_CONFLICT": "The object's state does not allow this now; `message` says why and what to do.",
-      "DASHBOARD_FOUR_EYES": "The member made the API key that created the payout; another member approves it (four eyes)."
+      "DASHBOARD_FOUR_EYES": "The payout or batch came from an API key the member made; another member approves it (four eyes)."
     }
   },
   "FieldError": {
