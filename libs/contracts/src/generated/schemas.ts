@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 8fbbd9e08f86ad48b2f80704854d3399d02306887eb39a5c7a4e7f15596c6982
+ * Inputs: sha256 98aa0ae6c893ee4e7dd849dfa6faee1f75aa5b144e36c1d92cad3e0194d7d3d1
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -1065,7 +1065,7 @@ export const SCHEMAS = {
           "string",
           "null"
         ],
-        "description": "The API key that submitted it."
+        "description": "The API key that submitted it, or `dashboard:<email>` for a team member who approved it in the dashboard."
       },
       "cancellationReason": {
         "oneOf": [
