@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import { merchantAdmin, startTestApp, type TestApp } from '@paysign/api/testing';
+import { PaymentClient } from '@paysign/sdk';
+import { RunningClock } from './running-clock';
+
+/** A merchant as `merchants add --owner-email` leaves it: its first key, and its owner's one-time setup link. */
+export interface OnboardedMerchant {
+  merchantId: string;
+  tenantId: string;
+  name: string;
+  ownerEmail: string;
+  setupUrl: string;
+  apiKey: string;
+  secretKey: string;
+}
+
+/**
+ * The real service for a browser suite, on a PostgreSQL database of its own,
+ * its clock a RunningClock. The browser opens it at http://localhost:<port>:
+ * WebAuthn refuses an IP address as relying party id, and the sandbox binds
+ * passkeys to the host the browser used.
+ */
+export class DashboardService {
+  private constructor(
+    readonly api: TestApp,
+    readonly clock: RunningClock,
+  ) {}
+
+  static async start(env: Record<string, string> = {}): Promise<DashboardService> {
+    const clock = new RunningClock();
+    const api = await startTestApp(env, { overrides: { clock: clock.now } });
+    return new DashboardService(api, clock);
+  }
+
+  get origin(): string {
+    return this.api.baseUrl.replace('127.0.0.1', 'localhost');
+  }
+
+  /** The page at `route` of the dashboard, e.g. `keys` or `` for home. */
+  url(route = ''): string {
+    return `${this.origin}/payment/dashboard/${route}`;
+  }
+
+  /** Adds a merchant as the operator does, with an owner to onboard through the link printed. */
+  async addMerchant(label: string): Promise<OnboardedMerchant> {
+    const merchantId = `MCH-${label}-${randomUUID().slice(0, 6)}`;
+    const tenantId = `TEN-${label}`;
+    const name = `${label} Shop`;
+    const ownerEmail = `${label.toLowerCase()}-owner-${randomUUID().slice(0, 6)}@example.com`;
+    const added = await merchantAdmin(this.api).run((admin) => admin.add({ merchantId, tenantId, name, owner: { email: ownerEmail, origin: this.origin, ttlSeconds: 3600 } }));
+    if (!added.owner) throw new Error(`merchants add printed no setup link for ${merchantId}`);
+    return { merchantId, tenantId, name, ownerEmail, setupUrl: added.owner.setupUrl, apiKey: added.apiKey, secretKey: added.secretKey };
+  }
+
+  /** Another owner's setup link for an existing merchant, as `merchants setup-link` prints it. */
+  async setupLink(merchantId: string, email: string): Promise<string> {
+    return (await merchantAdmin(this.api).run((admin) => admin.setupLink(merchantId, { email, origin: this.origin, ttlSeconds: 3600 }))).setupUrl;
+  }
+
+  /** The SDK signing with a key, by the service's clock, without retries: a refusal is seen as it is. */
+  sdk(merchant: Pick<OnboardedMerchant, 'merchantId' | 'tenantId'>, key: { apiKey: string; secretKey: string }): PaymentClient {
+    return new PaymentClient({ baseUrl: this.api.baseUrl, merchantId: merchant.merchantId, tenantId: merchant.tenantId, ...key, clock: this.clock.now, maxRetries: 0 });
+  }
+
+  close(): Promise<void> {
+    return this.api.close();
+  }
+}
