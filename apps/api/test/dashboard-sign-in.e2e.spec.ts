@@ -4,6 +4,7 @@
 // after sign-out, the idle timeout, and the lockout a victim's own browser
 // gets past. Every answer is checked against openapi/dashboard-api.yaml.
 import { randomUUID } from 'node:crypto';
+import { MerchantStore } from '../src/merchants/merchant-store';
 import { merchantAdmin } from './support/merchant-changes';
 import { DashboardClient, linkToken, totpCode } from './support/dashboard-client';
 import { describeWithStore, DATABASE_URL } from './support/stores';
@@ -149,6 +150,16 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard sign-in', () => {
     let last = 0;
     for (let i = 0; i < 9; i += 1) last = (await flood.call('POST', '/sign-in', { email: `spray-${i}@example.com`, password: 'password123456' })).status;
     expect(last).toBe(429);
+  });
+
+  it("rewraps members' TOTP secrets with the rest, which then still verify", async () => {
+    const { email, secret } = await onboardedOwner('REWRAP');
+    const { rewrapped } = await api.app.get(MerchantStore).rewrap({ actor: 'test', channel: 'command' });
+    expect(rewrapped).toBeGreaterThanOrEqual(1);
+    const browser = new DashboardClient(api.baseUrl);
+    await browser.call('POST', '/sign-in', { email, password: PASSWORD });
+    clock.advance(STEP_MS);
+    expect((await browser.call('POST', '/sign-in/totp', { code: await totpCode(secret, clock.now()) })).json.stage).toBe('active');
   });
 
   it('writes no password, TOTP secret or session token to the logs', async () => {

@@ -79,6 +79,9 @@ export const DASHBOARD: Migration = {
        failures integer NOT NULL,
        PRIMARY KEY (address, hour)
      )`,
+    // The home page's totals of today and the week, read per merchant by when the money moved.
+    "CREATE INDEX payins_paid_of_merchant ON payins (merchant_id, paid_at) WHERE status = 'SUCCESSFUL'",
+    "CREATE INDEX payouts_completed_of_merchant ON payouts (merchant_id, completed_at) WHERE status = 'SUCCESSFUL'",
     // Who created a key from the dashboard: that member may not approve what the key creates.
     'ALTER TABLE merchant_credentials ADD COLUMN created_by_member text',
     'ALTER TABLE merchant_audit ADD COLUMN address text',

@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { SqlClient } from '../db/sql-client';
 import { EventsModule } from '../events/events.module';
 import { LedgerModule } from '../ledger/ledger.module';
+import { PayoutsModule } from '../payouts/payouts.module';
+import { ApprovalsController } from './approvals.controller';
 import { DashboardAppController } from './dashboard-app.controller';
 import { DashboardAudit } from './dashboard-audit';
 import { DashboardSessionGuard } from './dashboard-session.guard';
@@ -19,8 +21,8 @@ import { TeamController } from './team.controller';
 
 /** The merchant dashboard: its app, and its API under /payment/dashboard/api, authenticated by session (docs/dashboard.md). */
 @Module({
-  imports: [EventsModule, LedgerModule],
-  controllers: [SessionController, LinksController, FactorsController, OverviewController, KeysController, EndpointsController, TeamController, SecurityLogController, DashboardAppController],
+  imports: [EventsModule, LedgerModule, PayoutsModule],
+  controllers: [SessionController, LinksController, FactorsController, OverviewController, KeysController, EndpointsController, TeamController, SecurityLogController, ApprovalsController, DashboardAppController],
   providers: [
     { provide: MemberStore, useFactory: (client: SqlClient) => new MemberStore(client), inject: [SqlClient] },
     { provide: SessionStore, useFactory: (client: SqlClient) => new SessionStore(client), inject: [SqlClient] },

@@ -83,8 +83,8 @@ export const publicMember = (m: MemberCredentials | Member): Member => ({ id: m.
 export class MemberStore {
   constructor(readonly client: SqlClient) {}
 
-  async byEmail(email: string): Promise<MemberCredentials | undefined> {
-    const row = (await this.client.query<MemberRow>(`${MEMBER_SELECT} WHERE lower(m.email) = lower($1) AND m.removed_at IS NULL`, [email])).rows[0];
+  async byEmail(email: string, db: SqlQueryable = this.client): Promise<MemberCredentials | undefined> {
+    const row = (await db.query<MemberRow>(`${MEMBER_SELECT} WHERE lower(m.email) = lower($1) AND m.removed_at IS NULL`, [email])).rows[0];
     return row && memberOf(row);
   }
 
@@ -101,6 +101,11 @@ export class MemberStore {
   async owners(db: SqlQueryable, merchantId: string): Promise<number> {
     const { rows } = await db.query<{ n: string | number }>("SELECT count(*) AS n FROM dashboard_members WHERE merchant_id = $1 AND role = 'owner' AND removed_at IS NULL", [merchantId]);
     return Number(rows[0]?.n ?? 0);
+  }
+
+  /** Serialises the transactions that make a member of `email`, until the one holding it ends: an email is one live member's. */
+  async lockEmail(db: SqlQueryable, email: string): Promise<void> {
+    await db.query('SELECT pg_advisory_xact_lock(hashtext(lower($1)))', [email]);
   }
 
   async insert(db: SqlQueryable, member: { merchantId: string; email: string; role: MemberRole; passwordHash: string }, now: Date): Promise<string> {

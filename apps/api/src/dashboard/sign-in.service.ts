@@ -4,7 +4,7 @@ import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { Clock } from '../config/clock';
 import { ApiException } from '../errors/api.exception';
-import { MerchantStore } from '../merchants/merchant-store';
+import { MerchantStore, owners } from '../merchants/merchant-store';
 import { DashboardAudit } from './dashboard-audit';
 import { MemberStore, type MemberCredentials } from './member-store';
 import { hashPassword, passwordMatches } from './password';
@@ -89,6 +89,21 @@ export class SignInService {
     return this.secondFactorPassed(session, member, address, 'passkey');
   }
 
+  /**
+   * Checks a passkey assertion over a challenge the caller computed (an
+   * approval's, bound to what it approves): a failure counts as a failed
+   * sign-in, and no session changes stage.
+   */
+  async boundAssertion(session: DashboardSession, rp: RelyingParty, response: unknown, expectedChallenge: string | undefined, client: { address: string; deviceToken: string | undefined }): Promise<void> {
+    const now = this.now();
+    const member = await this.memberOf(session);
+    await this.refuseLocked(member, client.deviceToken, now);
+    const verified = expectedChallenge === undefined ? undefined : await verifiedAssertion(rp, await this.members.passkeysOf(member.id), response, expectedChallenge);
+    if (!verified) await this.failed(member, 'The passkey', client.address, now);
+    const { passkey, newCounter } = verified as NonNullable<typeof verified>;
+    await this.members.usePasskey(passkey.id, newCounter, now);
+  }
+
   /** A new TOTP secret, pending until a code from it is confirmed; shown this once. */
   async startTotp(session: DashboardSession): Promise<{ secret: string; otpauthUrl: string }> {
     const secret = newTotpSecret();
@@ -131,7 +146,8 @@ export class SignInService {
     const memberId = await this.merchantStore.client.transaction(async (tx) => {
       const link = await this.members.usableLink(tx, token, now, { forUpdate: true });
       if (!link) throw new ApiException('DASHBOARD_LINK_INVALID', {});
-      if (await this.members.byEmail(link.email)) throw new ApiException('DASHBOARD_CONFLICT', { why: `${link.email} is already a member of a team. Sign in instead; a removed member can be invited again.` });
+      await this.members.lockEmail(tx, link.email);
+      if (await this.members.byEmail(link.email, tx)) throw new ApiException('DASHBOARD_CONFLICT', { why: `${link.email} is already a member of a team. Sign in instead; a removed member can be invited again.` });
       const id = await this.members.insert(tx, { merchantId: link.merchantId, email: link.email, role: link.role, passwordHash }, now);
       await this.members.useLink(tx, token, now);
       await this.merchantStore.audit(tx, { actor: link.email, channel: 'dashboard', address }, link.kind === 'setup' ? 'member.setup' : 'member.joined', { merchantId: link.merchantId, subject: id, detail: { role: link.role, invitedBy: link.createdBy } });
@@ -214,6 +230,6 @@ export class SignInLimited extends ApiException<'DASHBOARD_SIGN_IN_LIMITED'> {
 const signInLimited = (scope: string, retryAfterSeconds: number) => new SignInLimited(scope, Math.max(1, retryAfterSeconds));
 
 /** The keyring's associated data for a member's TOTP secret: a sealed secret opens only on its own row. */
-const totpOwner = (memberId: string): string => `dashboard member ${memberId} totp`;
+const totpOwner = owners.memberTotp;
 
 export const actorOf = (session: DashboardSession, address: string) => ({ memberId: session.memberId, email: session.email, merchantId: session.merchantId, address });

@@ -93,6 +93,8 @@ export const owners = {
   credential: (merchantId: string, apiKey: string) => `merchant ${merchantId} credential ${apiKey}`,
   endpointSecret: (merchantId: string, endpointId: string, secretId: string) => `merchant ${merchantId} webhook endpoint ${endpointId} secret ${secretId}`,
   notifySecret: (merchantId: string, secretId: string) => `merchant ${merchantId} notify secret ${secretId}`,
+  /** A dashboard member's TOTP secret, confirmed or waiting to be. */
+  memberTotp: (memberId: string) => `dashboard member ${memberId} totp`,
 };
 
 /** A fresh id: a prefix and 22 characters of base64url (128 bits). */
@@ -232,6 +234,12 @@ export class MerchantStore {
     );
   }
 
+  /** The merchant's keys a dashboard member made (created or rolled): that member may not approve what they create. */
+  async keysCreatedByMember(merchantId: string, memberId: string): Promise<string[]> {
+    const { rows } = await this.client.query<{ api_key: string }>('SELECT api_key FROM merchant_credentials WHERE merchant_id = $1 AND created_by_member = $2', [merchantId, memberId]);
+    return rows.map((row) => row.api_key);
+  }
+
   /** A merchant's row, or undefined. */
   async merchant(tx: SqlQueryable, merchantId: string, options: { forUpdate?: boolean } = {}): Promise<MerchantRow | undefined> {
     return (await tx.query<MerchantRow>(`SELECT * FROM merchants WHERE merchant_id = $1${options.forUpdate ? ' FOR UPDATE' : ''}`, [merchantId])).rows[0];
@@ -277,6 +285,11 @@ export class MerchantStore {
         const secrets = json(m.notify_secrets).map((s) => ({ ...s, sealed: this.keyring.rewrap(s.sealed, owners.notifySecret(m.merchant_id, s.id)) }));
         await tx.query('UPDATE merchants SET notify_secrets = $2 WHERE merchant_id = $1', [m.merchant_id, JSON.stringify(secrets)]);
         count += secrets.length;
+      }
+      for (const m of (await tx.query<{ id: string; totp_secret_sealed: string | null; totp_pending_sealed: string | null }>('SELECT id, totp_secret_sealed, totp_pending_sealed FROM dashboard_members WHERE totp_secret_sealed IS NOT NULL OR totp_pending_sealed IS NOT NULL FOR UPDATE')).rows) {
+        const rewrapped = (sealed: string | null) => (sealed === null ? null : this.keyring.rewrap(sealed, owners.memberTotp(m.id)));
+        await tx.query('UPDATE dashboard_members SET totp_secret_sealed = $2, totp_pending_sealed = $3 WHERE id = $1', [m.id, rewrapped(m.totp_secret_sealed), rewrapped(m.totp_pending_sealed)]);
+        count += (m.totp_secret_sealed === null ? 0 : 1) + (m.totp_pending_sealed === null ? 0 : 1);
       }
       return count;
     });

@@ -160,6 +160,30 @@ export class PayoutsService {
     return approved;
   }
 
+  /**
+   * Approves a PENDING_APPROVAL payout outside a batch for a dashboard
+   * member, recorded as `decidedBy` (`dashboard:<email>`). Four eyes holds
+   * as for keys: a member may not approve a payout created by a key they
+   * made (`ownKeys`). The member's passkey or code was checked by the caller.
+   */
+  async approveAsMember(merchantId: string, reference: string, approver: { decidedBy: string; ownKeys: readonly string[] }): Promise<StoredPayout> {
+    const payout = await this.get({ merchantId, reference });
+    if (payout.batchReference !== null) throw inBatch(payout);
+    if (payout.createdBy !== null && approver.ownKeys.includes(payout.createdBy)) {
+      throw new ApiException('DASHBOARD_FOUR_EYES', { key: payout.createdBy, subject: `payout ${reference}` });
+    }
+    if (payout.approval?.status === 'approved' && payout.approval.decidedBy === approver.decidedBy) return payout;
+    if (payout.status !== 'PENDING_APPROVAL') throw new ApiException('PAYOUT_NOT_AWAITING_APPROVAL', { reference, status: payout.status });
+    const approved = await this.store.move(payout, { to: 'QUEUED', approvedBy: approver.decidedBy }, this.now(), this.events.eventOf);
+    if (!approved) {
+      if ((await this.get(payout)).status === 'PENDING_APPROVAL') throw new ApiException('PAYOUT_NOT_AWAITING_APPROVAL', { reference, status: 'PENDING_APPROVAL past its approval expiry, and about to be cancelled' });
+      return this.approveAsMember(merchantId, reference, approver);
+    }
+    this.logger.info({ merchantId, reference, approvedBy: approver.decidedBy }, 'payout approved');
+    this.jobs.wake(PAYOUT_DISPATCH_JOB);
+    return approved;
+  }
+
   /** Rejects a PENDING_APPROVAL payout outside a batch: it is cancelled, its hold released, with who rejected it and why. */
   async reject(caller: Caller, reference: string, note: string | null): Promise<StoredPayout> {
     const payout = await this.decidable(caller, reference, 'reject');

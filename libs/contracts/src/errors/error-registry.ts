@@ -300,6 +300,12 @@ export const ERROR_REGISTRY = {
     retryable: false,
     message: '{why}',
   },
+  DASHBOARD_FOUR_EYES: {
+    status: 403,
+    type: 'permission',
+    retryable: false,
+    message: 'You made {key}, the API key that created {subject}: it is approved by another member (four eyes). Ask another owner, admin or approver.',
+  },
   WEBHOOK_NOT_CONFIGURED: {
     status: 422,
     type: 'invalid_request',

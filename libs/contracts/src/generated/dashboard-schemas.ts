@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/dashboard-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 b7c5202eac1bcfe84bf91f15a0388964c870a20741fe70512647085b8a66480a
+ * Inputs: sha256 9edd9a71c9a6f3dfe3e05f97c70c9426a75ae32fbd76813fd9a5386b20a8b38c
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -1044,8 +1044,7 @@ export const DASHBOARD_SCHEMAS = {
       "kind": {
         "type": "string",
         "enum": [
-          "payout",
-          "batch"
+          "payout"
         ]
       },
       "reference": {
@@ -1053,43 +1052,68 @@ export const DASHBOARD_SCHEMAS = {
       },
       "amount": {
         "type": "integer",
-        "description": "In kobo; a batch's total."
+        "description": "In kobo."
       },
       "currency": {
         "type": "string"
       },
       "destination": {
         "type": "string",
-        "description": "`bankCode/accountNumber accountName` of a payout; `N payouts` of a batch."
+        "description": "`bankCode/accountNumber accountName`."
       },
       "count": {
-        "type": "integer"
+        "type": "integer",
+        "description": "The payouts approved at once; 1."
       }
     }
   },
   "PendingApproval": {
-    "allOf": [
-      {
-        "$ref": "#/components/schemas/ApprovalBinding"
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "kind",
+      "reference",
+      "amount",
+      "currency",
+      "destination",
+      "count",
+      "createdAt",
+      "createdBy"
+    ],
+    "description": "A payout waiting, with what its approval binds.",
+    "properties": {
+      "kind": {
+        "type": "string",
+        "enum": [
+          "payout"
+        ]
       },
-      {
-        "type": "object",
-        "required": [
-          "createdAt",
-          "createdBy"
-        ],
-        "properties": {
-          "createdAt": {
-            "type": "string",
-            "format": "date-time"
-          },
-          "createdBy": {
-            "type": "string",
-            "description": "The API key that created it."
-          }
-        }
+      "reference": {
+        "type": "string"
+      },
+      "amount": {
+        "type": "integer",
+        "description": "In kobo."
+      },
+      "currency": {
+        "type": "string"
+      },
+      "destination": {
+        "type": "string",
+        "description": "`bankCode/accountNumber accountName`."
+      },
+      "count": {
+        "type": "integer"
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "createdBy": {
+        "type": "string",
+        "description": "The API key that created it."
       }
-    ]
+    }
   },
   "ApprovalChallenge": {
     "type": "object",
@@ -1134,8 +1158,7 @@ export const DASHBOARD_SCHEMAS = {
       "kind": {
         "type": "string",
         "enum": [
-          "payout",
-          "batch"
+          "payout"
         ]
       },
       "reference": {

@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 8b3f82c66f8c1853bd54404bebd58b292f34f22f81ade9acf0ebdefedcb8a33a
+ * Inputs: sha256 f74077802d5d5a92fd6566dfb7a0cdd415bc914f1ee8a8e220571a7c0dd5448b
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -554,7 +554,7 @@ export const SCHEMAS = {
           "string",
           "null"
         ],
-        "description": "The API key that approved or rejected it (for a batch item, the one that submitted the batch)."
+        "description": "The API key that approved or rejected it (for a batch item, the one that submitted the batch), or `dashboard:<email>` for a team member who approved it in the dashboard."
       },
       "decidedAt": {
         "type": [
@@ -3192,7 +3192,8 @@ export const SCHEMAS = {
       "DASHBOARD_STAGE_REFUSED",
       "DASHBOARD_LINK_INVALID",
       "DASHBOARD_NOT_FOUND",
-      "DASHBOARD_CONFLICT"
+      "DASHBOARD_CONFLICT",
+      "DASHBOARD_FOUR_EYES"
     ],
     "x-enumDescriptions": {
       "AUTH_HEADER_MISSING": "A signing header is missing. Send all six on every signed request.",
@@ -3275,7 +3276,8 @@ export const SCHEMAS = {
       "DASHBOARD_STAGE_REFUSED": "The session has not finished signing in (`second_factor`) or enrolling a factor (`enrol`).",
       "DASHBOARD_LINK_INVALID": "The setup or invitation link is unknown, used or expired. Ask for a new one.",
       "DASHBOARD_NOT_FOUND": "The object does not exist for the signed-in member's merchant.",
-      "DASHBOARD_CONFLICT": "The object's state does not allow this now; `message` says why and what to do."
+      "DASHBOARD_CONFLICT": "The object's state does not allow this now; `message` says why and what to do.",
+      "DASHBOARD_FOUR_EYES": "The member made the API key that created the payout; another member approves it (four eyes)."
     }
   },
   "FieldError": {
