@@ -243,6 +243,43 @@ describeWithChromium('the merchant dashboard in a real browser', () => {
     expect(receiver.received.filter((d) => d.headers['webhook-id'] === eventId).length).toBeGreaterThanOrEqual(2);
   });
 
+  it('refuses an approval whose passkey signed a tampered challenge, leaving the payout waiting; approves it with the passkey over the challenge issued', async () => {
+    const reference = await service.payoutAwaitingApproval(merchant, 1500);
+    const sdk = service.sdk(merchant, merchant);
+    await owner.goto(service.url('approvals'));
+    const row = owner.getByRole('row', { name: new RegExp(reference) });
+    expect(await row.innerText()).toMatch(/₦1,500\.00.*058\/0123456785/s);
+
+    // The page gets the options with one character of the challenge changed: the authenticator signs that instead.
+    const optionsUrl = `**/payment/dashboard/api/approvals/payout/${reference}/options`;
+    await owner.route(optionsUrl, async (route) => {
+      const response = await route.fetch();
+      const body = (await response.json()) as { options: { challenge: string } };
+      const { challenge } = body.options;
+      body.options.challenge = `${challenge.startsWith('A') ? 'B' : 'A'}${challenge.slice(1)}`;
+      await route.fulfill({ response, json: body });
+    });
+    await row.getByRole('button', { name: `Approve payout ${reference}` }).click();
+    const dialog = owner.getByRole('dialog', { name: `Approve payout ${reference}` });
+    expect(await dialog.locator('dl').innerText()).toMatch(new RegExp(`Kind\\s+payout\\s+Reference\\s+${reference}\\s+Amount\\s+₦1,500\\.00\\s+Currency\\s+NGN\\s+Destination\\s+058/0123456785 .+\\s+Count\\s+1`));
+    const answered = owner.waitForResponse((response) => response.url().endsWith(`/approvals/payout/${reference}`) && response.request().method() === 'POST');
+    await dialog.getByRole('button', { name: 'Approve with passkey' }).click();
+    const refusal = await answered;
+    expect([refusal.status(), ((await refusal.json()) as { code: string }).code]).toEqual([401, 'DASHBOARD_SIGN_IN_FAILED']);
+    await dialog.getByRole('alert').waitFor();
+    expect((await sdk.payouts.get(reference)).status).toBe('PENDING_APPROVAL');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await owner.unroute(optionsUrl);
+
+    // The same payout, the challenge as the service issued it: approved.
+    await row.getByRole('button', { name: `Approve payout ${reference}` }).click();
+    await dialog.getByRole('button', { name: 'Approve with passkey' }).click();
+    await dialog.getByRole('status').filter({ hasText: `Approved: payout ${reference} is QUEUED.` }).waitFor();
+    expect(await sdk.payouts.get(reference)).toMatchObject({ approval: { status: 'approved', decidedBy: `dashboard:${merchant.ownerEmail}` } });
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await row.waitFor({ state: 'detached' });
+  });
+
   it('loads every page under its strict CSP, which nothing on them breaks', async () => {
     for (const route of ['', 'keys', 'webhook-endpoints', 'team', 'security-log', 'approvals', 'security']) {
       const response = await owner.goto(service.url(route));

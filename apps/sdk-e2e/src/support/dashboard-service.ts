@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { merchantAdmin, startTestApp, type TestApp } from '@paysign/api/testing';
+import { merchantAdmin, setPayoutApproval, startTestApp, type TestApp } from '@paysign/api/testing';
 import { PaymentClient } from '@paysign/sdk';
 import { RunningClock } from './running-clock';
 
@@ -60,6 +60,22 @@ export class DashboardService {
   /** The SDK signing with a key, by the service's clock, without retries: a refusal is seen as it is. */
   sdk(merchant: Pick<OnboardedMerchant, 'merchantId' | 'tenantId'>, key: { apiKey: string; secretKey: string }): PaymentClient {
     return new PaymentClient({ baseUrl: this.api.baseUrl, merchantId: merchant.merchantId, tenantId: merchant.tenantId, ...key, clock: this.clock.now, maxRetries: 0 });
+  }
+
+  /**
+   * A payout of `naira` waiting for a member's approval: the merchant's policy
+   * asks for one from 1 naira, a sandbox payin funds it, and the key from
+   * `merchants add` (which no member made) creates it.
+   */
+  async payoutAwaitingApproval(merchant: OnboardedMerchant, naira: number): Promise<string> {
+    await setPayoutApproval(this.api, merchant.merchantId, { required: true, thresholdNaira: 1 });
+    const sdk = this.sdk(merchant, merchant);
+    const funding = await sdk.payins.create({ amount: naira * 2, currency: 'NGN', customerEmail: 'ada@example.com', reference: `fund-${randomUUID().slice(0, 8)}` });
+    await sdk.payins.simulate(funding.reference, { outcome: 'successful' });
+    const { enquiryId } = await sdk.accounts.enquire({ bankCode: '058', accountNumber: '0123456785' });
+    const payout = await sdk.payouts.create({ reference: `approve-${randomUUID().slice(0, 8)}`, amount: naira, currency: 'NGN', enquiryId, narration: 'Invoice 7' });
+    if (payout.status !== 'PENDING_APPROVAL') throw new Error(`payout ${payout.reference} is ${payout.status}, not PENDING_APPROVAL`);
+    return payout.reference;
   }
 
   close(): Promise<void> {
