@@ -14,3 +14,4 @@ export { SqlClient } from '../../src/db/sql-client';
 export { merchantAdmin, setPayoutApproval } from './merchant-changes';
 export { WebhookReceiver } from './webhook-receiver';
 export { totpCodeAt } from '../../src/dashboard/totp';
+export { DashboardClient, linkToken } from './dashboard-client';

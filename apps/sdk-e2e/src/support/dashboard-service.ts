@@ -62,6 +62,13 @@ export class DashboardService {
     return new PaymentClient({ baseUrl: this.api.baseUrl, merchantId: merchant.merchantId, tenantId: merchant.tenantId, ...key, clock: this.clock.now, maxRetries: 0 });
   }
 
+  /** A customer's payin of `naira`, paid in the sandbox: the merchant's balance and collections show it. */
+  async collect(merchant: OnboardedMerchant, naira: number): Promise<void> {
+    const sdk = this.sdk(merchant, merchant);
+    const payin = await sdk.payins.create({ amount: naira, currency: 'NGN', customerEmail: 'ada@example.com', reference: `order-${randomUUID().slice(0, 8)}` });
+    await sdk.payins.simulate(payin.reference, { outcome: 'successful' });
+  }
+
   /**
    * A payout of `naira` waiting for a member's approval: the merchant's policy
    * asks for one from 1 naira, a sandbox payin funds it, and the key from
@@ -69,9 +76,8 @@ export class DashboardService {
    */
   async payoutAwaitingApproval(merchant: OnboardedMerchant, naira: number): Promise<string> {
     await setPayoutApproval(this.api, merchant.merchantId, { required: true, thresholdNaira: 1 });
+    await this.collect(merchant, naira * 2);
     const sdk = this.sdk(merchant, merchant);
-    const funding = await sdk.payins.create({ amount: naira * 2, currency: 'NGN', customerEmail: 'ada@example.com', reference: `fund-${randomUUID().slice(0, 8)}` });
-    await sdk.payins.simulate(funding.reference, { outcome: 'successful' });
     const { enquiryId } = await sdk.accounts.enquire({ bankCode: '058', accountNumber: '0123456785' });
     const payout = await sdk.payouts.create({ reference: `approve-${randomUUID().slice(0, 8)}`, amount: naira, currency: 'NGN', enquiryId, narration: 'Invoice 7' });
     if (payout.status !== 'PENDING_APPROVAL') throw new Error(`payout ${payout.reference} is ${payout.status}, not PENDING_APPROVAL`);
