@@ -65,7 +65,11 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard sign-in', () => {
   });
 
   it('signs in with a password, then a TOTP code, which works once', async () => {
-    const { email, secret } = await onboardedOwner('TOTP');
+    const { email, secret, merchantId } = await onboardedOwner('TOTP');
+    // The operator sees the team in merchants show, never a secret of it.
+    const shown = await merchantAdmin(api).run((admin) => admin.show(merchantId));
+    expect(shown.members).toEqual([{ email, role: 'owner', totp: true, passkeys: 0, createdAt: expect.any(String) }]);
+    expect(JSON.stringify(shown)).not.toContain(secret);
     const browser = new DashboardClient(api.baseUrl);
     const password = await browser.call('POST', '/sign-in', { email, password: PASSWORD });
     expect(password.json).toMatchObject({ stage: 'second_factor', factors: { totp: true } });
@@ -116,6 +120,14 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard sign-in', () => {
     const reused = new DashboardClient(api.baseUrl);
     reused.cookies.set('paysign_session', cookie ?? '');
     expect((await reused.call('GET', '/session')).json.code).toBe('DASHBOARD_UNAUTHENTICATED');
+  });
+
+  it('is never accepted by the merchant API: a session cookie alone gets the signed routes\' 401', async () => {
+    const { browser } = await onboardedOwner('NOKEY');
+    const cookie = [...browser.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    const answer = await fetch(`${api.baseUrl}/payment/api/balance?currency=NGN`, { headers: { cookie, 'x-csrf-token': browser.csrf ?? '' } });
+    expect(answer.status).toBe(401);
+    expect(((await answer.json()) as { code: string }).code).toBe('AUTH_HEADER_MISSING');
   });
 
   it('sets the session cookie HttpOnly and SameSite=Strict, and ends an idle session', async () => {

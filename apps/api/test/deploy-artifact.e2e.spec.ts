@@ -47,7 +47,9 @@ describeInProduction('the deployable folder', () => {
   it('installs with npm ci --omit=dev outside the monorepo', () => {
     // nx builds the bundle before api:test, so the folder is assembled from it.
     execFileSync(process.execPath, [path.join(root, 'tools/scripts/deploy-build.js'), '--out', out, '--skip-build'], { cwd: root, stdio: 'pipe' });
-    expect(fs.readdirSync(out).sort()).toEqual(['README.md', 'config', 'docs', 'main.js', 'main.js.map', 'openapi', 'package-lock.json', 'package.json', 'restore-drill.sh']);
+    expect(fs.readdirSync(out).sort()).toEqual(['README.md', 'config', 'dashboard', 'docs', 'main.js', 'main.js.map', 'openapi', 'package-lock.json', 'package.json', 'restore-drill.sh']);
+    // The merchant dashboard's built app, served from beside main.js.
+    expect(fs.readdirSync(path.join(out, 'dashboard')).sort()).toEqual(['assets', 'index.html']);
     // The restore drill, runnable beside the main.js whose ledger check it runs.
     expect(fs.readFileSync(path.join(out, 'restore-drill.sh'), 'utf8')).toBe(fs.readFileSync(path.join(root, 'tools/scripts/restore-drill.sh'), 'utf8'));
     expect(fs.statSync(path.join(out, 'restore-drill.sh')).mode & 0o777).toBe(0o755);
@@ -103,6 +105,12 @@ describeInProduction('the deployable folder', () => {
       expect(payin.json.code).toBe('GATEWAY_NOT_CONFIGURED');
       expect((await fetch(`${baseUrl}/payment/openapi.yaml`)).status).toBe(200);
       for (const page of ['/payment/docs', '/payment/docs/assets/redoc.standalone.js', '/payment/docs/protocol', '/payment/docs/runbooks', '/payment/docs/vectors.json']) expect((await fetch(`${baseUrl}${page}`)).status).toBe(200);
+      // The dashboard, from the folder's own dashboard/: its page, and the script the page names.
+      const dashboard = await fetch(`${baseUrl}/payment/dashboard/sign-in`);
+      expect(dashboard.status).toBe(200);
+      expect(dashboard.headers.get('content-security-policy')).toContain("script-src 'self'");
+      const script = /src="(\/payment\/dashboard\/assets\/[^"]+\.js)"/.exec(await dashboard.text())?.[1] ?? '';
+      expect((await fetch(`${baseUrl}${script}`)).status).toBe(200);
       // The build it runs: the service's version, and the commit the bundle was built from, one of this checkout's.
       const metrics = await (await fetch(`${baseUrl}/payment/metrics`, { headers: { authorization: `Bearer ${PRODUCTION_SETTINGS.METRICS_TOKEN}` } })).text();
       const [, version, commit] = /^paysign_build_info\{version="([^"]+)",commit="([^"]+)"\} 1$/m.exec(metrics) ?? [];

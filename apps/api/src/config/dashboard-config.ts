@@ -18,10 +18,16 @@ export interface DashboardSettings {
   lockoutSeconds: number;
   /** Failed sign-ins an address may make in an hour, whatever the accounts. Default 50. */
   addressFailuresPerHour: number;
+  /** Where invitations are mailed from (`smtp://` or `smtps://`, with credentials if the server wants them); unset: they are only shown to the inviter. */
+  smtpUrl: string | undefined;
+  /** The From of those mails. */
+  mailFrom: string;
 }
 
+const DEFAULT_MAIL_FROM = 'Paysign <no-reply@localhost>';
+
 export function readDashboard(env: Env, problems: string[], paths: { assetsDir: string }): DashboardSettings {
-  const { int } = envValues(env, problems);
+  const { int, url } = envValues(env, problems);
   const settings: DashboardSettings = {
     assetsDir: env.DASHBOARD_ASSETS_DIR ?? paths.assetsDir,
     sessionIdleSeconds: int('DASHBOARD_SESSION_IDLE_SECONDS', 1800, 60, 86_400),
@@ -31,7 +37,10 @@ export function readDashboard(env: Env, problems: string[], paths: { assetsDir: 
     signInMaxFailures: int('DASHBOARD_SIGN_IN_MAX_FAILURES', 5, 3, 100),
     lockoutSeconds: int('DASHBOARD_LOCKOUT_SECONDS', 900, 60, 86_400),
     addressFailuresPerHour: int('DASHBOARD_ADDRESS_FAILURES_PER_HOUR', 50, 5, 10_000),
+    smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom: env.SMTP_FROM ?? DEFAULT_MAIL_FROM,
   };
+  if (!/^[^\r\n<>]{0,64}<[^\s@<>]+@[^\s@<>]+>$|^[^\s@<>]+@[^\s@<>]+$/.test(settings.mailFrom)) problems.push(`SMTP_FROM must be an address, or a name and an address in <>, such as "Paysign <no-reply@example.com>", got "${settings.mailFrom}"`);
   if (settings.sessionIdleSeconds > settings.sessionAbsoluteSeconds) {
     problems.push(`DASHBOARD_SESSION_IDLE_SECONDS (${settings.sessionIdleSeconds}) must not exceed DASHBOARD_SESSION_ABSOLUTE_SECONDS (${settings.sessionAbsoluteSeconds})`);
   }

@@ -9,6 +9,7 @@ import { DashboardAudit } from './dashboard-audit';
 import { DashboardSessionGuard } from './dashboard-session.guard';
 import { EndpointsController } from './endpoints.controller';
 import { FactorsController } from './factors.controller';
+import { InvitationMailer } from './invitation-mailer';
 import { KeysController } from './keys.controller';
 import { LinksController } from './links.controller';
 import { MemberStore } from './member-store';
@@ -29,6 +30,7 @@ import { TeamController } from './team.controller';
     SignInService,
     DashboardAudit,
     DashboardSessionGuard,
+    InvitationMailer,
   ],
 })
 export class DashboardModule {}

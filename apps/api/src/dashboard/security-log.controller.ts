@@ -28,7 +28,7 @@ export class SecurityLogController {
   @DashboardRoute({ roles: ['owner', 'admin'] })
   async page(@Query() query: Record<string, unknown>, @Req() request: FastifyRequest): Promise<DashboardComponents['schemas']['SecurityLogPage']> {
     const fields = new FieldReader(query, ['before']);
-    const before = query.before === undefined ? undefined : fields.string('before', { max: 19, pattern: /^[1-9][0-9]{0,18}$/, describe: 'the id of the last entry of the page before' });
+    const before = query.before === undefined ? undefined : fields.string('before', { max: 18, pattern: /^[1-9][0-9]{0,17}$/, describe: 'the id of the last entry of the page before' });
     fields.done();
     const params: unknown[] = [sessionOf(request).merchantId, PAGE + 1];
     const { rows } = await this.merchantStore.client.query<AuditRow>(

@@ -13,6 +13,7 @@ import { mayManage, MEMBER_ROLES, type MemberRole } from './dashboard-roles';
 import { DashboardRoute } from './dashboard-route.decorator';
 import { sessionOf } from './dashboard-session.guard';
 import { newToken } from './dashboard-tokens';
+import { InvitationMailer } from './invitation-mailer';
 import { MemberStore, type Member } from './member-store';
 import { SessionStore, type DashboardSession } from './session-store';
 
@@ -34,6 +35,7 @@ export class TeamController {
     private readonly sessions: SessionStore,
     private readonly merchantStore: MerchantStore,
     private readonly audit: DashboardAudit,
+    private readonly mailer: InvitationMailer,
     @Inject(AppConfigToken) private readonly config: AppConfig,
     @Inject(Clock) private readonly clock: Clock,
   ) {}
@@ -66,7 +68,9 @@ export class TeamController {
       await this.merchantStore.audit(tx, this.actor(session, request), 'member.invited', { merchantId: session.merchantId, subject: email, detail: { role, memberId: session.memberId } });
     });
     const origin = this.config.publicBaseUrl ?? `${request.protocol}://${request.headers.host ?? 'localhost'}`;
-    return { email, role, expiresAt: expiresAt.toISOString(), url: `${origin}${ROUTES.dashboardLink(token)}`, mailed: false };
+    const url = `${origin}${ROUTES.dashboardLink(token)}`;
+    const mailed = await this.mailer.send({ to: email, merchantName: session.merchantName, invitedBy: session.email, role, url, expiresAt });
+    return { email, role, expiresAt: expiresAt.toISOString(), url, mailed };
   }
 
   @Patch('members/:memberId')

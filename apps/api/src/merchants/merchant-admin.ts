@@ -212,6 +212,14 @@ export class MerchantAdmin {
         [merchantId],
       )
     ).rows.map((e) => ({ id: e.id, url: e.url, enabledEvents: json(e.enabled_events), status: e.status, secretFingerprints: e.fingerprints ?? [] }));
+    // The dashboard's team: who may sign in for the merchant, never a password or a factor's secret.
+    const members = (
+      await this.store.client.query<{ email: string; role: string; created_at: Date | string; passkeys: string | number; totp: boolean }>(
+        `SELECT m.email, m.role, m.created_at, m.totp_secret_sealed IS NOT NULL AS totp, (SELECT count(*) FROM dashboard_passkeys p WHERE p.member_id = m.id) AS passkeys
+           FROM dashboard_members m WHERE m.merchant_id = $1 AND m.removed_at IS NULL ORDER BY m.created_at`,
+        [merchantId],
+      )
+    ).rows.map((m) => ({ email: m.email, role: m.role, totp: m.totp, passkeys: Number(m.passkeys), createdAt: toDate(m.created_at).toISOString() }));
     return {
       merchantId,
       tenantId: merchant.tenant_id,
@@ -220,6 +228,7 @@ export class MerchantAdmin {
       settings: json(merchant.settings),
       keys,
       webhookEndpoints: endpoints,
+      members,
       notifySecretFingerprints: json(merchant.notify_secrets).map((s) => s.fingerprint),
       createdAt: toDate(merchant.created_at).toISOString(),
     };

@@ -29,7 +29,7 @@ Commands:
   setup-link --merchant-id M --email E
                                 A new one-time setup link making E an owner of M, for a link that expired or was lost.
   list                          Merchants, their status, active keys and webhook endpoints.
-  show --merchant-id M          A merchant, its keys (roles, status, created, expires, last used, secret fingerprint) and endpoints; never a secret.
+  show --merchant-id M          A merchant, its keys (roles, status, created, expires, last used, secret fingerprint), endpoints and dashboard members; never a secret.
   roll-key --api-key K [--expires-in SECONDS] [--force-four-eyes-off]
                                 A new key with exactly K's roles, printed once. K is refused after SECONDS (0: at once; at most 604800),
                                 or stays until revoked when --expires-in is left out. rotate-key is the same command.
@@ -158,6 +158,7 @@ async function execute(command: string, operands: string[], values: Values, { st
           ...keys.map((k) => `  key ${String(k.apiKey)} ${String(k.status)} (${(k.roles as string[]).join(', ')}) secret ${String(k.secretFingerprint)} created ${String(k.createdAt)}${k.expiresAt ? ` expires ${String(k.expiresAt)}` : ''} last used ${String(k.lastUsedAt ?? 'never')}`),
           ...endpoints.map((e) => `  webhook endpoint ${String(e.id)} ${String(e.status)} ${String(e.url)} (${(e.enabledEvents as string[]).join(', ')}) secrets ${(e.secretFingerprints as string[]).join(', ')}`),
           ...(shown.notifySecretFingerprints as string[]).map((f) => `  notifyUrl secret ${f}`),
+          ...(shown.members as Array<{ email: string; role: string; totp: boolean; passkeys: number }>).map((m) => `  dashboard member ${m.email} ${m.role} (${[m.passkeys ? `${m.passkeys} passkey(s)` : '', m.totp ? 'TOTP' : ''].filter(Boolean).join(', ') || 'no factor yet'})`),
         ],
       };
     }

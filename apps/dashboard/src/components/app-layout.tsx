@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
-import { NavLink, Outlet, useLocation } from 'react-router';
+import { NavLink, useLocation } from 'react-router';
 import { can, type Capability } from '../session/access';
 import { useSession } from '../session/use-session';
+import { SiteFrame } from './site-frame';
 
 interface NavItem {
   to: string;
@@ -31,55 +32,46 @@ export function AppLayout() {
   useEffect(() => setMenuOpen(false), [location.pathname]);
 
   return (
-    <>
-      <a className="skip-link" href="#main">
-        Skip to main content
-      </a>
-      <header className="site-header">
-        <div className="brand">
-          <span className="brand-name">{session.merchant.name}</span>
-          <span className="brand-product">Paysign dashboard</span>
-        </div>
-        <button type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen((open) => !open)}>
-          Menu
-        </button>
-        <nav id="main-nav" aria-label="Main" className={menuOpen ? 'main-nav open' : 'main-nav'}>
-          <ul>
-            {items.map((item) => (
-              <li key={item.to}>
-                <NavLink to={item.to} end={item.to === '/'}>
-                  {item.label}
-                </NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <p className="who">
-          {session.member.email} <span className="role">({session.member.role})</span>
-        </p>
-      </header>
-      <main id="main" tabIndex={-1}>
-        <Outlet />
-      </main>
-    </>
+    <SiteFrame
+      header={
+        <>
+          <div className="brand">
+            <span className="brand-name">{session.merchant.name}</span>
+            <span className="brand-product">Paysign dashboard</span>
+          </div>
+          <button type="button" className="menu-button" aria-expanded={menuOpen} aria-controls="main-nav" onClick={() => setMenuOpen((open) => !open)}>
+            Menu
+          </button>
+          <nav id="main-nav" aria-label="Main" className={menuOpen ? 'main-nav open' : 'main-nav'}>
+            <ul>
+              {items.map((item) => (
+                <li key={item.to}>
+                  <NavLink to={item.to} end={item.to === '/'}>
+                    {item.label}
+                  </NavLink>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <p className="who">
+            {session.member.email} <span className="role">({session.member.role})</span>
+          </p>
+        </>
+      }
+    />
   );
 }
 
 /** The frame of the pages before signing in: no navigation, only the page. */
 export function PublicLayout() {
   return (
-    <>
-      <a className="skip-link" href="#main">
-        Skip to main content
-      </a>
-      <header className="site-header">
+    <SiteFrame
+      mainClassName="public"
+      header={
         <div className="brand">
           <span className="brand-name">Paysign dashboard</span>
         </div>
-      </header>
-      <main id="main" tabIndex={-1} className="public">
-        <Outlet />
-      </main>
-    </>
+      }
+    />
   );
 }

@@ -7,3 +7,6 @@ export const OVERLAPS: readonly { value: Overlap; label: string }[] = [
   { value: '24h', label: 'In 24 hours' },
   { value: '7d', label: 'In 7 days' },
 ];
+
+/** The overlap a roll offers first: a day gives most deployments time to switch. */
+export const DEFAULT_OVERLAP: Overlap = '24h';

@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
-import { useId, useState } from 'react';
 import { useApi } from '../api/api-context';
 import { unwrap } from '../api/unwrap';
 import { ErrorAlert } from '../components/error-alert';
 import type { Session } from '../session/session-types';
 import { assertWithPasskey } from './passkey';
+import { TotpCodeForm } from './totp-code-form';
 
 interface SecondFactorFormProps {
   factors: Session['factors'];
@@ -19,9 +19,6 @@ interface SecondFactorFormProps {
  */
 export function SecondFactorForm({ factors, onGiven }: SecondFactorFormProps) {
   const { client } = useApi();
-  const codeId = useId();
-  const hintId = useId();
-  const [code, setCode] = useState('');
 
   const passkey = useMutation({
     mutationFn: async () => {
@@ -32,7 +29,7 @@ export function SecondFactorForm({ factors, onGiven }: SecondFactorFormProps) {
     onSuccess: onGiven,
   });
   const totp = useMutation({
-    mutationFn: () => unwrap(client.POST('/sign-in/totp', { body: { code } })),
+    mutationFn: (code: string) => unwrap(client.POST('/sign-in/totp', { body: { code } })),
     onSuccess: onGiven,
   });
 
@@ -47,36 +44,15 @@ export function SecondFactorForm({ factors, onGiven }: SecondFactorFormProps) {
         </div>
       ) : null}
       {factors.totp ? (
-        <form
+        <TotpCodeForm
           className="factor-choice"
-          onSubmit={(event) => {
-            event.preventDefault();
-            totp.mutate();
-          }}
-        >
-          <div className="field">
-            <label htmlFor={codeId}>Authentication code</label>
-            <input
-              id={codeId}
-              name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              pattern="[0-9]{6}"
-              maxLength={6}
-              required
-              aria-describedby={hintId}
-              value={code}
-              onChange={(event) => setCode(event.target.value.trim())}
-            />
-            <p id={hintId} className="hint">
-              The 6-digit code your authenticator app shows.
-            </p>
-          </div>
-          <button type="submit" className="button" disabled={totp.isPending}>
-            Verify code
-          </button>
-          <ErrorAlert error={totp.error} />
-        </form>
+          label="Authentication code"
+          hint="The 6-digit code your authenticator app shows."
+          submitLabel="Verify code"
+          busy={totp.isPending}
+          error={totp.error}
+          onSubmit={(code) => totp.mutate(code)}
+        />
       ) : null}
     </div>
   );

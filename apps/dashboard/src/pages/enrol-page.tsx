@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { CardSection } from '../components/card-section';
 import { Page } from '../components/page';
 import { PasskeyEnrolment } from '../factors/passkey-enrolment';
 import { TotpEnrolment } from '../factors/totp-enrolment';
@@ -12,14 +13,12 @@ export function EnrolPage() {
   return (
     <Page title="Add a second factor">
       <p>Every sign-in asks for a second factor. Add a passkey (recommended), an authenticator app, or both.</p>
-      <section aria-labelledby="enrol-passkey" className="card">
-        <h2 id="enrol-passkey">Passkey</h2>
+      <CardSection id="enrol-passkey" title="Passkey">
         <PasskeyEnrolment onRegistered={setSession} />
-      </section>
-      <section aria-labelledby="enrol-totp" className="card">
-        <h2 id="enrol-totp">Authenticator app</h2>
+      </CardSection>
+      <CardSection id="enrol-totp" title="Authenticator app">
         <TotpEnrolment onConfirmed={setSession} />
-      </section>
+      </CardSection>
       {active ? (
         <p>
           <Link className="button" to="/">

@@ -1,9 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import type { DashboardComponents } from '@paysign/contracts';
 import { useApi } from '../api/api-context';
-import { ErrorAlert } from '../components/error-alert';
+import { CardSection } from '../components/card-section';
+import { DataTable } from '../components/data-table';
 import { Money } from '../components/money';
 import { Page } from '../components/page';
+import { QueryStatus } from '../components/query-status';
 
 type PeriodTotals = DashboardComponents['schemas']['PeriodTotals'];
 
@@ -14,40 +16,32 @@ export function HomePage() {
 
   return (
     <Page title="Home">
-      <ErrorAlert error={overview.error} />
-      {overview.isPending ? <p>Loading…</p> : null}
+      <QueryStatus query={overview} />
       {overview.data ? (
         <>
-          <section aria-labelledby="balances" className="card">
-            <h2 id="balances">Balances</h2>
-            {overview.data.balances.length === 0 ? (
-              <p>No balance yet.</p>
-            ) : (
-              <div className="table-scroll" role="region" aria-label="Balances by currency" tabIndex={0}>
-                <table>
-                  <caption className="visually-hidden">Balances by currency</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Currency</th>
-                      <th scope="col">Available</th>
-                      <th scope="col">Pending</th>
-                      <th scope="col">Held</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {overview.data.balances.map((balance) => (
-                      <tr key={balance.currency}>
-                        <th scope="row">{balance.currency}</th>
-                        <td><Money amount={balance.available} currency={balance.currency} /></td>
-                        <td><Money amount={balance.pending} currency={balance.currency} /></td>
-                        <td><Money amount={balance.held} currency={balance.currency} /></td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
-          </section>
+          <CardSection id="balances" title="Balances">
+            <DataTable
+              label="Balances by currency"
+              rows={overview.data.balances}
+              empty={<p>No balance yet.</p>}
+              head={
+                <>
+                  <th scope="col">Currency</th>
+                  <th scope="col">Available</th>
+                  <th scope="col">Pending</th>
+                  <th scope="col">Held</th>
+                </>
+              }
+              row={(balance) => (
+                <tr key={balance.currency}>
+                  <th scope="row">{balance.currency}</th>
+                  <td><Money amount={balance.available} currency={balance.currency} /></td>
+                  <td><Money amount={balance.pending} currency={balance.currency} /></td>
+                  <td><Money amount={balance.held} currency={balance.currency} /></td>
+                </tr>
+              )}
+            />
+          </CardSection>
           <PeriodSection id="collections" title="Collections" totals={overview.data.collections} />
           <PeriodSection id="payouts" title="Payouts" totals={overview.data.payouts} />
         </>
@@ -62,35 +56,28 @@ function PeriodSection({ id, title, totals }: { id: string; title: string; total
     ...totals.week.map((money) => ({ period: 'Last 7 days', ...money })),
   ];
   return (
-    <section aria-labelledby={id} className="card">
-      <h2 id={id}>{title}</h2>
-      {rows.length === 0 ? (
-        <p>None today or in the last 7 days.</p>
-      ) : (
-        <div className="table-scroll" role="region" aria-label={`${title} today and in the last 7 days (UTC)`} tabIndex={0}>
-          <table>
-            <caption className="visually-hidden">{title} today and in the last 7 days (UTC)</caption>
-            <thead>
-              <tr>
-                <th scope="col">Period</th>
-                <th scope="col">Currency</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Count</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((row) => (
-                <tr key={`${row.period}-${row.currency}`}>
-                  <th scope="row">{row.period}</th>
-                  <td>{row.currency}</td>
-                  <td><Money amount={row.amount} currency={row.currency} /></td>
-                  <td>{row.count}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </section>
+    <CardSection id={id} title={title}>
+      <DataTable
+        label={`${title} today and in the last 7 days (UTC)`}
+        rows={rows}
+        empty={<p>None today or in the last 7 days.</p>}
+        head={
+          <>
+            <th scope="col">Period</th>
+            <th scope="col">Currency</th>
+            <th scope="col">Amount</th>
+            <th scope="col">Count</th>
+          </>
+        }
+        row={(row) => (
+          <tr key={`${row.period}-${row.currency}`}>
+            <th scope="row">{row.period}</th>
+            <td>{row.currency}</td>
+            <td><Money amount={row.amount} currency={row.currency} /></td>
+            <td>{row.count}</td>
+          </tr>
+        )}
+      />
+    </CardSection>
   );
 }

@@ -1,7 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useApi } from '../api/api-context';
+import { CardSection } from '../components/card-section';
 import { ConfirmDialog } from '../components/confirm-dialog';
+import { DataTable } from '../components/data-table';
 import { DateTime } from '../components/date-time';
 import { ErrorAlert } from '../components/error-alert';
 import { Page } from '../components/page';
@@ -28,42 +30,36 @@ export function SecurityPage() {
 
   return (
     <Page title="Security">
-      <section aria-labelledby="passkeys" className="card">
-        <h2 id="passkeys">Passkeys</h2>
+      <CardSection id="passkeys" title="Passkeys">
         <ErrorAlert error={factors.error} />
-        {factors.data && factors.data.passkeys.length === 0 ? <p>No passkey yet.</p> : null}
-        {factors.data && factors.data.passkeys.length > 0 ? (
-          <div className="table-scroll" role="region" aria-label="Your passkeys" tabIndex={0}>
-            <table>
-              <caption className="visually-hidden">Your passkeys</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Added</th>
-                  <th scope="col">Last used</th>
-                </tr>
-              </thead>
-              <tbody>
-                {factors.data.passkeys.map((passkey) => (
-                  <tr key={passkey.id}>
-                    <th scope="row">{passkey.name}</th>
-                    <td><DateTime value={passkey.createdAt} /></td>
-                    <td><DateTime value={passkey.lastUsedAt} /></td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+        {factors.data ? (
+          <DataTable
+            label="Your passkeys"
+            rows={factors.data.passkeys}
+            empty={<p>No passkey yet.</p>}
+            head={
+              <>
+                <th scope="col">Name</th>
+                <th scope="col">Added</th>
+                <th scope="col">Last used</th>
+              </>
+            }
+            row={(passkey) => (
+              <tr key={passkey.id}>
+                <th scope="row">{passkey.name}</th>
+                <td><DateTime value={passkey.createdAt} /></td>
+                <td><DateTime value={passkey.lastUsedAt} /></td>
+              </tr>
+            )}
+          />
         ) : null}
         <PasskeyEnrolment onRegistered={added} />
-      </section>
-      <section aria-labelledby="totp" className="card">
-        <h2 id="totp">Authenticator app</h2>
+      </CardSection>
+      <CardSection id="totp" title="Authenticator app">
         {factors.data ? <p>{factors.data.totp ? 'An authenticator app is set up. Setting up another replaces it.' : 'No authenticator app is set up.'}</p> : null}
         <TotpEnrolment onConfirmed={added} />
-      </section>
-      <section aria-labelledby="sessions" className="card">
-        <h2 id="sessions">Sessions</h2>
+      </CardSection>
+      <CardSection id="sessions" title="Sessions">
         <div className="actions">
           <button type="button" className="button secondary" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
             Sign out
@@ -73,7 +69,7 @@ export function SecurityPage() {
           </button>
         </div>
         <ErrorAlert error={signOut.error} />
-      </section>
+      </CardSection>
       {everywhere ? (
         <ConfirmDialog
           title="Sign out everywhere?"

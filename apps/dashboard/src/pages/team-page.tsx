@@ -2,10 +2,13 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DashboardComponents } from '@paysign/contracts';
 import { useId, useState } from 'react';
 import { useApi } from '../api/api-context';
+import { CardSection } from '../components/card-section';
 import { ConfirmDialog } from '../components/confirm-dialog';
+import { DataTable } from '../components/data-table';
 import { DateTime } from '../components/date-time';
 import { ErrorAlert } from '../components/error-alert';
 import { Page } from '../components/page';
+import { QueryStatus } from '../components/query-status';
 import { SecretDialog } from '../components/secret-dialog';
 import { assignableRoles, can } from '../session/access';
 import type { Role } from '../session/session-types';
@@ -27,79 +30,66 @@ export function TeamPage() {
   return (
     <Page title="Team">
       {manage ? (
-        <section aria-labelledby="invite" className="card">
-          <h2 id="invite">Invite a member</h2>
+        <CardSection id="invite" title="Invite a member">
           <InviteForm onInvited={setInvited} />
-        </section>
+        </CardSection>
       ) : null}
-      <ErrorAlert error={team.error} />
-      {team.isPending ? <p>Loading…</p> : null}
+      <QueryStatus query={team} />
       {team.data ? (
         <>
-          <section aria-labelledby="members" className="card">
-            <h2 id="members">Members</h2>
-            <div className="table-scroll" role="region" aria-label="Team members" tabIndex={0}>
-              <table>
-                <caption className="visually-hidden">Team members</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Email</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Joined</th>
-                    {manage ? <th scope="col">Actions</th> : null}
-                  </tr>
-                </thead>
-                <tbody>
-                  {team.data.members.map((member) => (
-                    <tr key={member.id}>
-                      <th scope="row">{member.email}</th>
-                      <td>{manage && member.id !== session.member.id ? <RoleChanger member={member} /> : member.role}</td>
-                      <td><DateTime value={member.createdAt} /></td>
-                      {manage ? (
-                        <td>
-                          {member.id !== session.member.id ? (
-                            <button type="button" className="button danger small" onClick={() => setRemoving(member)}>
-                              Remove<span className="visually-hidden"> {member.email}</span>
-                            </button>
-                          ) : (
-                            'You'
-                          )}
-                        </td>
-                      ) : null}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </section>
-          <section aria-labelledby="invitations" className="card">
-            <h2 id="invitations">Pending invitations</h2>
-            {team.data.invitations.length === 0 ? (
-              <p>No invitation is pending.</p>
-            ) : (
-              <div className="table-scroll" role="region" aria-label="Invitations not yet accepted" tabIndex={0}>
-                <table>
-                  <caption className="visually-hidden">Invitations not yet accepted</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Email</th>
-                      <th scope="col">Role</th>
-                      <th scope="col">Expires</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {team.data.invitations.map((invitation) => (
-                      <tr key={invitation.email}>
-                        <th scope="row">{invitation.email}</th>
-                        <td>{invitation.role}</td>
-                        <td><DateTime value={invitation.expiresAt} /></td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
-          </section>
+          <CardSection id="members" title="Members">
+            <DataTable
+              label="Team members"
+              rows={team.data.members}
+              head={
+                <>
+                  <th scope="col">Email</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Joined</th>
+                  {manage ? <th scope="col">Actions</th> : null}
+                </>
+              }
+              row={(member) => (
+                <tr key={member.id}>
+                  <th scope="row">{member.email}</th>
+                  <td>{manage && member.id !== session.member.id ? <RoleChanger member={member} /> : member.role}</td>
+                  <td><DateTime value={member.createdAt} /></td>
+                  {manage ? (
+                    <td>
+                      {member.id !== session.member.id ? (
+                        <button type="button" className="button danger small" onClick={() => setRemoving(member)}>
+                          Remove<span className="visually-hidden"> {member.email}</span>
+                        </button>
+                      ) : (
+                        'You'
+                      )}
+                    </td>
+                  ) : null}
+                </tr>
+              )}
+            />
+          </CardSection>
+          <CardSection id="invitations" title="Pending invitations">
+            <DataTable
+              label="Invitations not yet accepted"
+              rows={team.data.invitations}
+              empty={<p>No invitation is pending.</p>}
+              head={
+                <>
+                  <th scope="col">Email</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Expires</th>
+                </>
+              }
+              row={(invitation) => (
+                <tr key={invitation.email}>
+                  <th scope="row">{invitation.email}</th>
+                  <td>{invitation.role}</td>
+                  <td><DateTime value={invitation.expiresAt} /></td>
+                </tr>
+              )}
+            />
+          </CardSection>
         </>
       ) : null}
       {invited?.url ? (

@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/dashboard-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 9edd9a71c9a6f3dfe3e05f97c70c9426a75ae32fbd76813fd9a5386b20a8b38c
+ * Inputs: sha256 50954977c5d383618ccdd8c97fa1564efabf71835d92f3f0c7cb060602009dbd
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */

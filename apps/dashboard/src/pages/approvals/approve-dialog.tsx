@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DashboardComponents } from '@paysign/contracts';
-import { useId, useState } from 'react';
 import { useApi } from '../../api/api-context';
 import { Dialog } from '../../components/dialog';
 import { ErrorAlert } from '../../components/error-alert';
 import { Money } from '../../components/money';
 import { assertWithPasskey } from '../../factors/passkey';
+import { TotpCodeForm } from '../../factors/totp-code-form';
 import { useSession } from '../../session/use-session';
 import { APPROVALS_KEY } from './approvals-page';
 
@@ -20,8 +20,6 @@ export function ApproveDialog({ approval, onClose }: { approval: ApprovalBinding
   const { client, call } = useApi();
   const queryClient = useQueryClient();
   const session = useSession();
-  const codeId = useId();
-  const [code, setCode] = useState('');
   const path = { params: { path: { kind: approval.kind, reference: approval.reference } } };
   const hasPasskey = session.factors.passkeys > 0;
 
@@ -44,7 +42,7 @@ export function ApproveDialog({ approval, onClose }: { approval: ApprovalBinding
     onSuccess: done,
   });
   const withCode = useMutation({
-    mutationFn: () => call(() => client.POST('/approvals/{kind}/{reference}', { ...path, body: { totpCode: code } })),
+    mutationFn: (code: string) => call(() => client.POST('/approvals/{kind}/{reference}', { ...path, body: { totpCode: code } })),
     onSuccess: done,
   });
   const result = withPasskey.data ?? withCode.data;
@@ -83,31 +81,14 @@ export function ApproveDialog({ approval, onClose }: { approval: ApprovalBinding
             </div>
           ) : null}
           {session.factors.totp ? (
-            <form
+            <TotpCodeForm
               className="factor-choice"
-              onSubmit={(event) => {
-                event.preventDefault();
-                withCode.mutate();
-              }}
-            >
-              <div className="field">
-                <label htmlFor={codeId}>Authentication code</label>
-                <input
-                  id={codeId}
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  pattern="[0-9]{6}"
-                  maxLength={6}
-                  required
-                  value={code}
-                  onChange={(event) => setCode(event.target.value.trim())}
-                />
-              </div>
-              <button type="submit" className="button" disabled={withCode.isPending}>
-                Approve with code
-              </button>
-              <ErrorAlert error={withCode.error} />
-            </form>
+              label="Authentication code"
+              submitLabel="Approve with code"
+              busy={withCode.isPending}
+              error={withCode.error}
+              onSubmit={(code) => withCode.mutate(code)}
+            />
           ) : null}
         </>
       )}

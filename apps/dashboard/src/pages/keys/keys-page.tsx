@@ -2,10 +2,12 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DashboardComponents } from '@paysign/contracts';
 import { useState } from 'react';
 import { useApi } from '../../api/api-context';
+import { CardSection } from '../../components/card-section';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DateTime } from '../../components/date-time';
-import { ErrorAlert } from '../../components/error-alert';
+import { DataTable } from '../../components/data-table';
 import { Page } from '../../components/page';
+import { QueryCard } from '../../components/query-card';
 import { SecretDialog } from '../../components/secret-dialog';
 import { can } from '../../session/access';
 import { useSession } from '../../session/use-session';
@@ -29,63 +31,56 @@ export function KeysPage() {
   return (
     <Page title="API keys">
       {manage ? (
-        <section aria-labelledby="create-key" className="card">
-          <h2 id="create-key">Create a key</h2>
+        <CardSection id="create-key" title="Create a key">
           <CreateKeyForm onCreated={setRevealed} />
-        </section>
+        </CardSection>
       ) : null}
-      <section aria-labelledby="key-list" className="card">
-        <h2 id="key-list">Keys</h2>
-        <ErrorAlert error={keys.error} />
-        {keys.isPending ? <p>Loading…</p> : null}
-        {keys.data && keys.data.data.length === 0 ? <p>No key yet.</p> : null}
-        {keys.data && keys.data.data.length > 0 ? (
-          <div className="table-scroll" role="region" aria-label="API keys, newest first" tabIndex={0}>
-            <table>
-              <caption className="visually-hidden">API keys, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Key</th>
-                  <th scope="col">Roles</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Secret fingerprint</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Last used</th>
-                  {manage ? <th scope="col">Actions</th> : null}
-                </tr>
-              </thead>
-              <tbody>
-                {keys.data.data.map((key) => (
-                  <tr key={key.apiKey}>
-                    <th scope="row"><code>{key.apiKey}</code></th>
-                    <td>{key.roles.length > 0 ? key.roles.join(', ') : 'none'}</td>
-                    <td><span className={`badge ${key.status}`}>{key.status}</span></td>
-                    <td><code>{key.secretFingerprint}</code></td>
-                    <td><DateTime value={key.createdAt} /></td>
-                    <td><DateTime value={key.expiresAt} /></td>
-                    <td><DateTime value={key.lastUsedAt} /></td>
-                    {manage ? (
-                      <td className="row-actions">
-                        {key.status === 'active' ? (
-                          <>
-                            <button type="button" className="button secondary small" onClick={() => setRolling(key)}>
-                              Roll<span className="visually-hidden"> key {key.apiKey}</span>
-                            </button>
-                            <button type="button" className="button danger small" onClick={() => setRevoking(key)}>
-                              Revoke<span className="visually-hidden"> key {key.apiKey}</span>
-                            </button>
-                          </>
-                        ) : null}
-                      </td>
+      <QueryCard id="key-list" title="Keys" query={keys}>
+        {({ data }) => (
+          <DataTable
+            label="API keys, newest first"
+            rows={data}
+            empty={<p>No key yet.</p>}
+            head={
+              <>
+                <th scope="col">Key</th>
+                <th scope="col">Roles</th>
+                <th scope="col">Status</th>
+                <th scope="col">Secret fingerprint</th>
+                <th scope="col">Created</th>
+                <th scope="col">Expires</th>
+                <th scope="col">Last used</th>
+                {manage ? <th scope="col">Actions</th> : null}
+              </>
+            }
+            row={(key) => (
+              <tr key={key.apiKey}>
+                <th scope="row"><code>{key.apiKey}</code></th>
+                <td>{key.roles.length > 0 ? key.roles.join(', ') : 'none'}</td>
+                <td><span className={`badge ${key.status}`}>{key.status}</span></td>
+                <td><code>{key.secretFingerprint}</code></td>
+                <td><DateTime value={key.createdAt} /></td>
+                <td><DateTime value={key.expiresAt} /></td>
+                <td><DateTime value={key.lastUsedAt} /></td>
+                {manage ? (
+                  <td className="row-actions">
+                    {key.status === 'active' ? (
+                      <>
+                        <button type="button" className="button secondary small" onClick={() => setRolling(key)}>
+                          Roll<span className="visually-hidden"> key {key.apiKey}</span>
+                        </button>
+                        <button type="button" className="button danger small" onClick={() => setRevoking(key)}>
+                          Revoke<span className="visually-hidden"> key {key.apiKey}</span>
+                        </button>
+                      </>
                     ) : null}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
-      </section>
+                  </td>
+                ) : null}
+              </tr>
+            )}
+          />
+        )}
+      </QueryCard>
       {rolling ? (
         <RollKeyDialog
           apiKey={rolling.apiKey}

@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { DashboardComponents } from '@paysign/contracts';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useApi } from '../../api/api-context';
 import { Dialog } from '../../components/dialog';
 import { ErrorAlert } from '../../components/error-alert';
-import { OVERLAPS, type Overlap } from '../../components/overlaps';
+import { OverlapSelect } from '../../components/overlap-select';
+import { DEFAULT_OVERLAP, type Overlap } from '../../components/overlaps';
 
 type NewApiKey = DashboardComponents['schemas']['NewApiKey'];
 
@@ -12,8 +13,7 @@ type NewApiKey = DashboardComponents['schemas']['NewApiKey'];
 export function RollKeyDialog({ apiKey, onClose, onRolled }: { apiKey: string; onClose: () => void; onRolled: (created: NewApiKey) => void }) {
   const { client, call } = useApi();
   const queryClient = useQueryClient();
-  const selectId = useId();
-  const [overlap, setOverlap] = useState<Overlap>('24h');
+  const [overlap, setOverlap] = useState<Overlap>(DEFAULT_OVERLAP);
   const roll = useMutation({
     mutationFn: () => call(() => client.POST('/keys/{apiKey}/roll', { params: { path: { apiKey } }, body: { oldKeyExpiresIn: overlap } })),
     onSuccess: async (created) => {
@@ -30,16 +30,7 @@ export function RollKeyDialog({ apiKey, onClose, onRolled }: { apiKey: string; o
         }}
       >
         <p>A new key with the same roles replaces this one. Give your systems time to switch before the old key stops working.</p>
-        <div className="field">
-          <label htmlFor={selectId}>Old key stops working</label>
-          <select id={selectId} value={overlap} onChange={(event) => setOverlap(event.target.value as Overlap)}>
-            {OVERLAPS.map(({ value, label }) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <OverlapSelect label="Old key stops working" value={overlap} onChange={setOverlap} />
         <ErrorAlert error={roll.error} />
         <div className="actions">
           <button type="button" className="button secondary" onClick={onClose}>

@@ -2,8 +2,12 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import type { DashboardComponents } from '@paysign/contracts';
 import { useId, useState } from 'react';
 import { useApi } from '../../api/api-context';
+import { CardSection } from '../../components/card-section';
+import { DataTable } from '../../components/data-table';
 import { DateTime } from '../../components/date-time';
 import { ErrorAlert } from '../../components/error-alert';
+import { LoadOlderButton } from '../../components/load-older-button';
+import { QueryStatus } from '../../components/query-status';
 
 type Delivery = DashboardComponents['schemas']['Delivery'];
 type Outcome = Delivery['outcome'];
@@ -34,8 +38,7 @@ export function Deliveries({ endpointId, manage }: { endpointId: string; manage:
   const all = deliveries.data?.pages.flatMap((page) => page.data) ?? [];
 
   return (
-    <section aria-labelledby="deliveries" className="card">
-      <h2 id="deliveries">Deliveries</h2>
+    <CardSection id="deliveries" title="Deliveries">
       <form className="filters" role="search" aria-label="Filter deliveries" onSubmit={(event) => event.preventDefault()}>
         <div className="field">
           <label htmlFor={typeId}>Event type</label>
@@ -53,18 +56,13 @@ export function Deliveries({ endpointId, manage }: { endpointId: string; manage:
           </select>
         </div>
       </form>
-      <ErrorAlert error={deliveries.error} />
-      {deliveries.isPending ? <p>Loading…</p> : null}
+      <QueryStatus query={deliveries} />
       {deliveries.isSuccess && all.length === 0 ? <p>No delivery matches.</p> : null}
       {all.map((delivery) => (
         <DeliveryItem key={delivery.eventId} endpointId={endpointId} delivery={delivery} manage={manage} />
       ))}
-      {deliveries.hasNextPage ? (
-        <button type="button" className="button secondary" onClick={() => deliveries.fetchNextPage()} disabled={deliveries.isFetchingNextPage}>
-          Load older deliveries
-        </button>
-      ) : null}
-    </section>
+      <LoadOlderButton query={deliveries}>Load older deliveries</LoadOlderButton>
+    </CardSection>
   );
 }
 
@@ -93,38 +91,32 @@ function DeliveryItem({ endpointId, delivery, manage }: { endpointId: string; de
       </div>
       <ErrorAlert error={resend.error} />
       {resend.isSuccess ? <p role="status">Queued again.</p> : null}
-      {delivery.attempts.length === 0 ? (
-        <p>No attempt yet.</p>
-      ) : (
-        <div className="table-scroll" role="region" aria-label={`Attempts to deliver ${delivery.eventId}`} tabIndex={0}>
-          <table>
-            <caption className="visually-hidden">Attempts to deliver {delivery.eventId}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Attempt</th>
-                <th scope="col">Time</th>
-                <th scope="col">Status code</th>
-                <th scope="col">Duration</th>
-                <th scope="col">Response</th>
-              </tr>
-            </thead>
-            <tbody>
-              {delivery.attempts.map((attempt) => (
-                <tr key={attempt.attempt}>
-                  <th scope="row">{attempt.attempt}</th>
-                  <td><DateTime value={attempt.at} /></td>
-                  <td>{attempt.statusCode ?? 'none'}</td>
-                  <td>{attempt.durationMs} ms</td>
-                  <td className="excerpt">
-                    {attempt.error ? <span>{attempt.error} </span> : null}
-                    {attempt.responseExcerpt ? <code>{attempt.responseExcerpt}</code> : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        label={`Attempts to deliver ${delivery.eventId}`}
+        rows={delivery.attempts}
+        empty={<p>No attempt yet.</p>}
+        head={
+          <>
+            <th scope="col">Attempt</th>
+            <th scope="col">Time</th>
+            <th scope="col">Status code</th>
+            <th scope="col">Duration</th>
+            <th scope="col">Response</th>
+          </>
+        }
+        row={(attempt) => (
+          <tr key={attempt.attempt}>
+            <th scope="row">{attempt.attempt}</th>
+            <td><DateTime value={attempt.at} /></td>
+            <td>{attempt.statusCode ?? 'none'}</td>
+            <td>{attempt.durationMs} ms</td>
+            <td className="excerpt">
+              {attempt.error ? <span>{attempt.error} </span> : null}
+              {attempt.responseExcerpt ? <code>{attempt.responseExcerpt}</code> : null}
+            </td>
+          </tr>
+        )}
+      />
     </article>
   );
 }

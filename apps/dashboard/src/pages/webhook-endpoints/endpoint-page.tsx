@@ -1,11 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DashboardComponents } from '@paysign/contracts';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useApi } from '../../api/api-context';
+import { CardSection } from '../../components/card-section';
 import { ErrorAlert } from '../../components/error-alert';
-import { OVERLAPS, type Overlap } from '../../components/overlaps';
+import { OverlapSelect } from '../../components/overlap-select';
+import { DEFAULT_OVERLAP, type Overlap } from '../../components/overlaps';
 import { Page } from '../../components/page';
+import { QueryStatus } from '../../components/query-status';
 import { SecretDialog } from '../../components/secret-dialog';
 import { can } from '../../session/access';
 import { useSession } from '../../session/use-session';
@@ -30,8 +33,7 @@ export function EndpointPage() {
       <p>
         <Link to="/webhook-endpoints">All webhook endpoints</Link>
       </p>
-      <ErrorAlert error={endpoints.error} />
-      {endpoints.isPending ? <p>Loading…</p> : null}
+      <QueryStatus query={endpoints} />
       {endpoints.data && !endpoint ? <p role="alert" className="alert">No endpoint {id} belongs to this merchant.</p> : null}
       {endpoint ? (
         <>
@@ -46,8 +48,7 @@ export function EndpointPage() {
 
 function EndpointSummary({ endpoint }: { endpoint: Endpoint }) {
   return (
-    <section aria-labelledby="endpoint-settings" className="card">
-      <h2 id="endpoint-settings">Settings</h2>
+    <CardSection id="endpoint-settings" title="Settings">
       <dl className="details">
         <dt>URL</dt>
         <dd>{endpoint.url}</dd>
@@ -56,7 +57,7 @@ function EndpointSummary({ endpoint }: { endpoint: Endpoint }) {
         <dt>Status</dt>
         <dd>{endpoint.enabled ? 'Enabled' : 'Disabled'}</dd>
       </dl>
-    </section>
+    </CardSection>
   );
 }
 
@@ -93,8 +94,7 @@ function EndpointSettings({ endpoint }: { endpoint: Endpoint }) {
   });
 
   return (
-    <section aria-labelledby="endpoint-settings" className="card">
-      <h2 id="endpoint-settings">Settings</h2>
+    <CardSection id="endpoint-settings" title="Settings">
       <p>
         Status: <span className={`badge ${endpoint.enabled ? 'active' : 'revoked'}`}>{endpoint.enabled ? 'Enabled' : 'Disabled'}</span>
       </p>
@@ -120,23 +120,21 @@ function EndpointSettings({ endpoint }: { endpoint: Endpoint }) {
       </div>
       <ErrorAlert error={save.error ?? toggle.error ?? test.error} />
       <p role="status">{saved}</p>
-    </section>
+    </CardSection>
   );
 }
 
 function SigningSecret({ endpoint }: { endpoint: Endpoint }) {
   const { client, call } = useApi();
   const queryClient = useQueryClient();
-  const selectId = useId();
-  const [overlap, setOverlap] = useState<Overlap>('24h');
+  const [overlap, setOverlap] = useState<Overlap>(DEFAULT_OVERLAP);
   const roll = useMutation({
     mutationFn: () =>
       call(() => client.POST('/webhook-endpoints/{id}/roll-secret', { params: { path: { id: endpoint.id } }, body: { oldSecretExpiresIn: overlap } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ENDPOINTS_KEY }),
   });
   return (
-    <section aria-labelledby="signing-secret" className="card">
-      <h2 id="signing-secret">Signing secret</h2>
+    <CardSection id="signing-secret" title="Signing secret">
       <p>Fingerprints of the secrets signing now: {endpoint.secretFingerprints.map((fingerprint) => <code key={fingerprint}>{fingerprint} </code>)}</p>
       <form
         onSubmit={(event) => {
@@ -144,22 +142,13 @@ function SigningSecret({ endpoint }: { endpoint: Endpoint }) {
           roll.mutate();
         }}
       >
-        <div className="field">
-          <label htmlFor={selectId}>Old secret stops signing</label>
-          <select id={selectId} value={overlap} onChange={(event) => setOverlap(event.target.value as Overlap)}>
-            {OVERLAPS.map(({ value, label }) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <OverlapSelect label="Old secret stops signing" value={overlap} onChange={setOverlap} />
         <button type="submit" className="button" disabled={roll.isPending}>
           Roll secret
         </button>
         <ErrorAlert error={roll.error} />
       </form>
       {roll.data ? <SecretDialog title="New signing secret" label="Signing secret" secret={roll.data.secret} onClose={() => roll.reset()} /> : null}
-    </section>
+    </CardSection>
   );
 }

@@ -3,9 +3,12 @@ import type { DashboardComponents } from '@paysign/contracts';
 import { useState } from 'react';
 import { Link } from 'react-router';
 import { useApi } from '../../api/api-context';
+import { CardSection } from '../../components/card-section';
+import { DataTable } from '../../components/data-table';
 import { DateTime } from '../../components/date-time';
 import { ErrorAlert } from '../../components/error-alert';
 import { Page } from '../../components/page';
+import { QueryCard } from '../../components/query-card';
 import { SecretDialog } from '../../components/secret-dialog';
 import { can } from '../../session/access';
 import { useSession } from '../../session/use-session';
@@ -25,45 +28,38 @@ export function EndpointsPage() {
   return (
     <Page title="Webhook endpoints">
       {manage ? (
-        <section aria-labelledby="create-endpoint" className="card">
-          <h2 id="create-endpoint">Add an endpoint</h2>
+        <CardSection id="create-endpoint" title="Add an endpoint">
           <CreateEndpointForm onCreated={setCreated} />
-        </section>
+        </CardSection>
       ) : null}
-      <section aria-labelledby="endpoint-list" className="card">
-        <h2 id="endpoint-list">Endpoints</h2>
-        <ErrorAlert error={endpoints.error} />
-        {endpoints.isPending ? <p>Loading…</p> : null}
-        {endpoints.data && endpoints.data.data.length === 0 ? <p>No endpoint yet.</p> : null}
-        {endpoints.data && endpoints.data.data.length > 0 ? (
-          <div className="table-scroll" role="region" aria-label="Webhook endpoints" tabIndex={0}>
-            <table>
-              <caption className="visually-hidden">Webhook endpoints</caption>
-              <thead>
-                <tr>
-                  <th scope="col">URL</th>
-                  <th scope="col">Events</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Created</th>
-                </tr>
-              </thead>
-              <tbody>
-                {endpoints.data.data.map((endpoint) => (
-                  <tr key={endpoint.id}>
-                    <th scope="row">
-                      <Link to={`/webhook-endpoints/${endpoint.id}`}>{endpoint.url}</Link>
-                      {endpoint.description ? <div className="hint">{endpoint.description}</div> : null}
-                    </th>
-                    <td>{endpoint.enabledEvents.join(', ')}</td>
-                    <td><span className={`badge ${endpoint.enabled ? 'active' : 'revoked'}`}>{endpoint.enabled ? 'Enabled' : 'Disabled'}</span></td>
-                    <td><DateTime value={endpoint.createdAt} /></td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        ) : null}
-      </section>
+      <QueryCard id="endpoint-list" title="Endpoints" query={endpoints}>
+        {({ data }) => (
+          <DataTable
+            label="Webhook endpoints"
+            rows={data}
+            empty={<p>No endpoint yet.</p>}
+            head={
+              <>
+                <th scope="col">URL</th>
+                <th scope="col">Events</th>
+                <th scope="col">Status</th>
+                <th scope="col">Created</th>
+              </>
+            }
+            row={(endpoint) => (
+              <tr key={endpoint.id}>
+                <th scope="row">
+                  <Link to={`/webhook-endpoints/${endpoint.id}`}>{endpoint.url}</Link>
+                  {endpoint.description ? <div className="hint">{endpoint.description}</div> : null}
+                </th>
+                <td>{endpoint.enabledEvents.join(', ')}</td>
+                <td><span className={`badge ${endpoint.enabled ? 'active' : 'revoked'}`}>{endpoint.enabled ? 'Enabled' : 'Disabled'}</span></td>
+                <td><DateTime value={endpoint.createdAt} /></td>
+              </tr>
+            )}
+          />
+        )}
+      </QueryCard>
       {created ? (
         <SecretDialog title="Endpoint created" label="Signing secret" secret={created.secret} onClose={() => setCreated(null)}>
           <p>
