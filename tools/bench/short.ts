@@ -53,6 +53,11 @@ const RUNS: ShortRun[] = [
   { script: 'bench:webhooks', args: ['--short'], positive: ['deliveriesPerSec', 'latencyMs.max', 'cpu.serviceMicrosPerDelivery'], equal: [['delivered', 'events']] },
   { script: 'bench:stores', args: ['--short'], positive: ['redis.signedRequestsPerSec', 'postgres.payinCreatesPerSec', 'postgres.transitionsWithEventPerSec'] },
   { script: 'bench:cold-start', args: ['--short'], positive: ['fresh.readySeconds', 'fresh.databaseSeconds', 'warm.readySeconds'] },
+  {
+    script: 'bench:dashboard-first-paint',
+    args: ['--loads', '1'],
+    positive: ['coldCache.firstContentfulPaint.medianMs', 'coldCache.balancesShown.medianMs', 'warmCache.firstContentfulPaint.medianMs', 'warmCache.balancesShown.medianMs'],
+  },
 ];
 
 function figureAt(figures: Figures, at: string): unknown {

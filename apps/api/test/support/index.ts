@@ -11,3 +11,7 @@ export { freePort } from './private-redis';
 export { APPROVER_A, CREATOR_APPROVER_A, payoutMerchantsFile } from './payout-merchants';
 export { seedPayins } from '../../bench/seed-payins';
 export { SqlClient } from '../../src/db/sql-client';
+export { merchantAdmin, setPayoutApproval } from './merchant-changes';
+export { WebhookReceiver } from './webhook-receiver';
+export { totpCodeAt } from '../../src/dashboard/totp';
+export { DashboardClient, linkToken } from './dashboard-client';

@@ -24,3 +24,9 @@ export function merchantAdmin(api: TestApp): { run: <T>(change: (admin: Merchant
     },
   };
 }
+
+/** Sets a merchant's `payoutApproval` in its settings, as importing an edited merchants file does, and loads it at once. */
+export async function setPayoutApproval(api: TestApp, merchantId: string, policy: { required: boolean; thresholdNaira?: number }): Promise<void> {
+  await api.app.get(MerchantStore).client.query("UPDATE merchants SET settings = settings || jsonb_build_object('payoutApproval', $2::jsonb) WHERE merchant_id = $1", [merchantId, JSON.stringify(policy)]);
+  await api.app.get(MerchantsSync).refresh('test');
+}
