@@ -71,6 +71,10 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'a payout batch of 500 from 20 cli
       DATABASE_URL: database.url,
       MERCHANTS_FILE: payoutMerchantsFile(),
       SANDBOX_PAYOUT_DELAY_MS: '0',
+      // 25 sends at once per instance share its 10 pooled connections with the sandbox provider's own writes; on a
+      // busy machine one could wait past the default 2 s for a connection, and a send that fails so is left PROCESSING
+      // for its status checks, minutes away: the batch would not finish within the test's rounds.
+      DATABASE_CONNECT_TIMEOUT_MS: '30000',
       PAYOUT_DISPATCH_CONCURRENCY: '25',
       RATE_LIMIT_PER_KEY_PER_SECOND: '10000',
       RATE_LIMIT_PER_KEY_BURST: '10000',

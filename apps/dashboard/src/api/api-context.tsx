@@ -60,7 +60,8 @@ export function ApiProvider({ children }: { children: ReactNode }) {
       queryClient.setQueryData(SESSION_KEY, outcome.session);
       entry.resolve();
     } else {
-      entry.reject(entry.refusal);
+      // The API's own message names its routes; a member who closed the dialog is told what the page needs instead.
+      entry.reject(new ApiError({ code: entry.refusal.code, status: entry.refusal.status, requestId: entry.refusal.requestId, message: 'Not done: this needs you to confirm it is you, with your passkey or an authentication code. Try again when you are ready.' }));
     }
   }, [queryClient]);
 

@@ -15,6 +15,8 @@ const OUTCOMES: readonly Outcome[] = ['delivered', 'failing', 'failed', 'pending
 // The contract's eventType pattern; a partial type is not sent until it matches.
 const EVENT_TYPE = /^[a-z_]+\.[a-z_.]+$/;
 export const DELIVERIES_KEY = ['deliveries'] as const;
+/** How often the list is read again while a delivery is pending or failing. */
+const REFRESH_WHILE_TRYING_MS = 2000;
 
 /** The endpoint's events, newest first, each with every attempt, filtered by type and outcome. */
 export function Deliveries({ endpointId, manage }: { endpointId: string; manage: boolean }) {
@@ -34,6 +36,8 @@ export function Deliveries({ endpointId, manage }: { endpointId: string; manage:
         }),
       ),
     getNextPageParam: (page) => (page.hasMore ? page.data.at(-1)?.cursor : undefined),
+    // While a delivery is still being tried, the list reads itself again, so its outcome shows without a reload.
+    refetchInterval: (query) => (query.state.data?.pages.some((page) => page.data.some((d) => d.outcome === 'pending' || d.outcome === 'failing')) ? REFRESH_WHILE_TRYING_MS : false),
   });
   const all = deliveries.data?.pages.flatMap((page) => page.data) ?? [];
 
