@@ -168,7 +168,7 @@ describeWithChromium('the merchant dashboard in a real browser', () => {
     // Cancelled, the call is refused and says why; nothing is created.
     await stepUp.getByRole('button', { name: 'Cancel' }).click();
     await stepUp.waitFor({ state: 'detached' });
-    expect(await owner.getByRole('alert').innerText()).toContain(`This needs a second factor given in the last ${service.api.config.dashboard.freshFactorSeconds} s.`);
+    expect(await owner.getByRole('alert').innerText()).toContain('Not done: this needs you to confirm it is you, with your passkey or an authentication code.');
     expect(await keyRows.count()).toBe(keysBefore);
     await owner.getByRole('button', { name: 'Create key' }).click();
     await stepUp.getByRole('button', { name: 'Use a passkey' }).click();
