@@ -318,24 +318,20 @@ export class Ledger {
     if (!posted) throw new Error(`journal ${type} of payout ${payout.reference} was already posted`);
   }
 
-  /** The merchant's balances in every currency it has an account in, NGN first and always present. */
-  async balancesOf(merchantId: string): Promise<Balance[]> {
+  /** The merchant's balances in every currency it has an account in (NGN first, always), or in `currency` alone. */
+  async balancesOf(merchantId: string, currency?: string): Promise<Balance[]> {
     const { rows } = await this.observed('balance', () =>
-      this.client.query<{ currency: string; kind: MerchantBalanceKind; balance_minor: string }>('SELECT currency, kind, balance_minor::text AS balance_minor FROM ledger_accounts WHERE merchant_id = $1', [merchantId]),
+      this.client.query<{ currency: string; kind: MerchantBalanceKind; balance_minor: string }>(
+        `SELECT currency, kind, balance_minor::text AS balance_minor FROM ledger_accounts WHERE merchant_id = $1${currency === undefined ? '' : ' AND currency = $2'}`,
+        currency === undefined ? [merchantId] : [merchantId, currency],
+      ),
     );
-    const currencies = [...new Set(['NGN', ...rows.map((row) => row.currency).sort()])];
-    return currencies.map((currency) => {
-      const of = (kind: MerchantBalanceKind) => BigInt(rows.find((row) => row.currency === currency && row.kind === kind)?.balance_minor ?? 0);
-      return { currency, availableMinor: of('available'), pendingMinor: of('pending'), heldMinor: of('held') };
-    });
+    const of = (c: string, kind: MerchantBalanceKind) => BigInt(rows.find((row) => row.currency === c && row.kind === kind)?.balance_minor ?? 0);
+    return [...new Set(currency === undefined ? ['NGN', ...rows.map((row) => row.currency).sort()] : [currency])].map((c) => ({ currency: c, availableMinor: of(c, 'available'), pendingMinor: of(c, 'pending'), heldMinor: of(c, 'held') }));
   }
 
   async balanceOf(merchantId: string, currency: string): Promise<Balance> {
-    const { rows } = await this.observed('balance', () =>
-      this.client.query<{ kind: MerchantBalanceKind; balance_minor: string }>('SELECT kind, balance_minor::text AS balance_minor FROM ledger_accounts WHERE merchant_id = $1 AND currency = $2', [merchantId, currency]),
-    );
-    const of = (kind: MerchantBalanceKind) => BigInt(rows.find((row) => row.kind === kind)?.balance_minor ?? 0);
-    return { currency, availableMinor: of('available'), pendingMinor: of('pending'), heldMinor: of('held') };
+    return (await this.balancesOf(merchantId, currency))[0] as Balance;
   }
 
   /** The merchant's entries in `currency`, newest first, after the entry `afterId` when given; of one balance and above the entry `aboveId` when given. */
