@@ -6,7 +6,7 @@
 // Chromium with a virtual authenticator (apps/sdk-e2e).
 import { randomUUID } from 'node:crypto';
 import { signedCall } from './support/api-client';
-import { MERCHANT_A, type TestCredential } from './support/credentials';
+import { MERCHANT_A, MERCHANT_B, type TestCredential } from './support/credentials';
 import { totpCode } from './support/dashboard-client';
 import { acceptLink, invited, type SignedInMember } from './support/dashboard-team';
 import { merchantAdmin } from './support/merchant-changes';
@@ -93,6 +93,34 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard approvals', () => {
     const items = ((await call(MERCHANT_A, 'GET', `/payment/api/payouts?batchReference=${batch}`)).json.data as Array<{ status: string; approval: { decidedBy: string } | null }>);
     expect(items.map((i) => i.status).sort()).toEqual(['QUEUED', 'QUEUED']);
     expect(items.find((i) => i.approval !== null)?.approval?.decidedBy).toBe(`dashboard:${approver.email}`);
+  });
+
+  it('holds two keys one member made to be one person on the signed API: one creates, the other may not approve', async () => {
+    const creating = await owner.browser.call('POST', '/keys', { roles: ['payouts:create'] });
+    const approving = await owner.browser.call('POST', '/keys', { roles: ['payouts:approve'] });
+    const [create, approve] = [creating, approving].map((made) => ({ ...MERCHANT_A, apiKey: String(made.json.apiKey), secretKey: String(made.json.secretKey) })) as [TestCredential, TestCredential];
+    const reference = await payout(1300, create);
+    const refused = await call(approve, 'POST', `/payment/api/payouts/${reference}/approve`, {});
+    expect(refused.status).toBe(403);
+    expect(refused.json.code).toBe('APPROVER_REQUIRED');
+    expect(String(refused.json.message)).toContain('same team member');
+  });
+
+  it('leaves a batch with no payout needing approval to its creator', async () => {
+    // Merchant B has no approval policy: its batches' payouts wait for nobody.
+    const funding = `fund-b-${randomUUID().slice(0, 8)}`;
+    expect((await call(MERCHANT_B, 'POST', '/payment/api/payins', { amount: 50_000, currency: 'NGN', customerEmail: 'ada@example.com', reference: funding })).status).toBe(201);
+    expect((await call(MERCHANT_B, 'POST', `/payment/api/payins/${funding}/simulate`, { outcome: 'successful' })).status).toBe(200);
+    const link = await merchantAdmin(api).run((admin) => admin.setupLink(MERCHANT_B.merchantId, { email: `owner-b-${randomUUID().slice(0, 6)}@example.com`, origin: api.baseUrl, ttlSeconds: 86_400 }));
+    const ownerB = await acceptLink(api, clock, link.setupUrl);
+    const batch = `small-${randomUUID().slice(0, 8)}`;
+    expect((await call(MERCHANT_B, 'POST', '/payment/api/payout-batches', { reference: batch, title: 'Small' })).status).toBe(201);
+    const enquiryId = (await call(MERCHANT_B, 'POST', '/payment/merchant-api/account/inquiry', { bankCode: '058', accountNumber: '0123456785' })).json.enquiryId as string;
+    expect((await call(MERCHANT_B, 'POST', '/payment/api/payouts', { reference: `small-${randomUUID().slice(0, 8)}`, amount: 200, currency: 'NGN', enquiryId, narration: 'Tip', batchReference: batch })).status).toBe(201);
+    expect(((await ownerB.browser.call('GET', '/approvals')).json.data as Array<{ reference: string }>).some((a) => a.reference === batch)).toBe(false);
+    clock.advance(30_000);
+    expect((await ownerB.browser.call('POST', `/approvals/batch/${batch}`, { totpCode: await totpCode(ownerB.secret, clock.now()) })).json.code).toBe('DASHBOARD_CONFLICT');
+    expect((await call(MERCHANT_B, 'GET', `/payment/api/payout-batches/${batch}`)).json.status).toBe('OPEN');
   });
 
   it('refuses a wrong code and leaves the payout waiting', async () => {

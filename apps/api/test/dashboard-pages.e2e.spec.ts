@@ -80,6 +80,17 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard pages', () => {
     expect((await owner.call('POST', `/keys/${second.apiKey}/revoke`)).json.code).toBe('DASHBOARD_CONFLICT');
   });
 
+  it('lets only an owner or admin make a key that approves payouts, and never one that also creates them', async () => {
+    const developer = members.get('developer') as SignedInMember;
+    const refused = await developer.browser.call('POST', '/keys', { roles: ['payouts:approve'] });
+    expect(refused.json.code).toBe('DASHBOARD_ROLE_FORBIDDEN');
+    expect((await owner.call('POST', '/keys', { roles: ['payouts:create', 'payouts:approve'] })).json.code).toBe('DASHBOARD_CONFLICT');
+    const approving = await owner.call('POST', '/keys', { roles: ['payouts:approve'] });
+    expect(approving.status).toBe(201);
+    // Rolling it is an owner's or admin's too.
+    expect((await developer.browser.call('POST', `/keys/${String(approving.json.apiKey)}/roll`, { oldKeyExpiresIn: 'now' })).json.code).toBe('DASHBOARD_ROLE_FORBIDDEN');
+  });
+
   it('asks for a fresh second factor to reveal a secret once the last one is older than DASHBOARD_FRESH_FACTOR_SECONDS', async () => {
     const developer = members.get('developer') as SignedInMember;
     clock.advance((api.config.dashboard.freshFactorSeconds + 1) * 1000);
@@ -139,6 +150,9 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard pages', () => {
     expect((await other.owner.browser.call('GET', `/webhook-endpoints/${endpoints[0]?.id ?? ''}/deliveries`)).status).toBe(404);
     expect((await other.owner.browser.call('PATCH', `/webhook-endpoints/${endpoints[0]?.id ?? ''}`, { enabled: true })).status).toBe(404);
     expect((await other.owner.browser.call('PATCH', `/members/${someone}`, { role: 'viewer' })).status).toBe(404);
+    // Inviting this team's owner tells the other team nothing: the invitation is made, and would fail when used.
+    expect((await other.owner.browser.call('POST', '/invitations', { email: shop.owner.email, role: 'viewer' })).status).toBe(201);
+    expect((await owner.call('POST', '/invitations', { email: shop.owner.email, role: 'viewer' })).json.code).toBe('DASHBOARD_CONFLICT');
     expect(((await other.owner.browser.call('GET', '/keys')).json.data as unknown[]).length).toBe(1);
   });
 

@@ -27,12 +27,13 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard sign-in', () => {
   async function onboardedOwner(label: string): Promise<{ browser: DashboardClient; email: string; secret: string; merchantId: string }> {
     const merchantId = `MCH-${label}-${randomUUID().slice(0, 6)}`;
     const email = `${label.toLowerCase()}-${randomUUID().slice(0, 6)}@example.com`;
-    const added = await merchantAdmin(api).run((admin) => admin.add({ merchantId, tenantId: `TEN-${label}`, name: `${label} Shop`, owner: { email, origin: api.baseUrl, ttlSeconds: 3600 } }));
+    // A day: the suite's clock runs ahead of the real one, which the operator's command stamps links by.
+    const added = await merchantAdmin(api).run((admin) => admin.add({ merchantId, tenantId: `TEN-${label}`, name: `${label} Shop`, owner: { email, origin: api.baseUrl, ttlSeconds: 86_400 } }));
     const browser = new DashboardClient(api.baseUrl, { address: `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` });
     const token = linkToken(added.owner?.setupUrl ?? '');
-    const link = await browser.call('GET', `/links/${token}`);
+    const link = await browser.call('POST', '/links/lookup', { token });
     expect(link.json).toMatchObject({ kind: 'setup', email, role: 'owner', merchantName: `${label} Shop` });
-    const accepted = await browser.call('POST', `/links/${token}`, { password: PASSWORD });
+    const accepted = await browser.call('POST', '/links/accept', { token, password: PASSWORD });
     expect(accepted.json.stage).toBe('enrol');
     const enrolment = await browser.call('POST', '/factors/totp');
     const secret = String(enrolment.json.secret);
@@ -49,19 +50,19 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard sign-in', () => {
     expect(added.owner?.setupUrl).toMatch(new RegExp(`^${api.baseUrl}/payment/dashboard/welcome#[A-Za-z0-9_-]{43}$`));
     const token = linkToken(added.owner?.setupUrl ?? '');
     const browser = new DashboardClient(api.baseUrl);
-    const short = await browser.call('POST', `/links/${token}`, { password: 'too short' });
+    const short = await browser.call('POST', '/links/accept', { token, password: 'too short' });
     expect(short.status).toBe(400);
     expect(short.json.message).toContain('at least 12 characters');
-    expect((await browser.call('POST', `/links/${token}`, { password: PASSWORD })).status).toBe(200);
+    expect((await browser.call('POST', '/links/accept', { token, password: PASSWORD })).status).toBe(200);
     // At stage enrol nothing but the factors is reachable.
     expect((await browser.call('GET', '/overview')).json.code).toBe('DASHBOARD_STAGE_REFUSED');
     const again = new DashboardClient(api.baseUrl);
-    expect((await again.call('GET', `/links/${token}`)).json.code).toBe('DASHBOARD_LINK_INVALID');
-    expect((await again.call('POST', `/links/${token}`, { password: PASSWORD })).json.code).toBe('DASHBOARD_LINK_INVALID');
+    expect((await again.call('POST', '/links/lookup', { token })).json.code).toBe('DASHBOARD_LINK_INVALID');
+    expect((await again.call('POST', '/links/accept', { token, password: PASSWORD })).json.code).toBe('DASHBOARD_LINK_INVALID');
     const expired = await merchantAdmin(api).run((admin) => admin.setupLink(merchantId, { email: 'second@setup.example', origin: api.baseUrl, ttlSeconds: 300 }));
     // Past its 300 s, however far the test's clock lagged the real one while the app started.
     clock.advance(Math.max(0, Date.now() - clock.now()) + 301_000);
-    expect((await again.call('GET', `/links/${linkToken(expired.setupUrl)}`)).status).toBe(404);
+    expect((await again.call('POST', '/links/lookup', { token: linkToken(expired.setupUrl) })).status).toBe(404);
   });
 
   it('signs in with a password, then a TOTP code, which works once', async () => {
@@ -157,6 +158,17 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard sign-in', () => {
     expect((await attacker.call('POST', '/sign-in', { email, password: PASSWORD })).status).toBe(200);
   });
 
+  it('counts concurrent guesses before checking them: no more wrong codes are checked than the lockout allows', async () => {
+    const { email } = await onboardedOwner('RACE');
+    const guesser = new DashboardClient(api.baseUrl, { address: '203.0.113.44' });
+    expect((await guesser.call('POST', '/sign-in', { email, password: PASSWORD })).json.stage).toBe('second_factor');
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => guesser.call('POST', '/sign-in/totp', { code: String(100000 + i) })));
+    const checked = answers.filter((a) => a.status === 401).length;
+    expect(checked).toBeLessThanOrEqual(3);
+    expect(answers.filter((a) => a.status === 429).length).toBe(20 - checked);
+    clock.advance(601_000);
+  });
+
   it('limits failed sign-ins per address, whatever the accounts', async () => {
     const flood = new DashboardClient(api.baseUrl, { address: '198.51.100.9' });
     let last = 0;
@@ -175,11 +187,17 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard sign-in', () => {
   });
 
   it('writes no password, TOTP secret or session token to the logs', async () => {
-    const { browser, secret } = await onboardedOwner('LOGS');
+    const { browser, secret, merchantId } = await onboardedOwner('LOGS');
     const logged = JSON.stringify(api.logs);
     expect(logged).not.toContain(PASSWORD);
     expect(logged).not.toContain(secret);
     expect(logged).not.toContain(browser.cookies.get('paysign_session'));
     expect(logged).not.toContain(browser.csrf);
+    // Nor a setup link's token: it never travels in a path.
+    const fresh = await merchantAdmin(api).run((admin) => admin.setupLink(merchantId, { email: `second-${randomUUID().slice(0, 6)}@example.com`, origin: api.baseUrl, ttlSeconds: 86_400 }));
+    const token = linkToken(fresh.setupUrl);
+    await new DashboardClient(api.baseUrl).call('POST', '/links/lookup', { token });
+    await new DashboardClient(api.baseUrl).call('POST', '/links/accept', { token, password: PASSWORD });
+    expect(JSON.stringify(api.logs)).not.toContain(token);
   });
 });

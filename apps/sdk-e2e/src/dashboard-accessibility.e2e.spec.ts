@@ -248,7 +248,7 @@ describeWithChromium('dashboard accessibility, checked by axe-core', () => {
     /** A teammate joins from an invitation link outside the browser: a password and an authenticator app, as the API takes them. */
     async function joinByLink(url: string): Promise<void> {
       const teammate = new DashboardClient(service.api.baseUrl);
-      await teammate.call('POST', `/links/${linkToken(url)}`, { password: PASSWORD });
+      await teammate.call('POST', '/links/accept', { token: linkToken(url), password: PASSWORD });
       const { secret } = (await teammate.call('POST', '/factors/totp')).json as { secret: string };
       const confirmed = await teammate.call('POST', '/factors/totp/confirm', { code: new AuthenticatorApp(secret, service.clock).nextCode() });
       if (confirmed.json.stage !== 'active') throw new Error(`the teammate did not join: ${confirmed.text}`);

@@ -25,6 +25,8 @@ const WAITING = new Set(['PENDING_APPROVAL', 'BATCHED']);
  * an open batch holding one, which is approved by submitting it with the
  * count and total the approver was shown.
  */
+const needsApproval = (batch: StoredBatch): boolean => batch.byStatus.some((s) => s.status === 'PENDING_APPROVAL' && s.count > 0);
+
 @Injectable()
 export class ApprovalSubjects {
   constructor(
@@ -37,7 +39,7 @@ export class ApprovalSubjects {
     const [payouts, batches] = await Promise.all([this.payouts.list({ merchantId, status: 'PENDING_APPROVAL', limit: APPROVALS_PAGE }), this.batches.list({ merchantId, status: 'OPEN', limit: APPROVALS_PAGE })]);
     return [
       ...payouts.filter((p) => p.batchReference === null && p.purpose === 'payout').map((p) => this.ofPayout(p)),
-      ...batches.filter((b) => b.byStatus.some((s) => s.status === 'PENDING_APPROVAL' && s.count > 0)).map((b) => this.ofBatch(b)),
+      ...batches.filter(needsApproval).map((b) => this.ofBatch(b)),
     ].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
   }
 
@@ -51,6 +53,8 @@ export class ApprovalSubjects {
     if (kind === 'batch') {
       const batch = await this.batches.find({ merchantId, reference }).catch(notFound('PAYOUT_BATCH_NOT_FOUND'));
       if (batch.status !== 'OPEN') throw new ApiException('DASHBOARD_CONFLICT', { why: `Payout batch ${reference} is ${batch.status}, not waiting for approval.` });
+      // A batch with no payout needing approval is its creator's to submit when it is complete, not an approver's.
+      if (!needsApproval(batch)) throw new ApiException('DASHBOARD_CONFLICT', { why: `Payout batch ${reference} holds no payout that needs approval: its creator submits it when it is complete.` });
       return this.ofBatch(batch);
     }
     const payout = await this.payouts.get({ merchantId, reference }).catch(notFound('PAYOUT_NOT_FOUND'));

@@ -15,7 +15,8 @@ import { DashboardRoute } from './dashboard-route.decorator';
 import { sessionOf } from './dashboard-session.guard';
 import { assertionOptions, PASSKEY_TIMEOUT_MS } from './passkeys';
 import { cookieNames, readCookie } from './session-cookie';
-import { actorOf, SignInService } from './sign-in.service';
+import { SignInService } from './sign-in.service';
+import { actorOf } from './dashboard-audit';
 
 type PendingApproval = DashboardComponents['schemas']['PendingApproval'];
 
@@ -68,7 +69,7 @@ export class ApprovalsController {
     fields.done();
     const session = sessionOf(request);
     const subject = await this.subjects.find(session.merchantId, kind, reference);
-    const ownKeys = await this.merchantStore.keysCreatedByMember(session.merchantId, session.memberId);
+    const ownKeys = await this.merchantStore.keysMadeBy(session.merchantId, session.email);
     if (ownKeys.includes(subject.createdBy)) throw new ApiException('DASHBOARD_FOUR_EYES', { key: subject.createdBy, subject: `${kind === 'batch' ? 'Payout batch' : 'Payout'} ${reference}` });
     const client = { address: request.ip, deviceToken: readCookie(request, cookieNames(this.config.mode === 'production').device) };
     if (passkey !== undefined) {

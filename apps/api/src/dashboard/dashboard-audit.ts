@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import type { SqlQueryable } from '../db/sql-client';
 import { MerchantStore, type AuditSubject } from '../merchants/merchant-store';
+import type { DashboardSession } from './session-store';
 
 /** Who did something in the dashboard, and from where. */
 export interface DashboardActor {
@@ -8,6 +10,9 @@ export interface DashboardActor {
   merchantId: string;
   address: string;
 }
+
+/** The member of a session, acting from `address`. */
+export const actorOf = (session: DashboardSession, address: string): DashboardActor => ({ memberId: session.memberId, email: session.email, merchantId: session.merchantId, address });
 
 /**
  * The security log's dashboard lines: the operators' audit trail
@@ -18,8 +23,9 @@ export interface DashboardActor {
 export class DashboardAudit {
   constructor(private readonly merchantStore: MerchantStore) {}
 
-  async record(actor: DashboardActor, action: string, about: Omit<AuditSubject, 'merchantId'>): Promise<void> {
-    await this.merchantStore.audit(this.merchantStore.client, this.actorOf(actor), action, { merchantId: actor.merchantId, ...about, detail: { memberId: actor.memberId, ...about.detail } });
+  /** Writes the line, on `tx` when it belongs to a change, so that the two commit together. */
+  async record(actor: DashboardActor, action: string, about: Omit<AuditSubject, 'merchantId'>, tx: SqlQueryable = this.merchantStore.client): Promise<void> {
+    await this.merchantStore.audit(tx, this.actorOf(actor), action, { merchantId: actor.merchantId, ...about, detail: { memberId: actor.memberId, ...about.detail } });
   }
 
   /** The Actor a change made through the merchants' own stores is recorded under. */

@@ -18,6 +18,7 @@ import { DashboardAudit } from './dashboard-audit';
 import { FieldReader, jsonObject } from './dashboard-body';
 import { DashboardRoute } from './dashboard-route.decorator';
 import { sessionOf } from './dashboard-session.guard';
+import { actorOf } from './dashboard-audit';
 import { OVERLAPS } from './keys.controller';
 
 type Endpoint = DashboardComponents['schemas']['Endpoint'];
@@ -136,9 +137,12 @@ export class EndpointsController {
   async resend(@Param('id') id: string, @Param('eventId') eventId: string, @Req() request: FastifyRequest): Promise<Delivery> {
     const session = sessionOf(request);
     await this.ownEndpoint(session.merchantId, id);
-    const found = EVENT_ID.test(eventId) && (await resendDelivery(this.client, this.storeClock, { merchantId: session.merchantId, endpointId: id, eventId, scheduledAttempts: this.config.webhooks.retryScheduleSeconds.length }));
-    if (!found) throw new ApiException('DASHBOARD_NOT_FOUND', { what: 'delivery', id: eventId.slice(0, 80) });
-    await this.audit.record({ memberId: session.memberId, email: session.email, merchantId: session.merchantId, address: request.ip }, 'webhook-endpoint.resend', { subject: eventId, detail: { endpointId: id } });
+    if (!EVENT_ID.test(eventId)) throw new ApiException('DASHBOARD_NOT_FOUND', { what: 'delivery', id: eventId.slice(0, 80) });
+    await this.client.transaction(async (tx) => {
+      const found = await resendDelivery(tx, this.storeClock, { merchantId: session.merchantId, endpointId: id, eventId, scheduledAttempts: this.config.webhooks.retryScheduleSeconds.length });
+      if (!found) throw new ApiException('DASHBOARD_NOT_FOUND', { what: 'delivery', id: eventId });
+      await this.audit.record(actorOf(session, request.ip), 'webhook-endpoint.resend', { subject: eventId, detail: { endpointId: id } }, tx);
+    });
     return this.deliveryOf(session.merchantId, id, eventId);
   }
 
@@ -150,11 +154,12 @@ export class EndpointsController {
     const endpoint = await this.ownEndpoint(session.merchantId, id);
     if (endpoint.status !== 'enabled') throw new ApiException('DASHBOARD_CONFLICT', { why: `Endpoint ${id} is disabled, so it is sent nothing. Enable it first.` });
     const [event] = this.outbox.events({ merchantId: session.merchantId, objectType: 'webhook_endpoint', objectId: id, type: TEST_EVENT_TYPE, version: 1, occurredAt: this.now(), data: { id, url: endpoint.url, sentBy: session.email }, targets: [{ notifyUrl: endpoint.url, endpointId: id }] });
+    if (!event) throw new Error('the outbox made no event for one target');
     await this.client.transaction(async (tx) => {
-      await this.outbox.writeMany(tx, event ? [event] : []);
+      await this.outbox.writeMany(tx, [event]);
+      await this.audit.record(actorOf(session, request.ip), 'webhook-endpoint.test', { subject: event.id, detail: { endpointId: id } }, tx);
     });
-    await this.audit.record({ memberId: session.memberId, email: session.email, merchantId: session.merchantId, address: request.ip }, 'webhook-endpoint.test', { subject: event?.id ?? '', detail: { endpointId: id } });
-    return this.deliveryOf(session.merchantId, id, event?.id ?? '');
+    return this.deliveryOf(session.merchantId, id, event.id);
   }
 
   private async deliveryOf(merchantId: string, endpointId: string, eventId: string): Promise<Delivery> {

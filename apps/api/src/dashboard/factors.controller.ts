@@ -43,7 +43,7 @@ export class FactorsController {
     const fields = new FieldReader(jsonObject(request), ['code']);
     const code = fields.string('code', TOTP_CODE);
     fields.done();
-    const step = await this.signIn.confirmTotp(sessionOf(request), code, request.ip);
+    const step = await this.signIn.confirmTotp(sessionOf(request), code, { address: request.ip, deviceToken: readCookie(request, cookieNames(this.config.mode === 'production').device) });
     return this.answer(request, reply, step.deviceToken);
   }
 

@@ -6,16 +6,29 @@ import { AppConfigToken } from '../config/app-config.token';
 import type { AppConfig } from '../config/app-config';
 import { ApiException } from '../errors/api.exception';
 import { MerchantAdmin, Refusal, type KeyView } from '../merchants/merchant-admin';
-import { MerchantStore } from '../merchants/merchant-store';
+import { json, MerchantStore } from '../merchants/merchant-store';
 import { MerchantsSync } from '../merchants/merchants-sync';
 import { PAYOUT_ROLES, type PayoutRole } from '../merchants/payout-approval';
 import { DashboardAudit } from './dashboard-audit';
 import { FieldReader, jsonObject } from './dashboard-body';
 import { DashboardRoute } from './dashboard-route.decorator';
+import type { MemberRole } from './dashboard-roles';
 import { sessionOf } from './dashboard-session.guard';
 import type { DashboardSession } from './session-store';
 
 type ApiKey = DashboardComponents['schemas']['ApiKey'];
+
+/** The member roles that may approve payouts in the dashboard, and so may make or roll a key that approves them. */
+const APPROVING_MEMBERS: readonly MemberRole[] = ['owner', 'admin'];
+
+/**
+ * A key holding payouts:approve is an approver's tool: a developer who made
+ * one beside a payouts:create key could create and approve alone. Only an
+ * owner or admin makes or rolls one.
+ */
+function mayHoldApproval(session: DashboardSession, roles: readonly PayoutRole[]): void {
+  if (roles.includes('payouts:approve') && !APPROVING_MEMBERS.includes(session.role)) throw new ApiException('DASHBOARD_ROLE_FORBIDDEN', { role: session.role, roles: `${APPROVING_MEMBERS.join(' or ')}, for a key holding payouts:approve` });
+}
 type NewApiKey = DashboardComponents['schemas']['NewApiKey'];
 
 /** The overlaps a roll offers, as Stripe's: none, an hour, a day, a week. */
@@ -53,6 +66,7 @@ export class KeysController {
     const roles = fields.roles('roles', PAYOUT_ROLES);
     fields.done();
     const session = sessionOf(request);
+    mayHoldApproval(session, roles);
     const made = await this.changed(() => this.admin(request).addKey(session.merchantId, roles, { createdByMember: session.memberId }));
     return { apiKey: made.apiKey, secretKey: made.secretKey, roles: [...made.roles] };
   }
@@ -65,7 +79,7 @@ export class KeysController {
     const overlap = fields.oneOf('oldKeyExpiresIn', Object.keys(OVERLAPS) as Array<keyof typeof OVERLAPS>);
     fields.done();
     const session = sessionOf(request);
-    await this.ownKey(session, apiKey);
+    mayHoldApproval(session, await this.ownKey(session, apiKey));
     const rolled = await this.changed(() => this.admin(request).rollKey(apiKey, { expiresInSeconds: OVERLAPS[overlap], createdByMember: session.memberId }));
     return { apiKey: rolled.apiKey, secretKey: rolled.secretKey, roles: [...rolled.roles], oldKeyExpiresAt: rolled.oldKeyExpiresAt };
   }
@@ -87,10 +101,11 @@ export class KeysController {
     return new MerchantAdmin(this.merchantStore, this.config.mode, this.audit.actorOf({ memberId: session.memberId, email: session.email, merchantId: session.merchantId, address: request.ip }), () => new Date(this.clock()));
   }
 
-  /** Another merchant's key, or none, is answered as unknown: a member learns nothing of keys not theirs. */
-  private async ownKey(session: DashboardSession, apiKey: string): Promise<void> {
-    const own = API_KEY.test(apiKey) && (await this.merchantStore.credentialsOf(this.merchantStore.client, session.merchantId)).some((c) => c.api_key === apiKey);
+  /** The roles of the merchant's key; another merchant's key, or none, is answered as unknown: a member learns nothing of keys not theirs. */
+  private async ownKey(session: DashboardSession, apiKey: string): Promise<readonly PayoutRole[]> {
+    const own = API_KEY.test(apiKey) ? (await this.merchantStore.credentialsOf(this.merchantStore.client, session.merchantId)).find((c) => c.api_key === apiKey) : undefined;
     if (!own) throw new ApiException('DASHBOARD_NOT_FOUND', { what: 'API key', id: apiKey.slice(0, 80) });
+    return json(own.roles);
   }
 
   /** Runs a change, answers the operator's refusal as a conflict, and loads the merchants here before answering. */

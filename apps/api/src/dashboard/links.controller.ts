@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
 import type { DashboardComponents } from '@paysign/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
@@ -7,13 +7,20 @@ import { Clock } from '../config/clock';
 import { ApiException } from '../errors/api.exception';
 import { FieldReader, jsonObject } from './dashboard-body';
 import { DashboardOpenRoute } from './dashboard-route.decorator';
-import { TOKEN_PATTERN } from './dashboard-tokens';
+import { TOKEN_PATTERN, tokenHash } from './dashboard-tokens';
 import { MIN_PASSWORD_LENGTH } from './password';
-import { cookieNames, setCookie } from './session-cookie';
+import { cookieNames, readCookie, setCookie } from './session-cookie';
 import { answerSession } from './session.controller';
 import { SignInService } from './sign-in.service';
 
-/** The one-time setup and invitation links (tag Links): what one is for, and setting a password through it. */
+const LINK_TOKEN = { pattern: TOKEN_PATTERN, max: 43, describe: 'the 43 characters after # in the link' };
+
+/**
+ * The one-time setup and invitation links (tag Links): what one is for, and
+ * setting a password through it. The token always travels in the body: a
+ * path is written to request logs, and whoever read a token there could use
+ * the link first.
+ */
 @Controller('dashboard/api/links')
 export class LinksController {
   constructor(
@@ -22,24 +29,29 @@ export class LinksController {
     @Inject(Clock) private readonly clock: Clock,
   ) {}
 
-  @Get(':token')
+  @Post('lookup')
+  @HttpCode(200)
   @DashboardOpenRoute()
-  async get(@Param('token') token: string): Promise<DashboardComponents['schemas']['Link']> {
-    const link = TOKEN_PATTERN.test(token) ? await this.signIn.members.usableLink(this.signIn.members.client, token, new Date(this.clock())) : undefined;
+  async lookup(@Req() request: FastifyRequest): Promise<DashboardComponents['schemas']['Link']> {
+    const fields = new FieldReader(jsonObject(request), ['token']);
+    const token = fields.string('token', LINK_TOKEN);
+    fields.done();
+    const link = await this.signIn.members.usableLink(this.signIn.members.client, token, new Date(this.clock()));
     if (!link) throw new ApiException('DASHBOARD_LINK_INVALID', {});
     return { kind: link.kind, email: link.email, role: link.role, merchantName: link.merchantName, expiresAt: link.expiresAt.toISOString() };
   }
 
-  @Post(':token')
+  @Post('accept')
   @HttpCode(200)
   @DashboardOpenRoute()
-  async accept(@Param('token') token: string, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<DashboardComponents['schemas']['Session']> {
-    if (!TOKEN_PATTERN.test(token)) throw new ApiException('DASHBOARD_LINK_INVALID', {});
-    const fields = new FieldReader(jsonObject(request), ['password']);
+  async accept(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<DashboardComponents['schemas']['Session']> {
+    const fields = new FieldReader(jsonObject(request), ['token', 'password']);
+    const token = fields.string('token', LINK_TOKEN);
     const password = fields.string('password', { min: MIN_PASSWORD_LENGTH, max: 1024, describe: `a password of at least ${MIN_PASSWORD_LENGTH} characters` });
     fields.done();
-    const { sessionToken } = await this.signIn.acceptLink(token, password, request.ip);
     const cookies = cookieNames(this.config.mode === 'production');
+    const old = readCookie(request, cookies.session);
+    const { sessionToken } = await this.signIn.acceptLink(token, password, { address: request.ip, oldSessionHash: old && tokenHash(old) });
     setCookie(reply, cookies, cookies.session, sessionToken as string, this.config.dashboard.sessionAbsoluteSeconds);
     return answerSession(this.signIn, this.config, request, sessionToken, new Date(this.clock()));
   }

@@ -129,12 +129,27 @@ export class MemberStore {
     await db.query('UPDATE dashboard_members SET removed_at = $2, updated_at = $2 WHERE id = $1', [id, now.toISOString()]);
   }
 
-  /** Counts a failed sign-in; from the `max`th in a row the account is locked until `lockedUntil`. */
-  async recordFailure(id: string, max: number, lockedUntil: Date): Promise<void> {
-    await this.client.query(
-      'UPDATE dashboard_members SET failed_sign_ins = failed_sign_ins + 1, locked_until = CASE WHEN failed_sign_ins + 1 >= $2 THEN $3::timestamptz ELSE locked_until END WHERE id = $1',
-      [id, max, lockedUntil.toISOString()],
+  /**
+   * Takes one attempt at a password or a code before it is checked, in one
+   * statement, so that concurrent guesses cannot pass the limit: the `max`th
+   * attempt without a completed sign-in locks the account until `lockedUntil`.
+   * A locked account gives no attempt, but to a browser that completed a
+   * sign-in before (`pastLock`). Resolves when the lock ends, if none was given.
+   */
+  async takeAttempt(id: string, attempt: { max: number; lockedUntil: Date; now: Date; pastLock: boolean }): Promise<Date | undefined> {
+    const { rows } = await this.client.query<{ id: string }>(
+      `UPDATE dashboard_members SET failed_sign_ins = failed_sign_ins + 1, locked_until = CASE WHEN failed_sign_ins + 1 >= $2 THEN $3::timestamptz ELSE locked_until END
+        WHERE id = $1 AND ($5 OR locked_until IS NULL OR locked_until <= $4) RETURNING id`,
+      [id, attempt.max, attempt.lockedUntil.toISOString(), attempt.now.toISOString(), attempt.pastLock],
     );
+    if (rows.length === 1) return undefined;
+    const lock = (await this.client.query<{ locked_until: Date | string | null }>('SELECT locked_until FROM dashboard_members WHERE id = $1', [id])).rows[0]?.locked_until;
+    return lock ? toDate(lock) : attempt.now;
+  }
+
+  /** Gives back an attempt that succeeded: the password of a sign-in whose second factor is still to come. */
+  async giveBackAttempt(id: string): Promise<void> {
+    await this.client.query('UPDATE dashboard_members SET failed_sign_ins = GREATEST(failed_sign_ins - 1, 0) WHERE id = $1', [id]);
   }
 
   async clearFailures(id: string): Promise<void> {
@@ -174,8 +189,9 @@ export class MemberStore {
     }));
   }
 
-  async addPasskey(passkey: Omit<StoredPasskey, 'lastUsedAt'>): Promise<void> {
-    await this.client.query('INSERT INTO dashboard_passkeys (id, member_id, public_key, counter, transports, name, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)', [
+  /** Stores a new passkey; false when its credential id is already stored, whoever it is registered to. */
+  async addPasskey(passkey: Omit<StoredPasskey, 'lastUsedAt'>): Promise<boolean> {
+    const { rows } = await this.client.query('INSERT INTO dashboard_passkeys (id, member_id, public_key, counter, transports, name, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING RETURNING id', [
       passkey.id,
       passkey.memberId,
       passkey.publicKey,
@@ -184,6 +200,7 @@ export class MemberStore {
       passkey.name,
       passkey.createdAt.toISOString(),
     ]);
+    return rows.length === 1;
   }
 
   /** Moves the signature counter forward only: a counter that went back is a cloned authenticator, refused by the caller first. */

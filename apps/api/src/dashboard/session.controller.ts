@@ -12,7 +12,8 @@ import { sessionOf } from './dashboard-session.guard';
 import { tokenHash } from './dashboard-tokens';
 import { cookieNames, DEVICE_COOKIE_SECONDS, readCookie, setCookie, type CookieNames } from './session-cookie';
 import { sessionView } from './session-view';
-import { actorOf, SignInLimited, SignInService, type SignInStep } from './sign-in.service';
+import { SignInLimited, SignInService, type SignInStep } from './sign-in.service';
+import { actorOf } from './dashboard-audit';
 
 type Session = DashboardComponents['schemas']['Session'];
 

@@ -5,7 +5,7 @@ import { AppConfigToken } from '../config/app-config.token';
 import { Clock } from '../config/clock';
 import { ApiException } from '../errors/api.exception';
 import { MerchantStore, owners } from '../merchants/merchant-store';
-import { DashboardAudit } from './dashboard-audit';
+import { actorOf, DashboardAudit } from './dashboard-audit';
 import { MemberStore, type MemberCredentials } from './member-store';
 import { hashPassword, passwordMatches } from './password';
 import { assertionOptions, registrationOptions, verifiedAssertion, verifiedRegistration, type RelyingParty } from './passkeys';
@@ -43,11 +43,13 @@ export class SignInService {
     const now = this.now();
     await this.refuseBusyAddress(input.address, now);
     const member = await this.members.byEmail(input.email);
-    if (member) await this.refuseLocked(member, input.deviceToken, now);
+    if (member) await this.takeAttempt(member, input.deviceToken, now);
     if (!(await passwordMatches(member?.passwordHash, input.password))) {
       await this.failed(member, 'The email or password', input.address, now);
     }
     const found = member as MemberCredentials;
+    // A right password is no failure; the attempt stays taken only until the second factor completes the sign-in.
+    await this.members.giveBackAttempt(found.id);
     if (input.oldSessionHash) await this.sessions.end(input.oldSessionHash, now);
     const passkeys = await this.members.passkeysOf(found.id);
     const stage: SessionStage = found.totpSecretSealed !== null || passkeys.length > 0 ? 'second_factor' : 'enrol';
@@ -61,7 +63,8 @@ export class SignInService {
     const { address } = client;
     const now = this.now();
     const member = await this.memberOf(session);
-    await this.refuseLocked(member, client.deviceToken, now);
+    await this.refuseBusyAddress(address, now);
+    await this.takeAttempt(member, client.deviceToken, now);
     const secret = member.totpSecretSealed === null ? undefined : this.merchantStore.keyring.open(member.totpSecretSealed, totpOwner(member.id));
     const step = secret === undefined ? undefined : acceptedTotpStep(secret, code, now.getTime(), member.totpLastStep);
     if (step === undefined || !(await this.members.useTotpStep(member.id, step))) await this.failed(member, 'The code', address, now);
@@ -80,7 +83,8 @@ export class SignInService {
     const { address } = client;
     const now = this.now();
     const member = await this.memberOf(session);
-    await this.refuseLocked(member, client.deviceToken, now);
+    await this.refuseBusyAddress(address, now);
+    await this.takeAttempt(member, client.deviceToken, now);
     const challenge = await this.sessions.takeChallenge(session, SIGN_IN_CHALLENGE, now);
     const verified = challenge === undefined ? undefined : await verifiedAssertion(rp, await this.members.passkeysOf(member.id), response, challenge);
     if (!verified) await this.failed(member, 'The passkey', address, now);
@@ -97,11 +101,13 @@ export class SignInService {
   async boundAssertion(session: DashboardSession, rp: RelyingParty, response: unknown, expectedChallenge: string | undefined, client: { address: string; deviceToken: string | undefined }): Promise<void> {
     const now = this.now();
     const member = await this.memberOf(session);
-    await this.refuseLocked(member, client.deviceToken, now);
+    await this.refuseBusyAddress(client.address, now);
+    await this.takeAttempt(member, client.deviceToken, now);
     const verified = expectedChallenge === undefined ? undefined : await verifiedAssertion(rp, await this.members.passkeysOf(member.id), response, expectedChallenge);
     if (!verified) await this.failed(member, 'The passkey', client.address, now);
     const { passkey, newCounter } = verified as NonNullable<typeof verified>;
     await this.members.usePasskey(passkey.id, newCounter, now);
+    await this.members.clearFailures(member.id);
   }
 
   /** A new TOTP secret, pending until a code from it is confirmed; shown this once. */
@@ -111,10 +117,12 @@ export class SignInService {
     return { secret, otpauthUrl: totpUri(secret, { issuer: 'Paysign', label: session.email }) };
   }
 
-  async confirmTotp(session: DashboardSession, code: string, address: string): Promise<SignInStep> {
+  async confirmTotp(session: DashboardSession, code: string, client: { address: string; deviceToken: string | undefined }): Promise<SignInStep> {
+    const { address } = client;
     const now = this.now();
     const member = await this.memberOf(session);
     if (member.totpPendingSealed === null) throw new ApiException('DASHBOARD_CONFLICT', { why: 'No TOTP secret is waiting to be confirmed. Start again with POST /factors/totp.' });
+    await this.takeAttempt(member, client.deviceToken, now);
     const secret = this.merchantStore.keyring.open(member.totpPendingSealed, totpOwner(member.id));
     const step = acceptedTotpStep(secret, code, now.getTime(), null);
     if (step === undefined || !(await this.members.confirmTotp(member.id, member.totpPendingSealed, step))) await this.failed(member, 'The code', address, now);
@@ -134,13 +142,14 @@ export class SignInService {
     const challenge = await this.sessions.takeChallenge(session, REGISTER_CHALLENGE, now);
     const passkey = challenge === undefined ? undefined : await verifiedRegistration(rp, response, challenge);
     if (!passkey) throw new ApiException('DASHBOARD_SIGN_IN_FAILED', this.failureParams('The new passkey'));
-    await this.members.addPasskey({ ...passkey, memberId: member.id, name, createdAt: now });
+    if (!(await this.members.addPasskey({ ...passkey, memberId: member.id, name, createdAt: now }))) throw new ApiException('DASHBOARD_CONFLICT', { why: 'This passkey is already registered. Use it to sign in, or create a new one on your authenticator.' });
     await this.audit.record(actorOf(session, address), 'factor.passkey.added', { subject: passkey.id, detail: { name } });
     return this.secondFactorPassed(session, member, address, 'passkey', { enrolled: true });
   }
 
   /** Sets a password through a one-time link; the member exists from here on, and enrols a factor next. */
-  async acceptLink(token: string, password: string, address: string): Promise<SignInStep> {
+  async acceptLink(token: string, password: string, client: { address: string; oldSessionHash: string | undefined }): Promise<SignInStep> {
+    const { address } = client;
     const now = this.now();
     const passwordHash = await hashPassword(password);
     const memberId = await this.merchantStore.client.transaction(async (tx) => {
@@ -153,6 +162,7 @@ export class SignInService {
       await this.merchantStore.audit(tx, { actor: link.email, channel: 'dashboard', address }, link.kind === 'setup' ? 'member.setup' : 'member.joined', { merchantId: link.merchantId, subject: id, detail: { role: link.role, invitedBy: link.createdBy } });
       return id;
     });
+    if (client.oldSessionHash) await this.sessions.end(client.oldSessionHash, now);
     const sessionToken = await this.sessions.open(memberId, 'enrol', { now, absoluteSeconds: this.config.dashboard.sessionAbsoluteSeconds, address, fresh: true, freshSeconds: this.config.dashboard.freshFactorSeconds });
     return { sessionToken };
   }
@@ -161,11 +171,12 @@ export class SignInService {
     const now = this.now();
     const completing = session.stage !== 'active';
     await this.sessions.advance(session, 'active', new Date(now.getTime() + this.config.dashboard.freshFactorSeconds * 1000));
+    // Both factors are proven: the attempts without a completed sign-in start again from none.
+    await this.members.clearFailures(member.id);
     if (!completing) {
       await this.audit.record(actorOf(session, address), 'factor.confirmed', { detail: { factor } });
       return {};
     }
-    await this.members.clearFailures(member.id);
     await this.audit.record(actorOf(session, address), 'sign-in', { detail: { factor, ...(options.enrolled ? { enrolled: true } : {}) } });
     return { deviceToken: await this.sessions.rememberDevice(member.id, now) };
   }
@@ -177,20 +188,22 @@ export class SignInService {
   }
 
   /**
-   * A locked account refuses every browser, at the password and at the
-   * second factor, but one that completed a sign-in to it before (its device
-   * cookie): the lock stops guessing, and cannot keep the member out.
+   * Takes an attempt at the account's password or code before it is checked
+   * (MemberStore.takeAttempt). A locked account refuses every browser, at the
+   * password and at the second factor, but one that completed a sign-in to it
+   * before (its device cookie): the lock stops guessing, and cannot keep the
+   * member out.
    */
-  private async refuseLocked(member: MemberCredentials, deviceToken: string | undefined, now: Date): Promise<void> {
-    if (member.lockedUntil === null || member.lockedUntil.getTime() <= now.getTime()) return;
-    if (await this.sessions.isKnownDevice(deviceToken, member.id)) return;
-    throw signInLimited('for this account', Math.ceil((member.lockedUntil.getTime() - now.getTime()) / 1000));
+  private async takeAttempt(member: MemberCredentials, deviceToken: string | undefined, now: Date): Promise<void> {
+    const pastLock = member.lockedUntil !== null && member.lockedUntil.getTime() > now.getTime() && (await this.sessions.isKnownDevice(deviceToken, member.id));
+    const lockedUntil = await this.members.takeAttempt(member.id, { max: this.config.dashboard.signInMaxFailures, lockedUntil: new Date(now.getTime() + this.config.dashboard.lockoutSeconds * 1000), now, pastLock });
+    if (lockedUntil) throw signInLimited('for this account', Math.ceil((lockedUntil.getTime() - now.getTime()) / 1000));
   }
 
   private async failed(member: MemberCredentials | undefined, what: string, address: string, now: Date): Promise<never> {
     await this.sessions.addressFailure(address, now);
+    // The member's attempt was taken before the check (takeAttempt); the address's failures are counted here.
     if (member) {
-      await this.members.recordFailure(member.id, this.config.dashboard.signInMaxFailures, new Date(now.getTime() + this.config.dashboard.lockoutSeconds * 1000));
       await this.audit.record({ memberId: member.id, email: member.email, merchantId: member.merchantId, address }, 'sign-in.failed', { detail: { what: what.replace(/^The /, '').toLowerCase() } });
     }
     throw new ApiException('DASHBOARD_SIGN_IN_FAILED', this.failureParams(what));
@@ -231,5 +244,3 @@ const signInLimited = (scope: string, retryAfterSeconds: number) => new SignInLi
 
 /** The keyring's associated data for a member's TOTP secret: a sealed secret opens only on its own row. */
 const totpOwner = owners.memberTotp;
-
-export const actorOf = (session: DashboardSession, address: string) => ({ memberId: session.memberId, email: session.email, merchantId: session.merchantId, address });

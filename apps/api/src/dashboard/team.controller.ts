@@ -58,7 +58,8 @@ export class TeamController {
     fields.done();
     const session = sessionOf(request);
     if (!mayManage(session.role, role, role)) throw new ApiException('DASHBOARD_ROLE_FORBIDDEN', { role: session.role, roles: 'owner, to invite an owner' });
-    if (await this.members.byEmail(email)) throw new ApiException('DASHBOARD_CONFLICT', { why: `${email} is already a member of a team; each email belongs to one team. Change their role instead, or invite another address.` });
+    // Only this team's own members are named: whether an address is another team's stays unknown, and its acceptance fails then.
+    if ((await this.members.byEmail(email))?.merchantId === session.merchantId) throw new ApiException('DASHBOARD_CONFLICT', { why: `${email} is already a member of this team. Change their role instead.` });
     const token = newToken();
     const now = this.now();
     const expiresAt = new Date(now.getTime() + this.config.dashboard.linkTtlSeconds * 1000);

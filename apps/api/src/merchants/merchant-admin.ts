@@ -126,6 +126,7 @@ export class MerchantAdmin {
 
   /** A new key of an existing merchant, with `roles`; `createdByMember` is the dashboard member who asked, who may then not approve what it creates. */
   async addKey(merchantId: string, roles: readonly PayoutRole[], options: { createdByMember?: string } = {}): Promise<NewCredential> {
+    if (FOUR_EYES_ROLES.every((role) => roles.includes(role))) throw new Refusal('A key may not hold both payouts:create and payouts:approve: whoever holds it could create a payout and approve it alone. Make one key for each.');
     const credential = this.newCredential();
     const now = this.now();
     return this.store.change(this.actor, 'add-key', { merchantId, subject: credential.apiKey, detail: { roles } }, async (tx) => {

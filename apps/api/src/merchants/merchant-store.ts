@@ -234,10 +234,28 @@ export class MerchantStore {
     );
   }
 
-  /** The merchant's keys a dashboard member made (created or rolled): that member may not approve what they create. */
-  async keysCreatedByMember(merchantId: string, memberId: string): Promise<string[]> {
-    const { rows } = await this.client.query<{ api_key: string }>('SELECT api_key FROM merchant_credentials WHERE merchant_id = $1 AND created_by_member = $2', [merchantId, memberId]);
+  /**
+   * The merchant's keys made (created or rolled) in the dashboard by the
+   * person with this email, under any member id they had: a member removed
+   * and invited again is still the person who made them (four eyes).
+   */
+  async keysMadeBy(merchantId: string, email: string): Promise<string[]> {
+    const { rows } = await this.client.query<{ api_key: string }>(
+      'SELECT c.api_key FROM merchant_credentials c JOIN dashboard_members m ON m.id = c.created_by_member WHERE c.merchant_id = $1 AND lower(m.email) = lower($2)',
+      [merchantId, email],
+    );
     return rows.map((row) => row.api_key);
+  }
+
+  /** The keys made in the dashboard by whoever made `apiKey` there, `apiKey` included; just `apiKey` when an operator made it. */
+  async keysOfSameMaker(apiKey: string): Promise<string[]> {
+    const { rows } = await this.client.query<{ api_key: string }>(
+      `SELECT c.api_key FROM merchant_credentials c JOIN dashboard_members m ON m.id = c.created_by_member
+        WHERE lower(m.email) = (SELECT lower(made.email) FROM merchant_credentials k JOIN dashboard_members made ON made.id = k.created_by_member WHERE k.api_key = $1)
+          AND c.merchant_id = (SELECT merchant_id FROM merchant_credentials WHERE api_key = $1)`,
+      [apiKey],
+    );
+    return [...new Set([apiKey, ...rows.map((row) => row.api_key)])];
   }
 
   /** A merchant's row, or undefined. */

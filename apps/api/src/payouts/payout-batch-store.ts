@@ -176,7 +176,7 @@ export class PayoutBatchStore {
         const batch = rows[0];
         if (!batch) return { refused: 'not-found' };
         const ownKeys = submitter.ownKeys ?? [submitter.apiKey];
-        const owner = submitter.ownKeys === undefined ? 'this key' : 'a key this member made';
+        const owner = submitter.ownKeys === undefined ? 'this key' : 'a key made by the same team member';
         if (batch.status !== 'OPEN') {
           // The same submission again (a retry whose answer was lost): a submitted batch, and the numbers it was submitted with. It changes nothing.
           const current = (await this.findOn(tx, key)) as StoredBatch;

@@ -7,6 +7,7 @@ import { ApiException } from '../errors/api.exception';
 import { JobRunner, type JobRunOutcome } from '../jobs/job-runner';
 import { ServiceLogger } from '../logging/logger';
 import { MerchantRegistry } from '../merchants/merchant-registry';
+import { MerchantStore } from '../merchants/merchant-store';
 import { amountOf, moneyFromAmount } from '../money/money';
 import { PayoutBatchStore, type PayoutBatchListQuery, type StoredBatch } from './payout-batch-store';
 import type { PayoutKey } from './payout-rows';
@@ -33,6 +34,7 @@ export class PayoutBatchesService implements OnModuleInit {
     private readonly payouts: PayoutsService,
     private readonly events: PayoutEvents,
     private readonly merchants: MerchantRegistry,
+    private readonly merchantStore: MerchantStore,
     private readonly jobs: JobRunner,
     @Inject(ServiceLogger) private readonly logger: Logger,
     @Inject(AppConfigToken) private readonly config: AppConfig,
@@ -68,7 +70,9 @@ export class PayoutBatchesService implements OnModuleInit {
 
   async submit(caller: Caller, reference: string, input: SubmitPayoutBatchDto): Promise<StoredBatch> {
     const expected = { count: input.expectedCount, totalMinor: moneyFromAmount(input.expectedTotal, 'NGN').minor };
-    const submitter = { apiKey: caller.apiKey, canCreate: this.merchants.hasRole(caller.apiKey, 'payouts:create'), canApprove: this.merchants.hasRole(caller.apiKey, 'payouts:approve') };
+    // Keys one dashboard member made are one person's: none of them may approve what another of them created.
+    const ownKeys = await this.merchantStore.keysOfSameMaker(caller.apiKey);
+    const submitter = { apiKey: caller.apiKey, canCreate: this.merchants.hasRole(caller.apiKey, 'payouts:create'), canApprove: this.merchants.hasRole(caller.apiKey, 'payouts:approve'), ...(ownKeys.length > 1 ? { ownKeys } : {}) };
     const outcome = await this.store.submit({ merchantId: caller.merchantId, reference }, expected, submitter, this.now());
     if ('submitted' in outcome) {
       if (!outcome.replayed) {
@@ -105,6 +109,8 @@ export class PayoutBatchesService implements OnModuleInit {
    */
   async submitAsMember(merchantId: string, reference: string, expected: { count: number; totalMinor: bigint }, approver: { decidedBy: string; ownKeys: readonly string[] }): Promise<StoredBatch> {
     const outcome = await this.store.submit({ merchantId, reference }, expected, { apiKey: approver.decidedBy, canCreate: false, canApprove: true, ownKeys: approver.ownKeys }, this.now());
+    // Another member's submission, found as a replay: this member approved nothing.
+    if ('submitted' in outcome && outcome.replayed && outcome.submitted.submittedBy !== approver.decidedBy) throw new ApiException('DASHBOARD_CONFLICT', { why: `Payout batch ${reference} was approved by ${outcome.submitted.submittedBy ?? 'someone else'} a moment ago; there is nothing left to approve.` });
     if ('submitted' in outcome) {
       if (!outcome.replayed) {
         this.logger.info({ merchantId, reference, submittedBy: approver.decidedBy, count: expected.count }, 'payout batch submitted');

@@ -12,6 +12,7 @@ import { JobRunner } from '../jobs/job-runner';
 import { ServiceLogger } from '../logging/logger';
 import { InsufficientBalanceError, Ledger } from '../ledger/ledger';
 import { MerchantRegistry } from '../merchants/merchant-registry';
+import { MerchantStore } from '../merchants/merchant-store';
 import { needsApproval, type PayoutRole } from '../merchants/payout-approval';
 import { amountOf, moneyFromAmount } from '../money/money';
 import { matchName } from '@paysign/contracts';
@@ -34,6 +35,7 @@ export class PayoutsService {
     private readonly enquiries: EnquiryRecords,
     private readonly ledger: Ledger,
     private readonly merchants: MerchantRegistry,
+    private readonly merchantStore: MerchantStore,
     private readonly jobs: JobRunner,
     private readonly providers: ProviderRegistry,
     @Inject(AppConfigToken) private readonly config: AppConfig,
@@ -213,6 +215,10 @@ export class PayoutsService {
     if (payout.batchReference !== null) throw inBatch(payout);
     if (decision === 'approve' && payout.createdBy === caller.apiKey) {
       throw new ApiException('APPROVER_REQUIRED', { apiKey: caller.apiKey, action: decision, subject: `payout ${reference}`, why: 'it created the payout, and a payout is approved by a second credential.' });
+    }
+    // Two keys one dashboard member made are one person's: four eyes needs two.
+    if (decision === 'approve' && payout.createdBy !== null && (await this.merchantStore.keysOfSameMaker(caller.apiKey)).includes(payout.createdBy)) {
+      throw new ApiException('APPROVER_REQUIRED', { apiKey: caller.apiKey, action: decision, subject: `payout ${reference}`, why: `the same team member made it and ${payout.createdBy}, which created the payout; a payout is approved by a second person.` });
     }
     const decidedByCaller = payout.approval?.decidedBy === caller.apiKey && payout.approval.status === (decision === 'approve' ? 'approved' : 'rejected');
     if (payout.status !== 'PENDING_APPROVAL' && !decidedByCaller) throw new ApiException('PAYOUT_NOT_AWAITING_APPROVAL', { reference, status: payout.status });

@@ -1,4 +1,4 @@
-import { toDate, type SqlClient } from '../db/sql-client';
+import { toDate, type SqlClient, type SqlQueryable } from '../db/sql-client';
 import { sqlNow, type StoreClock } from '../db/store-clock';
 import { oneMoreAttempt } from './webhook-replay';
 
@@ -68,7 +68,7 @@ export async function endpointDeliveries(
  * body, never cutting short the retries its schedule still gives it; false
  * when the endpoint has no such event.
  */
-export async function resendDelivery(client: SqlClient, storeClock: StoreClock, event: { merchantId: string; endpointId: string; eventId: string; scheduledAttempts: number }): Promise<boolean> {
+export async function resendDelivery(client: SqlQueryable, storeClock: StoreClock, event: { merchantId: string; endpointId: string; eventId: string; scheduledAttempts: number }): Promise<boolean> {
   const params: unknown[] = [event.merchantId, event.endpointId, event.eventId, event.scheduledAttempts];
   const { rows } = await client.query<{ id: string }>(
     `UPDATE outbox_events SET status = 'pending', next_attempt_at = ${sqlNow(storeClock, params)}, attempts_allowed = ${oneMoreAttempt('$4')}

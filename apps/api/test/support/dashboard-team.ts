@@ -19,8 +19,8 @@ export interface SignedInMember {
 export async function acceptLink(api: TestApp, clock: TestClock, url: string): Promise<SignedInMember> {
   const browser = new DashboardClient(api.baseUrl);
   const token = linkToken(url);
-  const { email } = (await browser.call('GET', `/links/${token}`)).json as { email: string };
-  await browser.call('POST', `/links/${token}`, { password: DASHBOARD_PASSWORD });
+  const { email } = (await browser.call('POST', '/links/lookup', { token })).json as { email: string };
+  await browser.call('POST', '/links/accept', { token, password: DASHBOARD_PASSWORD });
   const secret = String((await browser.call('POST', '/factors/totp')).json.secret);
   clock.advance(STEP_MS);
   const confirmed = await browser.call('POST', '/factors/totp/confirm', { code: await totpCode(secret, clock.now()) });

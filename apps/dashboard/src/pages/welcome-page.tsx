@@ -14,7 +14,8 @@ const LINK_TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 /**
  * A setup or invitation link, /payment/dashboard/welcome#<token>: the token
- * rides in the fragment, which browsers never send, so no server log holds it.
+ * rides in the fragment, which browsers never send, and reaches the API in a
+ * body, never a path, so no request log holds it.
  */
 export function WelcomePage() {
   const { hash } = useLocation();
@@ -22,7 +23,7 @@ export function WelcomePage() {
   const { client } = useApi();
   const link = useQuery({
     queryKey: ['link', token],
-    queryFn: () => unwrap(client.GET('/links/{token}', { params: { path: { token } } })),
+    queryFn: () => unwrap(client.POST('/links/lookup', { body: { token } })),
     enabled: LINK_TOKEN.test(token),
     retry: false,
   });
@@ -65,7 +66,7 @@ function PasswordForm({ token }: { token: string }) {
   const [repeat, setRepeat] = useState('');
   const [mismatch, setMismatch] = useState(false);
   const accept = useMutation({
-    mutationFn: () => unwrap(client.POST('/links/{token}', { params: { path: { token } }, body: { password } })),
+    mutationFn: () => unwrap(client.POST('/links/accept', { body: { token, password } })),
     onSuccess: (session) => {
       setSession(session);
       navigate('/enrol', { replace: true });

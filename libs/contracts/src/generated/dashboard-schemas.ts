@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/dashboard-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 787886ec41310402d38dfa5b05d2517ee15a0bd961b4b371cd1e7ac111f4fa22
+ * Inputs: sha256 f9ca1897639c05ebc9a9b78cfd29d21129d7f34a3f22de27ebc2a707ab43a059
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -355,13 +355,33 @@ export const DASHBOARD_SCHEMAS = {
       }
     }
   },
+  "LinkTokenRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "token"
+    ],
+    "properties": {
+      "token": {
+        "type": "string",
+        "pattern": "^[A-Za-z0-9_-]{43}$",
+        "description": "What follows `#` in the link."
+      }
+    }
+  },
   "AcceptLinkRequest": {
     "type": "object",
     "additionalProperties": false,
     "required": [
+      "token",
       "password"
     ],
     "properties": {
+      "token": {
+        "type": "string",
+        "pattern": "^[A-Za-z0-9_-]{43}$",
+        "description": "What follows `#` in the link."
+      },
       "password": {
         "type": "string",
         "minLength": 12,
