@@ -59,6 +59,9 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard approvals', () => {
     const read = (await call(MERCHANT_A, 'GET', `/payment/api/payouts/${reference}`)).json;
     expect(read).toMatchObject({ status: 'QUEUED', approval: { status: 'approved', decidedBy: `dashboard:${approver.email}` } });
     expect((await approver.browser.call('POST', `/approvals/payout/${reference}`, { totpCode: '123456' })).json.code).toBe('DASHBOARD_CONFLICT');
+    // The security log holds the approval with what it bound, written in the approval's own transaction.
+    const log = (await owner.browser.call('GET', '/security-log')).json.data as Array<{ action: string; subject: string; actor: string; detail: Record<string, unknown> }>;
+    expect(log.find((e) => e.action === 'payout.approved' && e.subject === reference)).toMatchObject({ actor: approver.email, detail: { amount: 150_000, currency: 'NGN', factor: 'totp' } });
   });
 
   it('refuses a member the approval of a payout created with a key they made', async () => {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { SqlQueryable } from '../db/sql-client';
 import { ApiException } from '../errors/api.exception';
 import { PayoutBatchesService } from '../payouts/payout-batches.service';
 import { PayoutsService } from '../payouts/payouts.service';
@@ -11,7 +12,8 @@ export interface ApprovalSubject {
   binding: ApprovalBinding;
   createdAt: Date;
   createdBy: string;
-  approve(approver: { decidedBy: string; ownKeys: readonly string[] }): Promise<{ status: string }>;
+  /** Approves it; `alsoInTransaction` (the security log line) commits with the approval or not at all. */
+  approve(approver: { decidedBy: string; ownKeys: readonly string[]; alsoInTransaction: (tx: SqlQueryable) => Promise<void> }): Promise<{ status: string }>;
 }
 
 const REFERENCE = /^[A-Za-z0-9._-]{1,64}$/;

@@ -80,8 +80,11 @@ export class ApprovalsController {
       if (session.passkeys > 0) throw new ApiException('DASHBOARD_CONFLICT', { why: 'You have a passkey: approve with it, so that what you approve is bound to what you were shown.' });
       await this.signIn.totp(session, totpCode as string, client);
     }
-    const approved = await subject.approve({ decidedBy: `dashboard:${session.email}`, ownKeys });
-    await this.audit.record(actorOf(session, request.ip), `${kind}.approved`, { subject: reference, detail: { ...subject.binding, factor: passkey !== undefined ? 'passkey' : 'totp' } });
+    const approved = await subject.approve({
+      decidedBy: `dashboard:${session.email}`,
+      ownKeys,
+      alsoInTransaction: (tx) => this.audit.record(actorOf(session, request.ip), `${kind}.approved`, { subject: reference, detail: { ...subject.binding, factor: passkey !== undefined ? 'passkey' : 'totp' } }, tx),
+    });
     return { kind: subject.binding.kind, reference, status: approved.status };
   }
 }

@@ -164,7 +164,7 @@ export class PayoutBatchStore {
    * holds, is answered as it is: a retry changes nothing. An OPEN batch past
    * its expiry is not submitted, though its sweep has not yet run.
    */
-  async submit(key: PayoutKey, expected: { count: number; totalMinor: bigint }, submitter: Submitter, now: Date): Promise<SubmitOutcome> {
+  async submit(key: PayoutKey, expected: { count: number; totalMinor: bigint }, submitter: Submitter, now: Date, alsoInTransaction?: (tx: SqlQueryable) => Promise<void>): Promise<SubmitOutcome> {
     return this.observed('batch', () =>
       this.client.transaction(async (tx): Promise<SubmitOutcome> => {
         const params: unknown[] = [key.merchantId, key.reference];
@@ -214,6 +214,7 @@ export class PayoutBatchStore {
           `UPDATE payout_batches SET status = 'SUBMITTED', submitted_by = $3, submitted_at = $4::timestamptz, version = version + 1 WHERE merchant_id = $1 AND reference = $2`,
           [key.merchantId, key.reference, submitter.apiKey, now.toISOString()],
         );
+        await alsoInTransaction?.(tx);
         return { submitted: (await this.findOn(tx, key)) as StoredBatch, replayed: false };
       }),
     );

@@ -1,3 +1,4 @@
+import type { SqlQueryable } from '../db/sql-client';
 import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
@@ -107,8 +108,8 @@ export class PayoutBatchesService implements OnModuleInit {
    * and total they were shown must be the batch's, and none of its payouts,
    * nor the batch, may come from a key the member made (four eyes).
    */
-  async submitAsMember(merchantId: string, reference: string, expected: { count: number; totalMinor: bigint }, approver: { decidedBy: string; ownKeys: readonly string[] }): Promise<StoredBatch> {
-    const outcome = await this.store.submit({ merchantId, reference }, expected, { apiKey: approver.decidedBy, canCreate: false, canApprove: true, ownKeys: approver.ownKeys }, this.now());
+  async submitAsMember(merchantId: string, reference: string, expected: { count: number; totalMinor: bigint }, approver: { decidedBy: string; ownKeys: readonly string[]; alsoInTransaction?: (tx: SqlQueryable) => Promise<void> }): Promise<StoredBatch> {
+    const outcome = await this.store.submit({ merchantId, reference }, expected, { apiKey: approver.decidedBy, canCreate: false, canApprove: true, ownKeys: approver.ownKeys }, this.now(), approver.alsoInTransaction);
     // Another member's submission, found as a replay: this member approved nothing.
     if ('submitted' in outcome && outcome.replayed && outcome.submitted.submittedBy !== approver.decidedBy) throw new ApiException('DASHBOARD_CONFLICT', { why: `Payout batch ${reference} was approved by ${outcome.submitted.submittedBy ?? 'someone else'} a moment ago; there is nothing left to approve.` });
     if ('submitted' in outcome) {

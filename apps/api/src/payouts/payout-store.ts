@@ -286,7 +286,7 @@ export class PayoutStore {
    * a submitted batch to become final completes the batch, in the same
    * transaction.
    */
-  async move(key: PayoutKey, transition: PayoutTransition, now: Date, eventOf: PayoutEventOf, options: { firstCheckMs?: number; reversalWatchMs?: number } = {}): Promise<StoredPayout | undefined> {
+  async move(key: PayoutKey, transition: PayoutTransition, now: Date, eventOf: PayoutEventOf, options: { firstCheckMs?: number; reversalWatchMs?: number; alsoInTransaction?: (tx: SqlQueryable) => Promise<void> } = {}): Promise<StoredPayout | undefined> {
     return this.observed('move', () =>
       this.client.transaction(async (tx) => {
         const precondition = movePreconditionOf(transition);
@@ -335,6 +335,8 @@ export class PayoutStore {
         if (transition.to === 'FAILED' || transition.to === 'CANCELLED') await this.ledger.releasePayout(tx, money(moved), now);
         if (transition.to === 'REVERSED') await this.ledger.reversePayout(tx, money(moved), now);
         await this.outbox.writeMany(tx, eventOf(moved));
+        // What the caller records of the move (a security log line), committed with it or not at all.
+        await options.alsoInTransaction?.(tx);
         if (moved.batchReference !== null && (FINAL_STATUSES as string[]).includes(transition.to) && transition.to !== 'REVERSED') {
           await this.batches.completeIfDone(tx, { merchantId: moved.merchantId, reference: moved.batchReference }, now);
         }

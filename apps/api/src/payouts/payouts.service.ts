@@ -1,3 +1,4 @@
+import type { SqlQueryable } from '../db/sql-client';
 import { createHash } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
@@ -168,7 +169,7 @@ export class PayoutsService {
    * as for keys: a member may not approve a payout created by a key they
    * made (`ownKeys`). The member's passkey or code was checked by the caller.
    */
-  async approveAsMember(merchantId: string, reference: string, approver: { decidedBy: string; ownKeys: readonly string[] }): Promise<StoredPayout> {
+  async approveAsMember(merchantId: string, reference: string, approver: { decidedBy: string; ownKeys: readonly string[]; alsoInTransaction?: (tx: SqlQueryable) => Promise<void> }): Promise<StoredPayout> {
     const payout = await this.get({ merchantId, reference });
     if (payout.batchReference !== null) throw inBatch(payout);
     if (payout.createdBy !== null && approver.ownKeys.includes(payout.createdBy)) {
@@ -176,7 +177,7 @@ export class PayoutsService {
     }
     if (payout.approval?.status === 'approved' && payout.approval.decidedBy === approver.decidedBy) return payout;
     if (payout.status !== 'PENDING_APPROVAL') throw new ApiException('PAYOUT_NOT_AWAITING_APPROVAL', { reference, status: payout.status });
-    const approved = await this.store.move(payout, { to: 'QUEUED', approvedBy: approver.decidedBy }, this.now(), this.events.eventOf);
+    const approved = await this.store.move(payout, { to: 'QUEUED', approvedBy: approver.decidedBy }, this.now(), this.events.eventOf, approver.alsoInTransaction ? { alsoInTransaction: approver.alsoInTransaction } : {});
     if (!approved) {
       if ((await this.get(payout)).status === 'PENDING_APPROVAL') throw new ApiException('PAYOUT_NOT_AWAITING_APPROVAL', { reference, status: 'PENDING_APPROVAL past its approval expiry, and about to be cancelled' });
       return this.approveAsMember(merchantId, reference, approver);
