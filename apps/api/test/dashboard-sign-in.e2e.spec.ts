@@ -5,6 +5,7 @@
 // gets past. Every answer is checked against openapi/dashboard-api.yaml.
 import { randomUUID } from 'node:crypto';
 import { MerchantStore } from '../src/merchants/merchant-store';
+import { ServiceMetrics } from '../src/metrics/service-metrics';
 import { merchantAdmin } from './support/merchant-changes';
 import { DashboardClient, linkToken, totpCode } from './support/dashboard-client';
 import { describeWithStore, DATABASE_URL } from './support/stores';
@@ -94,6 +95,8 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard sign-in', () => {
     const unknown = await browser.call('POST', '/sign-in', { email: `nobody-${randomUUID().slice(0, 6)}@example.com`, password: PASSWORD });
     expect([wrong.status, unknown.status]).toEqual([401, 401]);
     expect(wrong.json.message).toBe(unknown.json.message);
+    const counted = await api.app.get(ServiceMetrics).registry.metrics();
+    expect(counted).toMatch(/paysign_dashboard_sign_ins_total\{step="password",outcome="failed"\} [1-9]/);
     const malformed = await browser.call('POST', '/sign-in', { email: 'not an email', password: PASSWORD, extra: 1 });
     expect(malformed.status).toBe(400);
     expect((malformed.json.details as Array<{ field: string }>).map((d) => d.field).sort()).toEqual(['email', 'extra']);

@@ -5,6 +5,7 @@ import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { Clock } from '../config/clock';
 import { ApiException } from '../errors/api.exception';
+import { ServiceMetrics } from '../metrics/service-metrics';
 import { EMAIL, FieldReader, jsonObject, TOTP_CODE } from './dashboard-body';
 import { DashboardAudit } from './dashboard-audit';
 import { DashboardOpenRoute, DashboardRoute } from './dashboard-route.decorator';
@@ -26,6 +27,7 @@ export class SessionController {
   constructor(
     private readonly signIn: SignInService,
     private readonly audit: DashboardAudit,
+    @Inject(ServiceMetrics) private readonly metrics: ServiceMetrics,
     @Inject(AppConfigToken) private readonly config: AppConfig,
     @Inject(Clock) private readonly clock: Clock,
   ) {
@@ -47,7 +49,7 @@ export class SessionController {
     const password = fields.string('password', { max: 1024, describe: 'your password' });
     fields.done();
     const old = readCookie(request, this.cookies.session);
-    const step = await retryAfter(reply, () => this.signIn.signIn({ email, password, address: request.ip, deviceToken: readCookie(request, this.cookies.device), oldSessionHash: old && tokenHash(old) }));
+    const step = await this.counted('password', reply, () => this.signIn.signIn({ email, password, address: request.ip, deviceToken: readCookie(request, this.cookies.device), oldSessionHash: old && tokenHash(old) }));
     return this.answer(request, reply, step);
   }
 
@@ -58,7 +60,7 @@ export class SessionController {
     const fields = new FieldReader(jsonObject(request), ['code']);
     const code = fields.string('code', TOTP_CODE);
     fields.done();
-    return this.answer(request, reply, await retryAfter(reply, () => this.signIn.totp(sessionOf(request), code, this.client(request))));
+    return this.answer(request, reply, await this.counted('totp', reply, () => this.signIn.totp(sessionOf(request), code, this.client(request))));
   }
 
   @Post('sign-in/passkey/options')
@@ -75,7 +77,7 @@ export class SessionController {
     const fields = new FieldReader(jsonObject(request), ['response']);
     const response = fields.object('response');
     fields.done();
-    return this.answer(request, reply, await retryAfter(reply, () => this.signIn.passkey(sessionOf(request), this.signIn.relyingParty(request), response, this.client(request))));
+    return this.answer(request, reply, await this.counted('passkey', reply, () => this.signIn.passkey(sessionOf(request), this.signIn.relyingParty(request), response, this.client(request))));
   }
 
   @Post('sign-out')
@@ -98,6 +100,23 @@ export class SessionController {
     setCookie(reply, this.cookies, this.cookies.session, '', 0);
   }
 
+  /** Runs a sign-in step and counts its outcome (paysign_dashboard_sign_ins_total); a refusal for too many failures carries Retry-After. */
+  private async counted<T>(step: 'password' | 'totp' | 'passkey', reply: FastifyReply, run: () => Promise<T>): Promise<T> {
+    try {
+      const done = await run();
+      this.metrics.dashboardSignIns.inc({ step, outcome: 'ok' });
+      return done;
+    } catch (error) {
+      if (error instanceof SignInLimited) {
+        void reply.header('retry-after', String(error.retryAfterSeconds));
+        this.metrics.dashboardSignIns.inc({ step, outcome: 'limited' });
+      } else if (error instanceof ApiException && error.code === 'DASHBOARD_SIGN_IN_FAILED') {
+        this.metrics.dashboardSignIns.inc({ step, outcome: 'failed' });
+      }
+      throw error;
+    }
+  }
+
   private client(request: FastifyRequest): { address: string; deviceToken: string | undefined } {
     return { address: request.ip, deviceToken: readCookie(request, this.cookies.device) };
   }
@@ -110,15 +129,6 @@ export class SessionController {
   }
 }
 
-/** Runs a sign-in step; a refusal for too many failures carries Retry-After. */
-async function retryAfter<T>(reply: FastifyReply, step: () => Promise<T>): Promise<T> {
-  try {
-    return await step();
-  } catch (error) {
-    if (error instanceof SignInLimited) void reply.header('retry-after', String(error.retryAfterSeconds));
-    throw error;
-  }
-}
 
 /** The session of `token` as the contract gives it, read after the change that led here. */
 export async function answerSession(signIn: SignInService, config: AppConfig, _request: FastifyRequest, token: string | undefined, now: Date): Promise<Session> {

@@ -53,6 +53,13 @@ export class ServiceMetrics {
     registers: [this.registry],
   });
 
+  readonly dashboardSignIns = new Counter({
+    name: 'paysign_dashboard_sign_ins_total',
+    help: "Dashboard sign-in steps, by step (password, totp, passkey) and outcome (ok, failed, limited).",
+    labelNames: ['step', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
   readonly rateLimited = new Counter({
     name: 'paysign_rate_limited_total',
     help: 'Requests refused with 429, by what was limited: an API key or a client address.',
