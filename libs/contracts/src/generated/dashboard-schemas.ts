@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/dashboard-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 f9ca1897639c05ebc9a9b78cfd29d21129d7f34a3f22de27ebc2a707ab43a059
+ * Inputs: sha256 ab1e855da9fa6b5f56f06b91d6d9cf2e2551a6666c547aaa18792743d5efd6b4
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -1188,6 +1188,607 @@ export const DASHBOARD_SCHEMAS = {
       },
       "status": {
         "type": "string"
+      }
+    }
+  },
+  "PayoutStatus": {
+    "type": "string",
+    "enum": [
+      "PENDING_APPROVAL",
+      "BATCHED",
+      "QUEUED",
+      "PROCESSING",
+      "SUCCESSFUL",
+      "FAILED",
+      "CANCELLED",
+      "REVERSED"
+    ],
+    "description": "As the merchant API's `PayoutStatus`."
+  },
+  "PayoutBatchStatus": {
+    "type": "string",
+    "enum": [
+      "OPEN",
+      "SUBMITTED",
+      "COMPLETED",
+      "CANCELLED"
+    ]
+  },
+  "Payout": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "reference",
+      "status",
+      "amount",
+      "fee",
+      "currency",
+      "bankCode",
+      "accountNumber",
+      "accountName",
+      "nameMatch",
+      "narration",
+      "batchReference",
+      "createdBy",
+      "approval",
+      "failureReason",
+      "cancellationReason",
+      "createdAt",
+      "completedAt"
+    ],
+    "properties": {
+      "reference": {
+        "type": "string"
+      },
+      "status": {
+        "$ref": "#/components/schemas/PayoutStatus"
+      },
+      "amount": {
+        "type": "integer",
+        "description": "In kobo."
+      },
+      "fee": {
+        "type": "integer",
+        "description": "In kobo."
+      },
+      "currency": {
+        "type": "string"
+      },
+      "bankCode": {
+        "type": "string"
+      },
+      "accountNumber": {
+        "type": "string"
+      },
+      "accountName": {
+        "type": "string",
+        "description": "The name the bank gave the enquiry."
+      },
+      "nameMatch": {
+        "type": "string",
+        "enum": [
+          "exact",
+          "partial",
+          "not_checked"
+        ]
+      },
+      "narration": {
+        "type": "string"
+      },
+      "batchReference": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "createdBy": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "The API key that created it, or `dashboard:` and the email of the member who did."
+      },
+      "approval": {
+        "type": [
+          "object",
+          "null"
+        ],
+        "additionalProperties": false,
+        "required": [
+          "status",
+          "decidedBy",
+          "decidedAt",
+          "reason",
+          "expiresAt"
+        ],
+        "properties": {
+          "status": {
+            "type": "string",
+            "enum": [
+              "pending",
+              "approved",
+              "rejected",
+              "expired",
+              "withdrawn"
+            ]
+          },
+          "decidedBy": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "decidedAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          },
+          "reason": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "description": "Why it was rejected."
+          },
+          "expiresAt": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "format": "date-time"
+          }
+        }
+      },
+      "failureReason": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "cancellationReason": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "completedAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time"
+      }
+    },
+    "example": {
+      "reference": "PAYOUT-2026-0001",
+      "status": "PENDING_APPROVAL",
+      "amount": 500000,
+      "fee": 2500,
+      "currency": "NGN",
+      "bankCode": "058",
+      "accountNumber": "0123456789",
+      "accountName": "ADA LOVELACE",
+      "nameMatch": "not_checked",
+      "narration": "November invoice",
+      "batchReference": null,
+      "createdBy": "dashboard:ada@example.com",
+      "approval": {
+        "status": "pending",
+        "decidedBy": null,
+        "decidedAt": null,
+        "reason": null,
+        "expiresAt": "2026-01-02T00:00:00.000Z"
+      },
+      "failureReason": null,
+      "cancellationReason": null,
+      "createdAt": "2026-01-01T00:00:00.000Z",
+      "completedAt": null
+    }
+  },
+  "PayoutPage": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "data",
+      "nextCursor"
+    ],
+    "properties": {
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/Payout"
+        }
+      },
+      "nextCursor": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "Pass it as `after` for the next page; null on the last."
+      }
+    }
+  },
+  "PayoutEvent": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "eventId",
+      "eventType",
+      "createdAt"
+    ],
+    "properties": {
+      "eventId": {
+        "type": "string"
+      },
+      "eventType": {
+        "type": "string",
+        "description": "Such as `payout.successful`."
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      }
+    }
+  },
+  "PayoutDetail": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "payout",
+      "events"
+    ],
+    "properties": {
+      "payout": {
+        "$ref": "#/components/schemas/Payout"
+      },
+      "events": {
+        "type": "array",
+        "description": "Oldest first.",
+        "items": {
+          "$ref": "#/components/schemas/PayoutEvent"
+        }
+      }
+    }
+  },
+  "CreatePayoutRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "reference",
+      "amount",
+      "currency",
+      "enquiryId",
+      "narration"
+    ],
+    "properties": {
+      "reference": {
+        "type": "string",
+        "pattern": "^[A-Za-z0-9._-]{1,64}$"
+      },
+      "amount": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 100000000000,
+        "description": "In kobo."
+      },
+      "currency": {
+        "type": "string",
+        "enum": [
+          "NGN"
+        ]
+      },
+      "enquiryId": {
+        "type": "string",
+        "pattern": "^enq_[A-Za-z0-9_-]{22}$",
+        "description": "The `enquiryId` of `POST /account-enquiries`."
+      },
+      "narration": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 100,
+        "pattern": "\\S"
+      }
+    },
+    "example": {
+      "reference": "PAYOUT-2026-0001",
+      "amount": 500000,
+      "currency": "NGN",
+      "enquiryId": "enq_3q2w7RkY8x0cQm5nVbLz1s",
+      "narration": "November invoice"
+    }
+  },
+  "PayoutBatch": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "reference",
+      "title",
+      "status",
+      "count",
+      "total",
+      "fees",
+      "approvalRequired",
+      "createdBy",
+      "submittedBy",
+      "cancellationReason",
+      "createdAt",
+      "expiresAt",
+      "submittedAt"
+    ],
+    "properties": {
+      "reference": {
+        "type": "string"
+      },
+      "title": {
+        "type": "string"
+      },
+      "status": {
+        "$ref": "#/components/schemas/PayoutBatchStatus"
+      },
+      "count": {
+        "type": "integer"
+      },
+      "total": {
+        "type": "integer",
+        "description": "In kobo."
+      },
+      "fees": {
+        "type": "integer",
+        "description": "In kobo."
+      },
+      "approvalRequired": {
+        "type": "boolean"
+      },
+      "createdBy": {
+        "type": "string"
+      },
+      "submittedBy": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "cancellationReason": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "expiresAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time",
+        "description": "Until when an `OPEN` batch may be submitted."
+      },
+      "submittedAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time"
+      }
+    }
+  },
+  "PayoutBatchPage": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "data",
+      "nextCursor"
+    ],
+    "properties": {
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/PayoutBatch"
+        }
+      },
+      "nextCursor": {
+        "type": [
+          "string",
+          "null"
+        ]
+      }
+    }
+  },
+  "PayoutBatchDetail": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "batch",
+      "payouts"
+    ],
+    "properties": {
+      "batch": {
+        "$ref": "#/components/schemas/PayoutBatch"
+      },
+      "payouts": {
+        "type": "array",
+        "description": "Its payouts, oldest first (at most `DASHBOARD_BATCH_MAX_ROWS`).",
+        "items": {
+          "$ref": "#/components/schemas/Payout"
+        }
+      }
+    }
+  },
+  "BatchDryRunRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "csv"
+    ],
+    "properties": {
+      "csv": {
+        "type": "string",
+        "minLength": 1,
+        "description": "The file's text (UTF-8), header row first."
+      }
+    },
+    "example": {
+      "csv": "reference,bankCode,accountNumber,amount,narration,expectedAccountName\nPAY-1,058,0123456789,5000.50,November salary,Ada Lovelace\n"
+    }
+  },
+  "CreateBatchRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "reference",
+      "title",
+      "csv"
+    ],
+    "properties": {
+      "reference": {
+        "type": "string",
+        "pattern": "^[A-Za-z0-9._-]{1,64}$"
+      },
+      "title": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 100
+      },
+      "csv": {
+        "type": "string",
+        "minLength": 1
+      }
+    }
+  },
+  "BatchRowResult": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "line",
+      "reference",
+      "bankCode",
+      "accountNumber",
+      "amount",
+      "accountName",
+      "nameMatch",
+      "problem"
+    ],
+    "properties": {
+      "line": {
+        "type": "integer",
+        "description": "The row's line in the file (the header is line 1)."
+      },
+      "reference": {
+        "type": "string"
+      },
+      "bankCode": {
+        "type": "string"
+      },
+      "accountNumber": {
+        "type": "string"
+      },
+      "amount": {
+        "type": [
+          "integer",
+          "null"
+        ],
+        "description": "In kobo; null when the amount is not one."
+      },
+      "accountName": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "The name the bank gave."
+      },
+      "nameMatch": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "enum": [
+          "exact",
+          "partial",
+          "not_checked",
+          "none",
+          null
+        ],
+        "description": "How `expectedAccountName` compared with it; `none` is a problem."
+      },
+      "problem": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "What is wrong with the row; null when it passes."
+      }
+    }
+  },
+  "BatchDryRun": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "rows",
+      "count",
+      "total",
+      "problems"
+    ],
+    "properties": {
+      "rows": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/BatchRowResult"
+        }
+      },
+      "count": {
+        "type": "integer"
+      },
+      "total": {
+        "type": "integer",
+        "description": "In kobo, of the rows whose amount is one."
+      },
+      "problems": {
+        "type": "integer",
+        "description": "Rows with a problem; nothing is created while any has one."
+      }
+    }
+  },
+  "SubmitBatchRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "expectedCount",
+      "expectedTotal"
+    ],
+    "properties": {
+      "expectedCount": {
+        "type": "integer",
+        "minimum": 1
+      },
+      "expectedTotal": {
+        "type": "integer",
+        "minimum": 1,
+        "description": "In kobo."
+      }
+    }
+  },
+  "RejectRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "reason"
+    ],
+    "properties": {
+      "reason": {
+        "type": "string",
+        "minLength": 1,
+        "maxLength": 200,
+        "pattern": "\\S",
+        "description": "Why; shown in the payout or batch."
       }
     }
   }
