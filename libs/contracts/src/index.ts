@@ -9,3 +9,7 @@ export type { AccountEnquiryRequest, AccountEnquiryFailure, CheckoutSubmission, 
 export { ERROR_REGISTRY, ERROR_SUMMARIES, errorMessage, errorDefinition, errorTraitsOfStatus } from './errors/error-registry';
 export type { ErrorDefinition, ErrorType, ErrorMessageParams, ErrorCodeOfType, SigningWordedCode } from './errors/error-registry';
 export { matchName, nameWords, sameName } from './name-match';
+// A payroll from a spreadsheet, read alike by the CLI and the dashboard.
+export { parseCsv } from './csv';
+export { AMOUNT_IN_MAJOR_UNITS, BATCH_FILE_COLUMNS, BATCH_FILE_REQUIRED_COLUMNS, BatchFileError, batchRowProblem, duplicateReferences, readBatchFile } from './batch-file';
+export type { BatchFileRow } from './batch-file';

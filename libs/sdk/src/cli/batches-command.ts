@@ -1,18 +1,12 @@
-import { matchName, SCHEMAS, type Payout, type PayoutBatch } from '@paysign/contracts';
+import { AMOUNT_IN_MAJOR_UNITS, BatchFileError, batchRowProblem, duplicateReferences, matchName, readBatchFile, type BatchFileRow, type Payout, type PayoutBatch } from '@paysign/contracts';
 import type { BatchItem } from '../batch-builder';
 import { PaymentError } from '../errors';
 import type { PaymentClient } from '../payment-client';
 import { EXIT_FAILED, EXIT_OK, EXIT_USAGE, UsageError, readInputFile, type CliIo } from './cli-io';
 import { CLIENT_OPTIONS, clientFromFlags } from './client-flags';
-import { parseCsv } from './csv';
-import { AMOUNT_IN_MAJOR_UNITS, parseWithPositionals, requiredFlag } from './flags';
+import { parseWithPositionals, requiredFlag } from './flags';
 
-/** The columns of a batch file, in any order; `expectedAccountName` may be left out, or empty in a row. */
-const REQUIRED_COLUMNS = ['reference', 'bankCode', 'accountNumber', 'amount', 'narration'] as const;
-const COLUMNS = [...REQUIRED_COLUMNS, 'expectedAccountName'] as const;
-type Row = Record<(typeof COLUMNS)[number], string> & { line: number };
-const REFERENCE = new RegExp(SCHEMAS.Reference.pattern);
-const REFERENCE_RULE = `the reference must be ${SCHEMAS.Reference.minLength} to ${SCHEMAS.Reference.maxLength} characters from [A-Za-z0-9._-], not only dots`;
+type Row = BatchFileRow;
 /** Enquiries in flight at once: the service limits enquiries per key per minute, and the client waits out its 429s. */
 const ENQUIRY_CONCURRENCY = 4;
 
@@ -119,36 +113,23 @@ async function printBatch(client: PaymentClient, reference: string, io: CliIo): 
 
 /** The file's rows, each with its line, after its header; a file that is not a batch file is bad input. */
 function readRows(text: string, file: string): Row[] {
-  let table: string[][];
   try {
-    table = parseCsv(text);
+    return readBatchFile(text);
   } catch (error) {
-    throw new UsageError(`--file ${file} is not valid CSV: ${(error as Error).message}.`);
+    if (error instanceof BatchFileError) throw new UsageError(`--file ${file} ${error.message}.`);
+    throw error;
   }
-  const [header, ...lines] = table;
-  const missing = REQUIRED_COLUMNS.filter((column) => !header?.includes(column));
-  if (!header || missing.length > 0) throw new UsageError(`--file ${file} needs a header row with the columns ${REQUIRED_COLUMNS.join(', ')} (and optionally expectedAccountName); missing: ${missing.join(', ')}.`);
-  const unknown = header.filter((column) => !(COLUMNS as readonly string[]).includes(column));
-  if (unknown.length > 0) throw new UsageError(`--file ${file} has unknown column(s) ${unknown.join(', ')}; the columns are ${COLUMNS.join(', ')}.`);
-  if (lines.length === 0) throw new UsageError(`--file ${file} has no payouts under its header.`);
-  return lines.map((cells, i) => {
-    const row = { line: i + 2 } as Row;
-    for (const column of COLUMNS) row[column] = (cells[header.indexOf(column)] ?? '').trim();
-    return row;
-  });
 }
 
 /** Each row checked and enquired, with its report line, and its payout when it has no problem. */
 async function checkRows(client: PaymentClient, rows: Row[], inBatch: ReadonlyMap<string, Payout>): Promise<Array<{ report: string; item?: BatchItem }>> {
-  const seen = new Set<string>();
+  const duplicates = duplicateReferences(rows);
   const results: Array<{ report: string; item?: BatchItem }> = [];
   let next = 0;
   const check = async (row: Row): Promise<{ report: string; item?: BatchItem }> => {
     const at = `row ${row.line} ${row.reference || '(no reference)'}: ${row.bankCode} ${row.accountNumber} NGN ${row.amount}`;
-    const empty = REQUIRED_COLUMNS.filter((column) => row[column] === '');
-    if (empty.length > 0) return { report: `${at} -> problem: ${empty.join(', ')} empty` };
-    if (!REFERENCE.test(row.reference)) return { report: `${at} -> problem: ${REFERENCE_RULE}` };
-    if (!AMOUNT_IN_MAJOR_UNITS.test(row.amount) || Number(row.amount) <= 0) return { report: `${at} -> problem: the amount must be naira above 0 with at most 2 decimal places, such as 5000.50` };
+    const problem = batchRowProblem(row);
+    if (problem !== undefined) return { report: `${at} -> problem: ${problem}` };
     const existing = inBatch.get(row.reference);
     if (existing) {
       const same = existing.bankCode === row.bankCode && existing.accountNumber === row.accountNumber && existing.amount === Number(row.amount) && existing.narration === row.narration;
@@ -174,9 +155,8 @@ async function checkRows(client: PaymentClient, rows: Row[], inBatch: ReadonlyMa
     while (next < rows.length) {
       const index = next++;
       const row = rows[index] as Row;
-      const duplicate = seen.has(row.reference);
-      seen.add(row.reference);
-      results[index] = duplicate ? { report: `row ${row.line} ${row.reference}: -> problem: the reference appears on an earlier row` } : await check(row);
+      const duplicate = duplicates.get(index);
+      results[index] = duplicate !== undefined ? { report: `row ${row.line} ${row.reference}: -> problem: ${duplicate}` } : await check(row);
     }
   };
   await Promise.all(Array.from({ length: Math.min(ENQUIRY_CONCURRENCY, rows.length) }, worker));

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { HEADER_GRAMMAR } from '@paysign/signing';
+import { AMOUNT_IN_MAJOR_UNITS } from '@paysign/contracts';
 import { UsageError } from './cli-io';
 
 /** Parsed flag values by flag name. */
@@ -56,8 +57,6 @@ export function unixSecondsFlag(flag: string, text: string): number {
   return Number(text);
 }
 
-/** An amount in major units as the contract takes it: whole units, then at most 2 decimal places, such as 3800.50. */
-export const AMOUNT_IN_MAJOR_UNITS = /^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/;
 
 /** A flag holding an amount in major units above 0, such as 500 or 3800.50. */
 export function amountFlag(flag: string, text: string): number {
