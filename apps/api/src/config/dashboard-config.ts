@@ -22,6 +22,8 @@ export interface DashboardSettings {
   smtpUrl: string | undefined;
   /** The From of those mails. */
   mailFrom: string;
+  /** The most rows a batch file uploaded to the dashboard may hold; each is enquired. Default 200. */
+  batchMaxRows: number;
 }
 
 const DEFAULT_MAIL_FROM = 'Paysign <no-reply@localhost>';
@@ -39,6 +41,7 @@ export function readDashboard(env: Env, problems: string[], paths: { assetsDir: 
     addressFailuresPerHour: int('DASHBOARD_ADDRESS_FAILURES_PER_HOUR', 50, 5, 10_000),
     smtpUrl: url('SMTP_URL', ['smtp:', 'smtps:']),
     mailFrom: env.SMTP_FROM ?? DEFAULT_MAIL_FROM,
+    batchMaxRows: int('DASHBOARD_BATCH_MAX_ROWS', 200, 1, 1000),
   };
   if (!/^[^\r\n<>]{0,64}<[^\s@<>]+@[^\s@<>]+>$|^[^\s@<>]+@[^\s@<>]+$/.test(settings.mailFrom)) problems.push(`SMTP_FROM must be an address, or a name and an address in <>, such as "Paysign <no-reply@example.com>", got "${settings.mailFrom}"`);
   if (settings.sessionIdleSeconds > settings.sessionAbsoluteSeconds) {

@@ -14,6 +14,8 @@ export interface ApprovalSubject {
   createdBy: string;
   /** Approves it; `alsoInTransaction` (the security log line) commits with the approval or not at all. */
   approve(approver: { decidedBy: string; ownKeys: readonly string[]; alsoInTransaction: (tx: SqlQueryable) => Promise<void> }): Promise<{ status: string }>;
+  /** Rejects it with `note`: a payout is cancelled, a batch with every payout in it; `alsoInTransaction` commits with it. */
+  reject(rejecter: { decidedBy: string; note: string; alsoInTransaction: (tx: SqlQueryable) => Promise<void> }): Promise<{ status: string }>;
 }
 
 const REFERENCE = /^[A-Za-z0-9._-]{1,64}$/;
@@ -71,6 +73,7 @@ export class ApprovalSubjects {
       createdAt: payout.createdAt,
       createdBy: payout.createdBy ?? '',
       approve: async (approver) => this.payouts.approveAsMember(payout.merchantId, payout.reference, approver),
+      reject: async (rejecter) => this.payouts.rejectAsMember(payout.merchantId, payout.reference, rejecter),
     };
   }
 
@@ -83,6 +86,7 @@ export class ApprovalSubjects {
       createdAt: batch.createdAt,
       createdBy: batch.createdBy,
       approve: async (approver) => this.batches.submitAsMember(batch.merchantId, batch.reference, { count, totalMinor }, approver),
+      reject: async ({ decidedBy, note, alsoInTransaction }) => this.batches.cancelFor(batch.merchantId, batch.reference, { rejection: { by: decidedBy, note }, alsoInTransaction }),
     };
   }
 }

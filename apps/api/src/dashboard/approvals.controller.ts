@@ -17,6 +17,7 @@ import { assertionOptions, PASSKEY_TIMEOUT_MS } from './passkeys';
 import { cookieNames, readCookie } from './session-cookie';
 import { SignInService } from './sign-in.service';
 import { actorOf } from './dashboard-audit';
+import { memberIdentity } from '../merchants/member-identity';
 
 type PendingApproval = DashboardComponents['schemas']['PendingApproval'];
 
@@ -69,7 +70,8 @@ export class ApprovalsController {
     fields.done();
     const session = sessionOf(request);
     const subject = await this.subjects.find(session.merchantId, kind, reference);
-    const ownKeys = await this.merchantStore.keysMadeBy(session.merchantId, session.email);
+    // The member and every key they made are one person: none approves what another of them created.
+    const ownKeys = await this.merchantStore.identitiesOf(session.merchantId, session.email);
     if (ownKeys.includes(subject.createdBy)) throw new ApiException('DASHBOARD_FOUR_EYES', { key: subject.createdBy, subject: `${kind === 'batch' ? 'Payout batch' : 'Payout'} ${reference}` });
     const client = { address: request.ip, deviceToken: readCookie(request, cookieNames(this.config.mode === 'production').device) };
     if (passkey !== undefined) {
@@ -81,12 +83,32 @@ export class ApprovalsController {
       await this.signIn.totp(session, totpCode as string, client);
     }
     const approved = await subject.approve({
-      decidedBy: `dashboard:${session.email}`,
+      decidedBy: memberIdentity(session.email),
       ownKeys,
       alsoInTransaction: (tx) => this.audit.record(actorOf(session, request.ip), `${kind}.approved`, { subject: reference, detail: { ...subject.binding, factor: passkey !== undefined ? 'passkey' : 'totp' } }, tx),
     });
     return { kind: subject.binding.kind, reference, status: approved.status };
   }
+
+  /** Rejects it with a reason, which its payouts keep (`approval.reason`); no second factor, as a rejection sends no money. */
+  @Post(':kind/:reference/reject')
+  @HttpCode(200)
+  @DashboardRoute({ roles: ['owner', 'admin', 'approver'] })
+  async reject(@Param('kind') kind: string, @Param('reference') reference: string, @Req() request: FastifyRequest): Promise<DashboardComponents['schemas']['ApprovalResult']> {
+    const fields = new FieldReader(jsonObject(request), ['reason']);
+    const reason = fields.string('reason', REASON);
+    fields.done();
+    const session = sessionOf(request);
+    const subject = await this.subjects.find(session.merchantId, kind, reference);
+    const rejected = await subject.reject({
+      decidedBy: memberIdentity(session.email),
+      note: reason,
+      alsoInTransaction: (tx) => this.audit.record(actorOf(session, request.ip), `${kind}.rejected`, { subject: reference, detail: { ...subject.binding, reason } }, tx),
+    });
+    return { kind: subject.binding.kind, reference, status: rejected.status };
+  }
 }
+
+const REASON = { pattern: /\S/, max: 200, describe: '1 to 200 characters saying why, such as "Not on the November payroll"' };
 
 const purposeOf = (kind: string, reference: string): string => `approve:${kind}:${reference}`;

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiException, validationFailed } from '../errors/api.exception';
+import { REFERENCE_PATTERN } from '../http/request-rules';
 
 /**
  * The JSON object a dashboard call sent. The service keeps JSON bodies as
@@ -61,6 +62,16 @@ export class FieldReader {
     return value as string[];
   }
 
+  /** A whole number from `min` to `max`, such as an amount in kobo. */
+  integer(field: string, rule: { min: number; max: number; describe: string }): number {
+    const value = this.body[field];
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < rule.min || value > rule.max) {
+      this.problems.push({ field, code: value === undefined ? 'required' : 'range', message: `${field} must be ${rule.describe}.` });
+      return 0;
+    }
+    return value;
+  }
+
   boolean(field: string): boolean {
     const value = this.body[field];
     if (typeof value !== 'boolean') this.problems.push({ field, code: value === undefined ? 'required' : 'type', message: `${field} must be true or false.` });
@@ -99,4 +110,6 @@ export class FieldReader {
 }
 
 export const EMAIL = { pattern: /^[^\s@<>()",;:]{1,64}@[A-Za-z0-9.-]{1,189}\.[A-Za-z]{2,}$/, max: 254, describe: 'an email address, such as ada@example.com' };
+/** A merchant's reference for a payout or batch, as the merchant API takes it. */
+export const REFERENCE = { pattern: REFERENCE_PATTERN, max: 64, describe: '1 to 64 characters from A-Z, a-z, 0-9, dot, underscore and hyphen, not only dots, such as PAYOUT-2026-0001' };
 export const TOTP_CODE = { pattern: /^[0-9]{6}$/, max: 6, describe: 'the 6 digits your authenticator app shows now' };

@@ -5,6 +5,7 @@ import { LedgerModule } from '../ledger/ledger.module';
 import { PayoutsModule } from '../payouts/payouts.module';
 import { ApprovalSubjects } from './approval-subjects';
 import { ApprovalsController } from './approvals.controller';
+import { BatchFileCheck } from './batch-file-check';
 import { DashboardAppController } from './dashboard-app.controller';
 import { DashboardAudit } from './dashboard-audit';
 import { DashboardSessionGuard } from './dashboard-session.guard';
@@ -15,6 +16,8 @@ import { KeysController } from './keys.controller';
 import { LinksController } from './links.controller';
 import { MemberStore } from './member-store';
 import { OverviewController } from './overview.controller';
+import { DashboardPayoutBatchesController } from './payout-batches.controller';
+import { DashboardPayoutsController } from './payouts.controller';
 import { SecurityLogController } from './security-log.controller';
 import { SessionController } from './session.controller';
 import { SessionStore } from './session-store';
@@ -24,7 +27,7 @@ import { TeamController } from './team.controller';
 /** The merchant dashboard: its app, and its API under /payment/dashboard/api, authenticated by session (docs/dashboard.md). */
 @Module({
   imports: [EventsModule, LedgerModule, PayoutsModule],
-  controllers: [SessionController, LinksController, FactorsController, OverviewController, KeysController, EndpointsController, TeamController, SecurityLogController, ApprovalsController, DashboardAppController],
+  controllers: [SessionController, LinksController, FactorsController, OverviewController, KeysController, EndpointsController, TeamController, SecurityLogController, ApprovalsController, DashboardPayoutsController, DashboardPayoutBatchesController, DashboardAppController],
   providers: [
     { provide: MemberStore, useFactory: (client: SqlClient) => new MemberStore(client), inject: [SqlClient] },
     { provide: SessionStore, useFactory: (client: SqlClient) => new SessionStore(client), inject: [SqlClient] },
@@ -33,6 +36,7 @@ import { TeamController } from './team.controller';
     DashboardSessionGuard,
     InvitationMailer,
     ApprovalSubjects,
+    BatchFileCheck,
   ],
 })
 export class DashboardModule {}

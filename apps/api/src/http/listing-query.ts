@@ -15,7 +15,16 @@ export interface ListingFilters<S extends string> {
 /** A page request of such a listing: its filters, its size, and the position after which it starts. */
 export type ListingQuery<S extends string> = ListingFilters<S> & { limit: number; after?: { createdAt: Date; reference: string } };
 
-const PARAMETERS = ['status', 'createdFrom', 'createdTo', 'limit', 'cursor'] as const;
+/** What a listing calls its window and cursor parameters: the merchant API's names, or the dashboard's `from`, `to` and `after`. */
+export interface ListingParameterNames {
+  createdFrom: string;
+  createdTo: string;
+  cursor: string;
+}
+
+const MERCHANT_API_NAMES: ListingParameterNames = { createdFrom: 'createdFrom', createdTo: 'createdTo', cursor: 'cursor' };
+/** The dashboard API's names (openapi/dashboard-api.yaml). */
+export const DASHBOARD_LISTING_NAMES: ListingParameterNames = { createdFrom: 'from', createdTo: 'to', cursor: 'after' };
 
 /**
  * Reads the query string of a listing of objects newest first (payins,
@@ -23,8 +32,8 @@ const PARAMETERS = ['status', 'createdFrom', 'createdTo', 'limit', 'cursor'] as 
  * `limit` and `cursor`, strictly, every problem at once. `scope` names the
  * listing, so that a cursor of one is refused by another.
  */
-export function parseListingQuery<S extends string>(query: Record<string, unknown>, statuses: readonly S[], scope: string, referenceFilters: readonly string[] = []): ListingQuery<S> {
-  const reader = new StrictQuery(query, [...PARAMETERS, ...referenceFilters]);
+export function parseListingQuery<S extends string>(query: Record<string, unknown>, statuses: readonly S[], scope: string, referenceFilters: readonly string[] = [], names: ListingParameterNames = MERCHANT_API_NAMES): ListingQuery<S> {
+  const reader = new StrictQuery(query, ['status', names.createdFrom, names.createdTo, 'limit', names.cursor, ...referenceFilters]);
   const filters: ListingFilters<S> = {};
   for (const name of referenceFilters) {
     const raw = reader.single(name);
@@ -34,16 +43,17 @@ export function parseListingQuery<S extends string>(query: Record<string, unknow
   }
   const status = reader.oneOf('status', statuses);
   if (status !== undefined) filters.status = status;
-  for (const name of ['createdFrom', 'createdTo'] as const) {
+  for (const filter of ['createdFrom', 'createdTo'] as const) {
+    const name = names[filter];
     const raw = reader.single(name);
     if (raw === undefined) continue;
     const instant = parseDateTime(raw);
-    if (instant) filters[name] = instant;
+    if (instant) filters[filter] = instant;
     else reader.refuse(name, 'format', `${name} must be an RFC 3339 date-time with a time zone that exists in the calendar, such as 2026-11-01T00:00:00Z; encode + as %2B.`);
   }
-  if (filters.createdFrom && filters.createdTo && filters.createdFrom >= filters.createdTo) reader.refuse('createdTo', 'range', 'createdTo must be later than createdFrom.');
+  if (filters.createdFrom && filters.createdTo && filters.createdFrom >= filters.createdTo) reader.refuse(names.createdTo, 'range', `${names.createdTo} must be later than ${names.createdFrom}.`);
   const limit = reader.limit();
-  const after = reader.cursor((fields) => positionAfter(fields, filtersKey(filters, scope)));
+  const after = reader.cursor((fields) => positionAfter(fields, filtersKey(filters, scope), names), { parameter: names.cursor, foreign: foreignCursor(names) });
   reader.done();
   return { ...filters, limit, ...(after ? { after } : {}) };
 }
@@ -56,12 +66,14 @@ export function encodeListingCursor<S extends string>(last: { createdAt: Date; r
   return encodeCursor([last.createdAt.getTime(), last.reference, filtersKey(filters, scope)]);
 }
 
-function positionAfter(fields: unknown[], key: string): { createdAt: Date; reference: string } | string {
-  if (fields.length !== 3) return FOREIGN_CURSOR;
+const foreignCursor = (names: ListingParameterNames): string => FOREIGN_CURSOR.replace(/^cursor/, names.cursor);
+
+function positionAfter(fields: unknown[], key: string, names: ListingParameterNames): { createdAt: Date; reference: string } | string {
+  if (fields.length !== 3) return foreignCursor(names);
   const [at, reference, issuedFor] = fields;
   // An instant the stores can hold: a cursor naming another is not one of ours, and must not reach the store.
-  if (!Number.isSafeInteger(at) || !isStorableInstant(at as number) || typeof reference !== 'string' || !REFERENCE_PATTERN.test(reference) || typeof issuedFor !== 'string') return FOREIGN_CURSOR;
-  if (issuedFor !== key) return 'cursor was issued for other filters; send the same status, createdFrom and createdTo as the page it came from.';
+  if (!Number.isSafeInteger(at) || !isStorableInstant(at as number) || typeof reference !== 'string' || !REFERENCE_PATTERN.test(reference) || typeof issuedFor !== 'string') return foreignCursor(names);
+  if (issuedFor !== key) return `${names.cursor} was issued for other filters; send the same status, ${names.createdFrom} and ${names.createdTo} as the page it came from.`;
   return { createdAt: new Date(at as number), reference };
 }
 

@@ -6,6 +6,7 @@ import type { Credential, MerchantStatus, WebhookEndpoint, WebhookSigningSecret 
 import { fingerprintOf, type MerchantEntry } from './merchant-registry';
 import { validateMerchants } from './merchants-file';
 import type { PayoutRole } from './payout-approval';
+import { memberIdentity } from './member-identity';
 
 /** The channel a change is announced on, to every instance that listens (PostgreSQL LISTEN/NOTIFY). */
 export const MERCHANTS_CHANNEL = 'paysign_merchants';
@@ -247,15 +248,28 @@ export class MerchantStore {
     return rows.map((row) => row.api_key);
   }
 
-  /** The keys made in the dashboard by whoever made `apiKey` there, `apiKey` included; just `apiKey` when an operator made it. */
+  /**
+   * Every creator a member is (four eyes): the member themself, as
+   * memberIdentity records them, and each key they made.
+   */
+  async identitiesOf(merchantId: string, email: string): Promise<string[]> {
+    return [memberIdentity(email), ...(await this.keysMadeBy(merchantId, email))];
+  }
+
+  /**
+   * The keys made in the dashboard by whoever made `apiKey` there, `apiKey`
+   * included, and that person as a member (memberIdentity): all one
+   * person's. Just `apiKey` when an operator made it.
+   */
   async keysOfSameMaker(apiKey: string): Promise<string[]> {
-    const { rows } = await this.client.query<{ api_key: string }>(
-      `SELECT c.api_key FROM merchant_credentials c JOIN dashboard_members m ON m.id = c.created_by_member
+    const { rows } = await this.client.query<{ api_key: string; email: string }>(
+      `SELECT c.api_key, m.email FROM merchant_credentials c JOIN dashboard_members m ON m.id = c.created_by_member
         WHERE lower(m.email) = (SELECT lower(made.email) FROM merchant_credentials k JOIN dashboard_members made ON made.id = k.created_by_member WHERE k.api_key = $1)
           AND c.merchant_id = (SELECT merchant_id FROM merchant_credentials WHERE api_key = $1)`,
       [apiKey],
     );
-    return [...new Set([apiKey, ...rows.map((row) => row.api_key)])];
+    const maker = rows[0] === undefined ? [] : [memberIdentity(rows[0].email)];
+    return [...new Set([apiKey, ...rows.map((row) => row.api_key), ...maker])];
   }
 
   /** A merchant's row, or undefined. */

@@ -222,9 +222,11 @@ export class PayoutBatchStore {
 
   /**
    * Cancels an OPEN batch and each of its payouts, releasing every hold,
-   * each payout with its event, in one transaction.
+   * each payout with its event, in one transaction. With `rejection`, the
+   * payouts waiting for approval record who rejected them and why, as a
+   * payout rejected alone does; `alsoInTransaction` commits with it.
    */
-  async cancel(key: PayoutKey, reason: BatchCancellationReason, now: Date, eventOf: PayoutEventOf): Promise<CancelOutcome> {
+  async cancel(key: PayoutKey, reason: BatchCancellationReason, now: Date, eventOf: PayoutEventOf, options: { rejection?: { by: string; note: string }; alsoInTransaction?: (tx: SqlQueryable) => Promise<void> } = {}): Promise<CancelOutcome> {
     return this.observed('batch', () =>
       this.client.transaction(async (tx): Promise<CancelOutcome> => {
         // `available` before the batch, as a payout joining takes them: the two never wait on each other in a circle.
@@ -237,11 +239,15 @@ export class PayoutBatchStore {
           return batch.status === 'CANCELLED' && current.cancellationReason === reason ? { cancelled: current, replayed: true } : { refused: 'not-open', status: batch.status };
         }
         const payoutReason = reason === 'batch_expired' ? 'batch_expired' : 'batch_cancelled';
+        const decision = options.rejection ? 'rejected' : reason === 'batch_expired' ? 'expired' : 'withdrawn';
         const { rows } = await tx.query<PayoutRow>(
           `UPDATE payouts SET status = 'CANCELLED', version = version + 1, completed_at = $3::timestamptz, cancellation_reason = $4,
-             approval_status = CASE WHEN approval_status = 'pending' THEN $5 ELSE approval_status END
+             approval_status = CASE WHEN approval_status = 'pending' THEN $5 ELSE approval_status END,
+             approval_decided_by = CASE WHEN approval_status = 'pending' AND $6::text IS NOT NULL THEN $6 ELSE approval_decided_by END,
+             approval_decided_at = CASE WHEN approval_status = 'pending' AND $6::text IS NOT NULL THEN $3::timestamptz ELSE approval_decided_at END,
+             approval_reason = CASE WHEN approval_status = 'pending' AND $6::text IS NOT NULL THEN $7 ELSE approval_reason END
            WHERE merchant_id = $1 AND batch_reference = $2 AND status IN ${WAITING} RETURNING ${PAYOUT_COLUMNS}`,
-          [key.merchantId, key.reference, now.toISOString(), payoutReason, reason === 'batch_expired' ? 'expired' : 'withdrawn'],
+          [key.merchantId, key.reference, now.toISOString(), payoutReason, decision, options.rejection?.by ?? null, options.rejection?.note ?? null],
         );
         for (const payout of rows.map(payoutFromRow)) {
           await this.ledger.releasePayout(tx, payoutMoney(payout), now);
@@ -251,6 +257,7 @@ export class PayoutBatchStore {
           `UPDATE payout_batches SET status = 'CANCELLED', cancellation_reason = $3, cancelled_at = $4::timestamptz, version = version + 1 WHERE merchant_id = $1 AND reference = $2`,
           [key.merchantId, key.reference, reason, now.toISOString()],
         );
+        await options.alsoInTransaction?.(tx);
         return { cancelled: (await this.findOn(tx, key)) as StoredBatch, replayed: false };
       }),
     );

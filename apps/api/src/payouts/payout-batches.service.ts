@@ -10,7 +10,7 @@ import { ServiceLogger } from '../logging/logger';
 import { MerchantRegistry } from '../merchants/merchant-registry';
 import { MerchantStore } from '../merchants/merchant-store';
 import { amountOf, moneyFromAmount } from '../money/money';
-import { PayoutBatchStore, type PayoutBatchListQuery, type StoredBatch } from './payout-batch-store';
+import { PayoutBatchStore, type PayoutBatchListQuery, type StoredBatch, type SubmitOutcome } from './payout-batch-store';
 import type { PayoutKey } from './payout-rows';
 import { PAYOUT_DISPATCH_JOB } from './payout-dispatcher';
 import { PayoutEvents } from './payout-events';
@@ -49,7 +49,16 @@ export class PayoutBatchesService implements OnModuleInit {
   /** Opens the batch, or answers the one with this reference: as it is for the same title, 409 for another. */
   async create(caller: Caller, input: CreatePayoutBatchDto): Promise<{ created: boolean; batch: StoredBatch }> {
     requireRole(this.merchants, caller, 'payouts:create');
-    const result = await this.store.create({ merchantId: caller.merchantId, reference: input.reference, title: input.title, createdBy: caller.apiKey }, this.config.payouts.batchTtlSeconds * 1000, this.now());
+    return this.createFor(caller.merchantId, caller.apiKey, input);
+  }
+
+  /** Opens the batch for a dashboard member, recorded as created by `createdBy` (memberIdentity); the member's role was checked by the caller. */
+  createAsMember(merchantId: string, createdBy: string, input: CreatePayoutBatchDto): Promise<{ created: boolean; batch: StoredBatch }> {
+    return this.createFor(merchantId, createdBy, input);
+  }
+
+  private async createFor(merchantId: string, createdBy: string, input: CreatePayoutBatchDto): Promise<{ created: boolean; batch: StoredBatch }> {
+    const result = await this.store.create({ merchantId, reference: input.reference, title: input.title, createdBy }, this.config.payouts.batchTtlSeconds * 1000, this.now());
     if (!result.created && result.batch.title !== input.title) throw new ApiException('IDEMPOTENCY_CONFLICT', { reference: input.reference });
     return result;
   }
@@ -75,9 +84,25 @@ export class PayoutBatchesService implements OnModuleInit {
     const ownKeys = await this.merchantStore.keysOfSameMaker(caller.apiKey);
     const submitter = { apiKey: caller.apiKey, canCreate: this.merchants.hasRole(caller.apiKey, 'payouts:create'), canApprove: this.merchants.hasRole(caller.apiKey, 'payouts:approve'), ...(ownKeys.length > 1 ? { ownKeys } : {}) };
     const outcome = await this.store.submit({ merchantId: caller.merchantId, reference }, expected, submitter, this.now());
+    return this.submitted(caller.merchantId, reference, expected, outcome, { by: caller.apiKey, refusal: (why) => new ApiException('APPROVER_REQUIRED', { apiKey: caller.apiKey, action: 'submit', subject: `payout batch ${reference}`, why }) });
+  }
+
+  /**
+   * Submits an OPEN batch for the dashboard member who made it, with the
+   * count and total they expect, as `submit` does for a key. A batch
+   * holding a payout that needs approval is approved by another member
+   * (ApprovalsController), and refused here with DASHBOARD_CONFLICT.
+   */
+  async submitForMember(merchantId: string, reference: string, expected: { count: number; totalMinor: bigint }, member: { decidedBy: string; ownKeys: readonly string[]; canApprove: boolean; alsoInTransaction?: (tx: SqlQueryable) => Promise<void> }): Promise<StoredBatch> {
+    const outcome = await this.store.submit({ merchantId, reference }, expected, { apiKey: member.decidedBy, canCreate: true, canApprove: member.canApprove, ownKeys: member.ownKeys }, this.now(), member.alsoInTransaction);
+    return this.submitted(merchantId, reference, expected, outcome, { by: member.decidedBy, refusal: () => new ApiException('DASHBOARD_CONFLICT', { why: `Payout batch ${reference} holds payouts that need approval: another owner, admin or approver approves it under Approvals, which submits it (four eyes).` }) });
+  }
+
+  /** The batch a submission submitted, or the refusal that says why not. */
+  private submitted(merchantId: string, reference: string, expected: { count: number; totalMinor: bigint }, outcome: SubmitOutcome, submitter: { by: string; refusal: (why: string) => ApiException }): StoredBatch {
     if ('submitted' in outcome) {
       if (!outcome.replayed) {
-        this.logger.info({ merchantId: caller.merchantId, reference, submittedBy: caller.apiKey, count: expected.count }, 'payout batch submitted');
+        this.logger.info({ merchantId, reference, submittedBy: submitter.by, count: expected.count }, 'payout batch submitted');
         this.jobs.wake(PAYOUT_DISPATCH_JOB);
       }
       return outcome.submitted;
@@ -88,9 +113,9 @@ export class PayoutBatchesService implements OnModuleInit {
       case 'not-open':
         throw new ApiException('PAYOUT_BATCH_NOT_OPEN', { reference, status: outcome.status });
       case 'role-required':
-        throw new ApiException('ROLE_REQUIRED', { apiKey: caller.apiKey, role: 'payouts:create' });
+        throw new ApiException('ROLE_REQUIRED', { apiKey: submitter.by, role: 'payouts:create' });
       case 'approver-required':
-        throw new ApiException('APPROVER_REQUIRED', { apiKey: caller.apiKey, action: 'submit', subject: `payout batch ${reference}`, why: outcome.why });
+        throw submitter.refusal(outcome.why);
       case 'mismatch': {
         // Each number that differs as a field error too, for a program to read without parsing the message.
         const details = [
@@ -135,7 +160,16 @@ export class PayoutBatchesService implements OnModuleInit {
   /** Cancels an OPEN batch with every payout in it, releasing their holds: its creator withdrawing it, or an approver rejecting it. */
   async cancel(caller: Caller, reference: string): Promise<StoredBatch> {
     requireRole(this.merchants, caller, 'payouts:create', 'payouts:approve');
-    const outcome = await this.store.cancel({ merchantId: caller.merchantId, reference }, 'cancelled_by_merchant', this.now(), this.events.eventOf);
+    return this.cancelFor(caller.merchantId, reference);
+  }
+
+  /**
+   * Cancels an OPEN batch for a dashboard member, whose role the caller
+   * checked. With `rejection`, its payouts record who rejected them and why;
+   * `alsoInTransaction` (the security log line) commits with it.
+   */
+  async cancelFor(merchantId: string, reference: string, options: { rejection?: { by: string; note: string }; alsoInTransaction?: (tx: SqlQueryable) => Promise<void> } = {}): Promise<StoredBatch> {
+    const outcome = await this.store.cancel({ merchantId, reference }, 'cancelled_by_merchant', this.now(), this.events.eventOf, options);
     if ('cancelled' in outcome) return outcome.cancelled;
     if (outcome.refused === 'not-found') throw new ApiException('PAYOUT_BATCH_NOT_FOUND', { reference });
     throw new ApiException('PAYOUT_BATCH_NOT_OPEN', { reference, status: outcome.status });

@@ -67,6 +67,8 @@ export interface PayoutListQuery {
   merchantId: string;
   status?: PayoutStatus;
   batchReference?: string;
+  /** Only payouts whose reference starts with it. */
+  referencePrefix?: string;
   createdFrom?: Date;
   createdTo?: Date;
   after?: { createdAt: Date; reference: string };

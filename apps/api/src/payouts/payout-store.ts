@@ -270,6 +270,8 @@ export class PayoutStore {
     const where = ['merchant_id = $1', "purpose = 'payout'"];
     if (query.status !== undefined) where.push(`status = $${params.push(query.status)}`);
     if (query.batchReference !== undefined) where.push(`batch_reference = $${params.push(query.batchReference)}`);
+    // A reference holds no % or backslash; its _ is escaped (LIKE's default escape is \), so that it matches only itself.
+    if (query.referencePrefix !== undefined) where.push(`reference LIKE $${params.push(`${query.referencePrefix.replaceAll('_', '\\_')}%`)}`);
     where.push(...createdWindowConditions(query, params));
     const { rows } = await this.observed('list', () =>
       this.client.query<PayoutRow>(`SELECT ${COLUMNS} FROM payouts WHERE ${where.join(' AND ')} ORDER BY created_at DESC, reference DESC LIMIT $${params.push(query.limit)}`, params),

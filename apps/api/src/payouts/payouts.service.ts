@@ -51,9 +51,21 @@ export class PayoutsService {
    * never refused on its retry because its enquiry has since expired.
    */
   async create(caller: Caller, input: CreatePayoutDto): Promise<{ created: boolean; payout: Payout }> {
-    if (!this.providers.payoutsForNewPayouts()) throw new ApiException('PAYOUT_PROVIDER_NOT_CONFIGURED', {});
     requireRole(this.merchants, caller, 'payouts:create');
-    const { merchantId } = caller;
+    return this.createFor(caller.merchantId, caller.apiKey, input);
+  }
+
+  /**
+   * Creates a payout for a dashboard member as `create` does for a key,
+   * recorded as created by `createdBy` (memberIdentity): the member's role
+   * was checked by the caller, and four eyes keeps them from approving it.
+   */
+  async createAsMember(merchantId: string, createdBy: string, input: CreatePayoutDto): Promise<{ created: boolean; payout: Payout }> {
+    return this.createFor(merchantId, createdBy, input);
+  }
+
+  private async createFor(merchantId: string, createdBy: string, input: CreatePayoutDto): Promise<{ created: boolean; payout: Payout }> {
+    if (!this.providers.payoutsForNewPayouts()) throw new ApiException('PAYOUT_PROVIDER_NOT_CONFIGURED', {});
     const key = { merchantId, reference: input.reference };
     const amountMinor = moneyFromAmount(input.amount, input.currency).minor;
     const requestFingerprint = fingerprint(amountMinor, input);
@@ -84,7 +96,7 @@ export class PayoutsService {
       enquiryId: enquiry.enquiryId,
       notifyUrl: input.notifyUrl ?? null,
       requestFingerprint,
-      createdBy: caller.apiKey,
+      createdBy,
       batchReference: input.batchReference ?? null,
     };
     // With approval on, a batch's payouts all wait for the approver who submits it, whatever their amounts: the threshold is for single payouts.
@@ -194,6 +206,18 @@ export class PayoutsService {
     const rejected = await this.store.move(payout, { to: 'CANCELLED', reason: 'rejected', rejectedBy: caller.apiKey, note }, this.now(), this.events.eventOf);
     if (!rejected) return this.reject(caller, reference, note);
     this.logger.info({ merchantId: rejected.merchantId, reference, rejectedBy: caller.apiKey }, 'payout rejected');
+    return rejected;
+  }
+
+  /** Rejects a PENDING_APPROVAL payout outside a batch for a dashboard member, recorded as `decidedBy`; `alsoInTransaction` (the security log line) commits with it. */
+  async rejectAsMember(merchantId: string, reference: string, rejecter: { decidedBy: string; note: string; alsoInTransaction: (tx: SqlQueryable) => Promise<void> }): Promise<StoredPayout> {
+    const payout = await this.get({ merchantId, reference });
+    if (payout.batchReference !== null) throw inBatch(payout);
+    if (payout.approval?.status === 'rejected' && payout.approval.decidedBy === rejecter.decidedBy) return payout;
+    if (payout.status !== 'PENDING_APPROVAL') throw new ApiException('PAYOUT_NOT_AWAITING_APPROVAL', { reference, status: payout.status });
+    const rejected = await this.store.move(payout, { to: 'CANCELLED', reason: 'rejected', rejectedBy: rejecter.decidedBy, note: rejecter.note }, this.now(), this.events.eventOf, { alsoInTransaction: rejecter.alsoInTransaction });
+    if (!rejected) return this.rejectAsMember(merchantId, reference, rejecter);
+    this.logger.info({ merchantId, reference, rejectedBy: rejecter.decidedBy }, 'payout rejected');
     return rejected;
   }
 

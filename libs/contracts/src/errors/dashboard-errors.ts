@@ -70,6 +70,6 @@ export const DASHBOARD_ERRORS = {
     status: 403,
     type: 'permission',
     retryable: false,
-    message: '{subject} came from {key}, a key you made: another member approves it (four eyes). Ask another owner, admin or approver.',
+    message: '{subject} came from {key}: you, or a key you made. Another member approves it (four eyes): ask another owner, admin or approver.',
   },
 } as const satisfies Record<string, ErrorDefinition>;

@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/dashboard-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 ab1e855da9fa6b5f56f06b91d6d9cf2e2551a6666c547aaa18792743d5efd6b4
+ * Inputs: sha256 67fec99ab4e30d3efba5deec73d041747f71245cd1c959febb70c249436060d9
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -1132,7 +1132,7 @@ export const DASHBOARD_SCHEMAS = {
       },
       "createdBy": {
         "type": "string",
-        "description": "The API key that created it."
+        "description": "The API key that created it, or `dashboard:` and the email of the member who did."
       }
     }
   },
@@ -1418,21 +1418,43 @@ export const DASHBOARD_SCHEMAS = {
     "type": "object",
     "additionalProperties": false,
     "required": [
-      "eventId",
-      "eventType",
-      "createdAt"
+      "type",
+      "at",
+      "by",
+      "note"
     ],
+    "description": "A step of the payout's life, as its record holds it.",
     "properties": {
-      "eventId": {
-        "type": "string"
-      },
-      "eventType": {
+      "type": {
         "type": "string",
-        "description": "Such as `payout.successful`."
+        "enum": [
+          "created",
+          "approved",
+          "rejected",
+          "sending",
+          "successful",
+          "failed",
+          "cancelled",
+          "reversed"
+        ]
       },
-      "createdAt": {
+      "at": {
         "type": "string",
         "format": "date-time"
+      },
+      "by": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "Who: the API key, or `dashboard:` and a member's email."
+      },
+      "note": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "A rejection's reason, a failure's or a cancellation's."
       }
     }
   },

@@ -1,0 +1,91 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { AMOUNT_IN_MAJOR_UNITS, BatchFileError, batchRowProblem, duplicateReferences, matchName, readBatchFile, type BatchFileRow, type DashboardComponents } from '@paysign/contracts';
+import { AccountEnquiryService } from '../accounts/account-enquiry.service';
+import type { AppConfig } from '../config/app-config';
+import { AppConfigToken } from '../config/app-config.token';
+import { ApiException, validationFailed } from '../errors/api.exception';
+import { moneyFromAmount } from '../money/money';
+import { PayoutsService } from '../payouts/payouts.service';
+
+type BatchRowResult = DashboardComponents['schemas']['BatchRowResult'];
+
+/** A row of a batch file as checked: what the dashboard shows, and what its payout is made from when it has no problem. */
+export interface CheckedRow {
+  result: BatchRowResult;
+  /** Set only on a row without a problem. */
+  payout?: { reference: string; amountMinor: bigint; enquiryId: string; narration: string; expectedAccountName?: string };
+}
+
+/** Enquiries in flight at once, as the CLI's: the provider is asked about one file's rows a few at a time. */
+const ENQUIRY_CONCURRENCY = 4;
+
+/**
+ * The dry run of a batch file, as `paysign batches create --dry-run` does
+ * it: the file read by the CLI's parser (libs/contracts batch-file.ts),
+ * each row checked, its reference looked up among the merchant's payouts,
+ * and its account enquired, the name compared with `expectedAccountName`.
+ * Nothing is created.
+ */
+@Injectable()
+export class BatchFileCheck {
+  constructor(
+    private readonly enquiries: AccountEnquiryService,
+    private readonly payouts: PayoutsService,
+    @Inject(AppConfigToken) private readonly config: AppConfig,
+  ) {}
+
+  async check(merchantId: string, csv: string): Promise<CheckedRow[]> {
+    const rows = this.rowsOf(csv);
+    const duplicates = duplicateReferences(rows);
+    const checked: CheckedRow[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < rows.length) {
+        const index = next++;
+        const row = rows[index] as BatchFileRow;
+        checked[index] = await this.checkRow(merchantId, row, duplicates.get(index));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(ENQUIRY_CONCURRENCY, rows.length) }, worker));
+    return checked;
+  }
+
+  /** The file's rows; a file that is not a batch file, or holds too many rows, is refused as a whole. */
+  private rowsOf(csv: string): BatchFileRow[] {
+    let rows: BatchFileRow[];
+    try {
+      rows = readBatchFile(csv);
+    } catch (error) {
+      if (error instanceof BatchFileError) throw validationFailed([{ field: 'csv', code: 'format', message: `The file ${error.message}.` }]);
+      throw error;
+    }
+    const max = this.config.dashboard.batchMaxRows;
+    if (rows.length > max) throw validationFailed([{ field: 'csv', code: 'too_long', message: `The file holds ${rows.length} payouts; one upload holds at most ${max} (DASHBOARD_BATCH_MAX_ROWS). Split it into batches of ${max} or fewer.` }]);
+    return rows;
+  }
+
+  private async checkRow(merchantId: string, row: BatchFileRow, duplicate: string | undefined): Promise<CheckedRow> {
+    const valid = batchRowProblem(row);
+    const amountMinor = amountOf(row.amount);
+    const result: BatchRowResult = { line: row.line, reference: row.reference, bankCode: row.bankCode, accountNumber: row.accountNumber, amount: amountMinor === undefined ? null : Number(amountMinor), accountName: null, nameMatch: null, problem: duplicate ?? valid ?? null };
+    if (result.problem !== null || amountMinor === undefined) return { result };
+    if (await this.payouts.get({ merchantId, reference: row.reference }).then(() => true, () => false)) return { result: { ...result, problem: `a payout ${row.reference} exists already; give this row a new reference` } };
+    try {
+      const enquiry = await this.enquiries.enquire(merchantId, row.bankCode, row.accountNumber);
+      const nameMatch: BatchRowResult['nameMatch'] = row.expectedAccountName ? matchName(row.expectedAccountName, enquiry.accountName) : 'not_checked';
+      const checked = { ...result, accountName: enquiry.accountName, nameMatch };
+      if (nameMatch === 'none') return { result: { ...checked, problem: `name mismatch: expected "${row.expectedAccountName}", the bank says "${enquiry.accountName}"` } };
+      const payout = { reference: row.reference, amountMinor, enquiryId: enquiry.enquiryId, narration: row.narration, ...(row.expectedAccountName ? { expectedAccountName: row.expectedAccountName } : {}) };
+      return { result: checked, payout };
+    } catch (error) {
+      if (!(error instanceof ApiException)) throw error;
+      return { result: { ...result, problem: `${error.code}: ${error.message}` } };
+    }
+  }
+}
+
+/** The row's amount in kobo, if it is one: naira with at most 2 decimal places. */
+function amountOf(text: string): bigint | undefined {
+  const amount = Number(text);
+  return AMOUNT_IN_MAJOR_UNITS.test(text) && amount > 0 ? moneyFromAmount(amount, 'NGN').minor : undefined;
+}
