@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/dashboard-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 f9ca1897639c05ebc9a9b78cfd29d21129d7f34a3f22de27ebc2a707ab43a059
+ * Inputs: sha256 e028fd525dcdc916ea6dbeec659d9a92b736d10eb3d48627ffbcb8f021900688
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -1188,6 +1188,95 @@ export const DASHBOARD_SCHEMAS = {
       },
       "status": {
         "type": "string"
+      }
+    }
+  },
+  "Bank": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "name",
+      "code",
+      "logo",
+      "category"
+    ],
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "code": {
+        "type": "string",
+        "pattern": "^[0-9]{3,6}$",
+        "description": "The bank's code, for `bankCode`."
+      },
+      "logo": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "category": {
+        "type": "string",
+        "enum": [
+          "commercial",
+          "merchant",
+          "non-interest",
+          "microfinance",
+          "payment-service",
+          "fintech"
+        ]
+      }
+    }
+  },
+  "AccountEnquiryRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "bankCode",
+      "accountNumber"
+    ],
+    "properties": {
+      "bankCode": {
+        "type": "string",
+        "pattern": "^[0-9]{3,6}$",
+        "description": "A `code` from `GET /banks`."
+      },
+      "accountNumber": {
+        "type": "string",
+        "pattern": "^[0-9]{10}$",
+        "description": "A 10-digit NUBAN account number."
+      }
+    }
+  },
+  "AccountEnquiry": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "accountName",
+      "bankCode",
+      "accountNumber",
+      "enquiryId",
+      "expiresAt"
+    ],
+    "properties": {
+      "accountName": {
+        "type": "string",
+        "description": "The account holder's name as the bank gives it."
+      },
+      "bankCode": {
+        "type": "string"
+      },
+      "accountNumber": {
+        "type": "string"
+      },
+      "enquiryId": {
+        "type": "string",
+        "pattern": "^enq_[A-Za-z0-9_-]{22}$"
+      },
+      "expiresAt": {
+        "type": "string",
+        "format": "date-time",
+        "description": "Until when a payout or a settlement account may name `enquiryId`."
       }
     }
   }
