@@ -5,6 +5,12 @@ import { EnrolPage } from './pages/enrol-page';
 import { HomePage } from './pages/home-page';
 import { KeysPage } from './pages/keys/keys-page';
 import { NotFoundPage } from './pages/not-found-page';
+import { BatchPage } from './pages/payout-batches/batch-page';
+import { BatchesPage } from './pages/payout-batches/batches-page';
+import { NewBatchPage } from './pages/payout-batches/new-batch-page';
+import { NewPayoutPage } from './pages/payouts/new-payout-page';
+import { PayoutPage } from './pages/payouts/payout-page';
+import { PayoutsPage } from './pages/payouts/payouts-page';
 import { SecurityLogPage } from './pages/security-log-page';
 import { SecurityPage } from './pages/security-page';
 import { SignInPage } from './pages/sign-in-page';
@@ -51,6 +57,12 @@ export function App() {
         <Route path="webhook-endpoints/:id" element={<RequireCapability capability="readEndpoints"><EndpointPage /></RequireCapability>} />
         <Route path="team" element={<RequireCapability capability="readTeam"><TeamPage /></RequireCapability>} />
         <Route path="security-log" element={<RequireCapability capability="readSecurityLog"><SecurityLogPage /></RequireCapability>} />
+        <Route path="payouts" element={<RequireCapability capability="readPayouts"><PayoutsPage /></RequireCapability>} />
+        <Route path="payouts/new" element={<RequireCapability capability="makePayouts"><NewPayoutPage /></RequireCapability>} />
+        <Route path="payouts/:reference" element={<RequireCapability capability="readPayouts"><PayoutPage /></RequireCapability>} />
+        <Route path="payout-batches" element={<RequireCapability capability="readPayouts"><BatchesPage /></RequireCapability>} />
+        <Route path="payout-batches/new" element={<RequireCapability capability="makePayouts"><NewBatchPage /></RequireCapability>} />
+        <Route path="payout-batches/:reference" element={<RequireCapability capability="readPayouts"><BatchPage /></RequireCapability>} />
         <Route path="approvals" element={<RequireCapability capability="approve"><ApprovalsPage /></RequireCapability>} />
         <Route path="security" element={<SecurityPage />} />
         <Route path="*" element={<NotFoundPage />} />

@@ -15,6 +15,8 @@ const NAV_ITEMS: readonly NavItem[] = [
   { to: '/', label: 'Home', capability: 'overview' },
   { to: '/keys', label: 'API keys', capability: 'readKeys' },
   { to: '/webhook-endpoints', label: 'Webhook endpoints', capability: 'readEndpoints' },
+  { to: '/payouts', label: 'Payouts', capability: 'readPayouts' },
+  { to: '/payout-batches', label: 'Payout batches', capability: 'readPayouts' },
   { to: '/approvals', label: 'Approvals', capability: 'approve' },
   { to: '/team', label: 'Team', capability: 'readTeam' },
   { to: '/security-log', label: 'Security log', capability: 'readSecurityLog' },

@@ -14,6 +14,8 @@ export const ACCESS = {
   manageTeam: { operationId: 'inviteMember', roles: ['owner', 'admin'] },
   readSecurityLog: { operationId: 'listSecurityLog', roles: ['owner', 'admin'] },
   approve: { operationId: 'listApprovals', roles: ['owner', 'admin', 'approver'] },
+  readPayouts: { operationId: 'listPayouts', roles: ['owner', 'admin', 'operations', 'approver', 'viewer'] },
+  makePayouts: { operationId: 'createPayout', roles: ['owner', 'admin', 'operations'] },
 } as const satisfies Record<string, { operationId: string; roles: readonly Role[] }>;
 
 export type Capability = keyof typeof ACCESS;

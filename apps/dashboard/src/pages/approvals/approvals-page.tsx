@@ -8,6 +8,7 @@ import { Money } from '../../components/money';
 import { Page } from '../../components/page';
 import { QueryStatus } from '../../components/query-status';
 import { ApproveDialog } from './approve-dialog';
+import { RejectDialog } from './reject-dialog';
 
 type PendingApproval = DashboardComponents['schemas']['PendingApproval'];
 export const APPROVALS_KEY = ['approvals'] as const;
@@ -17,6 +18,7 @@ export function ApprovalsPage() {
   const { client, call } = useApi();
   const approvals = useQuery({ queryKey: APPROVALS_KEY, queryFn: () => call(() => client.GET('/approvals')) });
   const [approving, setApproving] = useState<PendingApproval | null>(null);
+  const [rejecting, setRejecting] = useState<PendingApproval | null>(null);
 
   return (
     <Page title="Approvals">
@@ -51,6 +53,9 @@ export function ApprovalsPage() {
               <td>
                 <button type="button" className="button small" onClick={() => setApproving(approval)}>
                   Approve<span className="visually-hidden"> {approval.kind} {approval.reference}</span>
+                </button>{' '}
+                <button type="button" className="button small secondary" onClick={() => setRejecting(approval)}>
+                  Reject<span className="visually-hidden"> {approval.kind} {approval.reference}</span>
                 </button>
               </td>
             </tr>
@@ -58,6 +63,7 @@ export function ApprovalsPage() {
         />
       ) : null}
       {approving ? <ApproveDialog approval={approving} onClose={() => setApproving(null)} /> : null}
+      {rejecting ? <RejectDialog approval={rejecting} onClose={() => setRejecting(null)} /> : null}
     </Page>
   );
 }
