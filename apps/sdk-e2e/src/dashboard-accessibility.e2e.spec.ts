@@ -4,15 +4,13 @@
 // reached as a member reaches it on the real service. At desktop width each
 // page is saved as docs/images/dashboard-<page>.png when
 // PAYSIGN_SCREENSHOT_DIR names docs/images (docs/dashboard.md shows them).
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { DashboardClient, WebhookReceiver, linkToken } from '@paysign/api/testing';
+import { WebhookReceiver } from '@paysign/api/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { AuthenticatorApp } from './support/authenticator-app';
-import { violationsOf } from './support/axe';
-import { SCREENSHOT_DIR, describeWithChromium, launchChromium } from './support/chromium';
+import { expectAccessible, violationsOf, type Shot } from './support/axe';
+import { describeWithChromium, launchChromium } from './support/chromium';
 import { DashboardService, type OnboardedMerchant } from './support/dashboard-service';
-import { PASSWORD, acceptLink, addVirtualAuthenticator, continueToDashboard, enrolAuthenticatorApp, giveCode, reached, signInWithPassword } from './support/dashboard-steps';
+import { acceptLink, addVirtualAuthenticator, continueToDashboard, enrolAuthenticatorApp, giveCode, joinByLink, reached, signInWithPassword } from './support/dashboard-steps';
 
 const WIDTHS: Array<[string, { width: number; height: number }]> = [
   ['a phone', { width: 375, height: 812 }],
@@ -68,15 +66,7 @@ describeWithChromium('dashboard accessibility, checked by axe-core', () => {
     afterAll(() => context?.close());
 
     /** No WCAG 2.1 A or AA violation on the page as it stands; at desktop width (or `phone`), its screenshot (the screen, or the `fullPage`) saved as dashboard-<name>.png. */
-    async function check(shot?: { name: string; phone?: boolean; fullPage?: boolean }): Promise<void> {
-      // What is still loading is not what a member reads.
-      await page.waitForFunction("!document.body.innerText.includes('Loading…')");
-      expect(await violationsOf(page)).toEqual([]);
-      if (shot && desktop !== Boolean(shot.phone)) {
-        fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-        await page.screenshot({ path: path.join(SCREENSHOT_DIR, `dashboard-${shot.name}.png`), fullPage: Boolean(shot.fullPage) });
-      }
-    }
+    const check = (shot?: Shot): Promise<void> => expectAccessible(page, { desktop, ...(shot ? { shot } : {}) });
 
     /** Opens the page at `route` and waits for its heading. */
     async function open(route: string, title: string | RegExp): Promise<void> {
@@ -193,7 +183,7 @@ describeWithChromium('dashboard accessibility, checked by axe-core', () => {
         return url;
       };
       const developer = `developer-${viewport.width}@example.com`;
-      await joinByLink(await invite(developer, 'developer'));
+      await joinByLink(service, await invite(developer, 'developer'));
       await invite(`approver-${viewport.width}@example.com`, 'approver');
       await page.reload();
       await page.getByLabel(`Role of ${developer}`).waitFor();
@@ -242,14 +232,5 @@ describeWithChromium('dashboard accessibility, checked by axe-core', () => {
         await signedOut.close();
       }
     });
-
-    /** A teammate joins from an invitation link outside the browser: a password and an authenticator app, as the API takes them. */
-    async function joinByLink(url: string): Promise<void> {
-      const teammate = new DashboardClient(service.api.baseUrl);
-      await teammate.call('POST', '/links/accept', { token: linkToken(url), password: PASSWORD });
-      const { secret } = (await teammate.call('POST', '/factors/totp')).json as { secret: string };
-      const confirmed = await teammate.call('POST', '/factors/totp/confirm', { code: new AuthenticatorApp(secret, service.clock).nextCode() });
-      if (confirmed.json.stage !== 'active') throw new Error(`the teammate did not join: ${confirmed.text}`);
-    }
   });
 });

@@ -1,4 +1,7 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Page } from 'playwright-core';
+import { SCREENSHOT_DIR } from './chromium';
 
 // axe-core's browser bundle, as text, to evaluate in each page.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -25,3 +28,21 @@ export async function violationsOf(page: Page): Promise<string[]> {
   return violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+
+/** A screenshot to keep of a checked page: docs/images/dashboard-<name>.png, at desktop width (or a phone's, with `phone`). */
+export interface Shot {
+  name: string;
+  phone?: boolean;
+  fullPage?: boolean;
+}
+
+/** No WCAG 2.1 A or AA violation on the page once it has loaded; its screenshot saved in SCREENSHOT_DIR when `shot` asks for this width. */
+export async function expectAccessible(page: Page, { desktop, shot }: { desktop: boolean; shot?: Shot }): Promise<void> {
+  // What is still loading is not what a member reads.
+  await page.waitForFunction("!document.body.innerText.includes('Loading…')");
+  expect(await violationsOf(page)).toEqual([]);
+  if (shot && desktop !== Boolean(shot.phone)) {
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `dashboard-${shot.name}.png`), fullPage: Boolean(shot.fullPage) });
+  }
+}

@@ -1,3 +1,4 @@
+import { DashboardClient, linkToken } from '@paysign/api/testing';
 import type { BrowserContext, Page } from 'playwright-core';
 import { AuthenticatorApp } from './authenticator-app';
 import type { DashboardService } from './dashboard-service';
@@ -80,4 +81,14 @@ export function recordCspViolations(context: BrowserContext, violations: string[
     if (message.text().includes('Content Security Policy')) violations.push(`${message.location().url}: ${message.text()}`);
   });
   return context;
+}
+
+/** A teammate joins from a setup or invitation link outside the browser: a password and an authenticator app, as the API takes them; answers their signed-in client. */
+export async function joinByLink(service: DashboardService, url: string): Promise<DashboardClient> {
+  const teammate = new DashboardClient(service.api.baseUrl);
+  await teammate.call('POST', '/links/accept', { token: linkToken(url), password: PASSWORD });
+  const { secret } = (await teammate.call('POST', '/factors/totp')).json as { secret: string };
+  const confirmed = await teammate.call('POST', '/factors/totp/confirm', { code: new AuthenticatorApp(secret, service.clock).nextCode() });
+  if (confirmed.json.stage !== 'active') throw new Error(`the teammate did not join: ${confirmed.text}`);
+  return teammate;
 }

@@ -66,7 +66,7 @@ export function NewBatchPage() {
         <CardSection id="batch-dry-run" title="2. The dry run">
           <p role="status">
             {dryRun.data.count} payouts totalling <Money amount={dryRun.data.total} currency="NGN" />.{' '}
-            {dryRun.data.problems === 0 ? 'Every row passes. Nothing is created until you make the batch.' : `${dryRun.data.problems} rows have a problem: nothing can be created. Correct the file and upload it again.`}
+            {dryRun.data.problems === 0 ? 'Every row passes. Nothing is created until you make the batch.' : `${dryRun.data.problems} ${dryRun.data.problems === 1 ? 'row has' : 'rows have'} a problem: nothing can be created. Correct the file and upload it again.`}
           </p>
           <DryRunTable dryRun={dryRun.data} />
         </CardSection>
