@@ -115,7 +115,7 @@ describeWithChromium('dashboard payouts, batches and rejections in a real browse
       const made = await teammate.call('POST', '/payout-batches', { reference: batch, title: 'November payroll', csv: [HEADER, csvRow(unique('item'), '1500'), csvRow(unique('item'), '250.50')].join('\n') });
       expect(made.status).toBe(201);
       await open('approvals', 'Approvals');
-      await check({ name: 'approvals' });
+      await check({ name: 'approvals-batch' });
       await page.getByRole('button', { name: `Approve batch ${batch}` }).click();
       const dialog = page.getByRole('dialog', { name: `Approve batch ${batch}` });
       expect(await dialog.locator('dl').innerText()).toMatch(/Amount\s+₦1,750\.50[\s\S]*Count\s+2/);
