@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 98aa0ae6c893ee4e7dd849dfa6faee1f75aa5b144e36c1d92cad3e0194d7d3d1
+ * Inputs: sha256 9ad86d268e5762a29a5f9ca3c282abcc2372bb631c1b88226cb9e1f0396389b3
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -752,7 +752,7 @@ export const SCHEMAS = {
           "string",
           "null"
         ],
-        "description": "The API key that created the payout, which can never approve it; `null` for a payout created before keys were recorded."
+        "description": "The API key that created the payout, or `dashboard:<email>` for a team member who made it in the dashboard; neither can ever approve it. `null` for a payout created before keys were recorded."
       },
       "approval": {
         "oneOf": [
@@ -1058,7 +1058,7 @@ export const SCHEMAS = {
       },
       "createdBy": {
         "type": "string",
-        "description": "The API key that created the batch."
+        "description": "The API key that created the batch, or `dashboard:<email>` for a team member who made it in the dashboard."
       },
       "submittedBy": {
         "type": [
