@@ -69,7 +69,7 @@ export class BatchFileCheck {
     const amountMinor = amountOf(row.amount);
     const result: BatchRowResult = { line: row.line, reference: row.reference, bankCode: row.bankCode, accountNumber: row.accountNumber, amount: amountMinor === undefined ? null : Number(amountMinor), accountName: null, nameMatch: null, problem: duplicate ?? valid ?? null };
     if (result.problem !== null || amountMinor === undefined) return { result };
-    if (await this.payouts.get({ merchantId, reference: row.reference }).then(() => true, () => false)) return { result: { ...result, problem: `a payout ${row.reference} exists already; give this row a new reference` } };
+    if (await found(this.payouts.get({ merchantId, reference: row.reference }), 'PAYOUT_NOT_FOUND')) return { result: { ...result, problem: `a payout ${row.reference} exists already; give this row a new reference` } };
     try {
       const enquiry = await this.enquiries.enquire(merchantId, row.bankCode, row.accountNumber);
       const nameMatch: BatchRowResult['nameMatch'] = row.expectedAccountName ? matchName(row.expectedAccountName, enquiry.accountName) : 'not_checked';
@@ -88,4 +88,15 @@ export class BatchFileCheck {
 function amountOf(text: string): bigint | undefined {
   const amount = Number(text);
   return AMOUNT_IN_MAJOR_UNITS.test(text) && amount > 0 ? moneyFromAmount(amount, 'NGN').minor : undefined;
+}
+
+/** Whether the lookup found its object: false for its not-found refusal, and any other failure thrown as it is. */
+export function found(lookup: Promise<unknown>, notFoundCode: string): Promise<boolean> {
+  return lookup.then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof ApiException && error.code === notFoundCode) return false;
+      throw error;
+    },
+  );
 }

@@ -10,7 +10,7 @@ import { memberIdentity } from '../merchants/member-identity';
 import { amountOf } from '../money/money';
 import { PayoutBatchesService } from '../payouts/payout-batches.service';
 import { PayoutsService } from '../payouts/payouts.service';
-import { BatchFileCheck, type CheckedRow } from './batch-file-check';
+import { BatchFileCheck, found, type CheckedRow } from './batch-file-check';
 import { actorOf, DashboardAudit } from './dashboard-audit';
 import { FieldReader, jsonObject, REFERENCE } from './dashboard-body';
 import { DashboardRoute } from './dashboard-route.decorator';
@@ -69,7 +69,7 @@ export class DashboardPayoutBatchesController {
     fields.done();
     const session = sessionOf(request);
     const { merchantId } = session;
-    if (await this.batches.find({ merchantId, reference }).then(() => true, () => false)) throw new ApiException('DASHBOARD_CONFLICT', { why: `A payout batch ${reference} exists already: give the new batch another reference.` });
+    if (await found(this.batches.find({ merchantId, reference }), 'PAYOUT_BATCH_NOT_FOUND')) throw new ApiException('DASHBOARD_CONFLICT', { why: `A payout batch ${reference} exists already: give the new batch another reference.` });
     // Every row is checked again, here and now: a dry run's answer may be stale, and is never trusted from the browser.
     const rows = await this.check.check(merchantId, csv);
     const refused = rows.filter((row) => row.payout === undefined);
