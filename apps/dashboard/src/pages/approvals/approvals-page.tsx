@@ -7,6 +7,7 @@ import { DateTime } from '../../components/date-time';
 import { Money } from '../../components/money';
 import { Page } from '../../components/page';
 import { QueryStatus } from '../../components/query-status';
+import { useSession } from '../../session/use-session';
 import { ApproveDialog } from './approve-dialog';
 import { RejectDialog } from './reject-dialog';
 
@@ -16,6 +17,8 @@ export const APPROVALS_KEY = ['approvals'] as const;
 /** Payouts and batches waiting for approval, oldest first. */
 export function ApprovalsPage() {
   const { client, call } = useApi();
+  // What the member made is another member's to approve (four eyes); the service refuses it, so the page does not offer it.
+  const mine = `dashboard:${useSession().member.email.toLowerCase()}`;
   const approvals = useQuery({ queryKey: APPROVALS_KEY, queryFn: () => call(() => client.GET('/approvals')) });
   const [approving, setApproving] = useState<PendingApproval | null>(null);
   const [rejecting, setRejecting] = useState<PendingApproval | null>(null);
@@ -51,9 +54,13 @@ export function ApprovalsPage() {
               <td><DateTime value={approval.createdAt} /></td>
               <td><code>{approval.createdBy}</code></td>
               <td>
-                <button type="button" className="button small" onClick={() => setApproving(approval)}>
-                  Approve<span className="visually-hidden"> {approval.kind} {approval.reference}</span>
-                </button>{' '}
+                {approval.createdBy === mine ? (
+                  <span className="hint">Yours: another member approves it. </span>
+                ) : (
+                  <button type="button" className="button small" onClick={() => setApproving(approval)}>
+                    Approve<span className="visually-hidden"> {approval.kind} {approval.reference}</span>
+                  </button>
+                )}{' '}
                 <button type="button" className="button small secondary" onClick={() => setRejecting(approval)}>
                   Reject<span className="visually-hidden"> {approval.kind} {approval.reference}</span>
                 </button>

@@ -70,10 +70,9 @@ export function PayoutPage() {
                 <dd>
                   <code>{payout.approval.decidedBy ?? '—'}</code>
                 </dd>
-                <dt>When</dt>
+                <dt>{payout.approval.status === 'pending' ? 'Expires' : 'When'}</dt>
                 <dd>
                   <DateTime value={payout.approval.decidedAt ?? payout.approval.expiresAt} />
-                  {payout.approval.status === 'pending' ? ' (expires)' : null}
                 </dd>
                 {payout.approval.reason ? (
                   <>
@@ -86,29 +85,30 @@ export function PayoutPage() {
               <p>This payout needed no approval.</p>
             )}
           </CardSection>
-          <DataTable
-            className="card"
-            label="What happened, oldest first"
-            rows={detail.data.events}
-            head={
-              <>
-                <th scope="col">When</th>
-                <th scope="col">Step</th>
-                <th scope="col">By</th>
-                <th scope="col">Note</th>
-              </>
-            }
-            row={(event) => (
-              <tr key={`${event.type}-${event.at}`}>
-                <th scope="row">
-                  <DateTime value={event.at} />
-                </th>
-                <td>{event.type}</td>
-                <td>{event.by ? <code>{event.by}</code> : '—'}</td>
-                <td>{event.note ?? '—'}</td>
-              </tr>
-            )}
-          />
+          <CardSection id="payout-history" title="History">
+            <DataTable
+              label="What happened, oldest first"
+              rows={detail.data.events}
+              head={
+                <>
+                  <th scope="col">When</th>
+                  <th scope="col">Step</th>
+                  <th scope="col">By</th>
+                  <th scope="col">Note</th>
+                </>
+              }
+              row={(event) => (
+                <tr key={`${event.type}-${event.at}`}>
+                  <th scope="row">
+                    <DateTime value={event.at} />
+                  </th>
+                  <td>{event.type}</td>
+                  <td>{event.by ? <code>{event.by}</code> : '—'}</td>
+                  <td>{event.note ?? '—'}</td>
+                </tr>
+              )}
+            />
+          </CardSection>
         </>
       ) : null}
     </Page>
