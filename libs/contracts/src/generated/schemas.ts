@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/payment-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 9ad86d268e5762a29a5f9ca3c282abcc2372bb631c1b88226cb9e1f0396389b3
+ * Inputs: sha256 833a836bc2f503e9112fe0f871361c7b6603aa13b0084435825323f0cee2af5d
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -3277,7 +3277,7 @@ export const SCHEMAS = {
       "DASHBOARD_LINK_INVALID": "The setup or invitation link is unknown, used or expired. Ask for a new one.",
       "DASHBOARD_NOT_FOUND": "The object does not exist for the signed-in member's merchant.",
       "DASHBOARD_CONFLICT": "The object's state does not allow this now; `message` says why and what to do.",
-      "DASHBOARD_FOUR_EYES": "The payout or batch came from an API key the member made; another member approves it (four eyes)."
+      "DASHBOARD_FOUR_EYES": "The payout or batch came from the member, in the dashboard, or from an API key they made; another member approves it (four eyes)."
     }
   },
   "FieldError": {
