@@ -61,6 +61,16 @@ export class FieldReader {
     return value as string[];
   }
 
+  /** A whole number in [min, max], such as an amount in kobo. */
+  integer(field: string, rule: { min: number; max: number; describe: string }): number {
+    const value = this.body[field];
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < rule.min || value > rule.max) {
+      this.problems.push({ field, code: value === undefined ? 'required' : 'range', message: `${field} must be ${rule.describe}.` });
+      return rule.min;
+    }
+    return value;
+  }
+
   boolean(field: string): boolean {
     const value = this.body[field];
     if (typeof value !== 'boolean') this.problems.push({ field, code: value === undefined ? 'required' : 'type', message: `${field} must be true or false.` });
