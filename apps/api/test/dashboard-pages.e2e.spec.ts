@@ -31,7 +31,7 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard pages', () => {
   const members = new Map<MemberRole, SignedInMember>();
   beforeAll(async () => {
     receiver = await WebhookReceiver.start();
-    api = await startTestApp({ WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_RETRY_SCHEDULE: '0' }, { overrides: { clock: clock.now } });
+    api = await startTestApp({ WEBHOOK_POLL_INTERVAL_MS: '50', WEBHOOK_RETRY_SCHEDULE: '0', RATE_LIMIT_ENQUIRY_PER_KEY_PER_MINUTE: '3' }, { overrides: { clock: clock.now } });
     shop = await merchantWithOwner(api, clock, 'PAGES');
     owner = shop.owner.browser;
     members.set('owner', shop.owner);
@@ -175,6 +175,29 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard pages', () => {
     expect(lines[0]).toBe('id,at,actor,channel,action,subject,address,detail');
     expect(lines.some((line) => line.includes(',dashboard,roll-key,') && line.includes(shop.owner.email))).toBe(true);
     expect(csv.text).not.toContain('sk_test_');
+  });
+  it('enquires an account as the merchant API does, with the plain error body and a per-member limit', async () => {
+    const operations = members.get('operations') as SignedInMember;
+    const banks = (await operations.browser.call('GET', '/banks')).json as unknown as Array<{ code: string }>;
+    expect(banks.map((b) => b.code)).toContain('058');
+    const found = await operations.browser.call('POST', '/account-enquiries', { bankCode: '058', accountNumber: '0123456785' });
+    expect(found.status).toBe(200);
+    expect(found.json).toMatchObject({ accountName: 'ADAEZE NWOSU', bankCode: '058', accountNumber: '0123456785', enquiryId: expect.stringMatching(/^enq_/) });
+    const badDigit = await operations.browser.call('POST', '/account-enquiries', { bankCode: '058', accountNumber: '0123456789' });
+    expect(badDigit.status).toBe(422);
+    expect(badDigit.json).toMatchObject({ code: 'NUBAN_CHECK_FAILED' });
+    expect(badDigit.json).not.toHaveProperty('success');
+    const unknownBank = await operations.browser.call('POST', '/account-enquiries', { bankCode: '000', accountNumber: '0123456785', extra: 1 });
+    expect(unknownBank.status).toBe(400);
+    expect((unknownBank.json.details as Array<{ field: string }>).map((d) => d.field).sort()).toEqual(['bankCode', 'extra']);
+    // The suite allows 3 a minute: the found and the failed enquiry counted, the malformed one did not; one more passes, then 429.
+    expect((await operations.browser.call('POST', '/account-enquiries', { bankCode: '044', accountNumber: '0001112221' })).json).toMatchObject({ accountName: 'CHINEDU OKAFOR' });
+    const limited = await operations.browser.call('POST', '/account-enquiries', { bankCode: '058', accountNumber: '0123456785' });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toMatch(/^[0-9]+$/);
+    expect(limited.json.message).toContain('dashboard member');
+    // Another member's allowance is their own.
+    expect((await owner.call('POST', '/account-enquiries', { bankCode: '058', accountNumber: '0123456785' })).status).toBe(200);
   });
 });
 

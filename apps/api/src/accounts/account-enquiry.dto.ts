@@ -5,6 +5,7 @@ import { IsDefined, IsString, Matches } from 'class-validator';
 const FIELDS = SCHEMAS.AccountEnquiryRequest.properties;
 
 export const BANK_CODE_PATTERN = new RegExp(FIELDS.bankCode.pattern);
+export const ACCOUNT_NUMBER_PATTERN = new RegExp(FIELDS.accountNumber.pattern);
 /** The fields an enquiry may have; any other is refused. */
 export const ACCOUNT_ENQUIRY_FIELDS = Object.keys(FIELDS) as ReadonlyArray<keyof AccountEnquiryRequest>;
 

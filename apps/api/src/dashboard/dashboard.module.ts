@@ -4,6 +4,7 @@ import { EventsModule } from '../events/events.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { PayoutsModule } from '../payouts/payouts.module';
 import { SettlementsModule } from '../settlements/settlements.module';
+import { AccountsController } from './accounts.controller';
 import { ApprovalSubjects } from './approval-subjects';
 import { ApprovalsController } from './approvals.controller';
 import { DashboardBalanceController } from './balance.controller';
@@ -27,7 +28,7 @@ import { TeamController } from './team.controller';
 /** The merchant dashboard: its app, and its API under /payment/dashboard/api, authenticated by session (docs/dashboard.md). */
 @Module({
   imports: [EventsModule, LedgerModule, PayoutsModule, SettlementsModule],
-  controllers: [SessionController, LinksController, FactorsController, OverviewController, KeysController, EndpointsController, TeamController, SecurityLogController, ApprovalsController, DashboardBalanceController, DashboardSettlementsController, DashboardAppController],
+  controllers: [SessionController, LinksController, FactorsController, OverviewController, KeysController, EndpointsController, TeamController, SecurityLogController, ApprovalsController, AccountsController, DashboardBalanceController, DashboardSettlementsController, DashboardAppController],
   providers: [
     { provide: MemberStore, useFactory: (client: SqlClient) => new MemberStore(client), inject: [SqlClient] },
     { provide: SessionStore, useFactory: (client: SqlClient) => new SessionStore(client), inject: [SqlClient] },

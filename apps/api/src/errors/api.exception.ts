@@ -19,7 +19,7 @@ export interface ApiErrorExtras {
 export class ApiException<C extends ErrorCode = ErrorCode> extends HttpException {
   constructor(
     readonly code: C,
-    params: ErrorMessageParams<C>,
+    readonly params: ErrorMessageParams<C>,
     readonly extras: ApiErrorExtras = {},
   ) {
     super(errorMessage(code, params), ERROR_REGISTRY[code].status);
@@ -39,8 +39,11 @@ export function storeUnavailable(store: StoreName): ApiException {
   return new ApiException('STORE_UNAVAILABLE', { store });
 }
 
+/** Who a 429 counted against, as the message and `paysign_rate_limited_total{source}` name it. */
+export type RateLimitSource = 'API key' | 'address' | 'dashboard member';
+
 /** 429 with its Retry-After header, which the SDK honours. */
-export function rateLimited(reply: FastifyReply, limit: { source: 'API key' | 'address'; limit: number; periodMs: number; retryAfterSeconds: number }): ApiException {
+export function rateLimited(reply: FastifyReply, limit: { source: RateLimitSource; limit: number; periodMs: number; retryAfterSeconds: number }): ApiException {
   const retryAfterSeconds = Math.max(1, Math.ceil(limit.retryAfterSeconds));
   void reply.header('Retry-After', String(retryAfterSeconds));
   reply.request.rateLimitedBy = limit.source;

@@ -1,4 +1,5 @@
 import type { SigningHeaderValues } from '@paysign/signing';
+import type { RateLimitSource } from '../errors/api.exception';
 import type { FastifyInstance } from 'fastify';
 
 declare module 'fastify' {
@@ -9,8 +10,8 @@ declare module 'fastify' {
     signedApiKey?: string;
     /** The exact bytes the signature check verified. Handlers act on these only. */
     verifiedBody?: Buffer;
-    /** What a 429 limited: an API key or a client address; counted in the metrics. */
-    rateLimitedBy?: 'API key' | 'address';
+    /** What a 429 limited: an API key, a client address or a dashboard member; counted in the metrics. */
+    rateLimitedBy?: RateLimitSource;
     /** The error code answered, or "OK"; logged once per request. */
     outcome?: string;
   }

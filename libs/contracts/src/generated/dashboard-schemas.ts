@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/dashboard-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 eabbd384461ffeda21c1cc5225e9ce127bc038fffeb16ff6741a3fd8f7f36826
+ * Inputs: sha256 7f0c12ce57de5701b1276415c962a7ed53fc15caecfb361e0fa5aaea6f953184
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -1818,6 +1818,95 @@ export const DASHBOARD_SCHEMAS = {
       },
       "status": {
         "type": "string"
+      }
+    }
+  },
+  "Bank": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "name",
+      "code",
+      "logo",
+      "category"
+    ],
+    "properties": {
+      "name": {
+        "type": "string"
+      },
+      "code": {
+        "type": "string",
+        "pattern": "^[0-9]{3,6}$",
+        "description": "The bank's code, for `bankCode`."
+      },
+      "logo": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "category": {
+        "type": "string",
+        "enum": [
+          "commercial",
+          "merchant",
+          "non-interest",
+          "microfinance",
+          "payment-service",
+          "fintech"
+        ]
+      }
+    }
+  },
+  "AccountEnquiryRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "bankCode",
+      "accountNumber"
+    ],
+    "properties": {
+      "bankCode": {
+        "type": "string",
+        "pattern": "^[0-9]{3,6}$",
+        "description": "A `code` from `GET /banks`."
+      },
+      "accountNumber": {
+        "type": "string",
+        "pattern": "^[0-9]{10}$",
+        "description": "A 10-digit NUBAN account number."
+      }
+    }
+  },
+  "AccountEnquiry": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "accountName",
+      "bankCode",
+      "accountNumber",
+      "enquiryId",
+      "expiresAt"
+    ],
+    "properties": {
+      "accountName": {
+        "type": "string",
+        "description": "The account holder's name as the bank gives it."
+      },
+      "bankCode": {
+        "type": "string"
+      },
+      "accountNumber": {
+        "type": "string"
+      },
+      "enquiryId": {
+        "type": "string",
+        "pattern": "^enq_[A-Za-z0-9_-]{22}$"
+      },
+      "expiresAt": {
+        "type": "string",
+        "format": "date-time",
+        "description": "Until when a payout or a settlement account may name `enquiryId`."
       }
     }
   }
