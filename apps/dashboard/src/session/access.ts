@@ -14,6 +14,11 @@ export const ACCESS = {
   manageTeam: { operationId: 'inviteMember', roles: ['owner', 'admin'] },
   readSecurityLog: { operationId: 'listSecurityLog', roles: ['owner', 'admin'] },
   approve: { operationId: 'listApprovals', roles: ['owner', 'admin', 'approver'] },
+  readBalance: { operationId: 'getBalance', roles: ['owner', 'admin', 'developer', 'operations', 'approver', 'viewer'] },
+  readSettlements: { operationId: 'listSettlements', roles: ['owner', 'admin', 'developer', 'operations', 'approver', 'viewer'] },
+  manageSettlementSchedule: { operationId: 'setSettlementSchedule', roles: ['owner', 'admin'] },
+  manageSettlementAccount: { operationId: 'setSettlementAccount', roles: ['owner'] },
+  settleNow: { operationId: 'createSettlement', roles: ['owner', 'admin'] },
 } as const satisfies Record<string, { operationId: string; roles: readonly Role[] }>;
 
 export type Capability = keyof typeof ACCESS;
