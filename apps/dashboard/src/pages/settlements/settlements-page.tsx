@@ -73,14 +73,15 @@ function SettleNowButton() {
       <button type="button" className="button" onClick={() => { settle.reset(); setReference(`dashboard-${crypto.randomUUID()}`); }}>
         Settle now
       </button>
-      {reference ? (
+      {/* Closed once settled: the list below shows the new settlement. */}
+      {reference && !settle.isSuccess ? (
         <ConfirmDialog
           title="Settle the available balance now?"
           confirmLabel="Settle now"
           busy={settle.isPending}
           error={settle.error}
           onClose={() => setReference(null)}
-          onConfirm={() => settle.mutate(reference, { onSuccess: () => setReference(null) })}
+          onConfirm={() => settle.mutate(reference)}
         >
           <p>The whole available naira balance is paid to the settlement account in force.</p>
         </ConfirmDialog>
