@@ -129,7 +129,13 @@ describeWithChromium('the balance and settlements pages in a real browser', () =
       await card.getByText('None yet').waitFor();
     });
 
-    it('settles to the account once in force, and shows the settlement with the entries it covered', async () => {
+    it('settles only when asked once the schedule is manual, and shows the settlement with the entries it covered', async () => {
+      // Manual: the run that brings the account into force settles nothing; the owner settles when they choose.
+      const schedule = page.getByRole('form', { name: 'Change the schedule' });
+      await schedule.getByLabel('Interval').selectOption('manual');
+      await schedule.getByRole('button', { name: 'Save schedule' }).click();
+      await page.getByRole('status').filter({ hasText: 'Schedule saved.' }).waitFor();
+      await page.getByRole('region', { name: 'Schedule' }).getByText('manual (only when asked)').waitFor();
       await nameAccount();
       const card = page.getByRole('region', { name: 'Settlement account' });
       await card.getByText(/comes into force at/).waitFor();
@@ -138,6 +144,7 @@ describeWithChromium('the balance and settlements pages in a real browser', () =
       await page.reload();
       await reached(page, 'Settlements');
       await card.getByText(/^ADAEZE NWOSU, 0123456785 \(bank 058\), since/).waitFor();
+      await page.getByRole('region', { name: 'Settlements', exact: true }).getByText('No settlement yet.').waitFor();
 
       await page.getByRole('button', { name: 'Settle now' }).click();
       const confirm = page.getByRole('dialog', { name: 'Settle the available balance now?' });

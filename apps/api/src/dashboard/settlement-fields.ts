@@ -1,7 +1,7 @@
 import { DASHBOARD_SCHEMAS, type DashboardComponents } from '@paysign/contracts';
 import type { StoredPayout } from '../payouts/payout-rows';
 import type { ScheduleInput } from '../settlements/settlements.service';
-import { settlementStatusOf } from '../settlements/settlement-view';
+import { settlementToContract } from '../settlements/settlement-view';
 import { FieldReader } from './dashboard-body';
 
 type Schemas = DashboardComponents['schemas'];
@@ -42,22 +42,8 @@ export function readSettleNow(body: Record<string, unknown>): { reference: strin
   return { reference, currency };
 }
 
-/** A settlement as the dashboard shows it, from its transfer, in kobo. */
+/** A settlement as the dashboard shows it: the signed API's view of its transfer, in kobo, without what only integrations use. */
 export function dashboardSettlementOf(transfer: StoredPayout): Schemas['Settlement'] {
-  return {
-    id: transfer.reference,
-    status: settlementStatusOf(transfer),
-    amount: Number(transfer.amountMinor),
-    currency: transfer.currency as Schemas['Currency'],
-    trigger: transfer.createdBy === null ? 'schedule' : 'manual',
-    account: { bankCode: transfer.bankCode, accountNumber: transfer.accountNumber, accountName: transfer.accountName },
-    narration: transfer.narration,
-    providerReference: transfer.providerReference,
-    failureReason: transfer.failureReason,
-    needsAttention: transfer.needsAttention,
-    createdAt: transfer.createdAt.toISOString(),
-    processingAt: transfer.processingAt?.toISOString() ?? null,
-    completedAt: transfer.completedAt?.toISOString() ?? null,
-    reversedAt: transfer.reversedAt?.toISOString() ?? null,
-  };
+  const { merchantId: _merchant, provider: _provider, version: _version, ...shown } = settlementToContract(transfer);
+  return { ...shown, amount: Number(transfer.amountMinor), currency: shown.currency as Schemas['Currency'] };
 }

@@ -1,9 +1,8 @@
 import type { DashboardComponents } from '@paysign/contracts';
 import { useId, useState } from 'react';
+import { BalancesTable } from '../../components/balances-table';
 import { CardSection } from '../../components/card-section';
-import { DataTable } from '../../components/data-table';
 import { LoadOlderButton } from '../../components/load-older-button';
-import { Money } from '../../components/money';
 import { Page } from '../../components/page';
 import { QueryCard } from '../../components/query-card';
 import { QueryStatus } from '../../components/query-status';
@@ -25,28 +24,7 @@ export function BalancePage() {
   return (
     <Page title="Balance">
       <QueryCard id="balances" title="Balances" query={balances}>
-        {({ data }) => (
-          <DataTable
-            label="Balances by currency"
-            rows={data}
-            head={
-              <>
-                <th scope="col">Currency</th>
-                <th scope="col">Available</th>
-                <th scope="col">Pending</th>
-                <th scope="col">Held</th>
-              </>
-            }
-            row={(balance) => (
-              <tr key={balance.currency}>
-                <th scope="row">{balance.currency}</th>
-                <td><Money amount={balance.available} currency={balance.currency} /></td>
-                <td><Money amount={balance.pending} currency={balance.currency} /></td>
-                <td><Money amount={balance.held} currency={balance.currency} /></td>
-              </tr>
-            )}
-          />
-        )}
+        {({ data }) => <BalancesTable balances={data} />}
       </QueryCard>
       <Entries currencies={balances.data?.data.map((b) => b.currency) ?? ['NGN']} />
     </Page>
