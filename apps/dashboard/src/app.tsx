@@ -1,6 +1,7 @@
 import { Route, Routes } from 'react-router';
 import { AppLayout, PublicLayout } from './components/app-layout';
 import { ApprovalsPage } from './pages/approvals/approvals-page';
+import { BalancePage } from './pages/balance/balance-page';
 import { EnrolPage } from './pages/enrol-page';
 import { HomePage } from './pages/home-page';
 import { KeysPage } from './pages/keys/keys-page';
@@ -13,6 +14,8 @@ import { PayoutPage } from './pages/payouts/payout-page';
 import { PayoutsPage } from './pages/payouts/payouts-page';
 import { SecurityLogPage } from './pages/security-log-page';
 import { SecurityPage } from './pages/security-page';
+import { SettlementPage } from './pages/settlements/settlement-page';
+import { SettlementsPage } from './pages/settlements/settlements-page';
 import { SignInPage } from './pages/sign-in-page';
 import { TeamPage } from './pages/team-page';
 import { EndpointPage } from './pages/webhook-endpoints/endpoint-page';
@@ -52,6 +55,9 @@ export function App() {
         }
       >
         <Route index element={<RequireCapability capability="overview"><HomePage /></RequireCapability>} />
+        <Route path="balance" element={<RequireCapability capability="readBalance"><BalancePage /></RequireCapability>} />
+        <Route path="settlements" element={<RequireCapability capability="readSettlements"><SettlementsPage /></RequireCapability>} />
+        <Route path="settlements/:id" element={<RequireCapability capability="readSettlements"><SettlementPage /></RequireCapability>} />
         <Route path="keys" element={<RequireCapability capability="readKeys"><KeysPage /></RequireCapability>} />
         <Route path="webhook-endpoints" element={<RequireCapability capability="readEndpoints"><EndpointsPage /></RequireCapability>} />
         <Route path="webhook-endpoints/:id" element={<RequireCapability capability="readEndpoints"><EndpointPage /></RequireCapability>} />

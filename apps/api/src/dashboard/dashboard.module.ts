@@ -3,10 +3,12 @@ import { SqlClient } from '../db/sql-client';
 import { EventsModule } from '../events/events.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { PayoutsModule } from '../payouts/payouts.module';
+import { SettlementsModule } from '../settlements/settlements.module';
 import { AccountsController } from './accounts.controller';
 import { ApprovalSubjects } from './approval-subjects';
 import { ApprovalsController } from './approvals.controller';
 import { BatchFileCheck } from './batch-file-check';
+import { DashboardBalanceController } from './balance.controller';
 import { DashboardAppController } from './dashboard-app.controller';
 import { DashboardAudit } from './dashboard-audit';
 import { DashboardSessionGuard } from './dashboard-session.guard';
@@ -22,13 +24,14 @@ import { DashboardPayoutsController } from './payouts.controller';
 import { SecurityLogController } from './security-log.controller';
 import { SessionController } from './session.controller';
 import { SessionStore } from './session-store';
+import { DashboardSettlementsController } from './settlements.controller';
 import { SignInService } from './sign-in.service';
 import { TeamController } from './team.controller';
 
 /** The merchant dashboard: its app, and its API under /payment/dashboard/api, authenticated by session (docs/dashboard.md). */
 @Module({
-  imports: [EventsModule, LedgerModule, PayoutsModule],
-  controllers: [SessionController, LinksController, FactorsController, OverviewController, KeysController, EndpointsController, TeamController, SecurityLogController, ApprovalsController, AccountsController, DashboardPayoutsController, DashboardPayoutBatchesController, DashboardAppController],
+  imports: [EventsModule, LedgerModule, PayoutsModule, SettlementsModule],
+  controllers: [SessionController, LinksController, FactorsController, OverviewController, KeysController, EndpointsController, TeamController, SecurityLogController, ApprovalsController, AccountsController, DashboardPayoutsController, DashboardPayoutBatchesController, DashboardBalanceController, DashboardSettlementsController, DashboardAppController],
   providers: [
     { provide: MemberStore, useFactory: (client: SqlClient) => new MemberStore(client), inject: [SqlClient] },
     { provide: SessionStore, useFactory: (client: SqlClient) => new SessionStore(client), inject: [SqlClient] },

@@ -2,6 +2,7 @@ import type { SqlClient, SqlQueryable } from '../db/sql-client';
 import { toDate } from '../db/sql-client';
 import { sqlNow, sqlNowPlus, type StoreClock } from '../db/store-clock';
 import { observeThrough, type StoreProbe } from '../stores/store-probe';
+import type { BalanceEntry, EntriesQuery } from './balance-entry';
 
 /** The balances a merchant has in each currency. */
 export type MerchantBalanceKind = 'available' | 'pending' | 'held';
@@ -57,16 +58,7 @@ export interface PayoutMoney {
   objectType?: 'payout' | 'settlement';
 }
 
-export interface BalanceEntry {
-  id: string;
-  type: EntryType;
-  balance: MerchantBalanceKind;
-  amountMinor: bigint;
-  currency: string;
-  objectType: LedgerObjectType;
-  reference: string;
-  createdAt: Date;
-}
+export type { BalanceEntry, EntriesQuery } from './balance-entry';
 
 export interface Balance {
   currency: string;
@@ -334,12 +326,19 @@ export class Ledger {
     return (await this.balancesOf(merchantId, currency))[0] as Balance;
   }
 
-  /** The merchant's entries in `currency`, newest first, after the entry `afterId` when given; of one balance and above the entry `aboveId` when given. */
-  async entriesOf(query: { merchantId: string; currency: string; afterId?: bigint; limit: number; kind?: MerchantBalanceKind; aboveId?: bigint }): Promise<BalanceEntry[]> {
+  /**
+   * The merchant's entries in `currency`, newest first, after the entry
+   * `afterId` when given; of one balance, above the entry `aboveId`, of one
+   * type, and made in [`from`, `to`) when given.
+   */
+  async entriesOf(query: EntriesQuery): Promise<BalanceEntry[]> {
     const params: unknown[] = [query.merchantId, query.currency, query.limit];
     let after = query.afterId === undefined ? '' : `AND id < $${params.push(query.afterId.toString())}`;
     if (query.kind !== undefined) after += ` AND kind = $${params.push(query.kind)}`;
     if (query.aboveId !== undefined) after += ` AND id > $${params.push(query.aboveId.toString())}`;
+    if (query.type !== undefined) after += ` AND type = $${params.push(query.type)}`;
+    if (query.from !== undefined) after += ` AND created_at >= $${params.push(query.from.toISOString())}`;
+    if (query.to !== undefined) after += ` AND created_at < $${params.push(query.to.toISOString())}`;
     // Ordered by the table's bigint id, named in full: a bare `id` would be the text column of the select list, where '99' sorts after '100'.
     const { rows } = await this.observed('entries', () =>
       this.client.query<{ id: string; type: EntryType; kind: MerchantBalanceKind; amount_minor: string; currency: string; object_type: LedgerObjectType; object_id: string; created_at: Date | string }>(

@@ -13,6 +13,9 @@ export interface StoredSettlementAccount extends SettlementAccountOfEvent {
   effectiveAt: Date;
 }
 
+/** Written with a change of the account, such as its security log line: both commit or neither. */
+export type AlsoInTransaction = (tx: SqlQueryable, changed: StoredSettlementAccount) => Promise<void>;
+
 /** The account settlements are paid to now, and a change waiting for its delay. */
 export interface SettlementAccountsOf {
   current?: StoredSettlementAccount;
@@ -81,7 +84,7 @@ export class SettlementAccounts {
    * first as any change, replacing a change already waiting. Announced
    * either way.
    */
-  async request(merchantId: string, account: SettlementAccountOfEvent, requestedBy: string, delayMs: number, now: Date): Promise<SettlementAccountsOf> {
+  async request(merchantId: string, account: SettlementAccountOfEvent, requestedBy: string, delayMs: number, now: Date, options: { alsoInTransaction?: AlsoInTransaction } = {}): Promise<SettlementAccountsOf> {
     return this.observed('change', () =>
       this.client.transaction(async (tx) => {
         await this.lockSettings(tx, merchantId, now);
@@ -98,13 +101,14 @@ export class SettlementAccounts {
         );
         const added = fromRow(rows[0] as AccountRow);
         await this.announce(tx, added, immediate ? 'in_force' : 'requested', before.current ?? null, now);
+        await options.alsoInTransaction?.(tx, added);
         return this.of(merchantId, tx);
       }),
     );
   }
 
   /** Cancels the change waiting; undefined when none is. */
-  async cancel(merchantId: string, now: Date): Promise<SettlementAccountsOf | undefined> {
+  async cancel(merchantId: string, now: Date, options: { alsoInTransaction?: AlsoInTransaction } = {}): Promise<SettlementAccountsOf | undefined> {
     return this.observed('change', () =>
       this.client.transaction(async (tx) => {
         await this.lockSettings(tx, merchantId, now);
@@ -112,6 +116,7 @@ export class SettlementAccounts {
         if (!before.pending) return undefined;
         await tx.query(`UPDATE settlement_accounts SET status = 'cancelled', ended_at = $2 WHERE id = $1`, [before.pending.id, now.toISOString()]);
         await this.announce(tx, before.pending, 'cancelled', before.current ?? null, now);
+        await options.alsoInTransaction?.(tx, before.pending);
         return this.of(merchantId, tx);
       }),
     );

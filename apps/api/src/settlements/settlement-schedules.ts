@@ -57,14 +57,27 @@ export class SettlementSchedules {
     };
   }
 
-  /** Sets the schedule, and resumes settlements a failed one paused: the merchant says the account is right. */
-  async set(merchantId: string, schedule: StoredSchedule, now: Date): Promise<void> {
-    await this.observed('change', () =>
-      this.client.query(
+  /**
+   * Sets the schedule, and resumes settlements a failed one paused: the
+   * merchant says the account is right. `alsoInTransaction` (a security log
+   * line) commits with it or not at all.
+   */
+  async set(merchantId: string, schedule: StoredSchedule, now: Date, options: { alsoInTransaction?: (tx: SqlQueryable) => Promise<void> } = {}): Promise<void> {
+    const write = async (on: SqlQueryable): Promise<void> => {
+      await on.query(
         `INSERT INTO settlement_settings (merchant_id, interval, minimum_minor, weekday, resumed_at, updated_at) VALUES ($1, $2, $3, $4, $5, $5)
          ON CONFLICT (merchant_id) DO UPDATE SET interval = EXCLUDED.interval, minimum_minor = EXCLUDED.minimum_minor, weekday = EXCLUDED.weekday, resumed_at = EXCLUDED.resumed_at, updated_at = EXCLUDED.updated_at`,
         [merchantId, schedule.interval, schedule.minimumMinor.toString(), schedule.weekday, now.toISOString()],
-      ),
+      );
+    };
+    const { alsoInTransaction } = options;
+    await this.observed('change', () =>
+      alsoInTransaction
+        ? this.client.transaction(async (tx) => {
+            await write(tx);
+            await alsoInTransaction(tx);
+          })
+        : write(this.client),
     );
   }
 

@@ -40,6 +40,8 @@ export interface SettleRequest {
   requestedBy: string | null;
   /** The least `available` it settles. */
   minimumMinor: bigint;
+  /** Written with the settlement when one is made, such as its security log line: both commit or neither. */
+  alsoInTransaction?: (tx: SqlQueryable, id: string) => Promise<void>;
 }
 
 export interface SettlementListQuery {
@@ -139,6 +141,7 @@ export class SettlementStore {
             `INSERT INTO settlements (merchant_id, id, currency, run_key, trigger, amount_minor, covers_after_entry_id, hold_entry_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
             [merchantId, id, currency, request.runKey, request.requestedBy === null ? 'schedule' : 'manual', availableMinor.toString(), previous.rows[0]?.hold_entry_id ?? '0', holdEntryId.toString(), now.toISOString()],
           );
+          await request.alsoInTransaction?.(tx, id);
           return { outcome: 'created', transfer };
         }
         throw new Error('three settlement ids in a row were taken by payouts of the merchant');

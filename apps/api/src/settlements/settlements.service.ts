@@ -5,6 +5,7 @@ import { EnquiryRecords } from '../accounts/enquiry-records';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { Clock } from '../config/clock';
+import type { SqlQueryable } from '../db/sql-client';
 import { StoreClock, storeInstant } from '../db/store-clock';
 import { ApiException } from '../errors/api.exception';
 import type { Caller } from '../http/caller';
@@ -52,22 +53,21 @@ export class SettlementsService {
   /** Names the settlement account by an enquiry of the merchant's, in force after its delay, the first as any change. */
   async setAccount(caller: Caller, enquiryId: string): Promise<SettlementAccountState> {
     requireRole(this.merchants, caller, 'settlements:manage');
-    const enquiry = await this.enquiries.find(caller.merchantId, enquiryId);
-    if (!enquiry) throw new ApiException('ENQUIRY_NOT_FOUND', { enquiryId });
-    if (enquiry.expired) throw new ApiException('ENQUIRY_EXPIRED', { enquiryId, expiresAt: enquiry.expiresAt.toISOString() });
-    const account = { bankCode: enquiry.bankCode, accountNumber: enquiry.accountNumber, accountName: enquiry.accountName, enquiryId: enquiry.enquiryId };
-    const delayMs = this.config.settlements.accountChangeDelaySeconds * 1000;
-    const state = await this.accounts.request(caller.merchantId, account, caller.apiKey, delayMs, this.now());
-    this.logger.warn({ merchantId: caller.merchantId, apiKey: caller.apiKey, bankCode: account.bankCode, effectiveAt: (state.pending ?? state.current)?.effectiveAt }, 'settlement account change requested');
-    return accountState(state);
+    return this.requestAccount(caller.merchantId, enquiryId, { requestedBy: caller.apiKey });
+  }
+
+  /** The same, asked by a dashboard member, whose role the dashboard checked; `requestedBy` names them. */
+  setAccountAsMember(merchantId: string, enquiryId: string, member: MemberChange<StoredSettlementAccount>): Promise<SettlementAccountState> {
+    return this.requestAccount(merchantId, enquiryId, member);
   }
 
   async cancelAccountChange(caller: Caller): Promise<SettlementAccountState> {
     requireRole(this.merchants, caller, 'settlements:manage');
-    const state = await this.accounts.cancel(caller.merchantId, this.now());
-    if (!state) throw new ApiException('SETTLEMENT_ACCOUNT_CHANGE_NOT_PENDING', {});
-    this.logger.warn({ merchantId: caller.merchantId, apiKey: caller.apiKey }, 'settlement account change cancelled');
-    return accountState(state);
+    return this.cancelAccount(caller.merchantId, { requestedBy: caller.apiKey });
+  }
+
+  cancelAccountChangeAsMember(merchantId: string, member: MemberChange<StoredSettlementAccount>): Promise<SettlementAccountState> {
+    return this.cancelAccount(merchantId, member);
   }
 
   async schedule(merchantId: string): Promise<SettlementSchedule> {
@@ -86,10 +86,12 @@ export class SettlementsService {
 
   async setSchedule(caller: Caller, input: SetSettlementScheduleRequest): Promise<SettlementSchedule> {
     requireRole(this.merchants, caller, 'settlements:manage');
-    const weekday = input.interval === 'weekly' && input.weekday ? isoWeekdayOf(input.weekday) : null;
-    await this.schedules.set(caller.merchantId, { interval: input.interval, weekday, minimumMinor: moneyFromAmount(input.minimumAmount, 'NGN').minor }, this.now());
-    this.logger.info({ merchantId: caller.merchantId, apiKey: caller.apiKey, interval: input.interval, weekday: input.weekday ?? null }, 'settlement schedule set');
-    return this.schedule(caller.merchantId);
+    return this.changeSchedule(caller.merchantId, { ...input, minimumMinor: moneyFromAmount(input.minimumAmount, 'NGN').minor }, { requestedBy: caller.apiKey });
+  }
+
+  /** The same, set by a dashboard member, with the minimum in kobo. */
+  setScheduleAsMember(merchantId: string, input: ScheduleInput, member: MemberChange<void>): Promise<SettlementSchedule> {
+    return this.changeSchedule(merchantId, input, member);
   }
 
   /**
@@ -99,15 +101,49 @@ export class SettlementsService {
    */
   async create(caller: Caller, input: { reference: string; currency: SettlingCurrency }): Promise<{ created: boolean; transfer: StoredPayout }> {
     requireRole(this.merchants, caller, 'settlements:manage');
+    return this.settleNow(caller.merchantId, input, { requestedBy: caller.apiKey });
+  }
+
+  /** The same, asked by a dashboard member; the settlement records `requestedBy` as who made it. */
+  createAsMember(merchantId: string, input: { reference: string; currency: SettlingCurrency }, member: MemberChange<string>): Promise<{ created: boolean; transfer: StoredPayout }> {
+    return this.settleNow(merchantId, input, member);
+  }
+
+  private async requestAccount(merchantId: string, enquiryId: string, by: MemberChange<StoredSettlementAccount> | { requestedBy: string }): Promise<SettlementAccountState> {
+    const enquiry = await this.enquiries.find(merchantId, enquiryId);
+    if (!enquiry) throw new ApiException('ENQUIRY_NOT_FOUND', { enquiryId });
+    if (enquiry.expired) throw new ApiException('ENQUIRY_EXPIRED', { enquiryId, expiresAt: enquiry.expiresAt.toISOString() });
+    const account = { bankCode: enquiry.bankCode, accountNumber: enquiry.accountNumber, accountName: enquiry.accountName, enquiryId: enquiry.enquiryId };
+    const delayMs = this.config.settlements.accountChangeDelaySeconds * 1000;
+    const state = await this.accounts.request(merchantId, account, by.requestedBy, delayMs, this.now(), alsoOf(by));
+    this.logger.warn({ merchantId, requestedBy: by.requestedBy, bankCode: account.bankCode, effectiveAt: (state.pending ?? state.current)?.effectiveAt }, 'settlement account change requested');
+    return accountState(state);
+  }
+
+  private async cancelAccount(merchantId: string, by: MemberChange<StoredSettlementAccount> | { requestedBy: string }): Promise<SettlementAccountState> {
+    const state = await this.accounts.cancel(merchantId, this.now(), alsoOf(by));
+    if (!state) throw new ApiException('SETTLEMENT_ACCOUNT_CHANGE_NOT_PENDING', {});
+    this.logger.warn({ merchantId, requestedBy: by.requestedBy }, 'settlement account change cancelled');
+    return accountState(state);
+  }
+
+  private async changeSchedule(merchantId: string, input: ScheduleInput, by: MemberChange<void> | { requestedBy: string }): Promise<SettlementSchedule> {
+    const weekday = input.interval === 'weekly' && input.weekday ? isoWeekdayOf(input.weekday) : null;
+    await this.schedules.set(merchantId, { interval: input.interval, weekday, minimumMinor: input.minimumMinor }, this.now(), 'alsoInTransaction' in by ? { alsoInTransaction: (tx) => by.alsoInTransaction(tx) } : {});
+    this.logger.info({ merchantId, requestedBy: by.requestedBy, interval: input.interval, weekday: input.weekday ?? null }, 'settlement schedule set');
+    return this.schedule(merchantId);
+  }
+
+  private async settleNow(merchantId: string, input: { reference: string; currency: SettlingCurrency }, by: MemberChange<string> | { requestedBy: string }): Promise<{ created: boolean; transfer: StoredPayout }> {
     if (!this.config.settlements.enabled) throw new ApiException('SETTLEMENTS_NOT_ENABLED', {});
     if (!this.providers.payoutsForNewPayouts()) throw new ApiException('PAYOUT_PROVIDER_NOT_CONFIGURED', {});
     const { currency } = input;
-    const outcome = await this.settle({ merchantId: caller.merchantId, currency, runKey: `manual:${input.reference}`, requestedBy: caller.apiKey, minimumMinor: this.config.payouts.minAmountMinor });
+    const outcome = await this.settle({ merchantId, currency, runKey: `manual:${input.reference}`, requestedBy: by.requestedBy, minimumMinor: this.config.payouts.minAmountMinor, ...alsoOf(by) });
     switch (outcome.outcome) {
       case 'created':
         return { created: true, transfer: outcome.transfer };
       case 'already-settled':
-        return { created: false, transfer: await this.get(caller.merchantId, outcome.id) };
+        return { created: false, transfer: await this.get(merchantId, outcome.id) };
       case 'suspended':
         // The merchant was suspended since its request was let in: answered as its next request will be.
         throw new ApiException('AUTH_UNKNOWN_API_KEY', { detail: 'The API key is not an active credential: its merchant is suspended. Ask the operator.' });
@@ -153,6 +189,20 @@ export class SettlementsService {
     return new Date(storeInstant(this.storeClock, this.clock));
   }
 }
+
+/**
+ * A change asked by a dashboard member: who (`dashboard:<email>`), and what
+ * commits with it (their security log line), given what changed.
+ */
+export interface MemberChange<Changed> {
+  requestedBy: string;
+  alsoInTransaction: (tx: SqlQueryable, changed: Changed) => Promise<void>;
+}
+
+/** A schedule to set, its minimum in minor units. */
+export type ScheduleInput = Omit<SetSettlementScheduleRequest, 'minimumAmount'> & { minimumMinor: bigint };
+
+const alsoOf = <Changed>(by: MemberChange<Changed> | { requestedBy: string }) => ('alsoInTransaction' in by ? { alsoInTransaction: by.alsoInTransaction } : {});
 
 function accountState(accounts: SettlementAccountsOf): SettlementAccountState {
   const bank = (account: StoredSettlementAccount) => ({ bankCode: account.bankCode, accountNumber: account.accountNumber, accountName: account.accountName, enquiryId: account.enquiryId });

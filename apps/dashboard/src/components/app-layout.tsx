@@ -13,6 +13,8 @@ interface NavItem {
 
 const NAV_ITEMS: readonly NavItem[] = [
   { to: '/', label: 'Home', capability: 'overview' },
+  { to: '/balance', label: 'Balance', capability: 'readBalance' },
+  { to: '/settlements', label: 'Settlements', capability: 'readSettlements' },
   { to: '/keys', label: 'API keys', capability: 'readKeys' },
   { to: '/webhook-endpoints', label: 'Webhook endpoints', capability: 'readEndpoints' },
   { to: '/payouts', label: 'Payouts', capability: 'readPayouts' },

@@ -1,11 +1,17 @@
-// What a member types as an amount of naira, read as kobo with integer arithmetic only.
+/** Naira as a member types them: digits with optional thousands commas, and at most two decimals. */
+const NAIRA = /^(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?$/;
 
-const NAIRA = /^(0|[1-9][0-9]{0,11})(?:\.([0-9]{1,2}))?$/;
-
-/** `5000.5` → 500050; undefined for anything that is not naira with at most 2 decimal places (commas between thousands allowed). */
-export function parseNaira(text: string): number | undefined {
-  const match = NAIRA.exec(text.trim().replaceAll(',', ''));
+/** `5,000.5` → `500050` kobo, with integer arithmetic only; undefined for anything else. */
+export function koboOfNaira(text: string): number | undefined {
+  const trimmed = text.trim();
+  const match = NAIRA.exec(trimmed);
   if (!match) return undefined;
-  const [, whole = '0', cents = ''] = match;
-  return Number(whole) * 100 + Number(cents.padEnd(2, '0'));
+  const [whole = '', fraction = ''] = trimmed.replace(/,/g, '').split('.');
+  const kobo = BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0') || '0');
+  return kobo <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(kobo) : undefined;
+}
+
+/** `500050` kobo → `5000.50`, as the field shows it again. */
+export function nairaTextOf(kobo: number): string {
+  return `${Math.trunc(kobo / 100)}.${String(kobo % 100).padStart(2, '0')}`;
 }

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { DashboardComponents } from '@paysign/contracts';
 import { useApi } from '../api/api-context';
+import { BalancesTable } from '../components/balances-table';
 import { CardSection } from '../components/card-section';
 import { DataTable } from '../components/data-table';
 import { Money } from '../components/money';
@@ -20,27 +21,7 @@ export function HomePage() {
       {overview.data ? (
         <>
           <CardSection id="balances" title="Balances">
-            <DataTable
-              label="Balances by currency"
-              rows={overview.data.balances}
-              empty={<p>No balance yet.</p>}
-              head={
-                <>
-                  <th scope="col">Currency</th>
-                  <th scope="col">Available</th>
-                  <th scope="col">Pending</th>
-                  <th scope="col">Held</th>
-                </>
-              }
-              row={(balance) => (
-                <tr key={balance.currency}>
-                  <th scope="row">{balance.currency}</th>
-                  <td><Money amount={balance.available} currency={balance.currency} /></td>
-                  <td><Money amount={balance.pending} currency={balance.currency} /></td>
-                  <td><Money amount={balance.held} currency={balance.currency} /></td>
-                </tr>
-              )}
-            />
+            <BalancesTable balances={overview.data.balances} />
           </CardSection>
           <PeriodSection id="collections" title="Collections" totals={overview.data.collections} />
           <PeriodSection id="payouts" title="Payouts" totals={overview.data.payouts} />

@@ -16,6 +16,11 @@ export const ACCESS = {
   approve: { operationId: 'listApprovals', roles: ['owner', 'admin', 'approver'] },
   readPayouts: { operationId: 'listPayouts', roles: ['owner', 'admin', 'operations', 'approver', 'viewer'] },
   makePayouts: { operationId: 'createPayout', roles: ['owner', 'admin', 'operations'] },
+  readBalance: { operationId: 'getBalance', roles: ['owner', 'admin', 'developer', 'operations', 'approver', 'viewer'] },
+  readSettlements: { operationId: 'listSettlements', roles: ['owner', 'admin', 'developer', 'operations', 'approver', 'viewer'] },
+  manageSettlementSchedule: { operationId: 'setSettlementSchedule', roles: ['owner', 'admin'] },
+  manageSettlementAccount: { operationId: 'setSettlementAccount', roles: ['owner'] },
+  settleNow: { operationId: 'createSettlement', roles: ['owner', 'admin'] },
 } as const satisfies Record<string, { operationId: string; roles: readonly Role[] }>;
 
 export type Capability = keyof typeof ACCESS;

@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/dashboard-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 2308a4acb006b636075fee925073191fdd48a0f7b0b4825b38f059a7ff2c0469
+ * Inputs: sha256 bd083683478808447fa1dcee421d02f3bd4cf14b63418d8603231b23367c08aa
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -475,6 +475,636 @@ export const DASHBOARD_SCHEMAS = {
       "count": {
         "type": "integer"
       }
+    }
+  },
+  "Currency": {
+    "type": "string",
+    "enum": [
+      "NGN",
+      "USD",
+      "GBP",
+      "EUR",
+      "GHS",
+      "KES",
+      "ZAR"
+    ],
+    "description": "ISO 4217 currency code."
+  },
+  "BalanceKind": {
+    "type": "string",
+    "enum": [
+      "available",
+      "pending",
+      "held"
+    ],
+    "description": "`pending`: collected, not yet settled into `available`. `available`: the merchant's to pay out or settle. `held`: set aside for payouts and refunds in flight."
+  },
+  "Balances": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "data"
+    ],
+    "properties": {
+      "data": {
+        "type": "array",
+        "description": "One per currency the merchant holds, naira always, first.",
+        "items": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "currency",
+            "available",
+            "pending",
+            "held"
+          ],
+          "properties": {
+            "currency": {
+              "$ref": "#/components/schemas/Currency"
+            },
+            "available": {
+              "type": "integer",
+              "description": "In kobo (minor units)."
+            },
+            "pending": {
+              "type": "integer",
+              "description": "In kobo (minor units)."
+            },
+            "held": {
+              "type": "integer",
+              "description": "In kobo (minor units)."
+            }
+          }
+        }
+      }
+    },
+    "example": {
+      "data": [
+        {
+          "currency": "NGN",
+          "available": 1250000,
+          "pending": 98500,
+          "held": 0
+        }
+      ]
+    }
+  },
+  "EntryId": {
+    "type": "string",
+    "pattern": "^[1-9][0-9]{0,18}$",
+    "description": "A ledger entry's id; later entries have larger ids."
+  },
+  "BalanceEntryType": {
+    "type": "string",
+    "enum": [
+      "payin_credit",
+      "payin_fee",
+      "settlement",
+      "payout_hold",
+      "payout_release",
+      "payout_debit",
+      "payout_fee",
+      "payout_reversal",
+      "payout_fee_refund",
+      "refund_hold",
+      "refund_release",
+      "refund_debit",
+      "refund_fee_return",
+      "correction"
+    ],
+    "description": "What moved the money, as the signed API's `BalanceEntryType` says."
+  },
+  "BalanceEntry": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "id",
+      "type",
+      "balance",
+      "amount",
+      "currency",
+      "source",
+      "createdAt"
+    ],
+    "properties": {
+      "id": {
+        "$ref": "#/components/schemas/EntryId"
+      },
+      "type": {
+        "$ref": "#/components/schemas/BalanceEntryType"
+      },
+      "balance": {
+        "$ref": "#/components/schemas/BalanceKind"
+      },
+      "amount": {
+        "type": "integer",
+        "description": "In kobo (minor units), signed; never zero."
+      },
+      "currency": {
+        "$ref": "#/components/schemas/Currency"
+      },
+      "source": {
+        "$ref": "#/components/schemas/EntrySource"
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      }
+    },
+    "example": {
+      "id": "4182",
+      "type": "payin_credit",
+      "balance": "pending",
+      "amount": 500000,
+      "currency": "NGN",
+      "source": {
+        "kind": "payin",
+        "reference": "order-1042",
+        "payinReference": "order-1042"
+      },
+      "createdAt": "2026-11-02T09:30:00.000Z"
+    }
+  },
+  "EntrySource": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "kind",
+      "reference",
+      "payinReference"
+    ],
+    "description": "The object whose journal the entry is part of.",
+    "properties": {
+      "kind": {
+        "type": "string",
+        "enum": [
+          "payin",
+          "payout",
+          "refund",
+          "settlement"
+        ]
+      },
+      "reference": {
+        "type": "string",
+        "description": "The payin's, payout's or refund's reference, or the settlement's id."
+      },
+      "payinReference": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "The payin the object belongs to (a payin's own reference, a refund's payin); `null` for a payout or a settlement."
+      }
+    }
+  },
+  "BalanceEntryPage": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "data",
+      "nextCursor"
+    ],
+    "properties": {
+      "data": {
+        "type": "array",
+        "description": "Newest first.",
+        "items": {
+          "$ref": "#/components/schemas/BalanceEntry"
+        }
+      },
+      "nextCursor": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "Pass it as `after` (`cursor` for a settlement's entries) for the next, older page; `null` on the last page."
+      }
+    }
+  },
+  "SettlementInterval": {
+    "type": "string",
+    "enum": [
+      "daily",
+      "weekly",
+      "manual"
+    ],
+    "description": "`daily` and `weekly` settle at `runHourUtc`; `manual` settles only when asked."
+  },
+  "Weekday": {
+    "type": "string",
+    "enum": [
+      "monday",
+      "tuesday",
+      "wednesday",
+      "thursday",
+      "friday",
+      "saturday",
+      "sunday"
+    ]
+  },
+  "SettlementSchedule": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "interval",
+      "minimumAmount",
+      "weekday",
+      "runHourUtc",
+      "paused",
+      "pausedBy",
+      "nextRunAt"
+    ],
+    "properties": {
+      "interval": {
+        "$ref": "#/components/schemas/SettlementInterval"
+      },
+      "minimumAmount": {
+        "type": "integer",
+        "description": "In kobo; a run settles nothing while `available` is below it."
+      },
+      "weekday": {
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/Weekday"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "runHourUtc": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 23
+      },
+      "paused": {
+        "type": "boolean",
+        "description": "A failed settlement paused the runs until an operator resumes them."
+      },
+      "pausedBy": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "The id of the settlement whose failure paused them."
+      },
+      "nextRunAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time",
+        "description": "`null` when no run is due: manual, paused, off, or no account in force."
+      }
+    },
+    "example": {
+      "interval": "weekly",
+      "minimumAmount": 500000,
+      "weekday": "friday",
+      "runHourUtc": 6,
+      "paused": false,
+      "pausedBy": null,
+      "nextRunAt": "2026-11-06T06:00:00.000Z"
+    }
+  },
+  "SetSettlementScheduleRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "interval",
+      "minimumAmount"
+    ],
+    "properties": {
+      "interval": {
+        "$ref": "#/components/schemas/SettlementInterval"
+      },
+      "minimumAmount": {
+        "type": "integer",
+        "minimum": 0,
+        "maximum": 100000000000,
+        "description": "In kobo; 0 settles any balance."
+      },
+      "weekday": {
+        "$ref": "#/components/schemas/Weekday",
+        "description": "With `weekly` only, and required with it."
+      }
+    },
+    "example": {
+      "interval": "weekly",
+      "minimumAmount": 500000,
+      "weekday": "friday"
+    }
+  },
+  "SettlementBankAccount": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "bankCode",
+      "accountNumber",
+      "accountName",
+      "enquiryId"
+    ],
+    "properties": {
+      "bankCode": {
+        "type": "string"
+      },
+      "accountNumber": {
+        "type": "string"
+      },
+      "accountName": {
+        "type": "string"
+      },
+      "enquiryId": {
+        "type": "string"
+      }
+    }
+  },
+  "SettlementAccountState": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "current",
+      "pending",
+      "changeDelaySeconds"
+    ],
+    "properties": {
+      "current": {
+        "description": "The account settlements are paid to now; `null` until one is in force.",
+        "oneOf": [
+          {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "account",
+              "inForceSince"
+            ],
+            "properties": {
+              "account": {
+                "$ref": "#/components/schemas/SettlementBankAccount"
+              },
+              "inForceSince": {
+                "type": "string",
+                "format": "date-time"
+              }
+            }
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "pending": {
+        "description": "A change waiting for its delay; `null` when none is.",
+        "oneOf": [
+          {
+            "type": "object",
+            "additionalProperties": false,
+            "required": [
+              "account",
+              "requestedAt",
+              "effectiveAt"
+            ],
+            "properties": {
+              "account": {
+                "$ref": "#/components/schemas/SettlementBankAccount"
+              },
+              "requestedAt": {
+                "type": "string",
+                "format": "date-time"
+              },
+              "effectiveAt": {
+                "type": "string",
+                "format": "date-time",
+                "description": "When it comes into force, unless cancelled before."
+              }
+            }
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "changeDelaySeconds": {
+        "type": "integer",
+        "description": "How long a change waits before it is in force: SETTLEMENT_ACCOUNT_CHANGE_DELAY_SECONDS."
+      }
+    },
+    "example": {
+      "current": {
+        "account": {
+          "bankCode": "058",
+          "accountNumber": "0123456785",
+          "accountName": "Ada Lovelace",
+          "enquiryId": "enq_3q2w7RkY8x0cQm5nVbLz1s"
+        },
+        "inForceSince": "2026-10-01T08:00:00.000Z"
+      },
+      "pending": null,
+      "changeDelaySeconds": 86400
+    }
+  },
+  "SetSettlementAccountRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "enquiryId"
+    ],
+    "properties": {
+      "enquiryId": {
+        "type": "string",
+        "pattern": "^enq_[A-Za-z0-9_-]{22}$",
+        "description": "A successful account enquiry of the merchant's own bank account."
+      }
+    },
+    "example": {
+      "enquiryId": "enq_3q2w7RkY8x0cQm5nVbLz1s"
+    }
+  },
+  "SettlementStatus": {
+    "type": "string",
+    "enum": [
+      "PENDING",
+      "PROCESSING",
+      "PAID",
+      "FAILED",
+      "REVERSED"
+    ]
+  },
+  "Settlement": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "id",
+      "status",
+      "amount",
+      "currency",
+      "trigger",
+      "account",
+      "narration",
+      "providerReference",
+      "failureReason",
+      "needsAttention",
+      "createdAt",
+      "processingAt",
+      "completedAt",
+      "reversedAt"
+    ],
+    "properties": {
+      "id": {
+        "type": "string",
+        "pattern": "^stl_[A-Za-z0-9]{22}$"
+      },
+      "status": {
+        "$ref": "#/components/schemas/SettlementStatus"
+      },
+      "amount": {
+        "type": "integer",
+        "description": "In kobo; the sum of the entries it covered."
+      },
+      "currency": {
+        "$ref": "#/components/schemas/Currency"
+      },
+      "trigger": {
+        "type": "string",
+        "enum": [
+          "schedule",
+          "manual"
+        ]
+      },
+      "account": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "bankCode",
+          "accountNumber",
+          "accountName"
+        ],
+        "description": "The account in force when it was made.",
+        "properties": {
+          "bankCode": {
+            "type": "string"
+          },
+          "accountNumber": {
+            "type": "string"
+          },
+          "accountName": {
+            "type": "string"
+          }
+        }
+      },
+      "narration": {
+        "type": "string",
+        "description": "On the merchant's bank statement; it carries the settlement's id."
+      },
+      "providerReference": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "failureReason": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "needsAttention": {
+        "type": "boolean"
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "processingAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time"
+      },
+      "completedAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time"
+      },
+      "reversedAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time"
+      }
+    },
+    "example": {
+      "id": "stl_3q2w7RkY8x0cQm5nVbLz1s",
+      "status": "PAID",
+      "amount": 1250000,
+      "currency": "NGN",
+      "trigger": "schedule",
+      "account": {
+        "bankCode": "058",
+        "accountNumber": "0123456785",
+        "accountName": "Ada Lovelace"
+      },
+      "narration": "Paysign settlement stl_3q2w7RkY8x0cQm5nVbLz1s",
+      "providerReference": "TRF_1a2b3c",
+      "failureReason": null,
+      "needsAttention": false,
+      "createdAt": "2026-11-02T06:00:00.000Z",
+      "processingAt": "2026-11-02T06:00:01.000Z",
+      "completedAt": "2026-11-02T06:00:05.000Z",
+      "reversedAt": null
+    }
+  },
+  "SettlementPage": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "data",
+      "nextCursor"
+    ],
+    "properties": {
+      "data": {
+        "type": "array",
+        "description": "Newest first.",
+        "items": {
+          "$ref": "#/components/schemas/Settlement"
+        }
+      },
+      "nextCursor": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "Pass it as `cursor` for the next, older page; `null` on the last page."
+      }
+    }
+  },
+  "CreateSettlementRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "reference",
+      "currency"
+    ],
+    "properties": {
+      "reference": {
+        "type": "string",
+        "pattern": "^[A-Za-z0-9._-]{1,64}$",
+        "description": "Your reference for this request: the same again answers the settlement it made."
+      },
+      "currency": {
+        "type": "string",
+        "enum": [
+          "NGN"
+        ]
+      }
+    },
+    "example": {
+      "reference": "settle-2026-11-02",
+      "currency": "NGN"
     }
   },
   "ApiKey": {

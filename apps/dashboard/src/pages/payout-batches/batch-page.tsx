@@ -10,7 +10,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { Money } from '../../components/money';
 import { Page } from '../../components/page';
 import { QueryStatus } from '../../components/query-status';
-import { parseNaira } from '../../money/parse-naira';
+import { koboOfNaira } from '../../money/parse-naira';
 import { can } from '../../session/access';
 import { useSession } from '../../session/use-session';
 import { StatusBadge } from '../payouts/payout-status';
@@ -129,7 +129,7 @@ function SubmitBatch({ detail }: { detail: PayoutBatchDetail }) {
   const [count, setCount] = useState('');
   const [total, setTotal] = useState('');
   const ids = { count: useId(), total: useId(), hint: useId() };
-  const kobo = parseNaira(total);
+  const kobo = koboOfNaira(total);
   const submit = useMutation({
     mutationFn: () => call(() => client.POST('/payout-batches/{reference}/submit', { params: { path: { reference: detail.batch.reference } }, body: { expectedCount: Number(count), expectedTotal: kobo ?? 0 } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: BATCHES_KEY }),

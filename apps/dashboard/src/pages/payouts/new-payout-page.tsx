@@ -9,7 +9,7 @@ import { ErrorAlert } from '../../components/error-alert';
 import { Money } from '../../components/money';
 import { Page } from '../../components/page';
 import { QueryStatus } from '../../components/query-status';
-import { parseNaira } from '../../money/parse-naira';
+import { koboOfNaira } from '../../money/parse-naira';
 import { PAYOUTS_KEY } from './payouts-page';
 
 type AccountEnquiry = DashboardComponents['schemas']['AccountEnquiry'];
@@ -94,7 +94,7 @@ function PayoutStep({ enquiry }: { enquiry: AccountEnquiry }) {
   const [narration, setNarration] = useState('');
   const [confirming, setConfirming] = useState(false);
   const ids = { reference: useId(), amount: useId(), amountHint: useId(), narration: useId() };
-  const kobo = parseNaira(amount);
+  const kobo = koboOfNaira(amount);
   const create = useMutation({
     mutationFn: () => call(() => client.POST('/payouts', { body: { reference, amount: kobo ?? 0, currency: 'NGN', enquiryId: enquiry.enquiryId, narration } })),
     onSuccess: async (payout) => {
