@@ -10,7 +10,11 @@
 // rounds with the rounds' lowest and highest. Nest's routing is measured the
 // same way: the same handler as a plain Fastify route under the same hooks.
 // A benchmark, not a test: it prints what it measured and never fails on timing.
-//   npm run -s bench:server -- --ablate [--rounds R] [--seconds N] [--rate-fraction F] [--json]
+// --against FILE adds the full service of another build (FILE: a copy of its
+// apps/api/dist/bench-server.js, such as one kept before a change) to the same
+// rounds, so that a change's before and after are measured side by side; it
+// runs from beside this build's, to find the same files and packages.
+//   npm run -s bench:server -- --ablate [--rounds R] [--seconds N] [--rate-fraction F] [--against FILE] [--json]
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -33,9 +37,14 @@ const COMPONENTS = [
 ] as const;
 
 type Route = 'unguarded' | 'signed';
+
+/** Where --against's build runs from: beside this build's bench-server.js, removed after the run. */
+const AGAINST_MAIN = path.join(path.dirname(MAIN), 'bench-server.against.js');
 interface Variant {
   name: string;
   ablate: string[];
+  /** The bench build it runs; default this checkout's. */
+  main?: string;
   /** Each run: its name in the results, and the request it sends. */
   runs: Array<{ key: string; request: () => PacedRequest }>;
 }
@@ -48,6 +57,8 @@ export interface AblateOptions {
   connections: number;
   json: boolean;
   short: boolean;
+  /** Another build's bench-server.js, run beside this one's as `against`. */
+  against?: string;
 }
 
 const BANKS = '/payment/merchant-api/banks';
@@ -56,7 +67,7 @@ const ROUTES: Record<Route, { nest: () => PacedRequest; fastify: () => PacedRequ
   signed: { nest: signed('GET', BANKS), fastify: signed('GET', '/payment/bench/fastify-banks') },
 };
 
-function variants(): Variant[] {
+function variants(against: string | undefined): Variant[] {
   const both = (variant: string, ablate: string[], routes: readonly Route[], fastify = false): Variant => ({
     name: variant,
     ablate,
@@ -68,6 +79,7 @@ function variants(): Variant[] {
     both('control', [], ['unguarded', 'signed']),
     ...COMPONENTS.map(([name, , routes]) => both(name, [name], routes === 'both' ? ['unguarded', 'signed'] : ['signed'])),
     both('all', COMPONENTS.map(([name]) => name), ['unguarded', 'signed'], true),
+    ...(against === undefined ? [] : [{ ...both('against', [], ['unguarded', 'signed']), main: AGAINST_MAIN }]),
   ];
 }
 
@@ -94,7 +106,7 @@ const spreadOf = (values: number[]): Spread => {
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
 export async function measureAblations(options: AblateOptions): Promise<void> {
-  const all = variants();
+  const all = variants(options.against);
   const started: Array<{ variant: Variant; url: string; process: Awaited<ReturnType<typeof startServer>>['process']; dataDir: string }> = [];
   let bare: { server: Awaited<ReturnType<typeof startServer>>; file: string } | undefined;
   const perRound: Array<Record<string, number>> = [];
@@ -102,10 +114,14 @@ export async function measureAblations(options: AblateOptions): Promise<void> {
   let rate = 0;
   let saturationRps = 0;
   let idleCpuMicrosPerSecond = 0;
+  if (options.against !== undefined) {
+    if (!fs.existsSync(options.against)) throw new Error(`--against ${options.against}: no such file; give a copy of an earlier build's apps/api/dist/bench-server.js`);
+    fs.copyFileSync(options.against, AGAINST_MAIN);
+  }
   try {
     for (const variant of all) {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ablate-'));
-      const server = await startServer([MAIN], { ...SERVICE_ENV, DATA_DIR: dataDir, BENCH_ABLATE: variant.ablate.join(',') }, '/payment/health/ready');
+      const server = await startServer([variant.main ?? MAIN], { ...SERVICE_ENV, DATA_DIR: dataDir, BENCH_ABLATE: variant.ablate.join(',') }, '/payment/health/ready');
       started.push({ variant, url: server.url, process: server.process, dataDir });
     }
     const full = started[0] as (typeof started)[number];
@@ -146,6 +162,7 @@ export async function measureAblations(options: AblateOptions): Promise<void> {
     idleCpuMicrosPerSecond = Math.round(idle.cpu / (idle.ms / 1000));
   } finally {
     if (bare) await stopBare(bare.server, bare.file);
+    fs.rmSync(AGAINST_MAIN, { force: true });
     for (const s of started) {
       await stop(s.process);
       fs.rmSync(s.dataDir, { recursive: true, force: true });
@@ -165,6 +182,7 @@ export async function measureAblations(options: AblateOptions): Promise<void> {
   }
   costs.control = { unguarded: across((r) => at(r, 'full/unguarded') - at(r, 'control/unguarded')), signed: across((r) => at(r, 'full/signed') - at(r, 'control/signed')) };
   costs['nest-routing'] = { unguarded: across((r) => at(r, 'full/unguarded') - at(r, 'full/unguarded-fastify')), signed: across((r) => at(r, 'full/signed') - at(r, 'full/signed-fastify')) };
+  if (options.against !== undefined) costs.against = { unguarded: across((r) => at(r, 'full/unguarded') - at(r, 'against/unguarded')), signed: across((r) => at(r, 'full/signed') - at(r, 'against/signed')) };
   costs.everything = { unguarded: across((r) => at(r, 'full/unguarded') - at(r, 'all/unguarded-fastify')), signed: across((r) => at(r, 'full/signed') - at(r, 'all/signed-fastify')) };
   const ratio = (a: string, b: string) => {
     const spread = spreadOf(perRound.map((r) => at(r, a) / at(r, b)));
@@ -185,7 +203,12 @@ export async function measureAblations(options: AblateOptions): Promise<void> {
     cores: PINNED ? 'every server on core 0, the load generator on core 1 (taskset)' : `not pinned (${os.availableParallelism()} cores, or no taskset)`,
     cpuMicrosPerRequest: levels,
     costMicros: costs,
-    ratios: { unguardedToBare: ratio('full/unguarded', 'bare'), signedToUnguarded: ratio('full/signed', 'full/unguarded'), signedToBare: ratio('full/signed', 'bare') },
+    ratios: {
+      unguardedToBare: ratio('full/unguarded', 'bare'),
+      signedToUnguarded: ratio('full/signed', 'full/unguarded'),
+      signedToBare: ratio('full/signed', 'bare'),
+      ...(options.against === undefined ? {} : { againstUnguardedToBare: ratio('against/unguarded', 'bare'), againstSignedToUnguarded: ratio('against/signed', 'against/unguarded') }),
+    },
     non2xx,
   };
   if (options.json) {
@@ -208,15 +231,20 @@ function printAblations(result: { idleCpuMicrosPerSecond: number; idleCpuMicrosP
     ['signed, Fastify route', 'full/signed-fastify'],
     ['unguarded, all off, Fastify route', 'all/unguarded-fastify'],
     ['signed, all off, Fastify route', 'all/signed-fastify'],
+    ...(options.against === undefined ? [] : ([
+      ['unguarded, Nest route, the --against build', 'against/unguarded'],
+      ['signed, Nest route, the --against build', 'against/signed'],
+    ] as Array<[string, string]>)),
   ];
   for (const [name, key] of levelRows) console.log(`  ${name.padEnd(44)}${show(level[key]).padStart(22)}`);
   console.log(`  a service process idle: ${result.idleCpuMicrosPerSecond} µs of CPU a second, ${result.idleCpuMicrosPerRequestAtRate} µs per request at this rate`);
   console.log(`what each component costs, µs per request: the full service's CPU minus the CPU without it, median (rounds' min..max):`);
   console.log(`  ${'component'.padEnd(54)}${'unguarded'.padStart(22)}${'signed'.padStart(22)}`);
-  const names: Record<string, string> = { ...Object.fromEntries(COMPONENTS.map(([name, label]) => [name, label])), control: 'nothing (the full service in another process)', 'nest-routing': "Nest's routing (the same handler on Fastify)", everything: 'all of the above, Nest included' };
+  const names: Record<string, string> = { ...Object.fromEntries(COMPONENTS.map(([name, label]) => [name, label])), control: 'nothing (the full service in another process)', 'nest-routing': "Nest's routing (the same handler on Fastify)", everything: 'all of the above, Nest included', against: 'this build against the --against build' };
   for (const [name, cost] of Object.entries(result.costMicros)) console.log(`  ${(names[name] ?? name).padEnd(54)}${show(cost.unguarded).padStart(22)}${show(cost.signed).padStart(22)}`);
   const r = result.ratios;
   const ratio = (s: Spread | undefined) => (s === undefined ? '' : `${s.median.toFixed(2)} (${s.min.toFixed(2)}..${s.max.toFixed(2)})`);
   console.log(`ratios of CPU per request, median (rounds' min..max): unguarded / bare ${ratio(r.unguardedToBare)}, signed / unguarded ${ratio(r.signedToUnguarded)}, signed / bare ${ratio(r.signedToBare)}; non-2xx: ${result.non2xx}`);
+  if (r.againstUnguardedToBare !== undefined) console.log(`the --against build's ratios: unguarded / bare ${ratio(r.againstUnguardedToBare)}, signed / unguarded ${ratio(r.againstSignedToUnguarded)}`);
   if (options.short) console.log('(short mode: too brief for figures worth quoting)');
 }

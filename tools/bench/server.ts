@@ -13,7 +13,7 @@
 //   npm run -s bench:server -- --rate-fraction 0.5 [--seconds N] [--profile DIR] [--json]
 //   npm run -s bench:server -- --money [--seconds N] [--profile DIR] [--json]
 //   npm run -s bench:server -- --rounds R [--seconds N] [--short] [--json]
-//   npm run -s bench:server -- --ablate [--rounds R] [--seconds N] [--rate-fraction F] [--short] [--json]
+//   npm run -s bench:server -- --ablate [--rounds R] [--seconds N] [--rate-fraction F] [--against FILE] [--short] [--json]
 // --ablate: what each per-request component costs, by switching it off; see ablate.ts.
 // --rate-fraction F finds each of bare Fastify, the unguarded route and the
 // signed route at saturation, then offers F of that rate for SECONDS and
@@ -62,6 +62,7 @@ const { values } = parseArgs({
     money: { type: 'boolean', default: false },
     rounds: { type: 'string' },
     ablate: { type: 'boolean', default: false },
+    against: { type: 'string' },
   },
 });
 const SECONDS = Number(values.seconds ?? (values.memory ? 60 : values.short ? 1 : values.rounds !== undefined ? 3 : 8));
@@ -517,6 +518,7 @@ async function measureMoneyPaths(): Promise<void> {
 async function main(): Promise<void> {
   // Checked before the build, which takes a minute: a mistyped option fails at once.
   const modes = (['memory', 'money', 'rounds', 'rate-fraction'] as const).filter((mode) => values[mode] !== undefined && values[mode] !== false);
+  if (values.against !== undefined && !values.ablate) throw new Error('--against belongs to --ablate: give both');
   if (values.ablate) {
     const ablateRounds = values.rounds === undefined ? (values.short ? 1 : 5) : wholeNumberOption('--rounds', values.rounds, 1, 100);
     const ablateFraction = values['rate-fraction'] === undefined ? 0.5 : Number(values['rate-fraction']);
@@ -525,7 +527,7 @@ async function main(): Promise<void> {
     buildService();
     if (PINNED) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
     const seconds = Number(values.seconds ?? (values.short ? 1 : 3));
-    return measureAblations({ rounds: ablateRounds, seconds, fraction: ablateFraction, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, json: values.json, short: values.short });
+    return measureAblations({ rounds: ablateRounds, seconds, fraction: ablateFraction, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, json: values.json, short: values.short, against: values.against });
   }
   if (modes.length > 1) throw new Error(`--${modes.join(' and --')} are separate runs: give one of them`);
   const rounds = values.rounds === undefined ? undefined : wholeNumberOption('--rounds', values.rounds, 1, 100);

@@ -31,6 +31,10 @@ export interface BuiltServiceOptions {
    * only the variables given, none of this test runner's. Default this build's dist/main.js.
    */
   release?: string;
+  /** The Node binary to run it on; default this test runner's. */
+  nodeBinary?: string;
+  /** Node's own options, before main.js (such as `--require` of a test's preload); default none. */
+  nodeArgs?: string[];
 }
 
 /**
@@ -50,7 +54,7 @@ export async function startBuiltService(env: Record<string, string> = {}, option
   // A new embedded database is created (initdb, in WebAssembly) at the first boot: seconds, many more on a busy machine.
   const bootTimeoutMs = options.dataDir ? 90_000 : 30_000;
   const inherited = options.release ? { PATH: process.env.PATH } : process.env;
-  const child = spawn(process.execPath, [main], {
+  const child = spawn(options.nodeBinary ?? process.execPath, [...(options.nodeArgs ?? []), main], {
     cwd: options.release,
     env: { ...inherited, PORT: String(port), DATA_DIR: dataDir, MERCHANTS_FILE: TEST_MERCHANTS_FILE, ENQUIRY_TIMEOUT_MS: '1500', REDIS_URL: '', DATABASE_URL: databaseUrl, SHUTDOWN_DRAIN_MS: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
