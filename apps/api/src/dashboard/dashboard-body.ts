@@ -82,6 +82,17 @@ export class FieldReader {
     return value as T[];
   }
 
+  /** A whole number from `min` to `max`, such as an amount in kobo; undefined when optional and absent. */
+  integer(field: string, rule: { min: number; max: number; describe: string; optional?: boolean }): number | undefined {
+    const value = this.body[field];
+    if (value === undefined && rule.optional) return undefined;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < rule.min || value > rule.max) {
+      this.problems.push({ field, code: value === undefined ? 'required' : 'range', message: `${field} must be ${rule.describe}.` });
+      return undefined;
+    }
+    return value;
+  }
+
   object(field: string, options: { optional?: boolean } = {}): Record<string, unknown> | undefined {
     const value = this.body[field];
     if (value === undefined && options.optional) return undefined;

@@ -1,5 +1,5 @@
 import type { FailureReason, PayinAttempt, PayinChannel, PayinStatus } from '@paysign/contracts';
-import type { NewPayin, NewPayinAttempt, PayinKey, PayinListQuery, PayinRepository, ProviderStart, StoredPayin, TransitionOptions } from './payin-repository.interface';
+import type { NewPayin, NewPayinAttempt, PayinKey, PayinListQuery, PayinMatch, PayinRepository, ProviderStart, StoredPayin, TransitionOptions } from './payin-repository.interface';
 import { failureReasonOf, transitionOfAttempt, type PayinTransition } from './payin-states';
 import { sqlNow, sqlNowPlus, type StoreClock } from '../db/store-clock';
 import type { EventOutbox } from '../events/event-outbox';
@@ -255,6 +255,8 @@ export class SqlPayinRepository implements PayinRepository {
     const params: unknown[] = [query.merchantId];
     const where = ['merchant_id = $1'];
     if (query.status !== undefined) where.push(statusAt(query.status, params, now));
+    if (query.gateway !== undefined) where.push(`gateway = $${params.push(query.gateway)}`);
+    if (query.matching !== undefined) where.push(matchCondition(query.matching, params));
     where.push(...createdWindowConditions(query, params));
     const { rows } = await this.client.query<PayinRow>(
       `SELECT ${COLUMNS} FROM payins WHERE ${where.join(' AND ')} ORDER BY created_at DESC, reference DESC LIMIT $${params.push(query.limit)}`,
@@ -285,6 +287,15 @@ export function statusAt(status: PayinStatus, params: unknown[], now: Date): str
   if (status === 'PENDING') return `(status = 'PENDING' AND (expires_at > $${params.push(now.toISOString())}::timestamptz OR provider_reference IS NOT NULL))`;
   if (status === 'ABANDONED') return `(status = 'ABANDONED' OR (status = 'PENDING' AND provider_reference IS NULL AND expires_at <= $${params.push(now.toISOString())}::timestamptz))`;
   return `status = $${params.push(status)}`;
+}
+
+/** Any of the search's values, each on its own index (payins.migrations.ts, PAYIN_SEARCH_INDEXES). */
+function matchCondition(match: PayinMatch, params: unknown[]): string {
+  const any: string[] = [];
+  if (match.reference !== undefined) any.push(`reference = $${params.push(match.reference)}`);
+  if (match.email !== undefined) any.push(`lower(customer_email) = lower($${params.push(match.email)})`);
+  if (match.amountMinor !== undefined) any.push(`amount_minor = $${params.push(match.amountMinor.toString())}`);
+  return `(${any.join(' OR ')})`;
 }
 
 const toDateOrNull = (value: Date | string | null): Date | null => (value === null ? null : toDate(value));
