@@ -5,6 +5,8 @@ import { EnrolPage } from './pages/enrol-page';
 import { HomePage } from './pages/home-page';
 import { KeysPage } from './pages/keys/keys-page';
 import { NotFoundPage } from './pages/not-found-page';
+import { PayinPage } from './pages/payins/payin-page';
+import { PayinsPage } from './pages/payins/payins-page';
 import { SecurityLogPage } from './pages/security-log-page';
 import { SecurityPage } from './pages/security-page';
 import { SignInPage } from './pages/sign-in-page';
@@ -51,6 +53,8 @@ export function App() {
         <Route path="webhook-endpoints/:id" element={<RequireCapability capability="readEndpoints"><EndpointPage /></RequireCapability>} />
         <Route path="team" element={<RequireCapability capability="readTeam"><TeamPage /></RequireCapability>} />
         <Route path="security-log" element={<RequireCapability capability="readSecurityLog"><SecurityLogPage /></RequireCapability>} />
+        <Route path="payins" element={<RequireCapability capability="readPayins"><PayinsPage /></RequireCapability>} />
+        <Route path="payins/:reference" element={<RequireCapability capability="readPayins"><PayinPage /></RequireCapability>} />
         <Route path="approvals" element={<RequireCapability capability="approve"><ApprovalsPage /></RequireCapability>} />
         <Route path="security" element={<SecurityPage />} />
         <Route path="*" element={<NotFoundPage />} />

@@ -13,6 +13,7 @@ interface NavItem {
 
 const NAV_ITEMS: readonly NavItem[] = [
   { to: '/', label: 'Home', capability: 'overview' },
+  { to: '/payins', label: 'Payins', capability: 'readPayins' },
   { to: '/keys', label: 'API keys', capability: 'readKeys' },
   { to: '/webhook-endpoints', label: 'Webhook endpoints', capability: 'readEndpoints' },
   { to: '/approvals', label: 'Approvals', capability: 'approve' },

@@ -14,6 +14,9 @@ export const ACCESS = {
   manageTeam: { operationId: 'inviteMember', roles: ['owner', 'admin'] },
   readSecurityLog: { operationId: 'listSecurityLog', roles: ['owner', 'admin'] },
   approve: { operationId: 'listApprovals', roles: ['owner', 'admin', 'approver'] },
+  readPayins: { operationId: 'listPayins', roles: ['owner', 'admin', 'developer', 'operations', 'viewer'] },
+  refund: { operationId: 'createRefund', roles: ['owner', 'admin', 'operations'] },
+  exportReports: { operationId: 'downloadExport', roles: ['owner', 'admin', 'developer', 'operations', 'approver', 'viewer'] },
 } as const satisfies Record<string, { operationId: string; roles: readonly Role[] }>;
 
 export type Capability = keyof typeof ACCESS;
