@@ -20,8 +20,9 @@ interface ExportButtonProps {
  * without the page holding it, however many rows it has.
  */
 export function ExportButton({ report, filters, note }: ExportButtonProps) {
-  const query = new URLSearchParams();
-  for (const [name, value] of Object.entries({ from: EARLIEST, to: new Date(Date.now() + 60_000).toISOString(), ...filters })) if (value) query.set(name, value);
+  const query = new URLSearchParams({ from: EARLIEST, to: new Date(Date.now() + 60_000).toISOString() });
+  // A filter the page leaves unset keeps the default, never an empty value the report would refuse.
+  for (const [name, value] of Object.entries(filters)) if (value) query.set(name, value);
   return (
     <p className="export">
       <a className="button secondary" href={`/payment/dashboard/api/exports/${report}.csv?${query.toString()}`} download>
