@@ -106,9 +106,6 @@ describeWithChromium('dashboard payins in Chromium', () => {
       const refunds = page.getByRole('region', { name: 'Refunds of this payin, newest first' });
       // The sandbox provider settles it: the page, reading itself while the refund is in flight, shows it without a reload.
       await refunds.getByRole('row').filter({ hasText: /SUCCESSFUL.*₦500\.00.*requested_by_customer/ }).waitFor();
-      const summary = page.getByRole('region', { name: 'Summary' });
-      await summary.getByText('in flight').waitFor({ state: 'detached' });
-      expect(await summary.getByText('₦500.00').count()).toBe(1);
       await check('payin-refunded');
     });
 
@@ -126,7 +123,7 @@ describeWithChromium('dashboard payins in Chromium', () => {
       expect(exported.map((r) => [r.reference, r.status, r.amount, r.customerEmail])).toEqual(listed.data.reverse().map((p) => [p.reference, p.status, (p.amount / 100).toFixed(2), p.customerEmail]));
       await page.getByLabel('Status').selectOption('FAILED');
       await page.locator('a[href*="status=FAILED"]', { hasText: 'Export CSV' }).waitFor();
-      await page.getByRole('region', { name: 'Payins, newest first' }).getByRole('row').nth(1).getByText('FAILED').waitFor();
+      await page.getByRole('region', { name: 'Payins, newest first' }).getByRole('row').nth(1).getByText('FAILED', { exact: true }).waitFor();
       await check();
     });
   });

@@ -5,6 +5,8 @@ export type ReportName = DashboardPaths['/exports/{report}.csv']['parameters']['
 
 /** Where a report's window starts when the page sets none: before any payment the service can hold. */
 const EARLIEST = '2000-01-01T00:00:00Z';
+/** How far past the browser's now the window ends when the page sets no end: a day, so that a browser's clock behind the service's loses no row. */
+const AHEAD_MS = 86_400_000;
 
 interface ExportButtonProps {
   report: ReportName;
@@ -20,7 +22,7 @@ interface ExportButtonProps {
  * without the page holding it, however many rows it has.
  */
 export function ExportButton({ report, filters, note }: ExportButtonProps) {
-  const query = new URLSearchParams({ from: EARLIEST, to: new Date(Date.now() + 60_000).toISOString() });
+  const query = new URLSearchParams({ from: EARLIEST, to: new Date(Date.now() + AHEAD_MS).toISOString() });
   // A filter the page leaves unset keeps the default, never an empty value the report would refuse.
   for (const [name, value] of Object.entries(filters)) if (value) query.set(name, value);
   return (
