@@ -54,7 +54,7 @@ const API_LAYERS = {
   health: [...BELOW_FEATURES, 'nonce'],
   docs: BELOW_FEATURES,
   // The merchant dashboard: its own sessions and members, and the features' own services for what a member does.
-  dashboard: [...BELOW_FEATURES, 'accounts', 'banks', 'docs', 'merchants', 'ledger', 'payouts', 'settlements', 'webhooks', 'webhook-endpoints'],
+  dashboard: [...BELOW_FEATURES, 'accounts', 'banks', 'docs', 'merchants', 'ledger', 'payins', 'payouts', 'refunds', 'reports', 'settlements', 'webhooks', 'webhook-endpoints'],
 };
 
 /** The folders in an order where each comes after everything it may import; throws on a circle in the table itself. */

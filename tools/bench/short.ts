@@ -54,6 +54,12 @@ const RUNS: ShortRun[] = [
   { script: 'bench:stores', args: ['--short'], positive: ['redis.signedRequestsPerSec', 'postgres.payinCreatesPerSec', 'postgres.transitionsWithEventPerSec'] },
   { script: 'bench:cold-start', args: ['--short'], positive: ['fresh.readySeconds', 'fresh.databaseSeconds', 'warm.readySeconds'] },
   {
+    script: 'bench:dashboard-payins',
+    args: ['--count', '2000', '--calls', '20'],
+    positive: ['firstPage.p99Ms', 'filteredPage.p99Ms', 'emailSearch.p99Ms', 'export.rows', 'export.rssPeakMib'],
+    equal: [['export.rows', 'count']],
+  },
+  {
     script: 'bench:dashboard-first-paint',
     args: ['--loads', '1'],
     positive: ['coldCache.firstContentfulPaint.medianMs', 'coldCache.balancesShown.medianMs', 'warmCache.firstContentfulPaint.medianMs', 'warmCache.balancesShown.medianMs'],

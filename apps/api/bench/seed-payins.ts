@@ -1,14 +1,21 @@
 // Seeds payins for one merchant straight into the payin database, fast: one
 // INSERT ... SELECT FROM generate_series per batch, run by the database
-// itself. Successful payins (nine in ten; the rest FAILED), of varied amounts
-// and customers (some with commas and quotes, which the CSV quotes), created
-// one every `spacingMs` from `from`, to the millisecond as the service writes
-// them. With `withLedger`, each successful one gets the journals and entries
-// the service posts (credit, fee, settlement) and the merchant's balances,
-// so that balance-entries is as big. For benchmarks and manual checks, never
-// the service itself.
-//   npm run -s seed:payins -- --count 1000000 --merchant-id MCH-SANDBOX-0001 [--from 2026-01-01T00:00:00Z] [--spacing-ms 1000] [--with-ledger]
-// against DATABASE_URL (migrated first).
+// itself. Two mixes:
+// - `uniform` (the reports' tests and bench): successful payins, nine in
+//   ten (the rest FAILED), all by card, of amounts spread evenly, 5000
+//   customers (some names with commas and quotes, which the CSV quotes);
+// - `realistic` (the dashboard's payins page and its bench): statuses as a
+//   shop sees them (78 % SUCCESSFUL, 12 % FAILED, 6 % ABANDONED, 3 % PENDING,
+//   1 % CANCELLED), channels (60 % card, 20 % bank transfer, 10 % USSD, 10 %
+//   any), 50,000 customers whose emails come in mixed case, and round naira
+//   amounts, most small, a few large.
+// Created one every `spacingMs` from `from`, to the millisecond as the
+// service writes them. With `withLedger`, each successful one gets the
+// journals and entries the service posts (credit, fee, settlement) and the
+// merchant's balances, so that balance-entries is as big. For benchmarks and
+// manual checks, never the service itself.
+//   npm run -s seed:payins -- --merchant MCH-SANDBOX-0001 --count 1000000 [--mix realistic|uniform] [--from 2026-01-01T00:00:00Z] [--spacing-ms 1000] [--reference-prefix seed] [--with-ledger]
+// against DATABASE_URL (migrated first). It refuses to seed a prefix twice.
 import { parseArgs } from 'node:util';
 import type { SqlQueryable } from '../src/db/sql-client';
 
@@ -27,7 +34,28 @@ export interface SeedOptions {
   withLedger?: boolean;
   /** Called after each batch with the rows written so far. */
   progress?: (written: number) => void;
+  /** Which spread of statuses, channels, customers and amounts (see the top of this file). Default `uniform`. */
+  mix?: SeedMix;
 }
+
+export type SeedMix = 'uniform' | 'realistic';
+
+/** The columns that differ by mix, as SQL over the row number `i` and its creation `t`. */
+const MIXES: Record<SeedMix, { status: string; amount: string; email: string; gateway: string }> = {
+  uniform: {
+    status: "CASE WHEN i % 10 = 0 THEN 'FAILED' ELSE 'SUCCESSFUL' END",
+    amount: '100 + (i::bigint * 7919) % 100000000',
+    email: "'customer' || (i % 5000) || '@example.com'",
+    gateway: "'card'",
+  },
+  realistic: {
+    status: "CASE WHEN i % 100 < 78 THEN 'SUCCESSFUL' WHEN i % 100 < 90 THEN 'FAILED' WHEN i % 100 < 96 THEN 'ABANDONED' WHEN i % 100 < 99 THEN 'PENDING' ELSE 'CANCELLED' END",
+    // Naira in steps of 50, most under 20,000, one in fifty up to 2,000,000.
+    amount: 'CASE WHEN i % 50 = 7 THEN ((i::bigint * 7919) % 40000 + 1) * 5000 ELSE ((i::bigint * 104729) % 400 + 1) * 5000 END',
+    email: "CASE WHEN i % 7 = 0 THEN 'Customer' ELSE 'customer' END || ((i::bigint * 2654435761) % 50000) || CASE WHEN i % 3 = 0 THEN '@Example.com' ELSE '@example.com' END",
+    gateway: "CASE WHEN i % 10 < 6 THEN 'card' WHEN i % 10 < 8 THEN 'bank_transfer' WHEN i % 10 < 9 THEN 'ussd' END",
+  },
+};
 
 /** Seeds `count` payins; resolves with how many were written. */
 export async function seedPayins(client: SqlQueryable, options: SeedOptions): Promise<number> {
@@ -38,16 +66,20 @@ export async function seedPayins(client: SqlQueryable, options: SeedOptions): Pr
   for (let start = 1; start <= options.count; start += batch) {
     const end = Math.min(options.count, start + batch - 1);
     const params = [options.merchantId, from, spacing, prefix, start, end];
+    const mix = MIXES[options.mix ?? 'uniform'];
     await client.query(
       `INSERT INTO payins (merchant_id, reference, status, amount_minor, fee_minor, currency, customer_email, customer_name, gateway, narration, request_fingerprint,
                            created_at, expires_at, paid_at, failed_at, failure_reason, version, provider)
-       SELECT $1, $4 || '-' || i, CASE WHEN i % 10 = 0 THEN 'FAILED' ELSE 'SUCCESSFUL' END,
-              100 + (i::bigint * 7919) % 100000000, CASE WHEN i % 10 = 0 THEN NULL ELSE (100 + (i::bigint * 7919) % 100000000) * 15 / 1000 END, 'NGN',
-              'customer' || (i % 5000) || '@example.com', CASE WHEN i % 3 = 0 THEN 'Obi, Ada "' || (i % 97) || '"' ELSE 'Ada Obi ' || (i % 97) END,
-              'card', 'Order ' || i, 'seed',
-              t, t + interval '30 minutes', CASE WHEN i % 10 = 0 THEN NULL ELSE t + interval '2 minutes' END,
-              CASE WHEN i % 10 = 0 THEN t + interval '1 minute' END, CASE WHEN i % 10 = 0 THEN 'card_declined' END, 2, 'sandbox'
-       FROM generate_series($5::int, $6::int) AS i, LATERAL (SELECT $2::timestamptz + (i - 1)::bigint * $3::int * interval '1 millisecond' AS t) AS created`,
+       SELECT $1, $4 || '-' || i, status, amount, CASE WHEN status = 'SUCCESSFUL' THEN amount * 15 / 1000 END, 'NGN',
+              email, CASE WHEN i % 3 = 0 THEN 'Obi, Ada "' || (i % 97) || '"' ELSE 'Ada Obi ' || (i % 97) END,
+              gateway, 'Order ' || i, 'seed',
+              t, t + interval '30 minutes', CASE WHEN status = 'SUCCESSFUL' THEN t + interval '2 minutes' END,
+              CASE status WHEN 'FAILED' THEN t + interval '1 minute' WHEN 'ABANDONED' THEN t + interval '30 minutes' WHEN 'CANCELLED' THEN t + interval '5 minutes' END,
+              CASE status WHEN 'FAILED' THEN 'card_declined' WHEN 'ABANDONED' THEN 'checkout_expired' WHEN 'CANCELLED' THEN 'customer_cancelled' END,
+              CASE WHEN status = 'PENDING' THEN 1 ELSE 2 END, 'sandbox'
+       FROM generate_series($5::int, $6::int) AS i,
+            LATERAL (SELECT $2::timestamptz + (i - 1)::bigint * $3::int * interval '1 millisecond' AS t) AS created,
+            LATERAL (SELECT ${mix.status} AS status, (${mix.amount})::bigint AS amount, ${mix.email} AS email, ${mix.gateway} AS gateway) AS drawn`,
       params,
     );
     if (options.withLedger) await seedLedger(client, params);
@@ -96,20 +128,33 @@ async function seedBalances(client: SqlQueryable, merchantId: string): Promise<v
   );
 }
 
+/** Whether this prefix was seeded for the merchant already: its first payin exists. */
+export async function alreadySeeded(client: SqlQueryable, merchantId: string, referencePrefix = 'seed'): Promise<boolean> {
+  const { rows } = await client.query('SELECT 1 FROM payins WHERE merchant_id = $1 AND reference = $2', [merchantId, `${referencePrefix}-1`]);
+  return rows.length > 0;
+}
+
+const USAGE =
+  'Usage: npm run -s seed:payins -- --merchant M --count N [--mix realistic|uniform] [--from RFC3339] [--spacing-ms MS] [--reference-prefix P] [--with-ledger]\nWrites to DATABASE_URL, migrated first. --mix defaults to realistic.\n';
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       count: { type: 'string' },
+      merchant: { type: 'string' },
       'merchant-id': { type: 'string' },
+      mix: { type: 'string', default: 'realistic' },
       from: { type: 'string' },
       'spacing-ms': { type: 'string' },
-      'reference-prefix': { type: 'string' },
+      'reference-prefix': { type: 'string', default: 'seed' },
       'with-ledger': { type: 'boolean', default: false },
     },
   });
   const count = Number(values.count);
-  if (!Number.isSafeInteger(count) || count < 1 || !values['merchant-id']) {
-    process.stderr.write('Usage: npm run -s seed:payins -- --count N --merchant-id M [--from RFC3339] [--spacing-ms MS] [--reference-prefix P] [--with-ledger]\nWrites to DATABASE_URL, migrated first.\n');
+  const merchantId = values.merchant ?? values['merchant-id'];
+  const mix = values.mix as SeedMix;
+  if (!Number.isSafeInteger(count) || count < 1 || !merchantId || !(mix in MIXES)) {
+    process.stderr.write(USAGE);
     process.exit(2);
   }
   const { openPostgres } = await import('../src/db/sql-clients');
@@ -118,18 +163,25 @@ async function main(): Promise<void> {
   // No driver timeout: one batch of 50000 rows, with its ledger, takes seconds.
   const client = await openPostgres(url, { migrations: SCHEMA, pool: { size: 2, connectTimeoutMs: 10_000, queryTimeoutMs: 3_600_000 } });
   try {
+    const prefix = values['reference-prefix'];
+    if (await alreadySeeded(client, merchantId, prefix)) {
+      process.stderr.write(`${merchantId} already has payins seeded under the prefix ${prefix}; nothing was written. Pass another --reference-prefix to add more.\n`);
+      process.exitCode = 1;
+      return;
+    }
     const startedAt = performance.now();
     await seedPayins(client, {
-      merchantId: values['merchant-id'],
+      merchantId,
       count,
+      mix,
+      referencePrefix: prefix,
       ...(values.from ? { from: new Date(values.from) } : {}),
       ...(values['spacing-ms'] ? { spacingMs: Number(values['spacing-ms']) } : {}),
-      ...(values['reference-prefix'] ? { referencePrefix: values['reference-prefix'] } : {}),
       withLedger: values['with-ledger'],
       progress: (written) => process.stderr.write(`\r${written} of ${count} payins`),
     });
     await client.query('ANALYZE payins');
-    process.stderr.write(`\nSeeded ${count} payins for ${values['merchant-id']} in ${((performance.now() - startedAt) / 1000).toFixed(1)} s.\n`);
+    process.stderr.write(`\nSeeded ${count} payins (${mix}) for ${merchantId} in ${((performance.now() - startedAt) / 1000).toFixed(1)} s.\n`);
   } finally {
     await client.close();
   }

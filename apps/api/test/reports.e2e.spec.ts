@@ -8,39 +8,11 @@ import { signedCall, send } from './support/api-client';
 import { MERCHANT_A, MERCHANT_B, type TestCredential } from './support/credentials';
 import { openPgliteFromTemplate } from './support/pglite-template';
 import { startTestApp, type TestApp } from './support/test-app';
+import { parseCsv } from './support/csv-records';
 
 const WINDOW = 'from=2000-01-01T00:00:00Z&to=2100-01-01T00:00:00Z';
 const PAYINS_HEADER = 'reference,status,amount,fee,amountRefunded,currency,customerEmail,customerName,gateway,narration,provider,createdAt,paidAt,failedAt,failureReason,cursor';
 const ENTRIES_HEADER = 'id,type,balance,amount,currency,objectType,reference,createdAt,cursor';
-
-/** RFC 4180 records: fields split on commas outside quotes, records on CRLF outside quotes, `""` a quote. */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let field = '';
-  let record: string[] = [];
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') field += text[i++];
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      record.push(field);
-      field = '';
-    }
-    else if (c === '\r' && text[i + 1] === '\n') {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      i++;
-    } else field += c;
-  }
-  if (field !== '' || record.length > 0) throw new Error(`the CSV does not end with CRLF: ${JSON.stringify(text.slice(-40))}`);
-  return records;
-}
 
 const report = (api: TestApp, name: string, query: string, credential: TestCredential = MERCHANT_A) => signedCall(api.baseUrl, { path: `/payment/api/reports/${name}.csv${query ? `?${query}` : ''}`, credential });
 const rowsOf = (body: unknown) => parseCsv(body as string);

@@ -12,6 +12,8 @@ import { NewBatchPage } from './pages/payout-batches/new-batch-page';
 import { NewPayoutPage } from './pages/payouts/new-payout-page';
 import { PayoutPage } from './pages/payouts/payout-page';
 import { PayoutsPage } from './pages/payouts/payouts-page';
+import { PayinPage } from './pages/payins/payin-page';
+import { PayinsPage } from './pages/payins/payins-page';
 import { SecurityLogPage } from './pages/security-log-page';
 import { SecurityPage } from './pages/security-page';
 import { SettlementPage } from './pages/settlements/settlement-page';
@@ -69,6 +71,8 @@ export function App() {
         <Route path="payout-batches" element={<RequireCapability capability="readPayouts"><BatchesPage /></RequireCapability>} />
         <Route path="payout-batches/new" element={<RequireCapability capability="makePayouts"><NewBatchPage /></RequireCapability>} />
         <Route path="payout-batches/:reference" element={<RequireCapability capability="readPayouts"><BatchPage /></RequireCapability>} />
+        <Route path="payins" element={<RequireCapability capability="readPayins"><PayinsPage /></RequireCapability>} />
+        <Route path="payins/:reference" element={<RequireCapability capability="readPayins"><PayinPage /></RequireCapability>} />
         <Route path="approvals" element={<RequireCapability capability="approve"><ApprovalsPage /></RequireCapability>} />
         <Route path="security" element={<SecurityPage />} />
         <Route path="*" element={<NotFoundPage />} />

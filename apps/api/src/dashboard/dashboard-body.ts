@@ -22,6 +22,8 @@ export function jsonObject(request: FastifyRequest): Record<string, unknown> {
   return parsed as Record<string, unknown>;
 }
 
+type IntegerRule = { min: number; max: number; describe: string };
+
 /** Reads fields one by one, collecting every problem, and refuses fields the operation does not know. */
 export class FieldReader {
   private readonly problems: Array<{ field: string; code: string; message: string }> = [];
@@ -62,16 +64,6 @@ export class FieldReader {
     return value as string[];
   }
 
-  /** A whole number from `min` to `max`, such as an amount in kobo. */
-  integer(field: string, rule: { min: number; max: number; describe: string }): number {
-    const value = this.body[field];
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < rule.min || value > rule.max) {
-      this.problems.push({ field, code: value === undefined ? 'required' : 'range', message: `${field} must be ${rule.describe}.` });
-      return 0;
-    }
-    return value;
-  }
-
   boolean(field: string): boolean {
     const value = this.body[field];
     if (typeof value !== 'boolean') this.problems.push({ field, code: value === undefined ? 'required' : 'type', message: `${field} must be true or false.` });
@@ -91,6 +83,19 @@ export class FieldReader {
       return [];
     }
     return value as T[];
+  }
+
+  /** A whole number from `min` to `max`, such as an amount in kobo; undefined only when optional and absent (0 when refused: `done` then throws). */
+  integer(field: string, rule: IntegerRule & { optional?: false }): number;
+  integer(field: string, rule: IntegerRule & { optional: true }): number | undefined;
+  integer(field: string, rule: IntegerRule & { optional?: boolean }): number | undefined {
+    const value = this.body[field];
+    if (value === undefined && rule.optional) return undefined;
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < rule.min || value > rule.max) {
+      this.problems.push({ field, code: value === undefined ? 'required' : 'range', message: `${field} must be ${rule.describe}.` });
+      return 0;
+    }
+    return value;
   }
 
   object(field: string, options: { optional?: boolean } = {}): Record<string, unknown> | undefined {

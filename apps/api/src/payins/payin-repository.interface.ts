@@ -93,6 +93,18 @@ export interface PayinListQuery {
   /** Only payins after this position in the listing order (newest first). */
   after?: { createdAt: Date; reference: string };
   limit: number;
+  /** Only payins created for this channel. */
+  gateway?: PayinChannel;
+  /** Payins any of these match (the dashboard's one search box): the reference, the customer's email case-insensitively, the amount. */
+  matching?: PayinMatch;
+}
+
+/** What a search for one payin or customer matches, each exactly; at least one is given. */
+export interface PayinMatch {
+  reference?: string;
+  /** Matched case-insensitively. */
+  email?: string;
+  amountMinor?: bigint;
 }
 
 export interface PayinRepository {

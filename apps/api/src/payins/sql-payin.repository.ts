@@ -1,5 +1,5 @@
 import type { FailureReason, PayinAttempt, PayinChannel, PayinStatus } from '@paysign/contracts';
-import type { NewPayin, NewPayinAttempt, PayinKey, PayinListQuery, PayinRepository, ProviderStart, StoredPayin, TransitionOptions } from './payin-repository.interface';
+import type { NewPayin, NewPayinAttempt, PayinKey, PayinListQuery, PayinMatch, PayinRepository, ProviderStart, StoredPayin, TransitionOptions } from './payin-repository.interface';
 import { failureReasonOf, transitionOfAttempt, type PayinTransition } from './payin-states';
 import { sqlNow, sqlNowPlus, type StoreClock } from '../db/store-clock';
 import type { EventOutbox } from '../events/event-outbox';
@@ -255,11 +255,18 @@ export class SqlPayinRepository implements PayinRepository {
     const params: unknown[] = [query.merchantId];
     const where = ['merchant_id = $1'];
     if (query.status !== undefined) where.push(statusAt(query.status, params, now));
+    if (query.gateway !== undefined) where.push(`gateway = $${params.push(query.gateway)}`);
     where.push(...createdWindowConditions(query, params));
-    const { rows } = await this.client.query<PayinRow>(
-      `SELECT ${COLUMNS} FROM payins WHERE ${where.join(' AND ')} ORDER BY created_at DESC, reference DESC LIMIT $${params.push(query.limit)}`,
-      params,
-    );
+    const alternatives = query.matching === undefined ? [] : matchConditions(query.matching, params);
+    const page = `ORDER BY created_at DESC, reference DESC LIMIT $${params.push(query.limit)}`;
+    const select = (conditions: string[]) => `SELECT ${COLUMNS} FROM payins WHERE ${conditions.join(' AND ')} ${page}`;
+    // Two things searched at once (1500: a reference, or 1500 naira) are two ordered index scans of at most a page each, merged:
+    // one OR would make the planner walk the merchant's whole listing when neither is common.
+    const sql =
+      alternatives.length <= 1
+        ? select([...where, ...alternatives])
+        : `SELECT * FROM (${alternatives.map((condition, i) => `(${select([...where, condition, ...alternatives.slice(0, i).map((earlier) => `NOT ${earlier}`)])})`).join(' UNION ALL ')}) AS matched ${page}`;
+    const { rows } = await this.client.query<PayinRow>(sql, params);
     return rows.map(fromRow);
   }
 
@@ -285,6 +292,15 @@ export function statusAt(status: PayinStatus, params: unknown[], now: Date): str
   if (status === 'PENDING') return `(status = 'PENDING' AND (expires_at > $${params.push(now.toISOString())}::timestamptz OR provider_reference IS NOT NULL))`;
   if (status === 'ABANDONED') return `(status = 'ABANDONED' OR (status = 'PENDING' AND provider_reference IS NULL AND expires_at <= $${params.push(now.toISOString())}::timestamptz))`;
   return `status = $${params.push(status)}`;
+}
+
+/** Each of the search's values as its own condition, on its own index (payins.migrations.ts, PAYIN_SEARCH_INDEXES); a payin matching any is found. */
+function matchConditions(match: PayinMatch, params: unknown[]): string[] {
+  const any: string[] = [];
+  if (match.reference !== undefined) any.push(`(reference = $${params.push(match.reference)})`);
+  if (match.email !== undefined) any.push(`(lower(customer_email) = lower($${params.push(match.email)}))`);
+  if (match.amountMinor !== undefined) any.push(`(amount_minor = $${params.push(match.amountMinor.toString())})`);
+  return any;
 }
 
 const toDateOrNull = (value: Date | string | null): Date | null => (value === null ? null : toDate(value));

@@ -71,8 +71,16 @@ export class RefundStore {
    * unless the merchant already has one with this reference: then resolves
    * with that one and `created: false`. `admit` judges the payin, read
    * under its lock; the amount left out is everything not yet refunded.
+   * `alsoInTransaction` (a security log line) commits with a refund this
+   * call creates, or not at all.
    */
-  async create(refund: NewRefund, admit: (payin: RefundedPayin) => RefundAdmission, now: Date, eventOf: RefundEventOf): Promise<RefundCreateOutcome> {
+  async create(
+    refund: NewRefund,
+    admit: (payin: RefundedPayin) => RefundAdmission,
+    now: Date,
+    eventOf: RefundEventOf,
+    alsoInTransaction?: (tx: SqlQueryable, created: StoredRefund) => Promise<void>,
+  ): Promise<RefundCreateOutcome> {
     return this.observed('create', () =>
       this.client.transaction(async (tx): Promise<RefundCreateOutcome> => {
         const { rows } = await tx.query<Record<string, string | boolean | Date | null>>(`SELECT ${PAYIN_COLUMNS} FROM payins WHERE merchant_id = $1 AND reference = $2 FOR UPDATE`, [refund.merchantId, refund.payinReference]);
@@ -114,6 +122,7 @@ export class RefundStore {
         if (taken.rows.length === 0) throw new Error(`payin ${refund.payinReference} has less left to refund than its lock showed`);
         await this.holds.hold(tx, money(created), now);
         await this.outbox.writeMany(tx, eventOf(created));
+        await alsoInTransaction?.(tx, created);
         return { created: true, refund: created };
       }),
     );

@@ -5,6 +5,7 @@ import { EnquiryRecords } from '../accounts/enquiry-records';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { Clock } from '../config/clock';
+import type { SqlQueryable } from '../db/sql-client';
 import { StoreClock, storeInstant } from '../db/store-clock';
 import { ApiException } from '../errors/api.exception';
 import type { Caller } from '../http/caller';
@@ -19,6 +20,12 @@ import { RefundStore, type RefundAdmission, type RefundedPayin, type RefundKey, 
 import { refundToContract } from './refund-view';
 
 const DAY_MS = 86_400_000;
+
+/** Who makes a refund: an API key, or a dashboard member with what they record of it in its transaction. */
+export interface RefundMaker {
+  createdBy: string;
+  alsoInTransaction?: (tx: SqlQueryable, created: StoredRefund) => Promise<void>;
+}
 
 /** Refunds as merchants call them: create, read, list, cancel, and the customer's account for one that needs it; the sending is RefundDispatcher's. */
 @Injectable()
@@ -44,10 +51,24 @@ export class RefundsService {
    */
   async create(caller: Caller, input: CreateRefundDto): Promise<{ created: boolean; refund: Refund }> {
     this.requireRole(caller);
-    const { merchantId } = caller;
+    const { created, refund } = await this.createFor(caller.merchantId, input, { createdBy: caller.apiKey });
+    return { created, refund: refundToContract(refund) };
+  }
+
+  /**
+   * A member's refund from the dashboard, under the same rules; the
+   * member's role was checked there. `createdBy` names the member
+   * (`dashboard:<email>`), and `alsoInTransaction` (the security log line)
+   * commits with the refund, or not at all.
+   */
+  createAsMember(merchantId: string, input: CreateRefundDto, member: RefundMaker): Promise<{ created: boolean; refund: StoredRefund }> {
+    return this.createFor(merchantId, input, member);
+  }
+
+  private async createFor(merchantId: string, input: CreateRefundDto, maker: RefundMaker): Promise<{ created: boolean; refund: StoredRefund }> {
     const key = { merchantId, reference: input.reference };
     const existing = await this.store.find(key);
-    if (existing) return { created: false, refund: refundToContract(replayed(existing, input)) };
+    if (existing) return { created: false, refund: replayed(existing, input) };
     if (input.notifyUrl && !this.merchants.canSignNotifications(merchantId)) throw new ApiException('WEBHOOK_NOT_CONFIGURED', { merchantId });
 
     // The payin's currency is read inside the transaction; an amount is checked against it there, and its kobo here.
@@ -71,16 +92,17 @@ export class RefundsService {
         customerNote: input.customerNote ?? null,
         notifyUrl: input.notifyUrl ?? null,
         requestFingerprint: fingerprint(input),
-        createdBy: caller.apiKey,
+        createdBy: maker.createdBy,
       },
       admit,
       now,
       this.events.eventOf,
+      maker.alsoInTransaction,
     );
     if ('refused' in outcome) throw refusal(outcome, input, this.config.refunds.windowDays);
-    if (!outcome.created) return { created: false, refund: refundToContract(replayed(outcome.refund, input)) };
+    if (!outcome.created) return { created: false, refund: replayed(outcome.refund, input) };
     this.jobs.wake(REFUND_DISPATCH_JOB);
-    return { created: true, refund: refundToContract(outcome.refund) };
+    return { created: true, refund: outcome.refund };
   }
 
   async get(key: RefundKey): Promise<StoredRefund> {

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Clock } from '../config/clock';
 import { ApiException } from '../errors/api.exception';
 import { ReportReader } from './report-csv';
-import { parseReportQuery } from './report-query';
+import { sendReport } from './report-download';
 import { REPORTS } from './reports';
 
 /**
@@ -24,16 +24,6 @@ export class ReportsController {
     const report = file.endsWith('.csv') ? REPORTS.get(file.slice(0, -'.csv'.length)) : undefined;
     if (!report) throw new ApiException('ROUTE_NOT_FOUND', {});
     const merchant = request.merchant as NonNullable<FastifyRequest['merchant']>;
-    const asked = parseReportQuery(report, merchant.merchantId, query, new Date(this.clock()));
-    const stream = await this.reader.open(report, asked);
-    const name = `${report.name}-${compact(asked.from)}-${compact(asked.to)}.csv`;
-    return reply
-      .headers({ 'content-type': 'text/csv; charset=utf-8', 'content-disposition': `attachment; filename="${name}"`, 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' })
-      .send(stream);
+    return sendReport(this.reader, report, { merchantId: merchant.merchantId, query, now: new Date(this.clock()) }, reply);
   }
-}
-
-/** An instant as a file name can hold it on every system: 20261101T000000Z. */
-function compact(instant: Date): string {
-  return instant.toISOString().replace(/\.[0-9]{3}Z$/, 'Z').replace(/[-:]/g, '');
 }

@@ -17,5 +17,6 @@ import { ReportsController } from './reports.controller';
       inject: [SqlClient, AppConfigToken, WatchedPayinStore],
     },
   ],
+  exports: [ReportReader],
 })
 export class ReportsModule {}

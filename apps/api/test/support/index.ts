@@ -15,3 +15,4 @@ export { merchantAdmin, setPayoutApproval } from './merchant-changes';
 export { WebhookReceiver } from './webhook-receiver';
 export { totpCodeAt } from '../../src/dashboard/totp';
 export { DashboardClient, linkToken } from './dashboard-client';
+export { csvObjects, parseCsv } from './csv-records';

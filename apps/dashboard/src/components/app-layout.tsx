@@ -13,13 +13,14 @@ interface NavItem {
 
 const NAV_ITEMS: readonly NavItem[] = [
   { to: '/', label: 'Home', capability: 'overview' },
+  { to: '/payins', label: 'Payins', capability: 'readPayins' },
+  { to: '/payouts', label: 'Payouts', capability: 'readPayouts' },
+  { to: '/payout-batches', label: 'Payout batches', capability: 'readPayouts' },
+  { to: '/approvals', label: 'Approvals', capability: 'approve' },
   { to: '/balance', label: 'Balance', capability: 'readBalance' },
   { to: '/settlements', label: 'Settlements', capability: 'readSettlements' },
   { to: '/keys', label: 'API keys', capability: 'readKeys' },
   { to: '/webhook-endpoints', label: 'Webhook endpoints', capability: 'readEndpoints' },
-  { to: '/payouts', label: 'Payouts', capability: 'readPayouts' },
-  { to: '/payout-batches', label: 'Payout batches', capability: 'readPayouts' },
-  { to: '/approvals', label: 'Approvals', capability: 'approve' },
   { to: '/team', label: 'Team', capability: 'readTeam' },
   { to: '/security-log', label: 'Security log', capability: 'readSecurityLog' },
   { to: '/security', label: 'Security' },

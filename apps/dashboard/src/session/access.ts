@@ -21,6 +21,9 @@ export const ACCESS = {
   manageSettlementSchedule: { operationId: 'setSettlementSchedule', roles: ['owner', 'admin'] },
   manageSettlementAccount: { operationId: 'setSettlementAccount', roles: ['owner'] },
   settleNow: { operationId: 'createSettlement', roles: ['owner', 'admin'] },
+  readPayins: { operationId: 'listPayins', roles: ['owner', 'admin', 'developer', 'operations', 'viewer'] },
+  refund: { operationId: 'createRefund', roles: ['owner', 'admin', 'operations'] },
+  exportReports: { operationId: 'downloadExport', roles: ['owner', 'admin', 'developer', 'operations', 'approver', 'viewer'] },
 } as const satisfies Record<string, { operationId: string; roles: readonly Role[] }>;
 
 export type Capability = keyof typeof ACCESS;

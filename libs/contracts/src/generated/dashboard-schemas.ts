@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/dashboard-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 bd083683478808447fa1dcee421d02f3bd4cf14b63418d8603231b23367c08aa
+ * Inputs: sha256 7f0794fa199a2e3fcfc3f2cea38518bddfc628bd74670ccade039260f751d925
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -2531,6 +2531,490 @@ export const DASHBOARD_SCHEMAS = {
         "pattern": "\\S",
         "description": "Why; shown in the payout or batch."
       }
+    }
+  },
+  "PayinStatus": {
+    "type": "string",
+    "enum": [
+      "PENDING",
+      "SUCCESSFUL",
+      "FAILED",
+      "ABANDONED",
+      "CANCELLED"
+    ]
+  },
+  "PayinChannel": {
+    "type": "string",
+    "enum": [
+      "card",
+      "bank_transfer",
+      "ussd"
+    ]
+  },
+  "PayinSummary": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "reference",
+      "status",
+      "amount",
+      "currency",
+      "fee",
+      "amountRefunded",
+      "customerEmail",
+      "customerName",
+      "channel",
+      "createdAt",
+      "paidAt",
+      "failedAt",
+      "failureReason"
+    ],
+    "properties": {
+      "reference": {
+        "type": "string"
+      },
+      "status": {
+        "$ref": "#/components/schemas/PayinStatus"
+      },
+      "amount": {
+        "type": "integer",
+        "description": "In kobo."
+      },
+      "currency": {
+        "type": "string"
+      },
+      "fee": {
+        "type": [
+          "integer",
+          "null"
+        ],
+        "description": "In kobo; set once the payin succeeded."
+      },
+      "amountRefunded": {
+        "type": "integer",
+        "description": "What its successful refunds returned, in kobo."
+      },
+      "customerEmail": {
+        "type": "string"
+      },
+      "customerName": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "channel": {
+        "description": "The channel it was created for; `null` for any the provider offers.",
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/PayinChannel"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "paidAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time"
+      },
+      "failedAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time"
+      },
+      "failureReason": {
+        "type": [
+          "string",
+          "null"
+        ]
+      }
+    },
+    "example": {
+      "reference": "order-1042",
+      "status": "SUCCESSFUL",
+      "amount": 150000,
+      "currency": "NGN",
+      "fee": 2250,
+      "amountRefunded": 0,
+      "customerEmail": "ada@example.com",
+      "customerName": "Ada Obi",
+      "channel": "card",
+      "createdAt": "2026-11-01T09:30:00.000Z",
+      "paidAt": "2026-11-01T09:31:12.000Z",
+      "failedAt": null,
+      "failureReason": null
+    }
+  },
+  "PayinPage": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "data",
+      "nextCursor"
+    ],
+    "properties": {
+      "data": {
+        "type": "array",
+        "items": {
+          "$ref": "#/components/schemas/PayinSummary"
+        }
+      },
+      "nextCursor": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "The `after` of the next page; `null` on the last."
+      }
+    }
+  },
+  "PayinDetail": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "payin",
+      "narration",
+      "expiresAt",
+      "provider",
+      "providerReference",
+      "needsAttention",
+      "amountRefunding",
+      "attempts",
+      "events",
+      "customer",
+      "refunds"
+    ],
+    "properties": {
+      "payin": {
+        "$ref": "#/components/schemas/PayinSummary"
+      },
+      "narration": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "expiresAt": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "provider": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "The provider of record, which every call about the payin goes to."
+      },
+      "providerReference": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "Its reference at the provider, once started there."
+      },
+      "needsAttention": {
+        "type": "boolean",
+        "description": "The provider reported something an operator must settle; refunds wait until then."
+      },
+      "amountRefunding": {
+        "type": "integer",
+        "description": "What its refunds in flight hold, in kobo."
+      },
+      "attempts": {
+        "type": "array",
+        "description": "Each try at paying at checkout, oldest first.",
+        "items": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "attempt",
+            "channel",
+            "outcome",
+            "declineReason",
+            "attemptedAt"
+          ],
+          "properties": {
+            "attempt": {
+              "type": "integer",
+              "minimum": 1
+            },
+            "channel": {
+              "$ref": "#/components/schemas/PayinChannel"
+            },
+            "outcome": {
+              "type": "string",
+              "enum": [
+                "succeeded",
+                "declined"
+              ]
+            },
+            "declineReason": {
+              "type": [
+                "string",
+                "null"
+              ]
+            },
+            "attemptedAt": {
+              "type": "string",
+              "format": "date-time"
+            }
+          }
+        }
+      },
+      "events": {
+        "type": "array",
+        "description": "The payin's webhook events, oldest first, each with every delivery attempt.",
+        "items": {
+          "$ref": "#/components/schemas/PayinEvent"
+        }
+      },
+      "customer": {
+        "type": "object",
+        "additionalProperties": false,
+        "required": [
+          "email",
+          "name"
+        ],
+        "description": "The customer as the payin names them; their other payins are those `q` finds by this email.",
+        "properties": {
+          "email": {
+            "type": "string"
+          },
+          "name": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        }
+      },
+      "refunds": {
+        "type": "array",
+        "description": "Newest first.",
+        "items": {
+          "$ref": "#/components/schemas/DashboardRefund"
+        }
+      }
+    }
+  },
+  "PayinEvent": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "id",
+      "type",
+      "createdAt",
+      "status",
+      "nextAttemptAt",
+      "notifyUrl",
+      "deliveries"
+    ],
+    "properties": {
+      "id": {
+        "type": "string"
+      },
+      "type": {
+        "type": "string"
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "status": {
+        "type": "string",
+        "enum": [
+          "pending",
+          "delivered",
+          "failed"
+        ]
+      },
+      "nextAttemptAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time"
+      },
+      "notifyUrl": {
+        "type": "string",
+        "description": "Where it was sent."
+      },
+      "deliveries": {
+        "type": "array",
+        "items": {
+          "type": "object",
+          "additionalProperties": false,
+          "required": [
+            "attempt",
+            "startedAt",
+            "durationMs",
+            "statusCode",
+            "error"
+          ],
+          "properties": {
+            "attempt": {
+              "type": "integer"
+            },
+            "startedAt": {
+              "type": "string",
+              "format": "date-time"
+            },
+            "durationMs": {
+              "type": "integer"
+            },
+            "statusCode": {
+              "type": [
+                "integer",
+                "null"
+              ]
+            },
+            "error": {
+              "type": [
+                "string",
+                "null"
+              ]
+            }
+          }
+        }
+      }
+    }
+  },
+  "RefundStatus": {
+    "type": "string",
+    "enum": [
+      "PENDING",
+      "PROCESSING",
+      "REQUIRES_ACTION",
+      "SUCCESSFUL",
+      "FAILED",
+      "CANCELLED"
+    ],
+    "description": "`SUCCESSFUL`, `FAILED` and `CANCELLED` are final; the others move as the provider answers."
+  },
+  "RefundReason": {
+    "type": "string",
+    "enum": [
+      "duplicate",
+      "fraudulent",
+      "requested_by_customer",
+      "other"
+    ]
+  },
+  "DashboardRefund": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "reference",
+      "payinReference",
+      "status",
+      "amount",
+      "currency",
+      "reason",
+      "failureReason",
+      "createdBy",
+      "createdAt",
+      "completedAt"
+    ],
+    "properties": {
+      "reference": {
+        "type": "string"
+      },
+      "payinReference": {
+        "type": "string"
+      },
+      "status": {
+        "$ref": "#/components/schemas/RefundStatus"
+      },
+      "amount": {
+        "type": "integer",
+        "description": "In kobo."
+      },
+      "currency": {
+        "type": "string"
+      },
+      "reason": {
+        "oneOf": [
+          {
+            "$ref": "#/components/schemas/RefundReason"
+          },
+          {
+            "type": "null"
+          }
+        ]
+      },
+      "failureReason": {
+        "type": [
+          "string",
+          "null"
+        ]
+      },
+      "createdBy": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "description": "The API key that made it, or `dashboard:<email>` for a member."
+      },
+      "createdAt": {
+        "type": "string",
+        "format": "date-time"
+      },
+      "completedAt": {
+        "type": [
+          "string",
+          "null"
+        ],
+        "format": "date-time"
+      }
+    },
+    "example": {
+      "reference": "rf_7Q2kV9xW3mN8pL4s",
+      "payinReference": "order-1042",
+      "status": "PENDING",
+      "amount": 50000,
+      "currency": "NGN",
+      "reason": "requested_by_customer",
+      "failureReason": null,
+      "createdBy": "dashboard:ada@example.com",
+      "createdAt": "2026-11-02T10:00:00.000Z",
+      "completedAt": null
+    }
+  },
+  "DashboardRefundRequest": {
+    "type": "object",
+    "additionalProperties": false,
+    "required": [
+      "reason"
+    ],
+    "properties": {
+      "amount": {
+        "type": "integer",
+        "minimum": 1,
+        "maximum": 100000000000,
+        "description": "In kobo; left out, everything the payin has left."
+      },
+      "reason": {
+        "$ref": "#/components/schemas/RefundReason"
+      },
+      "reference": {
+        "type": "string",
+        "pattern": "^[A-Za-z0-9._-]{1,64}$",
+        "description": "The refund's reference; sending the same request again with it answers the same refund. Left out, one is made (`rf_` and 96 random bits)."
+      }
+    },
+    "example": {
+      "amount": 50000,
+      "reason": "requested_by_customer"
     }
   }
 } as const;

@@ -1,0 +1,38 @@
+import { Controller, Get, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Clock } from '../config/clock';
+import { ApiException } from '../errors/api.exception';
+import { ReportReader } from '../reports/report-csv';
+import { sendReport } from '../reports/report-download';
+import { REPORTS } from '../reports/reports';
+import type { MemberRole } from './dashboard-roles';
+import { DashboardRoute } from './dashboard-route.decorator';
+import { sessionOf } from './dashboard-session.guard';
+
+/** Who reads each report: every role that reads money; an approver also the payouts it approves. The route admits their union. */
+const READERS: readonly MemberRole[] = ['owner', 'admin', 'developer', 'operations', 'viewer'];
+const REPORT_READERS: Readonly<Record<string, readonly MemberRole[]>> = { payouts: [...READERS, 'approver'] };
+
+/**
+ * Exports (tag Exports): the signed API's reports, downloaded with the
+ * session, by the same code (reports/report-download.ts): the same query,
+ * columns and streaming in keyset batches, never the whole file in memory.
+ */
+@Controller('dashboard/api/exports')
+export class ExportsController {
+  constructor(
+    private readonly reader: ReportReader,
+    @Inject(Clock) private readonly clock: Clock,
+  ) {}
+
+  @Get(':report.csv')
+  @DashboardRoute({ roles: [...READERS, 'approver'] })
+  async download(@Param('report') name: string, @Query() query: Record<string, unknown>, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    const report = REPORTS.get(name);
+    if (!report) throw new ApiException('DASHBOARD_NOT_FOUND', { what: 'report', id: name });
+    const session = sessionOf(request);
+    const admitted = REPORT_READERS[report.name] ?? READERS;
+    if (!admitted.includes(session.role)) throw new ApiException('DASHBOARD_ROLE_FORBIDDEN', { role: session.role, roles: admitted.join(', ') });
+    return sendReport(this.reader, report, { merchantId: session.merchantId, query, now: new Date(this.clock()) }, reply);
+  }
+}
