@@ -2,6 +2,7 @@ import type { DashboardComponents } from '@paysign/contracts';
 import { useId, useState } from 'react';
 import { BalancesTable } from '../../components/balances-table';
 import { CardSection } from '../../components/card-section';
+import { ExportButton } from '../../components/export-button';
 import { LoadOlderButton } from '../../components/load-older-button';
 import { Page } from '../../components/page';
 import { QueryCard } from '../../components/query-card';
@@ -40,7 +41,8 @@ function Entries({ currencies }: { currencies: readonly Schemas['Currency'][] })
   const [toDay, setToDay] = useState('');
   // A range whose end is before its start is not sent: the page says why instead.
   const backwards = fromDay !== '' && toDay !== '' && toDay < fromDay;
-  const entries = useBalanceEntries({ currency, balance: balance || undefined, type: type || undefined, from: dayStart(fromDay), to: backwards ? undefined : dayStart(toDay, true) });
+  const filters = { currency, balance: balance || undefined, type: type || undefined, from: dayStart(fromDay), to: backwards ? undefined : dayStart(toDay, true) };
+  const entries = useBalanceEntries(filters);
   const all = entries.data?.pages.flatMap((page) => page.data) ?? [];
 
   return (
@@ -79,6 +81,7 @@ function Entries({ currencies }: { currencies: readonly Schemas['Currency'][] })
       <QueryStatus query={entries} />
       {entries.isSuccess ? <EntriesTable label={`${currency} entries, newest first`} entries={all} /> : null}
       <LoadOlderButton query={entries}>Load older entries</LoadOlderButton>
+      <ExportButton report="balance-entries" filters={filters} />
     </CardSection>
   );
 }

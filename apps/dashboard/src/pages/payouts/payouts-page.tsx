@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { useApi } from '../../api/api-context';
 import { DataTable } from '../../components/data-table';
 import { DateTime } from '../../components/date-time';
+import { ExportButton } from '../../components/export-button';
 import { LoadOlderButton } from '../../components/load-older-button';
 import { Money } from '../../components/money';
 import { Page } from '../../components/page';
@@ -136,6 +137,11 @@ export function PayoutsPage() {
         )}
       />
       <LoadOlderButton query={payouts}>Load older payouts</LoadOlderButton>
+      <ExportButton
+        report="payouts"
+        filters={{ ...queryOf(filters), q: undefined }}
+        note={filters.q.trim() ? 'The export holds every payout of the status and dates chosen: the reference is not a filter of the report.' : undefined}
+      />
     </Page>
   );
 }

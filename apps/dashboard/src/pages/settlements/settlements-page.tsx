@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataTable } from '../../components/data-table';
 import { DateTime } from '../../components/date-time';
+import { ExportButton } from '../../components/export-button';
 import { LoadOlderButton } from '../../components/load-older-button';
 import { Money } from '../../components/money';
 import { Page } from '../../components/page';
@@ -60,6 +61,7 @@ function SettlementList() {
         />
       ) : null}
       <LoadOlderButton query={settlements}>Load older settlements</LoadOlderButton>
+      <ExportButton report="settlements" filters={{}} />
     </CardSection>
   );
 }
