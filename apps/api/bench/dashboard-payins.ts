@@ -95,6 +95,11 @@ async function main(): Promise<void> {
       const firstPage = await time('/payins');
       const filteredPage = await time('/payins?status=FAILED&channel=card');
       const emailSearch = await time(`/payins?q=${encodeURIComponent('customer4242@example.com')}`);
+      // The hard cases: a page deep in the listing, an amount (the reference-or-amount merge), and ABANDONED (PENDING past its expiry, two stored states).
+      const deep = (await (await get('/payins?limit=100')).json()) as { nextCursor: string | null };
+      const olderPage = await time(`/payins?after=${encodeURIComponent(deep.nextCursor ?? '')}&limit=100`);
+      const amountSearch = await time('/payins?q=50');
+      const abandonedPage = await time('/payins?status=ABANDONED');
 
       // Each export read as fast as it comes, the service's RSS sampled every 20 ms meanwhile.
       const rssBefore = rssOf(pid);
@@ -129,6 +134,9 @@ async function main(): Promise<void> {
         firstPage,
         filteredPage,
         emailSearch,
+        olderPage,
+        amountSearch,
+        abandonedPage,
         export: {
           rows: whole.rows,
           bytes: whole.bytes,
@@ -167,9 +175,9 @@ async function signedInOwner(baseUrl: string, databaseUrl: string): Promise<Dash
   return browser;
 }
 
-function print(figures: { count: number; seedSeconds: number; budgetMs: number; firstPage: Timed; filteredPage: Timed; emailSearch: Timed; export: Record<string, number | boolean> }): void {
+function print(figures: { count: number; seedSeconds: number; budgetMs: number; firstPage: Timed; filteredPage: Timed; emailSearch: Timed; olderPage: Timed; amountSearch: Timed; abandonedPage: Timed; export: Record<string, number | boolean> }): void {
   console.log(`The dashboard's payins page on a merchant with ${figures.count} payins (seeded in ${figures.seedSeconds} s), built service in sandbox mode on PostgreSQL:`);
-  for (const [label, timed] of [['first page', figures.firstPage], ['filtered page', figures.filteredPage], ['email search', figures.emailSearch]] as const) {
+  for (const [label, timed] of [['first page', figures.firstPage], ['filtered page', figures.filteredPage], ['email search', figures.emailSearch], ['older page', figures.olderPage], ['amount search', figures.amountSearch], ['abandoned', figures.abandonedPage]] as const) {
     console.log(`  ${label.padEnd(14)} p50 ${String(timed.p50Ms).padStart(7)} ms   p99 ${String(timed.p99Ms).padStart(7)} ms   max ${timed.maxMs} ms   (${timed.calls} calls of GET ${timed.path}; budget p99 <= ${figures.budgetMs} ms: ${timed.withinBudget ? 'held' : 'NOT HELD'})`);
   }
   const e = figures.export;

@@ -153,7 +153,7 @@ async function main(): Promise<void> {
   const count = Number(values.count);
   const merchantId = values.merchant ?? values['merchant-id'];
   const mix = values.mix as SeedMix;
-  if (!Number.isSafeInteger(count) || count < 1 || !merchantId || !(mix in MIXES)) {
+  if (!Number.isSafeInteger(count) || count < 1 || !merchantId || !Object.hasOwn(MIXES, mix)) {
     process.stderr.write(USAGE);
     process.exit(2);
   }

@@ -79,9 +79,10 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard payins', () => {
     const from = new Date(start + 2000).toISOString();
     const to = new Date(start + 3000).toISOString();
     expect(await references(`?from=${from}&to=${to}`)).toEqual([ref('transfer')]);
-    for (const query of ['?status=PAID', '?channel=cash', '?from=yesterday', `?from=${to}&to=${from}`, '?limit=0', '?sort=amount']) {
+    for (const query of ['?status=PAID', '?channel=cash', '?from=yesterday', `?from=${to}&to=${from}`, '?limit=0', '?sort=amount', '?q=a%00%40b.com', '?q=a%01b%40c.com', '?q=a&q=b', '?after=abc']) {
       expect([query, (await owner.browser.call('GET', `/payins${query}`)).status]).toEqual([query, 400]);
     }
+    expect((await owner.browser.call('GET', '/payins?after=abc')).json.message).toContain('after is not one this page issued');
   });
 
   it('pages newest first without gaps or duplicates, and keeps a cursor to its filters', async () => {

@@ -5,14 +5,16 @@ import type { PayinListQuery, PayinMatch } from '../payins/payin-repository.inte
 import { PAYIN_STATUSES } from '../payins/payin-states';
 import { isStorableInstant, parseDateTime } from '../http/rfc3339';
 import { REFERENCE_PATTERN } from '../http/request-rules';
-import { encodeCursor, FOREIGN_CURSOR, StrictQuery } from '../http/strict-query';
+import { encodeCursor, StrictQuery } from '../http/strict-query';
 
 const PARAMETERS = ['q', 'status', 'channel', 'from', 'to', 'after', 'limit'] as const;
 const CHANNELS = SCHEMAS.PayinChannel.enum as readonly PayinChannel[];
 /** Naira with up to 2 decimals, no sign, separators or currency: an amount the payins page searches for. */
 const NAIRA = /^(0|[1-9][0-9]{0,8})(?:\.([0-9]{1,2}))?$/;
-/** An email as the payins page searches for one: something@somewhere, no spaces. */
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,189}$/;
+/** An email as the payins page searches for one: something@somewhere, no spaces or control characters (PostgreSQL refuses NUL in text). */
+const EMAIL = /^[^\s@\p{Cc}]{1,64}@[^\s@\p{Cc}]{1,189}$/u;
+/** A cursor that is not one of this page's, said of `after`. */
+const FOREIGN_AFTER = 'after is not one this page issued; pass the nextCursor of the previous page unchanged, or start again without after.';
 const Q_MAX = 254;
 
 /**
@@ -43,7 +45,7 @@ export function parsePayinSearch(merchantId: string, query: Record<string, unkno
   }
   if (search.createdFrom && search.createdTo && search.createdFrom >= search.createdTo) reader.refuse('to', 'range', 'to must be later than from.');
   search.limit = reader.limit();
-  const after = reader.cursor((fields) => positionAfter(fields, filtersKey(query)), { parameter: 'after' });
+  const after = reader.cursor((fields) => positionAfter(fields, filtersKey(query)), { parameter: 'after', foreign: FOREIGN_AFTER });
   reader.done();
   return after ? { ...search, after } : search;
 }
@@ -70,7 +72,7 @@ export function matchOf(q: string): PayinMatch | undefined {
 
 function positionAfter(fields: unknown[], key: string): { createdAt: Date; reference: string } | string {
   const [at, reference, issuedFor] = fields;
-  if (fields.length !== 3 || !Number.isSafeInteger(at) || !isStorableInstant(at as number) || typeof reference !== 'string' || !REFERENCE_PATTERN.test(reference)) return FOREIGN_CURSOR;
+  if (fields.length !== 3 || !Number.isSafeInteger(at) || !isStorableInstant(at as number) || typeof reference !== 'string' || !REFERENCE_PATTERN.test(reference)) return FOREIGN_AFTER;
   if (issuedFor !== key) return 'after was issued for other filters; send the same q, status, channel, from and to as the page it came from, or start again without after.';
   return { createdAt: new Date(at as number), reference };
 }

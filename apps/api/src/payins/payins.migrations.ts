@@ -115,11 +115,14 @@ export const PAYIN_SEARCH_INDEXES: Migration = {
   // however many payins the merchant has. The email is matched
   // case-insensitively, hence lower(). New indexes: the release before
   // ignores them. Built in the migration's transaction, which holds writes
-  // to payins while it builds: seconds for millions.
+  // to payins, every merchant's, until all four are built; IF NOT EXISTS
+  // lets an operator with a large table build them beforehand with CREATE
+  // INDEX CONCURRENTLY (docs/operations.md, Upgrades), and the migration
+  // then builds nothing.
   statements: [
-    'CREATE INDEX payins_by_status ON payins (merchant_id, status, created_at DESC, reference DESC)',
-    'CREATE INDEX payins_by_gateway ON payins (merchant_id, gateway, created_at DESC, reference DESC)',
-    'CREATE INDEX payins_by_email ON payins (merchant_id, lower(customer_email), created_at DESC, reference DESC)',
-    'CREATE INDEX payins_by_amount ON payins (merchant_id, amount_minor, created_at DESC, reference DESC)',
+    'CREATE INDEX IF NOT EXISTS payins_by_status ON payins (merchant_id, status, created_at DESC, reference DESC)',
+    'CREATE INDEX IF NOT EXISTS payins_by_gateway ON payins (merchant_id, gateway, created_at DESC, reference DESC)',
+    'CREATE INDEX IF NOT EXISTS payins_by_email ON payins (merchant_id, lower(customer_email), created_at DESC, reference DESC)',
+    'CREATE INDEX IF NOT EXISTS payins_by_amount ON payins (merchant_id, amount_minor, created_at DESC, reference DESC)',
   ],
 };

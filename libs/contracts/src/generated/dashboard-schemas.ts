@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/dashboard-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 7f0794fa199a2e3fcfc3f2cea38518bddfc628bd74670ccade039260f751d925
+ * Inputs: sha256 16b2316203a68e0eff7bfeb7fe256f913fa239860e6ddc5451d22f853829f0b4
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -2800,7 +2800,8 @@ export const DASHBOARD_SCHEMAS = {
       },
       "refunds": {
         "type": "array",
-        "description": "Newest first.",
+        "maxItems": 100,
+        "description": "The 100 newest. The refunds export filtered by `payinReference` holds them all.",
         "items": {
           "$ref": "#/components/schemas/DashboardRefund"
         }

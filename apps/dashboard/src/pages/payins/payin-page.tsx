@@ -4,6 +4,7 @@ import { Link, useParams } from 'react-router';
 import { CardSection } from '../../components/card-section';
 import { DataTable } from '../../components/data-table';
 import { DateTime } from '../../components/date-time';
+import { ExportButton } from '../../components/export-button';
 import { Money } from '../../components/money';
 import { Page } from '../../components/page';
 import { QueryStatus } from '../../components/query-status';
@@ -71,6 +72,9 @@ function Summary({ detail }: { detail: Detail }) {
   );
 }
 
+/** How many refunds a payin's page holds (PayinDetail.refunds in the contract). */
+const REFUNDS_SHOWN = 100;
+
 function Refunds({ detail }: { detail: Detail }) {
   const session = useSession();
   const [refunding, setRefunding] = useState(false);
@@ -111,6 +115,7 @@ function Refunds({ detail }: { detail: Detail }) {
           </tr>
         )}
       />
+      {detail.refunds.length >= REFUNDS_SHOWN ? <ExportButton report="refunds" filters={{ payinReference: payin.reference }} note={`The ${REFUNDS_SHOWN} newest refunds are shown; the export holds them all.`} /> : null}
       {refundable ? (
         <div className="actions">
           <button type="button" className="button" onClick={() => setRefunding(true)}>Refund</button>

@@ -18,6 +18,13 @@ const STATUSES: readonly Schemas['PayinStatus'][] = ['SUCCESSFUL', 'PENDING', 'F
 const CHANNELS = Object.keys(CHANNEL_NAMES) as Schemas['PayinChannel'][];
 const DAY_MS = 86_400_000;
 
+/** The UTC midnight of a day written YYYY-MM-DD that exists in the calendar; undefined for anything else (an address may hold 2026-13-01). */
+function midnightOf(day: string | null): number | undefined {
+  if (!day || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
+  const ms = Date.parse(`${day}T00:00:00Z`);
+  return Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== day ? undefined : ms;
+}
+
 /** The filters in the page's address, so that a filtered page can be linked to, reloaded and exported. */
 function filtersOf(params: URLSearchParams): PayinFilters {
   const filters: PayinFilters = {};
@@ -28,10 +35,10 @@ function filtersOf(params: URLSearchParams): PayinFilters {
   const channel = params.get('channel');
   if (channel && (CHANNELS as readonly string[]).includes(channel)) filters.channel = channel as Schemas['PayinChannel'];
   // Days in UTC, as the home page's totals; the last day is included, so `to` is the midnight after it.
-  const from = params.get('from');
-  if (from && /^\d{4}-\d{2}-\d{2}$/.test(from)) filters.from = `${from}T00:00:00Z`;
-  const to = params.get('to');
-  if (to && /^\d{4}-\d{2}-\d{2}$/.test(to)) filters.to = new Date(Date.parse(`${to}T00:00:00Z`) + DAY_MS).toISOString();
+  const from = midnightOf(params.get('from'));
+  if (from !== undefined) filters.from = new Date(from).toISOString();
+  const to = midnightOf(params.get('to'));
+  if (to !== undefined) filters.to = new Date(to + DAY_MS).toISOString();
   return filters;
 }
 

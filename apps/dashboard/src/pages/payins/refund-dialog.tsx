@@ -1,5 +1,5 @@
 import type { DashboardComponents } from '@paysign/contracts';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Dialog } from '../../components/dialog';
 import { ErrorAlert } from '../../components/error-alert';
 import { Money } from '../../components/money';
@@ -36,12 +36,20 @@ export function RefundDialog({ payin, left, onDone, onClose }: RefundDialogProps
   const [reason, setReason] = useState<Reason>('requested_by_customer');
   const [problem, setProblem] = useState('');
   const refund = useCreateRefund(payin.reference);
+  // One reference per refund asked for: sending the same amount and reason again, after an answer that never came, is the same refund, not a second one.
+  const attempt = useRef<{ body: string; reference: string } | undefined>(undefined);
+  const referenceFor = (body: object): string => {
+    const key = JSON.stringify(body);
+    if (attempt.current?.body !== key) attempt.current = { body: key, reference: `dashboard-${crypto.randomUUID()}` };
+    return attempt.current.reference;
+  };
   const submit = () => {
     setProblem('');
     const amount = part ? koboOfNaira(typed) : undefined;
-    if (part && (amount === undefined || amount < 1)) return setProblem('Enter the amount in naira, such as 500 or 500.50, without commas.');
+    if (part && (amount === undefined || amount < 1)) return setProblem('Enter the amount in naira, such as 500 or 1,500.50.');
     if (amount !== undefined && amount > left) return setProblem(`At most ${formatMinorUnits(left, payin.currency)} is left to refund.`);
-    refund.mutate({ reason, ...(amount === undefined ? {} : { amount }) }, { onSuccess: onDone });
+    const body = { reason, ...(amount === undefined ? {} : { amount }) };
+    refund.mutate({ ...body, reference: referenceFor(body) }, { onSuccess: onDone });
   };
 
   return (
