@@ -166,6 +166,14 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard payouts and batches', (
     expect((await operations.browser.call('GET', `/payout-batches?status=SUBMITTED`)).json.data).toEqual(expect.arrayContaining([expect.objectContaining({ reference: batch })]));
   });
 
+  it('refuses the submission of a batch needing approval to an owner who did not make it: only its approval, with a second factor, submits it', async () => {
+    const batch = unique('no-bypass');
+    expect((await operations.browser.call('POST', '/payout-batches', { reference: batch, title: 'Commissions', csv: [HEADER, row(unique('c'), '1200')].join('\n') })).status).toBe(201);
+    const submit = await owner.browser.call('POST', `/payout-batches/${batch}/submit`, { expectedCount: 1, expectedTotal: 120_000 });
+    expect({ status: submit.status, code: submit.json.code }).toEqual({ status: 409, code: 'DASHBOARD_CONFLICT' });
+    expect((await owner.browser.call('GET', `/payout-batches/${batch}`)).json).toMatchObject({ batch: { status: 'OPEN' }, payouts: [{ status: 'PENDING_APPROVAL' }] });
+  });
+
   it('refuses the owner who made a batch its approval, and rejects it with a reason that each of its payouts keeps', async () => {
     const batch = unique('rejected');
     expect((await owner.browser.call('POST', '/payout-batches', { reference: batch, title: 'Bonuses', csv: [HEADER, row(unique('b'), '300'), row(unique('b'), '400')].join('\n') })).status).toBe(201);

@@ -110,7 +110,6 @@ export class DashboardPayoutBatchesController {
     const submitted = await this.batches.submitForMember(session.merchantId, reference, { count, totalMinor: BigInt(total) }, {
       decidedBy: memberIdentity(session.email),
       ownKeys: await this.merchantStore.identitiesOf(session.merchantId, session.email),
-      canApprove: session.role === 'owner' || session.role === 'admin',
       alsoInTransaction: (tx) => this.audit.record(actorOf(session, request.ip), 'batch.submitted', { subject: reference, detail: { count, total } }, tx),
     });
     return dashboardBatch(submitted);

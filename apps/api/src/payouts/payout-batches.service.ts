@@ -91,10 +91,12 @@ export class PayoutBatchesService implements OnModuleInit {
    * Submits an OPEN batch for the dashboard member who made it, with the
    * count and total they expect, as `submit` does for a key. A batch
    * holding a payout that needs approval is approved by another member
-   * (ApprovalsController), and refused here with DASHBOARD_CONFLICT.
+   * (ApprovalsController), and refused here with DASHBOARD_CONFLICT,
+   * whatever the member's role: an approval asks a fresh second factor,
+   * which a submission does not.
    */
-  async submitForMember(merchantId: string, reference: string, expected: { count: number; totalMinor: bigint }, member: { decidedBy: string; ownKeys: readonly string[]; canApprove: boolean; alsoInTransaction?: (tx: SqlQueryable) => Promise<void> }): Promise<StoredBatch> {
-    const outcome = await this.store.submit({ merchantId, reference }, expected, { apiKey: member.decidedBy, canCreate: true, canApprove: member.canApprove, ownKeys: member.ownKeys }, this.now(), member.alsoInTransaction);
+  async submitForMember(merchantId: string, reference: string, expected: { count: number; totalMinor: bigint }, member: { decidedBy: string; ownKeys: readonly string[]; alsoInTransaction?: (tx: SqlQueryable) => Promise<void> }): Promise<StoredBatch> {
+    const outcome = await this.store.submit({ merchantId, reference }, expected, { apiKey: member.decidedBy, canCreate: true, canApprove: false, ownKeys: member.ownKeys }, this.now(), member.alsoInTransaction);
     return this.submitted(merchantId, reference, expected, outcome, { by: member.decidedBy, refusal: () => new ApiException('DASHBOARD_CONFLICT', { why: `Payout batch ${reference} holds payouts that need approval: another owner, admin or approver approves it under Approvals, which submits it (four eyes).` }) });
   }
 

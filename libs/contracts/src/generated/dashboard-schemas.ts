@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/dashboard-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 bd083683478808447fa1dcee421d02f3bd4cf14b63418d8603231b23367c08aa
+ * Inputs: sha256 921555ae19d0208979a3fb666ccecca45b485dd8258a663d8d9a5c56bae534db
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
