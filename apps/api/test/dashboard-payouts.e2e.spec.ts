@@ -174,6 +174,19 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard payouts and batches', (
     expect((await owner.browser.call('GET', `/payout-batches/${batch}`)).json).toMatchObject({ batch: { status: 'OPEN' }, payouts: [{ status: 'PENDING_APPROVAL' }] });
   });
 
+  it('makes one batch of one file when two creates of one reference race; the other is refused and adds nothing', async () => {
+    const batch = unique('race');
+    const files = [[unique('r'), unique('r')], [unique('s'), unique('s')]];
+    const answers = await Promise.all(files.map((refs) => operations.browser.call('POST', '/payout-batches', { reference: batch, title: 'Payroll', csv: [HEADER, ...refs.map((r) => row(r, '100'))].join('\n') })));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 409]);
+    const refused = answers.find((a) => a.status === 409);
+    expect(refused?.json.code).toBe('DASHBOARD_CONFLICT');
+    const winner = files[answers.findIndex((a) => a.status === 201)] ?? [];
+    const detail = await operations.browser.call('GET', `/payout-batches/${batch}`);
+    expect(detail.json).toMatchObject({ batch: { status: 'OPEN', count: 2, total: 20_000 } });
+    expect((detail.json.payouts as Array<{ reference: string }>).map((p) => p.reference).sort()).toEqual([...winner].sort());
+  });
+
   it('refuses the owner who made a batch its approval, and rejects it with a reason that each of its payouts keeps', async () => {
     const batch = unique('rejected');
     expect((await owner.browser.call('POST', '/payout-batches', { reference: batch, title: 'Bonuses', csv: [HEADER, row(unique('b'), '300'), row(unique('b'), '400')].join('\n') })).status).toBe(201);

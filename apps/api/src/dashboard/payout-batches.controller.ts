@@ -8,7 +8,7 @@ import { DASHBOARD_LISTING_NAMES, encodeListingCursor, pageOf, parseListingQuery
 import { MerchantStore } from '../merchants/merchant-store';
 import { memberIdentity } from '../merchants/member-identity';
 import { amountOf } from '../money/money';
-import { PayoutBatchesService } from '../payouts/payout-batches.service';
+import { batchReferenceTaken, PayoutBatchesService } from '../payouts/payout-batches.service';
 import { PayoutsService } from '../payouts/payouts.service';
 import { BatchFileCheck, found, type CheckedRow } from './batch-file-check';
 import { actorOf, DashboardAudit } from './dashboard-audit';
@@ -69,7 +69,8 @@ export class DashboardPayoutBatchesController {
     fields.done();
     const session = sessionOf(request);
     const { merchantId } = session;
-    if (await found(this.batches.find({ merchantId, reference }), 'PAYOUT_BATCH_NOT_FOUND')) throw new ApiException('DASHBOARD_CONFLICT', { why: `A payout batch ${reference} exists already: give the new batch another reference.` });
+    if (await found(this.batches.find({ merchantId, reference }), 'PAYOUT_BATCH_NOT_FOUND')) throw batchReferenceTaken(reference);
+    // A first look saves the enquiries of a file whose reference is taken; the create itself decides a race.
     // Every row is checked again, here and now: a dry run's answer may be stale, and is never trusted from the browser.
     const rows = await this.check.check(merchantId, csv);
     const refused = rows.filter((row) => row.payout === undefined);

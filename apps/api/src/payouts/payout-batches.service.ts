@@ -20,6 +20,9 @@ import { PayoutsService, requireRole } from './payouts.service';
 
 export const PAYOUT_EXPIRY_JOB = 'payout-expiry';
 
+/** The dashboard's refusal of a batch reference the merchant has used already. */
+export const batchReferenceTaken = (reference: string) => new ApiException('DASHBOARD_CONFLICT', { why: `A payout batch ${reference} exists already: give the new batch another reference.` });
+
 const naira = (minor: bigint) => amountOf({ minor, currency: 'NGN' }).toFixed(2);
 
 /**
@@ -49,18 +52,21 @@ export class PayoutBatchesService implements OnModuleInit {
   /** Opens the batch, or answers the one with this reference: as it is for the same title, 409 for another. */
   async create(caller: Caller, input: CreatePayoutBatchDto): Promise<{ created: boolean; batch: StoredBatch }> {
     requireRole(this.merchants, caller, 'payouts:create');
-    return this.createFor(caller.merchantId, caller.apiKey, input);
-  }
-
-  /** Opens the batch for a dashboard member, recorded as created by `createdBy` (memberIdentity); the member's role was checked by the caller. */
-  createAsMember(merchantId: string, createdBy: string, input: CreatePayoutBatchDto): Promise<{ created: boolean; batch: StoredBatch }> {
-    return this.createFor(merchantId, createdBy, input);
-  }
-
-  private async createFor(merchantId: string, createdBy: string, input: CreatePayoutBatchDto): Promise<{ created: boolean; batch: StoredBatch }> {
-    const result = await this.store.create({ merchantId, reference: input.reference, title: input.title, createdBy }, this.config.payouts.batchTtlSeconds * 1000, this.now());
+    const result = await this.store.create({ merchantId: caller.merchantId, reference: input.reference, title: input.title, createdBy: caller.apiKey }, this.config.payouts.batchTtlSeconds * 1000, this.now());
     if (!result.created && result.batch.title !== input.title) throw new ApiException('IDEMPOTENCY_CONFLICT', { reference: input.reference });
     return result;
+  }
+
+  /**
+   * Opens the batch for a dashboard member, recorded as created by
+   * `createdBy` (memberIdentity); the member's role was checked by the
+   * caller. A batch with this reference, whatever its title, is refused
+   * with DASHBOARD_CONFLICT: the member's rows go into no batch but theirs.
+   */
+  async createAsMember(merchantId: string, createdBy: string, input: CreatePayoutBatchDto): Promise<StoredBatch> {
+    const result = await this.store.create({ merchantId, reference: input.reference, title: input.title, createdBy }, this.config.payouts.batchTtlSeconds * 1000, this.now());
+    if (!result.created) throw batchReferenceTaken(input.reference);
+    return result.batch;
   }
 
   get(caller: Caller, reference: string): Promise<StoredBatch> {
