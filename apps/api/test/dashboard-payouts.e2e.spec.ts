@@ -4,6 +4,9 @@
 // key they made; a CSV file is dry-run row by row and a batch is made only
 // when every row passes; approvals are rejected with a reason.
 import { randomUUID } from 'node:crypto';
+import { SqlClient } from '../src/db/sql-client';
+import { checkLedger } from '../src/ledger-invariants';
+import { PayoutsService } from '../src/payouts/payouts.service';
 import { signedCall } from './support/api-client';
 import { MERCHANT_A, MERCHANT_B, type TestCredential } from './support/credentials';
 import { totpCode } from './support/dashboard-client';
@@ -48,6 +51,8 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard payouts and batches', (
     approver = await invited(api, clock, owner.browser, 'approver');
     operations = await invited(api, clock, owner.browser, 'operations');
   });
+  // Every flow leaves the ledger's invariants whole: holds taken, released and moved as the ledger requires.
+  afterEach(async () => expect(await checkLedger(api.app.get<SqlClient>(SqlClient))).toEqual([]));
   afterAll(() => api.close());
 
   it('makes a payout to an enquired account as the merchant API does, recorded as the member, and lists and reads it', async () => {
@@ -185,6 +190,38 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard payouts and batches', (
     const detail = await operations.browser.call('GET', `/payout-batches/${batch}`);
     expect(detail.json).toMatchObject({ batch: { status: 'OPEN', count: 2, total: 20_000 } });
     expect((detail.json.payouts as Array<{ reference: string }>).map((p) => p.reference).sort()).toEqual([...winner].sort());
+  });
+
+  it('lists and approves no batch while its rows are being added; a row refused late cancels it with its holds released', async () => {
+    const batch = unique('building');
+    const service = api.app.get(PayoutsService);
+    const createAsMember = service.createAsMember.bind(service);
+    let midway: () => void = () => undefined;
+    const reached = new Promise<void>((resolve) => (midway = resolve));
+    let release: () => void = () => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    // The second row waits until the test has looked, then is refused as a row refused at creation would be (its enquiry gone).
+    const spy = jest.spyOn(service, 'createAsMember').mockImplementation(async (merchantId, createdBy, input) => {
+      if (++calls < 2) return createAsMember(merchantId, createdBy, input);
+      midway();
+      await released;
+      return createAsMember(merchantId, createdBy, { ...input, enquiryId: 'enq_0000000000000000000000' });
+    });
+    const before = (await call(MERCHANT_A, 'GET', '/payment/api/balance')).json;
+    try {
+      const creating = operations.browser.call('POST', '/payout-batches', { reference: batch, title: 'Half made', csv: [HEADER, row(unique('h'), '700'), row(unique('h'), '800')].join('\n') });
+      await reached;
+      expect(((await approver.browser.call('GET', '/approvals')).json.data as Array<{ reference: string }>).map((a) => a.reference)).not.toContain(batch);
+      const approval = await approveWithCode(approver, 'batch', batch);
+      expect({ status: approval.status, code: approval.json.code }).toEqual({ status: 409, code: 'DASHBOARD_CONFLICT' });
+      release();
+      expect((await creating).json.code).toBe('ENQUIRY_NOT_FOUND');
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await owner.browser.call('GET', `/payout-batches/${batch}`)).json).toMatchObject({ batch: { status: 'CANCELLED' }, payouts: [{ status: 'CANCELLED' }] });
+    expect((await call(MERCHANT_A, 'GET', '/payment/api/balance')).json).toEqual(before);
   });
 
   it('refuses the owner who made a batch its approval, and rejects it with a reason that each of its payouts keeps', async () => {

@@ -69,8 +69,8 @@ export class DashboardPayoutBatchesController {
     fields.done();
     const session = sessionOf(request);
     const { merchantId } = session;
-    if (await found(this.batches.find({ merchantId, reference }), 'PAYOUT_BATCH_NOT_FOUND')) throw batchReferenceTaken(reference);
     // A first look saves the enquiries of a file whose reference is taken; the create itself decides a race.
+    if (await found(this.batches.find({ merchantId, reference }), 'PAYOUT_BATCH_NOT_FOUND')) throw batchReferenceTaken(reference);
     // Every row is checked again, here and now: a dry run's answer may be stale, and is never trusted from the browser.
     const rows = await this.check.check(merchantId, csv);
     const refused = rows.filter((row) => row.payout === undefined);
@@ -84,11 +84,12 @@ export class DashboardPayoutBatchesController {
       }
     } catch (error) {
       // A row refused now (the balance, a limit) leaves no batch half made: it is cancelled with the payouts already in it, releasing their holds.
+      // Until then it was `building`: nobody could approve a part of it.
       await this.batches.cancelFor(merchantId, reference);
       throw error;
     }
     const total = rows.reduce((sum, row) => sum + (row.payout?.amountMinor ?? 0n), 0n);
-    await this.audit.record(actorOf(session, request.ip), 'batch.created', { subject: reference, detail: { title, count: rows.length, total: Number(total) } });
+    await this.batches.builtAsMember({ merchantId, reference }, (tx) => this.audit.record(actorOf(session, request.ip), 'batch.created', { subject: reference, detail: { title, count: rows.length, total: Number(total) } }, tx));
     return this.detail(merchantId, reference);
   }
 

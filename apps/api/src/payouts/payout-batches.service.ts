@@ -62,11 +62,21 @@ export class PayoutBatchesService implements OnModuleInit {
    * `createdBy` (memberIdentity); the member's role was checked by the
    * caller. A batch with this reference, whatever its title, is refused
    * with DASHBOARD_CONFLICT: the member's rows go into no batch but theirs.
+   * It is opened `building`: until builtAsMember, nobody approves or submits it.
    */
   async createAsMember(merchantId: string, createdBy: string, input: CreatePayoutBatchDto): Promise<StoredBatch> {
-    const result = await this.store.create({ merchantId, reference: input.reference, title: input.title, createdBy }, this.config.payouts.batchTtlSeconds * 1000, this.now());
+    const result = await this.store.create({ merchantId, reference: input.reference, title: input.title, createdBy, building: true }, this.config.payouts.batchTtlSeconds * 1000, this.now());
     if (!result.created) throw batchReferenceTaken(input.reference);
     return result.batch;
+  }
+
+  /**
+   * Ends the building of a member's batch whose every row is in (createAsMember
+   * opened it `building`, so that nobody approves a part of it), with its
+   * security log line in the same transaction.
+   */
+  async builtAsMember(key: PayoutKey, alsoInTransaction: (tx: SqlQueryable) => Promise<void>): Promise<void> {
+    if (!(await this.store.built(key, alsoInTransaction))) throw new ApiException('DASHBOARD_CONFLICT', { why: `Payout batch ${key.reference} was cancelled while its rows were added (it expired): make it again.` });
   }
 
   get(caller: Caller, reference: string): Promise<StoredBatch> {
