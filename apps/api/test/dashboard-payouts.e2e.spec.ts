@@ -251,3 +251,26 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard payouts and batches', (
     expect((await owner.browser.call('GET', `/payout-batches/${batch}`)).json.code).toBe('DASHBOARD_NOT_FOUND');
   });
 });
+
+describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard batch files and the enquiry allowance', () => {
+  let api: TestApp;
+  const clock = new TestClock();
+  let owner: SignedInMember;
+
+  beforeAll(async () => {
+    api = await startTestApp({ MERCHANTS_FILE: payoutMerchantsFile(), RATE_LIMIT_ENQUIRY_PER_KEY_PER_MINUTE: '3' }, { overrides: { clock: clock.now }, startJobs: false });
+    const link = await merchantAdmin(api).run((admin) => admin.setupLink(MERCHANT_A.merchantId, { email: `owner-${randomUUID().slice(0, 6)}@example.com`, origin: api.baseUrl, ttlSeconds: 3600 }));
+    owner = await acceptLink(api, clock, link.setupUrl);
+  });
+  afterAll(() => api.close());
+
+  it("counts each row a file enquires against the member's enquiry allowance, and refuses a file needing more than is left before enquiring any", async () => {
+    expect((await owner.browser.call('POST', '/account-enquiries', { bankCode: ACCOUNT.bankCode, accountNumber: ACCOUNT.accountNumber })).status).toBe(200);
+    const file = (n: number) => [HEADER, ...Array.from({ length: n }, () => row(unique('a'), '100'))].join('\n');
+    const refused = await owner.browser.call('POST', '/payout-batches/dry-run', { csv: file(3) });
+    expect({ status: refused.status, code: refused.json.code }).toEqual({ status: 429, code: 'RATE_LIMITED' });
+    expect(refused.headers.get('retry-after')).toMatch(/^[0-9]+$/);
+    const create = await owner.browser.call('POST', '/payout-batches', { reference: unique('limited'), title: 'Payroll', csv: file(3) });
+    expect({ status: create.status, code: create.json.code }).toEqual({ status: 429, code: 'RATE_LIMITED' });
+  });
+});

@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import { AMOUNT_IN_MAJOR_UNITS, BatchFileError, batchRowProblem, duplicateReferences, matchName, readBatchFile, type BatchFileRow, type DashboardComponents } from '@paysign/contracts';
 import { AccountEnquiryService } from '../accounts/account-enquiry.service';
 import type { AppConfig } from '../config/app-config';
@@ -6,6 +7,7 @@ import { AppConfigToken } from '../config/app-config.token';
 import { ApiException, validationFailed } from '../errors/api.exception';
 import { moneyFromAmount } from '../money/money';
 import { PayoutsService } from '../payouts/payouts.service';
+import { MemberEnquiryAllowance } from './member-enquiry-allowance';
 
 type BatchRowResult = DashboardComponents['schemas']['BatchRowResult'];
 
@@ -31,23 +33,35 @@ export class BatchFileCheck {
   constructor(
     private readonly enquiries: AccountEnquiryService,
     private readonly payouts: PayoutsService,
+    private readonly allowance: MemberEnquiryAllowance,
     @Inject(AppConfigToken) private readonly config: AppConfig,
   ) {}
 
-  async check(merchantId: string, csv: string): Promise<CheckedRow[]> {
+  /**
+   * Checks each row of the member's file. Every row to enquire is counted
+   * against the member's enquiry allowance first: past it, the whole check
+   * is refused with 429 before any account is enquired.
+   */
+  async check(member: { merchantId: string; memberId: string }, csv: string, reply: FastifyReply): Promise<CheckedRow[]> {
     const rows = this.rowsOf(csv);
     const duplicates = duplicateReferences(rows);
-    const checked: CheckedRow[] = [];
+    const checked = await this.inTurn(rows, (row, index) => this.checkBeforeEnquiry(member.merchantId, row, duplicates.get(index)));
+    await this.allowance.take(member.memberId, reply, checked.filter((row) => row.payout !== undefined).length);
+    return this.inTurn(checked, (row) => this.enquire(member.merchantId, row));
+  }
+
+  /** `work` on each item, ENQUIRY_CONCURRENCY at a time, the answers in the items' order. */
+  private async inTurn<T, R>(items: readonly T[], work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+    const done: R[] = [];
     let next = 0;
     const worker = async () => {
-      while (next < rows.length) {
+      while (next < items.length) {
         const index = next++;
-        const row = rows[index] as BatchFileRow;
-        checked[index] = await this.checkRow(merchantId, row, duplicates.get(index));
+        done[index] = await work(items[index] as T, index);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(ENQUIRY_CONCURRENCY, rows.length) }, worker));
-    return checked;
+    await Promise.all(Array.from({ length: Math.min(ENQUIRY_CONCURRENCY, items.length) }, worker));
+    return done;
   }
 
   /** The file's rows; a file that is not a batch file, or holds too many rows, is refused as a whole. */
@@ -64,19 +78,25 @@ export class BatchFileCheck {
     return rows;
   }
 
-  private async checkRow(merchantId: string, row: BatchFileRow, duplicate: string | undefined): Promise<CheckedRow> {
+  /** The row's problem found without the bank; a row without one comes back with its payout to be made once its account is enquired (an empty enquiryId until then). */
+  private async checkBeforeEnquiry(merchantId: string, row: BatchFileRow, duplicate: string | undefined): Promise<CheckedRow & { row: BatchFileRow }> {
     const valid = batchRowProblem(row);
     const amountMinor = amountOf(row.amount);
     const result: BatchRowResult = { line: row.line, reference: row.reference, bankCode: row.bankCode, accountNumber: row.accountNumber, amount: amountMinor === undefined ? null : Number(amountMinor), accountName: null, nameMatch: null, problem: duplicate ?? valid ?? null };
-    if (result.problem !== null || amountMinor === undefined) return { result };
-    if (await found(this.payouts.get({ merchantId, reference: row.reference }), 'PAYOUT_NOT_FOUND')) return { result: { ...result, problem: `a payout ${row.reference} exists already; give this row a new reference` } };
+    if (result.problem !== null || amountMinor === undefined) return { row, result };
+    if (await found(this.payouts.get({ merchantId, reference: row.reference }), 'PAYOUT_NOT_FOUND')) return { row, result: { ...result, problem: `a payout ${row.reference} exists already; give this row a new reference` } };
+    return { row, result, payout: { reference: row.reference, amountMinor, enquiryId: '', narration: row.narration, ...(row.expectedAccountName ? { expectedAccountName: row.expectedAccountName } : {}) } };
+  }
+
+  /** A row that passed checkBeforeEnquiry with its account enquired and the name compared; any other as it is. */
+  private async enquire(merchantId: string, { row, result, payout }: CheckedRow & { row: BatchFileRow }): Promise<CheckedRow> {
+    if (payout === undefined) return { result };
     try {
       const enquiry = await this.enquiries.enquire(merchantId, row.bankCode, row.accountNumber);
       const nameMatch: BatchRowResult['nameMatch'] = row.expectedAccountName ? matchName(row.expectedAccountName, enquiry.accountName) : 'not_checked';
       const checked = { ...result, accountName: enquiry.accountName, nameMatch };
       if (nameMatch === 'none') return { result: { ...checked, problem: `name mismatch: expected "${row.expectedAccountName}", the bank says "${enquiry.accountName}"` } };
-      const payout = { reference: row.reference, amountMinor, enquiryId: enquiry.enquiryId, narration: row.narration, ...(row.expectedAccountName ? { expectedAccountName: row.expectedAccountName } : {}) };
-      return { result: checked, payout };
+      return { result: checked, payout: { ...payout, enquiryId: enquiry.enquiryId } };
     } catch (error) {
       if (!(error instanceof ApiException)) throw error;
       return { result: { ...result, problem: `${error.code}: ${error.message}` } };

@@ -1,6 +1,6 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { SCHEMAS, type DashboardComponents } from '@paysign/contracts';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { ApiException, validationFailed } from '../errors/api.exception';
@@ -51,17 +51,17 @@ export class DashboardPayoutBatchesController {
   @Post('dry-run')
   @HttpCode(200)
   @DashboardRoute({ roles: [...PAYOUT_MAKERS] })
-  async dryRun(@Req() request: FastifyRequest): Promise<Schemas['BatchDryRun']> {
+  async dryRun(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Schemas['BatchDryRun']> {
     const fields = new FieldReader(jsonObject(request), ['csv']);
     const csv = fields.string('csv', this.csvRule());
     fields.done();
-    return summary(await this.check.check(sessionOf(request).merchantId, csv));
+    return summary(await this.check.check(sessionOf(request), csv, reply));
   }
 
   @Post()
   @HttpCode(201)
   @DashboardRoute({ roles: [...PAYOUT_MAKERS] })
-  async create(@Req() request: FastifyRequest): Promise<Schemas['PayoutBatchDetail']> {
+  async create(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Schemas['PayoutBatchDetail']> {
     const fields = new FieldReader(jsonObject(request), ['reference', 'title', 'csv']);
     const reference = fields.string('reference', REFERENCE);
     const title = fields.string('title', TITLE);
@@ -72,7 +72,7 @@ export class DashboardPayoutBatchesController {
     // A first look saves the enquiries of a file whose reference is taken; the create itself decides a race.
     if (await found(this.batches.find({ merchantId, reference }), 'PAYOUT_BATCH_NOT_FOUND')) throw batchReferenceTaken(reference);
     // Every row is checked again, here and now: a dry run's answer may be stale, and is never trusted from the browser.
-    const rows = await this.check.check(merchantId, csv);
+    const rows = await this.check.check(session, csv, reply);
     const refused = rows.filter((row) => row.payout === undefined);
     if (refused.length > 0) throw validationFailed(refused.map(({ result }) => ({ field: 'csv', code: 'row', message: `Line ${result.line} (${result.reference || 'no reference'}): ${result.problem}.` })));
     const createdBy = memberIdentity(session.email);

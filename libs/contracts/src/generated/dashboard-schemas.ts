@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/dashboard-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 921555ae19d0208979a3fb666ccecca45b485dd8258a663d8d9a5c56bae534db
+ * Inputs: sha256 ce2a02c2e99d530ef510200571d86f9c837689a4e987ed75465e3b91123bf1db
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
