@@ -154,6 +154,19 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard payouts and batches', (
     }
   });
 
+  it('refuses a row whose bank code or account number the enquiry would refuse, before asking the bank', async () => {
+    const rows = [`${unique('g')},999,${ACCOUNT.accountNumber},100,Salary,`, `${unique('g')},05 8,${ACCOUNT.accountNumber},100,Salary,`, `${unique('g')},${ACCOUNT.bankCode},12345,100,Salary,`, `${unique('g')},${ACCOUNT.bankCode},012345678x,100,Salary,`];
+    const dry = await operations.browser.call('POST', '/payout-batches/dry-run', { csv: [HEADER, ...rows].join('\n') });
+    expect(dry.json).toMatchObject({ count: 4, problems: 4 });
+    const results = dry.json.rows as Array<{ accountName: string | null; problem: string }>;
+    expect(results.map((r) => [r.accountName, r.problem])).toEqual([
+      [null, expect.stringContaining('not a supported bank')],
+      [null, expect.stringContaining('not a supported bank')],
+      [null, expect.stringContaining('10 digits')],
+      [null, expect.stringContaining('10 digits')],
+    ]);
+  });
+
   it('makes a batch from a file that passes; its creator may not approve it, another approver submits it with its count and total', async () => {
     const batch = unique('payroll');
     const [first, second] = [unique('item'), unique('item')];

@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { AMOUNT_IN_MAJOR_UNITS, BatchFileError, batchRowProblem, duplicateReferences, matchName, readBatchFile, type BatchFileRow, type DashboardComponents } from '@paysign/contracts';
+import { ACCOUNT_NUMBER_PATTERN, BANK_CODE_PATTERN } from '../accounts/account-enquiry.dto';
 import { AccountEnquiryService } from '../accounts/account-enquiry.service';
+import { findBank } from '../banks/bank-catalogue';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { ApiException, validationFailed } from '../errors/api.exception';
@@ -80,7 +82,7 @@ export class BatchFileCheck {
 
   /** The row's problem found without the bank; a row without one comes back with its payout to be made once its account is enquired (an empty enquiryId until then). */
   private async checkBeforeEnquiry(merchantId: string, row: BatchFileRow, duplicate: string | undefined): Promise<CheckedRow & { row: BatchFileRow }> {
-    const valid = batchRowProblem(row);
+    const valid = batchRowProblem(row) ?? accountProblem(row);
     const amountMinor = amountOf(row.amount);
     const result: BatchRowResult = { line: row.line, reference: row.reference, bankCode: row.bankCode, accountNumber: row.accountNumber, amount: amountMinor === undefined ? null : Number(amountMinor), accountName: null, nameMatch: null, problem: duplicate ?? valid ?? null };
     if (result.problem !== null || amountMinor === undefined) return { row, result };
@@ -102,6 +104,13 @@ export class BatchFileCheck {
       return { result: { ...result, problem: `${error.code}: ${error.message}` } };
     }
   }
+}
+
+/** What is wrong with the row's account as the enquiry's grammar and the bank list see it: such a row never reaches the bank. */
+function accountProblem(row: BatchFileRow): string | undefined {
+  if (!BANK_CODE_PATTERN.test(row.bankCode) || !findBank(row.bankCode)) return `bankCode ${row.bankCode.slice(0, 10)} is not a supported bank; use a code from GET /banks, such as 058`;
+  if (!ACCOUNT_NUMBER_PATTERN.test(row.accountNumber)) return 'the accountNumber must be the 10 digits of a NUBAN account number, such as 0123456785';
+  return undefined;
 }
 
 /** The row's amount in kobo, if it is one: naira with at most 2 decimal places. */
