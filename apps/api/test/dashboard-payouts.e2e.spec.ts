@@ -87,6 +87,22 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard payouts and batches', (
     expect((await developer.browser.call('GET', '/payouts')).json.code).toBe('DASHBOARD_ROLE_FORBIDDEN');
   });
 
+  it('refuses text that would not display as it reads, a NUL byte included, with the field named and never a 500', async () => {
+    const field = async (response: Promise<{ status: number; json: Record<string, unknown> }>) => {
+      const answer = await response;
+      return { status: answer.status, codes: (answer.json.details as Array<{ field: string; code: string }>).map((d) => [d.field, d.code]) };
+    };
+    const payout = { reference: unique('text'), amount: 100_000, currency: 'NGN', enquiryId: await enquire() };
+    expect(await field(owner.browser.call('POST', '/payouts', { ...payout, narration: 'Rent\u0000' }))).toEqual({ status: 400, codes: [['narration', 'control_characters']] });
+    expect(await field(owner.browser.call('POST', '/payouts', { ...payout, narration: 'Rent\u202Etneр' }))).toEqual({ status: 400, codes: [['narration', 'invisible_characters']] });
+    expect(await field(owner.browser.call('POST', '/payout-batches', { reference: unique('text'), title: 'Pay\u0000roll', csv: [HEADER, row(unique('t'), '100')].join('\n') }))).toEqual({ status: 400, codes: [['title', 'control_characters']] });
+    expect((await owner.browser.call('POST', '/payouts', { ...payout, narration: 'Rent' })).status).toBe(201);
+    expect(await field(approver.browser.call('POST', `/approvals/payout/${payout.reference}/reject`, { reason: 'No\u0000' }))).toEqual({ status: 400, codes: [['reason', 'control_characters']] });
+    const cells = [`${unique('t')},${ACCOUNT.bankCode},${ACCOUNT.accountNumber},100,Sal\u0000ary,`, `${unique('t')},${ACCOUNT.bankCode},${ACCOUNT.accountNumber},100,Salary,Ada\u200BNwosu`];
+    const dry = await owner.browser.call('POST', '/payout-batches/dry-run', { csv: [HEADER, ...cells].join('\n') });
+    expect((dry.json.rows as Array<{ problem: string }>).map((r) => r.problem)).toEqual([expect.stringContaining('narration'), expect.stringContaining('expectedAccountName')]);
+  });
+
   it('pages payouts newest first with the cursor it issued', async () => {
     const prefix = unique('page');
     for (const n of [1, 2, 3]) expect((await owner.browser.call('POST', '/payouts', { reference: `${prefix}-${n}`, amount: 50_000, currency: 'NGN', enquiryId: await enquire(), narration: 'Refund' })).status).toBe(201);

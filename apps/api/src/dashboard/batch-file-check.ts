@@ -7,6 +7,7 @@ import { findBank } from '../banks/bank-catalogue';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { ApiException, validationFailed } from '../errors/api.exception';
+import { displayTextError } from '../http/display-text';
 import { moneyFromAmount } from '../money/money';
 import { PayoutsService } from '../payouts/payouts.service';
 import { MemberEnquiryAllowance } from './member-enquiry-allowance';
@@ -82,7 +83,7 @@ export class BatchFileCheck {
 
   /** The row's problem found without the bank; a row without one comes back with its payout to be made once its account is enquired (an empty enquiryId until then). */
   private async checkBeforeEnquiry(merchantId: string, row: BatchFileRow, duplicate: string | undefined): Promise<CheckedRow & { row: BatchFileRow }> {
-    const valid = batchRowProblem(row) ?? accountProblem(row);
+    const valid = batchRowProblem(row) ?? accountProblem(row) ?? textProblem(row);
     const amountMinor = amountOf(row.amount);
     const result: BatchRowResult = { line: row.line, reference: row.reference, bankCode: row.bankCode, accountNumber: row.accountNumber, amount: amountMinor === undefined ? null : Number(amountMinor), accountName: null, nameMatch: null, problem: duplicate ?? valid ?? null };
     if (result.problem !== null || amountMinor === undefined) return { row, result };
@@ -111,6 +112,12 @@ function accountProblem(row: BatchFileRow): string | undefined {
   if (!BANK_CODE_PATTERN.test(row.bankCode) || !findBank(row.bankCode)) return `bankCode ${row.bankCode.slice(0, 10)} is not a supported bank; use a code from GET /banks, such as 058`;
   if (!ACCOUNT_NUMBER_PATTERN.test(row.accountNumber)) return 'the accountNumber must be the 10 digits of a NUBAN account number, such as 0123456785';
   return undefined;
+}
+
+/** The first of the row's text cells a person will read that would not display as it reads (displayTextError), such as one holding NUL. */
+function textProblem(row: BatchFileRow): string | undefined {
+  const error = displayTextError('narration', row.narration) ?? displayTextError('expectedAccountName', row.expectedAccountName ?? '');
+  return error && error.message.replace(/\.$/, '');
 }
 
 /** The row's amount in kobo, if it is one: naira with at most 2 decimal places. */

@@ -20,7 +20,7 @@ import { dashboardBatch, dashboardPayout } from './payout-views';
 
 type Schemas = DashboardComponents['schemas'];
 const SCOPE = 'dashboard-payout-batches';
-const TITLE = { pattern: /\S/, max: 100, describe: '1 to 100 characters, such as November payroll' };
+const TITLE = { max: 100, describe: '1 to 100 characters, such as November payroll' };
 
 /**
  * Payout batches (tag Payout batches) from a CSV file: the dry run the CLI
@@ -64,7 +64,7 @@ export class DashboardPayoutBatchesController {
   async create(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Schemas['PayoutBatchDetail']> {
     const fields = new FieldReader(jsonObject(request), ['reference', 'title', 'csv']);
     const reference = fields.string('reference', REFERENCE);
-    const title = fields.string('title', TITLE);
+    const title = fields.text('title', TITLE);
     const csv = fields.string('csv', this.csvRule());
     fields.done();
     const session = sessionOf(request);
