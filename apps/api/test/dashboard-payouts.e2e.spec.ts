@@ -103,6 +103,19 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard payouts and batches', (
     expect((dry.json.rows as Array<{ problem: string }>).map((r) => r.problem)).toEqual([expect.stringContaining('narration'), expect.stringContaining('expectedAccountName')]);
   });
 
+  it('reads a row amount of any length exactly, and refuses one outside the payout limits as a row problem', async () => {
+    const amounts = ['1000000000000000000000', '5000000.01', '99.99', '5000000', '100.5'];
+    const dry = await owner.browser.call('POST', '/payout-batches/dry-run', { csv: [HEADER, ...amounts.map((amount) => row(unique('amt'), amount))].join('\n') });
+    expect(dry.status).toBe(200);
+    expect((dry.json.rows as Array<{ amount: number | null; problem: string | null }>).map((r) => [r.amount, r.problem])).toEqual([
+      [null, expect.stringContaining('above the maximum of NGN 5000000.00')],
+      [null, expect.stringContaining('above the maximum')],
+      [9_999, expect.stringContaining('below the minimum payout of NGN 100.00')],
+      [500_000_000, null],
+      [10_050, null],
+    ]);
+  });
+
   it('pages payouts newest first with the cursor it issued', async () => {
     const prefix = unique('page');
     for (const n of [1, 2, 3]) expect((await owner.browser.call('POST', '/payouts', { reference: `${prefix}-${n}`, amount: 50_000, currency: 'NGN', enquiryId: await enquire(), narration: 'Refund' })).status).toBe(201);

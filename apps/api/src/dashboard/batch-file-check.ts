@@ -8,7 +8,7 @@ import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { ApiException, validationFailed } from '../errors/api.exception';
 import { displayTextError } from '../http/display-text';
-import { moneyFromAmount } from '../money/money';
+import { amountOf } from '../money/money';
 import { PayoutsService } from '../payouts/payouts.service';
 import { MemberEnquiryAllowance } from './member-enquiry-allowance';
 
@@ -83,12 +83,23 @@ export class BatchFileCheck {
 
   /** The row's problem found without the bank; a row without one comes back with its payout to be made once its account is enquired (an empty enquiryId until then). */
   private async checkBeforeEnquiry(merchantId: string, row: BatchFileRow, duplicate: string | undefined): Promise<CheckedRow & { row: BatchFileRow }> {
-    const valid = batchRowProblem(row) ?? accountProblem(row) ?? textProblem(row);
-    const amountMinor = amountOf(row.amount);
-    const result: BatchRowResult = { line: row.line, reference: row.reference, bankCode: row.bankCode, accountNumber: row.accountNumber, amount: amountMinor === undefined ? null : Number(amountMinor), accountName: null, nameMatch: null, problem: duplicate ?? valid ?? null };
+    const amountMinor = koboOf(row.amount);
+    const valid = batchRowProblem(row) ?? this.limitProblem(amountMinor) ?? accountProblem(row) ?? textProblem(row);
+    // An amount past the maximum is shown as no amount: it could exceed what a JSON number holds exactly.
+    const shown = amountMinor === undefined || amountMinor > this.config.payouts.maxAmountMinor ? null : Number(amountMinor);
+    const result: BatchRowResult = { line: row.line, reference: row.reference, bankCode: row.bankCode, accountNumber: row.accountNumber, amount: shown, accountName: null, nameMatch: null, problem: duplicate ?? valid ?? null };
     if (result.problem !== null || amountMinor === undefined) return { row, result };
     if (await found(this.payouts.get({ merchantId, reference: row.reference }), 'PAYOUT_NOT_FOUND')) return { row, result: { ...result, problem: `a payout ${row.reference} exists already; give this row a new reference` } };
     return { row, result, payout: { reference: row.reference, amountMinor, enquiryId: '', narration: row.narration, ...(row.expectedAccountName ? { expectedAccountName: row.expectedAccountName } : {}) } };
+  }
+
+  /** An amount outside the payouts' own limits (PAYOUT_MIN_AMOUNT, PAYOUT_MAX_AMOUNT), found before the bank is asked. */
+  private limitProblem(amountMinor: bigint | undefined): string | undefined {
+    const { minAmountMinor, maxAmountMinor } = this.config.payouts;
+    if (amountMinor === undefined) return undefined;
+    if (amountMinor < minAmountMinor) return `the amount is below the minimum payout of NGN ${naira(minAmountMinor)}`;
+    if (amountMinor > maxAmountMinor) return `the amount is above the maximum of NGN ${naira(maxAmountMinor)} per payout`;
+    return undefined;
   }
 
   /** A row that passed checkBeforeEnquiry with its account enquired and the name compared; any other as it is. */
@@ -120,11 +131,15 @@ function textProblem(row: BatchFileRow): string | undefined {
   return error && error.message.replace(/\.$/, '');
 }
 
-/** The row's amount in kobo, if it is one: naira with at most 2 decimal places. */
-function amountOf(text: string): bigint | undefined {
-  const amount = Number(text);
-  return AMOUNT_IN_MAJOR_UNITS.test(text) && amount > 0 ? moneyFromAmount(amount, 'NGN').minor : undefined;
+/** The row's amount in kobo, if it is one: naira above 0 with at most 2 decimal places, read digit by digit, exact however many digits it has. */
+function koboOf(text: string): bigint | undefined {
+  if (!AMOUNT_IN_MAJOR_UNITS.test(text)) return undefined;
+  const [naira = '0', kobo = ''] = text.split('.');
+  const minor = BigInt(naira) * 100n + BigInt(kobo.padEnd(2, '0'));
+  return minor > 0n ? minor : undefined;
 }
+
+const naira = (minor: bigint) => amountOf({ minor, currency: 'NGN' }).toFixed(2);
 
 /** Whether the lookup found its object: false for its not-found refusal, and any other failure thrown as it is. */
 export function found(lookup: Promise<unknown>, notFoundCode: string): Promise<boolean> {
