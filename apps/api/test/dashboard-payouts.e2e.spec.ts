@@ -6,6 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { SqlClient } from '../src/db/sql-client';
 import { checkLedger } from '../src/ledger-invariants';
+import { DashboardAudit } from '../src/dashboard/dashboard-audit';
+import { ApiException } from '../src/errors/api.exception';
 import { PayoutsService } from '../src/payouts/payouts.service';
 import { signedCall } from './support/api-client';
 import { MERCHANT_A, MERCHANT_B, type TestCredential } from './support/credentials';
@@ -263,6 +265,26 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard payouts and batches', (
       spy.mockRestore();
     }
     expect((await owner.browser.call('GET', `/payout-batches/${batch}`)).json).toMatchObject({ batch: { status: 'CANCELLED' }, payouts: [{ status: 'CANCELLED' }] });
+    expect((await call(MERCHANT_A, 'GET', '/payment/api/balance')).json).toEqual(before);
+    const log = (await owner.browser.call('GET', '/security-log')).json.data as Array<{ action: string; subject: string; detail: Record<string, unknown> }>;
+    expect(log.find((e) => e.subject === batch)).toMatchObject({ action: 'batch.cancelled', detail: { why: 'a row was refused as it was added: ENQUIRY_NOT_FOUND' } });
+  });
+
+  it('creates no payout whose security log line could not be written: the two commit together', async () => {
+    const audit = api.app.get(DashboardAudit);
+    const record = audit.record.bind(audit);
+    const spy = jest.spyOn(audit, 'record').mockImplementation(async (actor, action, about, tx) => {
+      if (action === 'payout.created') throw new ApiException('DASHBOARD_CONFLICT', { why: 'the security log refused the line' });
+      return record(actor, action, about, tx);
+    });
+    const reference = unique('unlogged');
+    const before = (await call(MERCHANT_A, 'GET', '/payment/api/balance')).json;
+    try {
+      expect((await owner.browser.call('POST', '/payouts', { reference, amount: 20_000, currency: 'NGN', enquiryId: await enquire(), narration: 'Rent' })).json.code).toBe('DASHBOARD_CONFLICT');
+    } finally {
+      spy.mockRestore();
+    }
+    expect((await owner.browser.call('GET', `/payouts/${reference}`)).json.code).toBe('DASHBOARD_NOT_FOUND');
     expect((await call(MERCHANT_A, 'GET', '/payment/api/balance')).json).toEqual(before);
   });
 

@@ -85,7 +85,8 @@ export class DashboardPayoutBatchesController {
     } catch (error) {
       // A row refused now (the balance, a limit) leaves no batch half made: it is cancelled with the payouts already in it, releasing their holds.
       // Until then it was `building`: nobody could approve a part of it.
-      await this.batches.cancelFor(merchantId, reference);
+      const why = error instanceof ApiException ? error.code : 'an unexpected failure';
+      await this.batches.cancelFor(merchantId, reference, { alsoInTransaction: (tx) => this.audit.record(actorOf(session, request.ip), 'batch.cancelled', { subject: reference, detail: { title, why: `a row was refused as it was added: ${why}` } }, tx) });
       throw error;
     }
     const total = rows.reduce((sum, row) => sum + (row.payout?.amountMinor ?? 0n), 0n);

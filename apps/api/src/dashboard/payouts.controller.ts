@@ -69,9 +69,10 @@ export class DashboardPayoutsController {
     fields.done();
     const session = sessionOf(request);
     const input = { reference, amount: amountOf({ minor: BigInt(amount), currency }), currency, enquiryId, narration };
-    const { created, payout } = await this.payouts.createAsMember(session.merchantId, memberIdentity(session.email), input);
-    // The payout store commits a payout with its hold and event alone; its log line follows it.
-    if (created) await this.audit.record(actorOf(session, request.ip), 'payout.created', { subject: reference, detail: { amount, currency, bankCode: payout.bankCode, accountNumber: payout.accountNumber, accountName: payout.accountName, status: payout.status } });
+    // The log line commits with the payout, its hold and its event, or not at all.
+    const { created } = await this.payouts.createAsMember(session.merchantId, memberIdentity(session.email), input, (tx, payout) =>
+      this.audit.record(actorOf(session, request.ip), 'payout.created', { subject: reference, detail: { amount, currency, bankCode: payout.bankCode, accountNumber: payout.accountNumber, accountName: payout.accountName, status: payout.status } }, tx),
+    );
     void reply.status(created ? 201 : 200);
     return dashboardPayout(await this.payouts.get({ merchantId: session.merchantId, reference }));
   }

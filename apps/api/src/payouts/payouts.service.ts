@@ -21,7 +21,7 @@ import { PayoutEvents } from './payout-events';
 import { ProviderRegistry } from '../providers/provider-registry';
 import { PAYOUT_DISPATCH_JOB } from './payout-dispatcher';
 import type { CreatePayoutDto } from './payout-requests';
-import { PayoutStore, type InitialPayoutStatus, type NewPayout, type PayoutKey, type PayoutListQuery, type StoredPayout } from './payout-store';
+import { PayoutStore, type AlsoOnCreate, type InitialPayoutStatus, type NewPayout, type PayoutKey, type PayoutListQuery, type StoredPayout } from './payout-store';
 import { payoutToContract } from './payout-view';
 
 const naira = (minor: bigint) => amountOf({ minor, currency: 'NGN' }).toFixed(2);
@@ -59,12 +59,13 @@ export class PayoutsService {
    * Creates a payout for a dashboard member as `create` does for a key,
    * recorded as created by `createdBy` (memberIdentity): the member's role
    * was checked by the caller, and four eyes keeps them from approving it.
+   * `alsoInTransaction` (the security log line) commits with the payout it creates.
    */
-  async createAsMember(merchantId: string, createdBy: string, input: CreatePayoutDto): Promise<{ created: boolean; payout: Payout }> {
-    return this.createFor(merchantId, createdBy, input);
+  async createAsMember(merchantId: string, createdBy: string, input: CreatePayoutDto, alsoInTransaction?: AlsoOnCreate): Promise<{ created: boolean; payout: Payout }> {
+    return this.createFor(merchantId, createdBy, input, alsoInTransaction);
   }
 
-  private async createFor(merchantId: string, createdBy: string, input: CreatePayoutDto): Promise<{ created: boolean; payout: Payout }> {
+  private async createFor(merchantId: string, createdBy: string, input: CreatePayoutDto, alsoInTransaction?: AlsoOnCreate): Promise<{ created: boolean; payout: Payout }> {
     if (!this.providers.payoutsForNewPayouts()) throw new ApiException('PAYOUT_PROVIDER_NOT_CONFIGURED', {});
     const key = { merchantId, reference: input.reference };
     const amountMinor = moneyFromAmount(input.amount, input.currency).minor;
@@ -104,7 +105,7 @@ export class PayoutsService {
     const approval = payout.batchReference !== null ? policy.required : needsApproval(policy, amountMinor);
     const status: InitialPayoutStatus = approval ? 'PENDING_APPROVAL' : payout.batchReference !== null ? 'BATCHED' : 'QUEUED';
     const start = { status, approvalTtlMs: this.config.payouts.approvalTtlSeconds * 1000, batchMaxItems: this.config.payouts.batchMaxItems };
-    const result = await this.store.create(payout, start, dailyLimitMinor, this.now(), this.events.eventOf).catch(async (error: unknown) => {
+    const result = await this.store.create(payout, start, dailyLimitMinor, this.now(), this.events.eventOf, alsoInTransaction).catch(async (error: unknown) => {
       if (!(error instanceof InsufficientBalanceError)) throw error;
       const { availableMinor } = await this.ledger.balanceOf(merchantId, input.currency);
       throw new ApiException('INSUFFICIENT_BALANCE', {
