@@ -66,7 +66,8 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard balance and settlements
       { MERCHANTS_FILE: payoutMerchantsFile(), SETTLEMENT_DELAY_SECONDS: '86400', SETTLEMENT_RUN_HOUR_UTC: '0', SETTLEMENT_ACCOUNT_CHANGE_DELAY_SECONDS: String(CHANGE_DELAY_SECONDS), SANDBOX_PAYOUT_DELAY_MS: '0', SETTLEMENT_DEFAULT_MINIMUM_AMOUNT: '100' },
       { overrides: { clock: clock.now, storeClock: moneyClock.now }, startJobs: false },
     );
-    const link = await merchantAdmin(api).run((admin) => admin.setupLink(MERCHANT_A.merchantId, { email: `owner-${randomUUID().slice(0, 6)}@example.com`, origin: api.baseUrl, ttlSeconds: 3600 }));
+    // In mixed case: the member is recorded by their email in lower case (memberIdentity), however they typed it.
+    const link = await merchantAdmin(api).run((admin) => admin.setupLink(MERCHANT_A.merchantId, { email: `Owner-${randomUUID().slice(0, 6)}@Example.com`, origin: api.baseUrl, ttlSeconds: 3600 }));
     owner = await acceptLink(api, clock, link.setupUrl);
     admin = await invited(api, clock, owner.browser, 'admin');
     viewer = await invited(api, clock, owner.browser, 'viewer');
@@ -89,6 +90,8 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard balance and settlements
       pending: { account: { bankCode: '058', accountNumber: makeNuban('058', '012345678'), accountName: expect.any(String), enquiryId }, requestedAt: new Date(moneyClock.now()).toISOString(), effectiveAt: new Date(moneyClock.now() + CHANGE_DELAY_SECONDS * 1000).toISOString() },
       changeDelaySeconds: CHANGE_DELAY_SECONDS,
     });
+    const recorded = await api.app.get<SqlClient>(SqlClient).query<{ requested_by: string }>('SELECT requested_by FROM settlement_accounts WHERE enquiry_id = $1', [enquiryId]);
+    expect(recorded.rows.map((r) => r.requested_by)).toEqual([`dashboard:${owner.email.toLowerCase()}`]);
     // Every member reads it as the owner does.
     expect((await viewer.browser.call('GET', '/settlement-account')).json).toEqual(requested.json);
     expect((await admin.browser.call('POST', '/settlement-account/cancel')).json.code).toBe('DASHBOARD_ROLE_FORBIDDEN');
