@@ -145,6 +145,7 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard payouts and batches', (
 
   it('rejects a payout with a reason, which the payout and the security log keep', async () => {
     const reference = unique('reject');
+    const before = (await call(MERCHANT_A, 'GET', '/payment/api/balance')).json;
     expect((await operations.browser.call('POST', '/payouts', { reference, amount: 130_000, currency: 'NGN', enquiryId: await enquire(), narration: 'Bonus' })).status).toBe(201);
     expect((await approver.browser.call('POST', `/approvals/payout/${reference}/reject`, { reason: '   ' })).status).toBe(400);
     expect((await operations.browser.call('POST', `/approvals/payout/${reference}/reject`, { reason: 'No' })).json.code).toBe('DASHBOARD_ROLE_FORBIDDEN');
@@ -155,7 +156,12 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard payouts and batches', (
     expect((detail.json.events as Array<{ type: string; note: string | null }>).map((e) => [e.type, e.note])).toEqual([['created', null], ['rejected', 'Not on the November list']]);
     const log = (await owner.browser.call('GET', '/security-log')).json.data as Array<{ action: string; subject: string; detail: Record<string, unknown> }>;
     expect(log.find((e) => e.action === 'payout.rejected' && e.subject === reference)?.detail).toMatchObject({ reason: 'Not on the November list', amount: 130_000 });
-    expect((await approver.browser.call('POST', `/approvals/payout/${reference}/reject`, { reason: 'Again' })).json.code).toBe('DASHBOARD_CONFLICT');
+    // A second rejection records nothing, and says who decided.
+    const again = await approver.browser.call('POST', `/approvals/payout/${reference}/reject`, { reason: 'Again' });
+    expect({ status: again.status, code: again.json.code, message: again.json.message }).toEqual({ status: 409, code: 'DASHBOARD_CONFLICT', message: expect.stringContaining(`was rejected by dashboard:${approver.email}`) });
+    expect((await owner.browser.call('GET', '/security-log')).json.data).toEqual(log);
+    // Its hold is released: the balance is what it was before the payout.
+    expect((await call(MERCHANT_A, 'GET', '/payment/api/balance')).json).toEqual(before);
   });
 
   it('dry-runs a file row by row, and makes no batch and no payout from a file with a bad row', async () => {

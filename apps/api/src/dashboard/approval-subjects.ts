@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { SqlQueryable } from '../db/sql-client';
 import { ApiException } from '../errors/api.exception';
 import { PayoutBatchesService } from '../payouts/payout-batches.service';
-import { PayoutsService } from '../payouts/payouts.service';
+import { decidedAlready, PayoutsService } from '../payouts/payouts.service';
 import type { StoredBatch } from '../payouts/payout-batch-store';
 import type { StoredPayout } from '../payouts/payout-rows';
 import { batchBinding, payoutBinding, type ApprovalBinding } from './approval-binding';
@@ -64,7 +64,7 @@ export class ApprovalSubjects {
     }
     const payout = await this.payouts.get({ merchantId, reference }).catch(notFound('PAYOUT_NOT_FOUND'));
     if (payout.batchReference !== null) throw new ApiException('DASHBOARD_CONFLICT', { why: `Payout ${reference} belongs to batch ${payout.batchReference}: approve the batch.` });
-    if (payout.status !== 'PENDING_APPROVAL') throw new ApiException('DASHBOARD_CONFLICT', { why: `Payout ${reference} is ${payout.status}, not waiting for approval.` });
+    if (payout.status !== 'PENDING_APPROVAL') throw decidedAlready(payout);
     return this.ofPayout(payout);
   }
 

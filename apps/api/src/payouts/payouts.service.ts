@@ -214,8 +214,8 @@ export class PayoutsService {
   async rejectAsMember(merchantId: string, reference: string, rejecter: { decidedBy: string; note: string; alsoInTransaction: (tx: SqlQueryable) => Promise<void> }): Promise<StoredPayout> {
     const payout = await this.get({ merchantId, reference });
     if (payout.batchReference !== null) throw inBatch(payout);
-    if (payout.approval?.status === 'rejected' && payout.approval.decidedBy === rejecter.decidedBy) return payout;
-    if (payout.status !== 'PENDING_APPROVAL') throw new ApiException('PAYOUT_NOT_AWAITING_APPROVAL', { reference, status: payout.status });
+    // Decided already (another rejection won the race): a conflict that says by whom, as the approvals page finds it; a second rejection records nothing.
+    if (payout.status !== 'PENDING_APPROVAL') throw decidedAlready(payout);
     const rejected = await this.store.move(payout, { to: 'CANCELLED', reason: 'rejected', rejectedBy: rejecter.decidedBy, note: rejecter.note }, this.now(), this.events.eventOf, { alsoInTransaction: rejecter.alsoInTransaction });
     if (!rejected) return this.rejectAsMember(merchantId, reference, rejecter);
     this.logger.info({ merchantId, reference, rejectedBy: rejecter.decidedBy }, 'payout rejected');
@@ -259,6 +259,13 @@ export class PayoutsService {
 /** Refuses `caller` with ROLE_REQUIRED unless its key holds one of `roles` (the first is the one the message names). */
 export function requireRole(merchants: MerchantRegistry, caller: Caller, ...roles: [PayoutRole, ...PayoutRole[]]): void {
   if (!roles.some((role) => merchants.hasRole(caller.apiKey, role))) throw new ApiException('ROLE_REQUIRED', { apiKey: caller.apiKey, role: roles[0] });
+}
+
+/** A member's refusal of a payout no longer waiting for approval: by whom it was decided, when it was. */
+export function decidedAlready(payout: StoredPayout): ApiException {
+  const { approval } = payout;
+  const decided = approval && approval.status !== 'pending' && approval.decidedBy ? ` was ${approval.status} by ${approval.decidedBy}, and` : '';
+  return new ApiException('DASHBOARD_CONFLICT', { why: `Payout ${payout.reference}${decided} is ${payout.status}, not waiting for approval: there is nothing left to approve or reject.` });
 }
 
 function inBatch(payout: StoredPayout): ApiException {
