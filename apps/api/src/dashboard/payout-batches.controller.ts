@@ -120,6 +120,7 @@ export class DashboardPayoutBatchesController {
 
   private async detail(merchantId: string, reference: string): Promise<Schemas['PayoutBatchDetail']> {
     const batch = await this.find(merchantId, reference);
+    // All of them: a batch takes at most PAYOUT_BATCH_MAX_ITEMS waiting payouts, and none leaves it but all together (its cancellation).
     const payouts = await this.payouts.list({ merchantId, batchReference: reference, limit: this.config.payouts.batchMaxItems });
     return { batch: dashboardBatch(batch), payouts: payouts.reverse().map(dashboardPayout) };
   }

@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/dashboard-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 ce2a02c2e99d530ef510200571d86f9c837689a4e987ed75465e3b91123bf1db
+ * Inputs: sha256 50a7f8f1d3bd0570060a5d9cbc8a77dc4661a9e507f17a54ba45020c57ca260d
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -2357,7 +2357,7 @@ export const DASHBOARD_SCHEMAS = {
       },
       "payouts": {
         "type": "array",
-        "description": "Its payouts, oldest first (at most `DASHBOARD_BATCH_MAX_ROWS`).",
+        "description": "Every payout it holds, oldest first: at most `PAYOUT_BATCH_MAX_ITEMS`, since a batch takes no more, and its payouts are cancelled only all together, never one by one.",
         "items": {
           "$ref": "#/components/schemas/Payout"
         }
