@@ -99,8 +99,8 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard balance and settlements
     expect(cancelled.json).toEqual({ current: null, pending: null, changeDelaySeconds: CHANGE_DELAY_SECONDS });
     expect((await owner.browser.call('POST', '/settlement-account/cancel')).json.code).toBe('SETTLEMENT_ACCOUNT_CHANGE_NOT_PENDING');
     const log = (await owner.browser.call('GET', '/security-log')).json.data as Array<{ action: string; actor: string; subject: string; detail: Json }>;
-    expect(log.find((e) => e.action === 'settlement-account.requested')).toMatchObject({ actor: owner.email, subject: enquiryId, detail: { bankCode: '058', effectiveAt: requested.json.pending && (requested.json.pending as Json).effectiveAt } });
-    expect(log.find((e) => e.action === 'settlement-account.cancelled')).toMatchObject({ actor: owner.email, subject: enquiryId });
+    expect(log.find((e) => e.action === 'settlement-account.requested')).toMatchObject({ actor: owner.email, subject: enquiryId, detail: { bankCode: '058', accountNumber: `******${makeNuban('058', '012345678').slice(-4)}`, effectiveAt: requested.json.pending && (requested.json.pending as Json).effectiveAt } });
+    expect(log.find((e) => e.action === 'settlement-account.cancelled')).toMatchObject({ actor: owner.email, subject: enquiryId, detail: { accountNumber: `******${makeNuban('058', '012345678').slice(-4)}` } });
   });
 
   it('sets the schedule for an owner or admin, in kobo, and refuses a weekday with a daily one', async () => {

@@ -72,8 +72,9 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard payouts and batches', (
     expect((found.json.data as Array<{ reference: string }>).map((p) => p.reference)).toContain(reference);
     const detail = await approver.browser.call('GET', `/payouts/${reference}`);
     expect(detail.json).toMatchObject({ payout: { reference }, events: [{ type: 'created', by: `dashboard:${operations.email}` }] });
-    const log = (await owner.browser.call('GET', '/security-log')).json.data as Array<{ action: string; subject: string; actor: string }>;
-    expect(log.find((e) => e.action === 'payout.created' && e.subject === reference)?.actor).toBe(operations.email);
+    const log = (await owner.browser.call('GET', '/security-log')).json.data as Array<{ action: string; subject: string; actor: string; detail: Record<string, unknown> }>;
+    // The security log keeps the account's last 4 digits only.
+    expect(log.find((e) => e.action === 'payout.created' && e.subject === reference)).toMatchObject({ actor: operations.email, detail: { bankCode: ACCOUNT.bankCode, accountNumber: '******6785' } });
   });
 
   it('refuses bad input with the field named, and a developer the payouts', async () => {

@@ -7,7 +7,7 @@ import { memberIdentity } from '../merchants/member-identity';
 import { amountOf } from '../money/money';
 import { PAYOUT_STATUSES } from '../payouts/payout-states';
 import { PayoutsService } from '../payouts/payouts.service';
-import { actorOf, DashboardAudit } from './dashboard-audit';
+import { actorOf, DashboardAudit, maskedAccountNumber } from './dashboard-audit';
 import { FieldReader, jsonObject, REFERENCE } from './dashboard-body';
 import { DashboardRoute } from './dashboard-route.decorator';
 import { sessionOf } from './dashboard-session.guard';
@@ -71,7 +71,7 @@ export class DashboardPayoutsController {
     const input = { reference, amount: amountOf({ minor: BigInt(amount), currency }), currency, enquiryId, narration };
     // The log line commits with the payout, its hold and its event, or not at all.
     const { created } = await this.payouts.createAsMember(session.merchantId, memberIdentity(session.email), input, (tx, payout) =>
-      this.audit.record(actorOf(session, request.ip), 'payout.created', { subject: reference, detail: { amount, currency, bankCode: payout.bankCode, accountNumber: payout.accountNumber, accountName: payout.accountName, status: payout.status } }, tx),
+      this.audit.record(actorOf(session, request.ip), 'payout.created', { subject: reference, detail: { amount, currency, bankCode: payout.bankCode, accountNumber: maskedAccountNumber(payout.accountNumber), accountName: payout.accountName, status: payout.status } }, tx),
     );
     void reply.status(created ? 201 : 200);
     return dashboardPayout(await this.payouts.get({ merchantId: session.merchantId, reference }));

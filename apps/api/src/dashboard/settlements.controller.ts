@@ -9,7 +9,7 @@ import { moneyFromAmount } from '../money/money';
 import { checkedSettlementId, encodeSettlementCursor, encodeSettlementEntriesCursor, parseSettlementEntriesQuery, parseSettlementListQuery } from '../settlements/settlement-requests';
 import { SettlementsService } from '../settlements/settlements.service';
 import { entriesWithSources, MONEY_READERS } from './balance.controller';
-import { actorOf, DashboardAudit } from './dashboard-audit';
+import { actorOf, DashboardAudit, maskedAccountNumber } from './dashboard-audit';
 import { FieldReader, jsonObject } from './dashboard-body';
 import { DashboardRoute } from './dashboard-route.decorator';
 import { memberIdentity } from '../merchants/member-identity';
@@ -66,7 +66,7 @@ export class DashboardSettlementsController {
     const state = await this.settlements.setAccountAsMember(session.merchantId, enquiryId, {
       requestedBy: memberIdentity(session.email),
       alsoInTransaction: (tx, account) =>
-        this.audit.record(actorOf(session, request.ip), 'settlement-account.requested', { subject: account.enquiryId, detail: { bankCode: account.bankCode, accountNumber: account.accountNumber, accountName: account.accountName, effectiveAt: account.effectiveAt.toISOString() } }, tx),
+        this.audit.record(actorOf(session, request.ip), 'settlement-account.requested', { subject: account.enquiryId, detail: { bankCode: account.bankCode, accountNumber: maskedAccountNumber(account.accountNumber), accountName: account.accountName, effectiveAt: account.effectiveAt.toISOString() } }, tx),
     });
     return this.withDelay(state);
   }
@@ -80,7 +80,7 @@ export class DashboardSettlementsController {
     const state = await this.settlements.cancelAccountChangeAsMember(session.merchantId, {
       requestedBy: memberIdentity(session.email),
       alsoInTransaction: (tx, account) =>
-        this.audit.record(actorOf(session, request.ip), 'settlement-account.cancelled', { subject: account.enquiryId, detail: { bankCode: account.bankCode, accountNumber: account.accountNumber, accountName: account.accountName } }, tx),
+        this.audit.record(actorOf(session, request.ip), 'settlement-account.cancelled', { subject: account.enquiryId, detail: { bankCode: account.bankCode, accountNumber: maskedAccountNumber(account.accountNumber), accountName: account.accountName } }, tx),
     });
     return this.withDelay(state);
   }
