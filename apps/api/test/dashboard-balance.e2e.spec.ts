@@ -189,6 +189,19 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard balance and settlements
     expect(again.status).toBe(200);
     expect(again.json.id).toBe(made.json.id);
     expect((await admin.browser.call('POST', '/settlements', { reference: `${reference}-2`, currency: 'NGN' })).json.code).toBe('NOTHING_TO_SETTLE');
+    // A merchant the operator suspended is settled by nobody: the member is told why, and stays signed in.
+    await paid(2_000);
+    moneyClock.advance(DAY_MS + 1000);
+    await runJob('settlement');
+    const client = api.app.get<SqlClient>(SqlClient);
+    await client.query("UPDATE merchants SET status = 'suspended' WHERE merchant_id = $1", [MERCHANT_A.merchantId]);
+    try {
+      const suspended = await admin.browser.call('POST', '/settlements', { reference: `${reference}-3`, currency: 'NGN' });
+      expect({ status: suspended.status, code: suspended.json.code, message: suspended.json.message }).toEqual({ status: 409, code: 'DASHBOARD_CONFLICT', message: expect.stringContaining('suspended') });
+    } finally {
+      await client.query("UPDATE merchants SET status = 'active' WHERE merchant_id = $1", [MERCHANT_A.merchantId]);
+    }
+    expect((await admin.browser.call('GET', '/session')).status).toBe(200);
     const log = (await owner.browser.call('GET', '/security-log')).json.data as Array<{ action: string; actor: string; subject: string }>;
     expect(log.filter((e) => e.action === 'settlement.created')).toEqual([expect.objectContaining({ actor: admin.email, subject: made.json.id })]);
   });

@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/dashboard-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 50a7f8f1d3bd0570060a5d9cbc8a77dc4661a9e507f17a54ba45020c57ca260d
+ * Inputs: sha256 e1d7e8598eaccc16793b8c84a1597c03a0fcb227c633a5a2eec21fd7a297a237
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
