@@ -3,7 +3,7 @@ import type { Migration } from './db/migrations';
 import { DASHBOARD } from './dashboard/dashboard.migrations';
 import { CREATE_OUTBOX, OUTBOX_OF_ANY_OBJECT } from './events/events.migrations';
 import { LEDGER, LEDGER_CHECKS, LEDGER_REPORT_INDEX } from './ledger/ledger.migrations';
-import { PAYOUT_APPROVALS_AND_BATCHES, PAYOUT_DAILY_TOTALS, PAYOUT_PROVIDER_OF_RECORD, PAYOUTS, SANDBOX_PAYOUT_TRANSFERS } from './payouts/payouts.migrations';
+import { PAYOUT_APPROVALS_AND_BATCHES, PAYOUT_BATCH_BUILDING, PAYOUT_DAILY_TOTALS, PAYOUT_PROVIDER_OF_RECORD, PAYOUTS, SANDBOX_PAYOUT_TRANSFERS } from './payouts/payouts.migrations';
 import { CREATE_PAYINS, PAYIN_ATTEMPTS, PAYIN_LIFECYCLE, PAYIN_PROVIDER_OF_RECORD, PAYIN_PROVIDER_PAYMENTS, PAYIN_SEARCH_INDEXES, PAYIN_VERSION } from './payins/payins.migrations';
 import { PROVIDER_MIGRATIONS } from './providers/provider-list';
 import { MERCHANTS } from './merchants/merchants.migrations';
@@ -53,4 +53,5 @@ export const SCHEMA: readonly Migration[] = [
   LEDGER_REPORT_INDEX,
   DASHBOARD,
   PAYIN_SEARCH_INDEXES,
+  PAYOUT_BATCH_BUILDING,
 ].sort((a, b) => a.id - b.id);

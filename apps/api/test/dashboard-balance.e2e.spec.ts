@@ -66,7 +66,8 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard balance and settlements
       { MERCHANTS_FILE: payoutMerchantsFile(), SETTLEMENT_DELAY_SECONDS: '86400', SETTLEMENT_RUN_HOUR_UTC: '0', SETTLEMENT_ACCOUNT_CHANGE_DELAY_SECONDS: String(CHANGE_DELAY_SECONDS), SANDBOX_PAYOUT_DELAY_MS: '0', SETTLEMENT_DEFAULT_MINIMUM_AMOUNT: '100' },
       { overrides: { clock: clock.now, storeClock: moneyClock.now }, startJobs: false },
     );
-    const link = await merchantAdmin(api).run((admin) => admin.setupLink(MERCHANT_A.merchantId, { email: `owner-${randomUUID().slice(0, 6)}@example.com`, origin: api.baseUrl, ttlSeconds: 3600 }));
+    // In mixed case: the member is recorded by their email in lower case (memberIdentity), however they typed it.
+    const link = await merchantAdmin(api).run((admin) => admin.setupLink(MERCHANT_A.merchantId, { email: `Owner-${randomUUID().slice(0, 6)}@Example.com`, origin: api.baseUrl, ttlSeconds: 3600 }));
     owner = await acceptLink(api, clock, link.setupUrl);
     admin = await invited(api, clock, owner.browser, 'admin');
     viewer = await invited(api, clock, owner.browser, 'viewer');
@@ -89,6 +90,8 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard balance and settlements
       pending: { account: { bankCode: '058', accountNumber: makeNuban('058', '012345678'), accountName: expect.any(String), enquiryId }, requestedAt: new Date(moneyClock.now()).toISOString(), effectiveAt: new Date(moneyClock.now() + CHANGE_DELAY_SECONDS * 1000).toISOString() },
       changeDelaySeconds: CHANGE_DELAY_SECONDS,
     });
+    const recorded = await api.app.get<SqlClient>(SqlClient).query<{ requested_by: string }>('SELECT requested_by FROM settlement_accounts WHERE enquiry_id = $1', [enquiryId]);
+    expect(recorded.rows.map((r) => r.requested_by)).toEqual([`dashboard:${owner.email.toLowerCase()}`]);
     // Every member reads it as the owner does.
     expect((await viewer.browser.call('GET', '/settlement-account')).json).toEqual(requested.json);
     expect((await admin.browser.call('POST', '/settlement-account/cancel')).json.code).toBe('DASHBOARD_ROLE_FORBIDDEN');
@@ -96,8 +99,8 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard balance and settlements
     expect(cancelled.json).toEqual({ current: null, pending: null, changeDelaySeconds: CHANGE_DELAY_SECONDS });
     expect((await owner.browser.call('POST', '/settlement-account/cancel')).json.code).toBe('SETTLEMENT_ACCOUNT_CHANGE_NOT_PENDING');
     const log = (await owner.browser.call('GET', '/security-log')).json.data as Array<{ action: string; actor: string; subject: string; detail: Json }>;
-    expect(log.find((e) => e.action === 'settlement-account.requested')).toMatchObject({ actor: owner.email, subject: enquiryId, detail: { bankCode: '058', effectiveAt: requested.json.pending && (requested.json.pending as Json).effectiveAt } });
-    expect(log.find((e) => e.action === 'settlement-account.cancelled')).toMatchObject({ actor: owner.email, subject: enquiryId });
+    expect(log.find((e) => e.action === 'settlement-account.requested')).toMatchObject({ actor: owner.email, subject: enquiryId, detail: { bankCode: '058', accountNumber: `******${makeNuban('058', '012345678').slice(-4)}`, effectiveAt: requested.json.pending && (requested.json.pending as Json).effectiveAt } });
+    expect(log.find((e) => e.action === 'settlement-account.cancelled')).toMatchObject({ actor: owner.email, subject: enquiryId, detail: { accountNumber: `******${makeNuban('058', '012345678').slice(-4)}` } });
   });
 
   it('sets the schedule for an owner or admin, in kobo, and refuses a weekday with a daily one', async () => {
@@ -186,6 +189,19 @@ describeWithStore('PostgreSQL', DATABASE_URL, 'dashboard balance and settlements
     expect(again.status).toBe(200);
     expect(again.json.id).toBe(made.json.id);
     expect((await admin.browser.call('POST', '/settlements', { reference: `${reference}-2`, currency: 'NGN' })).json.code).toBe('NOTHING_TO_SETTLE');
+    // A merchant the operator suspended is settled by nobody: the member is told why, and stays signed in.
+    await paid(2_000);
+    moneyClock.advance(DAY_MS + 1000);
+    await runJob('settlement');
+    const client = api.app.get<SqlClient>(SqlClient);
+    await client.query("UPDATE merchants SET status = 'suspended' WHERE merchant_id = $1", [MERCHANT_A.merchantId]);
+    try {
+      const suspended = await admin.browser.call('POST', '/settlements', { reference: `${reference}-3`, currency: 'NGN' });
+      expect({ status: suspended.status, code: suspended.json.code, message: suspended.json.message }).toEqual({ status: 409, code: 'DASHBOARD_CONFLICT', message: expect.stringContaining('suspended') });
+    } finally {
+      await client.query("UPDATE merchants SET status = 'active' WHERE merchant_id = $1", [MERCHANT_A.merchantId]);
+    }
+    expect((await admin.browser.call('GET', '/session')).status).toBe(200);
     const log = (await owner.browser.call('GET', '/security-log')).json.data as Array<{ action: string; actor: string; subject: string }>;
     expect(log.filter((e) => e.action === 'settlement.created')).toEqual([expect.objectContaining({ actor: admin.email, subject: made.json.id })]);
   });

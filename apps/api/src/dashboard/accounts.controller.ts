@@ -1,17 +1,15 @@
-import { Controller, Get, Header, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Header, HttpCode, Post, Req, Res } from '@nestjs/common';
 import type { DashboardComponents } from '@paysign/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ACCOUNT_NUMBER_PATTERN, BANK_CODE_PATTERN } from '../accounts/account-enquiry.dto';
 import { AccountEnquiryService } from '../accounts/account-enquiry.service';
 import { BANK_CATALOGUE_JSON } from '../banks/banks.controller';
 import { findBank } from '../banks/bank-catalogue';
-import type { AppConfig } from '../config/app-config';
-import { AppConfigToken } from '../config/app-config.token';
-import { ApiException, rateLimited } from '../errors/api.exception';
-import { Foundation } from '../foundation';
+import { ApiException } from '../errors/api.exception';
 import { FieldReader, jsonObject } from './dashboard-body';
 import { DashboardRoute } from './dashboard-route.decorator';
 import { sessionOf } from './dashboard-session.guard';
+import { MemberEnquiryAllowance } from './member-enquiry-allowance';
 
 type AccountEnquiry = DashboardComponents['schemas']['AccountEnquiry'];
 
@@ -24,8 +22,7 @@ type AccountEnquiry = DashboardComponents['schemas']['AccountEnquiry'];
 export class AccountsController {
   constructor(
     private readonly enquiries: AccountEnquiryService,
-    private readonly foundation: Foundation,
-    @Inject(AppConfigToken) private readonly config: AppConfig,
+    private readonly allowance: MemberEnquiryAllowance,
   ) {}
 
   @Get('banks')
@@ -45,10 +42,7 @@ export class AccountsController {
     if (bankCode !== '' && !findBank(bankCode)) fields.add([{ field: 'bankCode', code: 'unknown_bank', message: `bankCode ${bankCode} is not a supported bank; use a code from GET /banks.` }]);
     fields.done();
     const session = sessionOf(request);
-    // Enquiries reveal account holders' names: a member gets the per-minute allowance an API key gets.
-    const limit = this.config.rateLimits.enquiryPerKeyPerMinute;
-    const refusal = await this.foundation.rateLimitStore.hit(`dashboard-member:${session.memberId}`, [{ name: 'enquiry', limit, windowMs: 60_000 }]);
-    if (refusal !== undefined) throw rateLimited(reply, { source: 'dashboard member', limit, periodMs: refusal.rule.windowMs, retryAfterSeconds: refusal.retryAfterMs / 1000 });
+    await this.allowance.take(session.memberId, reply);
     const found = await this.enquiries.enquire(session.merchantId, bankCode, accountNumber).catch((error: unknown) => {
       // The merchant API's enquiry failures carry `success: false`; the dashboard's errors are its plain Error body.
       if (error instanceof ApiException && error.extras.enquiryFailure) throw new ApiException(error.code, error.params, { ...error.extras, enquiryFailure: false });

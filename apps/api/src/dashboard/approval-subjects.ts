@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { SqlQueryable } from '../db/sql-client';
 import { ApiException } from '../errors/api.exception';
 import { PayoutBatchesService } from '../payouts/payout-batches.service';
-import { PayoutsService } from '../payouts/payouts.service';
+import { decidedAlready, PayoutsService } from '../payouts/payouts.service';
 import type { StoredBatch } from '../payouts/payout-batch-store';
 import type { StoredPayout } from '../payouts/payout-rows';
 import { batchBinding, payoutBinding, type ApprovalBinding } from './approval-binding';
@@ -29,7 +29,7 @@ const WAITING = new Set(['PENDING_APPROVAL', 'BATCHED']);
  * an open batch holding one, which is approved by submitting it with the
  * count and total the approver was shown.
  */
-const needsApproval = (batch: StoredBatch): boolean => batch.byStatus.some((s) => s.status === 'PENDING_APPROVAL' && s.count > 0);
+const needsApproval = (batch: StoredBatch): boolean => !batch.building && batch.byStatus.some((s) => s.status === 'PENDING_APPROVAL' && s.count > 0);
 
 @Injectable()
 export class ApprovalSubjects {
@@ -58,12 +58,13 @@ export class ApprovalSubjects {
       const batch = await this.batches.find({ merchantId, reference }).catch(notFound('PAYOUT_BATCH_NOT_FOUND'));
       if (batch.status !== 'OPEN') throw new ApiException('DASHBOARD_CONFLICT', { why: `Payout batch ${reference} is ${batch.status}, not waiting for approval.` });
       // A batch with no payout needing approval is its creator's to submit when it is complete, not an approver's.
+      if (batch.building) throw new ApiException('DASHBOARD_CONFLICT', { why: `Payout batch ${reference} is still taking the rows of its file: approve it when they are all in.` });
       if (!needsApproval(batch)) throw new ApiException('DASHBOARD_CONFLICT', { why: `Payout batch ${reference} holds no payout that needs approval: its creator submits it when it is complete.` });
       return this.ofBatch(batch);
     }
     const payout = await this.payouts.get({ merchantId, reference }).catch(notFound('PAYOUT_NOT_FOUND'));
     if (payout.batchReference !== null) throw new ApiException('DASHBOARD_CONFLICT', { why: `Payout ${reference} belongs to batch ${payout.batchReference}: approve the batch.` });
-    if (payout.status !== 'PENDING_APPROVAL') throw new ApiException('DASHBOARD_CONFLICT', { why: `Payout ${reference} is ${payout.status}, not waiting for approval.` });
+    if (payout.status !== 'PENDING_APPROVAL') throw decidedAlready(payout);
     return this.ofPayout(payout);
   }
 

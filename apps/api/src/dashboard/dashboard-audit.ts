@@ -14,6 +14,9 @@ export interface DashboardActor {
 /** The member of a session, acting from `address`. */
 export const actorOf = (session: DashboardSession, address: string): DashboardActor => ({ memberId: session.memberId, email: session.email, merchantId: session.merchantId, address });
 
+/** An account number as the security log keeps it: its last 4 digits, enough to tell accounts apart, too few to pay one. */
+export const maskedAccountNumber = (accountNumber: string): string => `******${accountNumber.slice(-4)}`;
+
 /**
  * The security log's dashboard lines: the operators' audit trail
  * (merchant_audit, append-only), with the member's email as the actor and

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiException, validationFailed } from '../errors/api.exception';
+import { displayTextError } from '../http/display-text';
 import { REFERENCE_PATTERN } from '../http/request-rules';
 
 /**
@@ -43,6 +44,15 @@ export class FieldReader {
       return '';
     }
     return value;
+  }
+
+  /** Text a person will read (a narration, a title, a reason): 1 to `max` characters that display as they read (displayTextError), never a control character such as NUL. */
+  text(field: string, rule: { max: number; describe: string }): string {
+    const value = this.string(field, { ...rule, pattern: /\S/ });
+    const problem = value === '' ? undefined : displayTextError(field, value);
+    if (problem === undefined) return value;
+    this.problems.push(problem);
+    return '';
   }
 
   oneOf<T extends string>(field: string, allowed: readonly T[]): T {

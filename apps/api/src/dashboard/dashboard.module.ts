@@ -12,6 +12,7 @@ import { AccountsController } from './accounts.controller';
 import { ApprovalSubjects } from './approval-subjects';
 import { ApprovalsController } from './approvals.controller';
 import { BatchFileCheck } from './batch-file-check';
+import { MemberEnquiryAllowance } from './member-enquiry-allowance';
 import { DashboardBalanceController } from './balance.controller';
 import { DashboardAppController } from './dashboard-app.controller';
 import { DashboardAudit } from './dashboard-audit';
@@ -47,6 +48,7 @@ import { TeamController } from './team.controller';
     InvitationMailer,
     ApprovalSubjects,
     BatchFileCheck,
+    MemberEnquiryAllowance,
   ],
 })
 export class DashboardModule {}

@@ -1,6 +1,6 @@
-import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import { Controller, Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { SCHEMAS, type DashboardComponents } from '@paysign/contracts';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { AppConfigToken } from '../config/app-config.token';
 import { ApiException, validationFailed } from '../errors/api.exception';
@@ -8,7 +8,7 @@ import { DASHBOARD_LISTING_NAMES, encodeListingCursor, pageOf, parseListingQuery
 import { MerchantStore } from '../merchants/merchant-store';
 import { memberIdentity } from '../merchants/member-identity';
 import { amountOf } from '../money/money';
-import { PayoutBatchesService } from '../payouts/payout-batches.service';
+import { batchReferenceTaken, PayoutBatchesService } from '../payouts/payout-batches.service';
 import { PayoutsService } from '../payouts/payouts.service';
 import { BatchFileCheck, found, type CheckedRow } from './batch-file-check';
 import { actorOf, DashboardAudit } from './dashboard-audit';
@@ -20,7 +20,7 @@ import { dashboardBatch, dashboardPayout } from './payout-views';
 
 type Schemas = DashboardComponents['schemas'];
 const SCOPE = 'dashboard-payout-batches';
-const TITLE = { pattern: /\S/, max: 100, describe: '1 to 100 characters, such as November payroll' };
+const TITLE = { max: 100, describe: '1 to 100 characters, such as November payroll' };
 
 /**
  * Payout batches (tag Payout batches) from a CSV file: the dry run the CLI
@@ -51,27 +51,28 @@ export class DashboardPayoutBatchesController {
   @Post('dry-run')
   @HttpCode(200)
   @DashboardRoute({ roles: [...PAYOUT_MAKERS] })
-  async dryRun(@Req() request: FastifyRequest): Promise<Schemas['BatchDryRun']> {
+  async dryRun(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Schemas['BatchDryRun']> {
     const fields = new FieldReader(jsonObject(request), ['csv']);
     const csv = fields.string('csv', this.csvRule());
     fields.done();
-    return summary(await this.check.check(sessionOf(request).merchantId, csv));
+    return summary(await this.check.check(sessionOf(request), csv, reply));
   }
 
   @Post()
   @HttpCode(201)
   @DashboardRoute({ roles: [...PAYOUT_MAKERS] })
-  async create(@Req() request: FastifyRequest): Promise<Schemas['PayoutBatchDetail']> {
+  async create(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<Schemas['PayoutBatchDetail']> {
     const fields = new FieldReader(jsonObject(request), ['reference', 'title', 'csv']);
     const reference = fields.string('reference', REFERENCE);
-    const title = fields.string('title', TITLE);
+    const title = fields.text('title', TITLE);
     const csv = fields.string('csv', this.csvRule());
     fields.done();
     const session = sessionOf(request);
     const { merchantId } = session;
-    if (await found(this.batches.find({ merchantId, reference }), 'PAYOUT_BATCH_NOT_FOUND')) throw new ApiException('DASHBOARD_CONFLICT', { why: `A payout batch ${reference} exists already: give the new batch another reference.` });
+    // A first look saves the enquiries of a file whose reference is taken; the create itself decides a race.
+    if (await found(this.batches.find({ merchantId, reference }), 'PAYOUT_BATCH_NOT_FOUND')) throw batchReferenceTaken(reference);
     // Every row is checked again, here and now: a dry run's answer may be stale, and is never trusted from the browser.
-    const rows = await this.check.check(merchantId, csv);
+    const rows = await this.check.check(session, csv, reply);
     const refused = rows.filter((row) => row.payout === undefined);
     if (refused.length > 0) throw validationFailed(refused.map(({ result }) => ({ field: 'csv', code: 'row', message: `Line ${result.line} (${result.reference || 'no reference'}): ${result.problem}.` })));
     const createdBy = memberIdentity(session.email);
@@ -83,11 +84,13 @@ export class DashboardPayoutBatchesController {
       }
     } catch (error) {
       // A row refused now (the balance, a limit) leaves no batch half made: it is cancelled with the payouts already in it, releasing their holds.
-      await this.batches.cancelFor(merchantId, reference);
+      // Until then it was `building`: nobody could approve a part of it.
+      const why = error instanceof ApiException ? error.code : 'an unexpected failure';
+      await this.batches.cancelFor(merchantId, reference, { alsoInTransaction: (tx) => this.audit.record(actorOf(session, request.ip), 'batch.cancelled', { subject: reference, detail: { title, why: `a row was refused as it was added: ${why}` } }, tx) });
       throw error;
     }
     const total = rows.reduce((sum, row) => sum + (row.payout?.amountMinor ?? 0n), 0n);
-    await this.audit.record(actorOf(session, request.ip), 'batch.created', { subject: reference, detail: { title, count: rows.length, total: Number(total) } });
+    await this.batches.builtAsMember({ merchantId, reference }, (tx) => this.audit.record(actorOf(session, request.ip), 'batch.created', { subject: reference, detail: { title, count: rows.length, total: Number(total) } }, tx));
     return this.detail(merchantId, reference);
   }
 
@@ -110,7 +113,6 @@ export class DashboardPayoutBatchesController {
     const submitted = await this.batches.submitForMember(session.merchantId, reference, { count, totalMinor: BigInt(total) }, {
       decidedBy: memberIdentity(session.email),
       ownKeys: await this.merchantStore.identitiesOf(session.merchantId, session.email),
-      canApprove: session.role === 'owner' || session.role === 'admin',
       alsoInTransaction: (tx) => this.audit.record(actorOf(session, request.ip), 'batch.submitted', { subject: reference, detail: { count, total } }, tx),
     });
     return dashboardBatch(submitted);
@@ -118,6 +120,7 @@ export class DashboardPayoutBatchesController {
 
   private async detail(merchantId: string, reference: string): Promise<Schemas['PayoutBatchDetail']> {
     const batch = await this.find(merchantId, reference);
+    // All of them: a batch takes at most PAYOUT_BATCH_MAX_ITEMS waiting payouts, and none leaves it but all together (its cancellation).
     const payouts = await this.payouts.list({ merchantId, batchReference: reference, limit: this.config.payouts.batchMaxItems });
     return { batch: dashboardBatch(batch), payouts: payouts.reverse().map(dashboardPayout) };
   }

@@ -14,6 +14,14 @@ describe('payoutEvents', () => {
       { given: payout({ status: 'SUCCESSFUL', approval: approval('approved', null), processingAt: at(2), completedAt: at(3) }), want: [['created', 'dashboard:ada@example.com', null], ['approved', 'dashboard:bo@example.com', null], ['sending', null, null], ['successful', null, null]] },
     ],
     ['rejected, listed once', { given: payout({ status: 'CANCELLED', cancellationReason: 'rejected', approval: approval('rejected', 'No'), completedAt: at(1) }), want: [['created', 'dashboard:ada@example.com', null], ['rejected', 'dashboard:bo@example.com', 'No']] }],
+    [
+      'rejected with its batch, listed once',
+      { given: payout({ status: 'CANCELLED', cancellationReason: 'batch_cancelled', approval: approval('rejected', 'Not this month'), completedAt: at(1) }), want: [['created', 'dashboard:ada@example.com', null], ['rejected', 'dashboard:bo@example.com', 'Not this month']] },
+    ],
+    [
+      'withdrawn with its batch',
+      { given: payout({ status: 'CANCELLED', cancellationReason: 'batch_cancelled', completedAt: at(1) }), want: [['created', 'dashboard:ada@example.com', null], ['cancelled', null, 'batch_cancelled']] },
+    ],
     ['failed', { given: payout({ status: 'FAILED', processingAt: at(2), completedAt: at(3), failureReason: 'account_dormant' }), want: [['created', 'dashboard:ada@example.com', null], ['sending', null, null], ['failed', null, 'account_dormant']] }],
     [
       'successful, then reversed',

@@ -49,8 +49,9 @@ export function payoutEvents(payout: StoredPayout): PayoutEvent[] {
   // A reversed payout succeeded first: its completion was the success, its reversal came after.
   const final = { SUCCESSFUL: 'successful', FAILED: 'failed', CANCELLED: 'cancelled', REVERSED: 'successful' } as const;
   const ended = payout.status in final ? final[payout.status as keyof typeof final] : undefined;
-  // A rejection is the cancellation: it is listed once, as the rejection.
-  if (ended !== undefined && payout.completedAt && payout.cancellationReason !== 'rejected') {
+  // A rejection is the cancellation, alone or with its batch (batch_cancelled): it is listed once, as the rejection.
+  const rejection = payout.cancellationReason === 'rejected' || approval?.status === 'rejected';
+  if (ended !== undefined && payout.completedAt && !rejection) {
     events.push({ type: ended, at: payout.completedAt.toISOString(), by: null, note: payout.status === 'REVERSED' ? null : (payout.failureReason ?? payout.cancellationReason) });
   }
   if (payout.reversedAt) events.push({ type: 'reversed', at: payout.reversedAt.toISOString(), by: null, note: payout.failureReason });

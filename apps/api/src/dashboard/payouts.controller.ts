@@ -7,7 +7,7 @@ import { memberIdentity } from '../merchants/member-identity';
 import { amountOf } from '../money/money';
 import { PAYOUT_STATUSES } from '../payouts/payout-states';
 import { PayoutsService } from '../payouts/payouts.service';
-import { actorOf, DashboardAudit } from './dashboard-audit';
+import { actorOf, DashboardAudit, maskedAccountNumber } from './dashboard-audit';
 import { FieldReader, jsonObject, REFERENCE } from './dashboard-body';
 import { DashboardRoute } from './dashboard-route.decorator';
 import { sessionOf } from './dashboard-session.guard';
@@ -22,7 +22,7 @@ export const PAYOUT_MAKERS = ['owner', 'admin', 'operations'] as const;
 /** The merchant API's largest payout amount, in kobo (its `amount` maximum is 1,000,000,000 naira). */
 const MAX_AMOUNT_KOBO = 100_000_000_000;
 const ENQUIRY_ID = { pattern: /^enq_[A-Za-z0-9_-]{22}$/, max: 26, describe: 'the enquiryId of an account enquiry (POST /account-enquiries), such as enq_3q2w7RkY8x0cQm5nVbLz1s' };
-const NARRATION = { pattern: /\S/, max: 100, describe: '1 to 100 characters, not only spaces, as NIP allows' };
+const NARRATION = { max: 100, describe: '1 to 100 characters, not only spaces, as NIP allows' };
 
 /** The dashboard's own scope for its cursors: a cursor of the merchant API's listing is not one of its. */
 const SCOPE = 'dashboard-payouts';
@@ -65,13 +65,14 @@ export class DashboardPayoutsController {
     const amount = fields.integer('amount', { min: 1, max: MAX_AMOUNT_KOBO, describe: `an amount in kobo, a whole number from 1 to ${MAX_AMOUNT_KOBO}, such as 500000 for NGN 5,000.00` });
     const currency = fields.oneOf('currency', ['NGN'] as const);
     const enquiryId = fields.string('enquiryId', ENQUIRY_ID);
-    const narration = fields.string('narration', NARRATION);
+    const narration = fields.text('narration', NARRATION);
     fields.done();
     const session = sessionOf(request);
     const input = { reference, amount: amountOf({ minor: BigInt(amount), currency }), currency, enquiryId, narration };
-    const { created, payout } = await this.payouts.createAsMember(session.merchantId, memberIdentity(session.email), input);
-    // The payout store commits a payout with its hold and event alone; its log line follows it.
-    if (created) await this.audit.record(actorOf(session, request.ip), 'payout.created', { subject: reference, detail: { amount, currency, bankCode: payout.bankCode, accountNumber: payout.accountNumber, accountName: payout.accountName, status: payout.status } });
+    // The log line commits with the payout, its hold and its event, or not at all.
+    const { created } = await this.payouts.createAsMember(session.merchantId, memberIdentity(session.email), input, (tx, payout) =>
+      this.audit.record(actorOf(session, request.ip), 'payout.created', { subject: reference, detail: { amount, currency, bankCode: payout.bankCode, accountNumber: maskedAccountNumber(payout.accountNumber), accountName: payout.accountName, status: payout.status } }, tx),
+    );
     void reply.status(created ? 201 : 200);
     return dashboardPayout(await this.payouts.get({ merchantId: session.merchantId, reference }));
   }

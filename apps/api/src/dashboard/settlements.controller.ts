@@ -9,9 +9,10 @@ import { moneyFromAmount } from '../money/money';
 import { checkedSettlementId, encodeSettlementCursor, encodeSettlementEntriesCursor, parseSettlementEntriesQuery, parseSettlementListQuery } from '../settlements/settlement-requests';
 import { SettlementsService } from '../settlements/settlements.service';
 import { entriesWithSources, MONEY_READERS } from './balance.controller';
-import { actorOf, DashboardAudit } from './dashboard-audit';
+import { actorOf, DashboardAudit, maskedAccountNumber } from './dashboard-audit';
 import { FieldReader, jsonObject } from './dashboard-body';
 import { DashboardRoute } from './dashboard-route.decorator';
+import { memberIdentity } from '../merchants/member-identity';
 import { sessionOf } from './dashboard-session.guard';
 import { dashboardSettlementOf, readAccountRequest, readSchedule, readSettleNow } from './settlement-fields';
 
@@ -45,7 +46,7 @@ export class DashboardSettlementsController {
     const session = sessionOf(request);
     const detail = { interval: input.interval, weekday: input.weekday ?? null, minimumAmount: Number(input.minimumMinor) };
     const schedule = await this.settlements.setScheduleAsMember(session.merchantId, input, {
-      requestedBy: `dashboard:${session.email}`,
+      requestedBy: memberIdentity(session.email),
       alsoInTransaction: (tx) => this.audit.record(actorOf(session, request.ip), 'settlement-schedule.set', { detail }, tx),
     });
     return scheduleInKobo(schedule);
@@ -63,9 +64,9 @@ export class DashboardSettlementsController {
     const enquiryId = readAccountRequest(jsonObject(request));
     const session = sessionOf(request);
     const state = await this.settlements.setAccountAsMember(session.merchantId, enquiryId, {
-      requestedBy: `dashboard:${session.email}`,
+      requestedBy: memberIdentity(session.email),
       alsoInTransaction: (tx, account) =>
-        this.audit.record(actorOf(session, request.ip), 'settlement-account.requested', { subject: account.enquiryId, detail: { bankCode: account.bankCode, accountNumber: account.accountNumber, accountName: account.accountName, effectiveAt: account.effectiveAt.toISOString() } }, tx),
+        this.audit.record(actorOf(session, request.ip), 'settlement-account.requested', { subject: account.enquiryId, detail: { bankCode: account.bankCode, accountNumber: maskedAccountNumber(account.accountNumber), accountName: account.accountName, effectiveAt: account.effectiveAt.toISOString() } }, tx),
     });
     return this.withDelay(state);
   }
@@ -77,9 +78,9 @@ export class DashboardSettlementsController {
     new FieldReader(jsonObject(request), []).done();
     const session = sessionOf(request);
     const state = await this.settlements.cancelAccountChangeAsMember(session.merchantId, {
-      requestedBy: `dashboard:${session.email}`,
+      requestedBy: memberIdentity(session.email),
       alsoInTransaction: (tx, account) =>
-        this.audit.record(actorOf(session, request.ip), 'settlement-account.cancelled', { subject: account.enquiryId, detail: { bankCode: account.bankCode, accountNumber: account.accountNumber, accountName: account.accountName } }, tx),
+        this.audit.record(actorOf(session, request.ip), 'settlement-account.cancelled', { subject: account.enquiryId, detail: { bankCode: account.bankCode, accountNumber: maskedAccountNumber(account.accountNumber), accountName: account.accountName } }, tx),
     });
     return this.withDelay(state);
   }
@@ -99,7 +100,7 @@ export class DashboardSettlementsController {
     const input = readSettleNow(jsonObject(request));
     const session = sessionOf(request);
     const { created, transfer } = await this.settlements.createAsMember(session.merchantId, input, {
-      requestedBy: `dashboard:${session.email}`,
+      requestedBy: memberIdentity(session.email),
       alsoInTransaction: (tx, id) => this.audit.record(actorOf(session, request.ip), 'settlement.created', { subject: id, detail: { reference: input.reference, currency: input.currency } }, tx),
     });
     void reply.status(created ? 201 : 200);

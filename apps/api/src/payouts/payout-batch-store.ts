@@ -13,6 +13,8 @@ export type BatchCancellationReason = 'cancelled_by_merchant' | 'batch_expired';
 
 /** How an OPEN batch past its expiry, not yet swept, is named when it is refused: it takes nothing more and is not submitted. */
 export const EXPIRED_BATCH = 'OPEN past its expiry, and about to be cancelled';
+/** How an OPEN batch still taking the rows of its file is named when it is submitted: nobody approves a part of it. */
+export const BUILDING_BATCH = 'OPEN and still taking the rows of its file';
 
 export interface StoredBatch {
   merchantId: string;
@@ -28,6 +30,8 @@ export interface StoredBatch {
   submittedAt: Date | null;
   completedAt: Date | null;
   cancelledAt: Date | null;
+  /** Whether the batch is still taking the rows of its file (a dashboard create): it is not submitted, nor listed for approval, until they are all in. */
+  building: boolean;
   /** Whether a payout of the batch needed approval when it joined. */
   approvalRequired: boolean;
   /** Count and sum of the batch's payouts per status, in the contract's order of statuses. */
@@ -89,9 +93,10 @@ interface BatchRow {
   submitted_at: Date | string | null;
   completed_at: Date | string | null;
   cancelled_at: Date | string | null;
+  building: boolean;
 }
 
-const BATCH_COLUMNS = 'merchant_id, reference, title, status, created_by, submitted_by, cancellation_reason, version, created_at, expires_at, submitted_at, completed_at, cancelled_at';
+const BATCH_COLUMNS = 'merchant_id, reference, title, status, created_by, submitted_by, cancellation_reason, version, created_at, expires_at, submitted_at, completed_at, cancelled_at, building';
 /** The states a batch's payouts wait in until it is submitted. */
 const WAITING = `('PENDING_APPROVAL', 'BATCHED')`;
 /** The states of a submitted batch's payouts not yet final. */
@@ -119,20 +124,42 @@ export class PayoutBatchStore {
 
   private readonly observed: ReturnType<typeof observeThrough>;
 
-  /** Opens the batch, expiring `ttlMs` later by the store's clock, unless the merchant has one with this reference: then resolves with it and `created: false`. */
-  async create(batch: { merchantId: string; reference: string; title: string; createdBy: string }, ttlMs: number, now: Date): Promise<{ created: boolean; batch: StoredBatch }> {
+  /**
+   * Opens the batch, expiring `ttlMs` later by the store's clock, unless the
+   * merchant has one with this reference: then resolves with it and
+   * `created: false`. A batch opened `building` is submitted by no one until
+   * `built`.
+   */
+  async create(batch: { merchantId: string; reference: string; title: string; createdBy: string; building?: boolean }, ttlMs: number, now: Date): Promise<{ created: boolean; batch: StoredBatch }> {
     return this.observed('batch', () =>
       this.client.transaction(async (tx) => {
-        const params: unknown[] = [batch.merchantId, batch.reference, batch.title, batch.createdBy, now.toISOString()];
+        const params: unknown[] = [batch.merchantId, batch.reference, batch.title, batch.createdBy, now.toISOString(), batch.building ?? false];
         const expiresAt = sqlNowPlus(this.storeClock, params, ttlMs);
         const { rows } = await tx.query<BatchRow>(
-          `INSERT INTO payout_batches (merchant_id, reference, title, status, created_by, created_at, expires_at)
-           VALUES ($1, $2, $3, 'OPEN', $4, $5::timestamptz, ${expiresAt})
+          `INSERT INTO payout_batches (merchant_id, reference, title, status, created_by, created_at, building, expires_at)
+           VALUES ($1, $2, $3, 'OPEN', $4, $5::timestamptz, $6, ${expiresAt})
            ON CONFLICT (merchant_id, reference) DO NOTHING RETURNING ${BATCH_COLUMNS}`,
           params,
         );
         const created = rows[0] !== undefined;
         return { created, batch: (await this.findOn(tx, batch)) as StoredBatch };
+      }),
+    );
+  }
+
+  /**
+   * Marks a batch being built as complete, with `alsoInTransaction` (its
+   * security log line): from now on it is approved and submitted as any
+   * other. False when it is no longer an OPEN batch being built (its expiry
+   * cancelled it meanwhile).
+   */
+  async built(key: PayoutKey, alsoInTransaction?: (tx: SqlQueryable) => Promise<void>): Promise<boolean> {
+    return this.observed('batch', () =>
+      this.client.transaction(async (tx) => {
+        const { rows } = await tx.query(`UPDATE payout_batches SET building = false, version = version + 1 WHERE merchant_id = $1 AND reference = $2 AND status = 'OPEN' AND building RETURNING reference`, [key.merchantId, key.reference]);
+        if (rows.length !== 1) return false;
+        await alsoInTransaction?.(tx);
+        return true;
       }),
     );
   }
@@ -185,6 +212,7 @@ export class PayoutBatchStore {
           return same ? { submitted: current, replayed: true } : { refused: 'not-open', status: batch.status };
         }
         if (batch.expired) return { refused: 'not-open', status: EXPIRED_BATCH };
+        if (batch.building) return { refused: 'not-open', status: BUILDING_BATCH };
         const held = await tx.query<{ count: string; total: string; needing_approval: string; created_by_submitter: string }>(
           `SELECT count(*)::text AS count, coalesce(sum(amount_minor), 0)::text AS total,
                   count(*) FILTER (WHERE status = 'PENDING_APPROVAL')::text AS needing_approval,
@@ -345,6 +373,7 @@ export class PayoutBatchStore {
         submittedAt: row.submitted_at === null ? null : toDate(row.submitted_at),
         completedAt: row.completed_at === null ? null : toDate(row.completed_at),
         cancelledAt: row.cancelled_at === null ? null : toDate(row.cancelled_at),
+        building: row.building,
         approvalRequired: own.some((total) => total.approval),
         byStatus,
       };

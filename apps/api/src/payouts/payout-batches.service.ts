@@ -20,6 +20,9 @@ import { PayoutsService, requireRole } from './payouts.service';
 
 export const PAYOUT_EXPIRY_JOB = 'payout-expiry';
 
+/** The dashboard's refusal of a batch reference the merchant has used already. */
+export const batchReferenceTaken = (reference: string) => new ApiException('DASHBOARD_CONFLICT', { why: `A payout batch ${reference} exists already: give the new batch another reference.` });
+
 const naira = (minor: bigint) => amountOf({ minor, currency: 'NGN' }).toFixed(2);
 
 /**
@@ -49,18 +52,31 @@ export class PayoutBatchesService implements OnModuleInit {
   /** Opens the batch, or answers the one with this reference: as it is for the same title, 409 for another. */
   async create(caller: Caller, input: CreatePayoutBatchDto): Promise<{ created: boolean; batch: StoredBatch }> {
     requireRole(this.merchants, caller, 'payouts:create');
-    return this.createFor(caller.merchantId, caller.apiKey, input);
-  }
-
-  /** Opens the batch for a dashboard member, recorded as created by `createdBy` (memberIdentity); the member's role was checked by the caller. */
-  createAsMember(merchantId: string, createdBy: string, input: CreatePayoutBatchDto): Promise<{ created: boolean; batch: StoredBatch }> {
-    return this.createFor(merchantId, createdBy, input);
-  }
-
-  private async createFor(merchantId: string, createdBy: string, input: CreatePayoutBatchDto): Promise<{ created: boolean; batch: StoredBatch }> {
-    const result = await this.store.create({ merchantId, reference: input.reference, title: input.title, createdBy }, this.config.payouts.batchTtlSeconds * 1000, this.now());
+    const result = await this.store.create({ merchantId: caller.merchantId, reference: input.reference, title: input.title, createdBy: caller.apiKey }, this.config.payouts.batchTtlSeconds * 1000, this.now());
     if (!result.created && result.batch.title !== input.title) throw new ApiException('IDEMPOTENCY_CONFLICT', { reference: input.reference });
     return result;
+  }
+
+  /**
+   * Opens the batch for a dashboard member, recorded as created by
+   * `createdBy` (memberIdentity); the member's role was checked by the
+   * caller. A batch with this reference, whatever its title, is refused
+   * with DASHBOARD_CONFLICT: the member's rows go into no batch but theirs.
+   * It is opened `building`: until builtAsMember, nobody approves or submits it.
+   */
+  async createAsMember(merchantId: string, createdBy: string, input: CreatePayoutBatchDto): Promise<StoredBatch> {
+    const result = await this.store.create({ merchantId, reference: input.reference, title: input.title, createdBy, building: true }, this.config.payouts.batchTtlSeconds * 1000, this.now());
+    if (!result.created) throw batchReferenceTaken(input.reference);
+    return result.batch;
+  }
+
+  /**
+   * Ends the building of a member's batch whose every row is in (createAsMember
+   * opened it `building`, so that nobody approves a part of it), with its
+   * security log line in the same transaction.
+   */
+  async builtAsMember(key: PayoutKey, alsoInTransaction: (tx: SqlQueryable) => Promise<void>): Promise<void> {
+    if (!(await this.store.built(key, alsoInTransaction))) throw new ApiException('DASHBOARD_CONFLICT', { why: `Payout batch ${key.reference} was cancelled while its rows were added (it expired): make it again.` });
   }
 
   get(caller: Caller, reference: string): Promise<StoredBatch> {
@@ -91,10 +107,12 @@ export class PayoutBatchesService implements OnModuleInit {
    * Submits an OPEN batch for the dashboard member who made it, with the
    * count and total they expect, as `submit` does for a key. A batch
    * holding a payout that needs approval is approved by another member
-   * (ApprovalsController), and refused here with DASHBOARD_CONFLICT.
+   * (ApprovalsController), and refused here with DASHBOARD_CONFLICT,
+   * whatever the member's role: an approval asks a fresh second factor,
+   * which a submission does not.
    */
-  async submitForMember(merchantId: string, reference: string, expected: { count: number; totalMinor: bigint }, member: { decidedBy: string; ownKeys: readonly string[]; canApprove: boolean; alsoInTransaction?: (tx: SqlQueryable) => Promise<void> }): Promise<StoredBatch> {
-    const outcome = await this.store.submit({ merchantId, reference }, expected, { apiKey: member.decidedBy, canCreate: true, canApprove: member.canApprove, ownKeys: member.ownKeys }, this.now(), member.alsoInTransaction);
+  async submitForMember(merchantId: string, reference: string, expected: { count: number; totalMinor: bigint }, member: { decidedBy: string; ownKeys: readonly string[]; alsoInTransaction?: (tx: SqlQueryable) => Promise<void> }): Promise<StoredBatch> {
+    const outcome = await this.store.submit({ merchantId, reference }, expected, { apiKey: member.decidedBy, canCreate: true, canApprove: false, ownKeys: member.ownKeys }, this.now(), member.alsoInTransaction);
     return this.submitted(merchantId, reference, expected, outcome, { by: member.decidedBy, refusal: () => new ApiException('DASHBOARD_CONFLICT', { why: `Payout batch ${reference} holds payouts that need approval: another owner, admin or approver approves it under Approvals, which submits it (four eyes).` }) });
   }
 

@@ -37,7 +37,11 @@ interface GroupedCreate {
   dailyLimitMinor: bigint;
   now: Date;
   eventOf: PayoutEventOf;
+  alsoInTransaction?: AlsoOnCreate;
 }
+
+/** What commits with a payout's create (a security log line), given the payout as created; not called for a replay or a refusal. */
+export type AlsoOnCreate = (tx: SqlQueryable, created: StoredPayout) => Promise<void>;
 
 /** What the group answers one create: its outcome, or the shortfall the create throws. */
 type GroupedOutcome = CreateOutcome | { short: InsufficientBalanceError };
@@ -82,11 +86,11 @@ export class PayoutStore {
    * `createGroupMax` of them. The lock then costs one merchant a few round
    * trips per group rather than ten per payout. Each create in a group is
    * judged in its turn, as if alone: its own refusal or shortfall fails only
-   * itself.
+   * itself. `alsoInTransaction` commits with the payout it created.
    */
-  async create(payout: NewPayout, start: PayoutStart, dailyLimitMinor: bigint, now: Date, eventOf: PayoutEventOf): Promise<CreateOutcome> {
-    if (payout.batchReference !== null) return this.createInBatch(payout, start, dailyLimitMinor, now, eventOf);
-    const outcome = await this.groupOf(payout.merchantId, payout.currency).add({ payout, start, dailyLimitMinor, now, eventOf });
+  async create(payout: NewPayout, start: PayoutStart, dailyLimitMinor: bigint, now: Date, eventOf: PayoutEventOf, alsoInTransaction?: AlsoOnCreate): Promise<CreateOutcome> {
+    if (payout.batchReference !== null) return this.createInBatch(payout, start, dailyLimitMinor, now, eventOf, alsoInTransaction);
+    const outcome = await this.groupOf(payout.merchantId, payout.currency).add({ payout, start, dailyLimitMinor, now, eventOf, ...(alsoInTransaction ? { alsoInTransaction } : {}) });
     if ('short' in outcome) throw outcome.short;
     return outcome;
   }
@@ -153,6 +157,7 @@ export class PayoutStore {
           tx,
           written.flatMap((payout) => (admitted.get(payout.reference) as GroupedCreate).eventOf(payout)),
         );
+        for (const payout of written) await admitted.get(payout.reference)?.alsoInTransaction?.(tx, payout);
         const byReference = new Map(written.map((payout) => [payout.reference, payout]));
         return outcomes.map((outcome) => {
           if ('admitted' in outcome) return { created: true, payout: byReference.get(outcome.admitted.payout.reference) as StoredPayout };
@@ -219,7 +224,7 @@ export class PayoutStore {
   }
 
   /** A create that joins a batch: alone in its transaction, since it also locks the batch and counts what waits in it. */
-  private createInBatch(payout: NewPayout, start: PayoutStart, dailyLimitMinor: bigint, now: Date, eventOf: PayoutEventOf): Promise<CreateOutcome> {
+  private createInBatch(payout: NewPayout, start: PayoutStart, dailyLimitMinor: bigint, now: Date, eventOf: PayoutEventOf, alsoInTransaction?: AlsoOnCreate): Promise<CreateOutcome> {
     return this.observed('create', () =>
       this.client.transaction(async (tx): Promise<CreateOutcome> => {
         await this.ledger.lockAvailable(tx, payout.merchantId, payout.currency);
@@ -241,6 +246,7 @@ export class PayoutStore {
         const created = inserted;
         await this.ledger.holdPayout(tx, money(created), now);
         await this.outbox.writeMany(tx, eventOf(created));
+        await alsoInTransaction?.(tx, created);
         return { created: true, payout: created };
       }),
     );

@@ -155,3 +155,13 @@ export const PAYOUT_PROVIDER_OF_RECORD: Migration = {
     'CREATE INDEX payouts_provider_unrecorded ON payouts (next_status_check_at) WHERE provider IS NULL AND next_status_check_at IS NOT NULL',
   ],
 };
+
+export const PAYOUT_BATCH_BUILDING: Migration = {
+  id: 29,
+  name: 'payout batches being built',
+  // A dashboard batch is made from a file one payout at a time, each in its
+  // own transaction (as a key adds them): until its last row is in, it is
+  // `building`, and no approval lists or submits it. With a default (expand):
+  // the release before ignores it.
+  statements: ['ALTER TABLE payout_batches ADD COLUMN building boolean NOT NULL DEFAULT false'],
+};

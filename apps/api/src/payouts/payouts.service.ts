@@ -21,7 +21,7 @@ import { PayoutEvents } from './payout-events';
 import { ProviderRegistry } from '../providers/provider-registry';
 import { PAYOUT_DISPATCH_JOB } from './payout-dispatcher';
 import type { CreatePayoutDto } from './payout-requests';
-import { PayoutStore, type InitialPayoutStatus, type NewPayout, type PayoutKey, type PayoutListQuery, type StoredPayout } from './payout-store';
+import { PayoutStore, type AlsoOnCreate, type InitialPayoutStatus, type NewPayout, type PayoutKey, type PayoutListQuery, type StoredPayout } from './payout-store';
 import { payoutToContract } from './payout-view';
 
 const naira = (minor: bigint) => amountOf({ minor, currency: 'NGN' }).toFixed(2);
@@ -59,12 +59,13 @@ export class PayoutsService {
    * Creates a payout for a dashboard member as `create` does for a key,
    * recorded as created by `createdBy` (memberIdentity): the member's role
    * was checked by the caller, and four eyes keeps them from approving it.
+   * `alsoInTransaction` (the security log line) commits with the payout it creates.
    */
-  async createAsMember(merchantId: string, createdBy: string, input: CreatePayoutDto): Promise<{ created: boolean; payout: Payout }> {
-    return this.createFor(merchantId, createdBy, input);
+  async createAsMember(merchantId: string, createdBy: string, input: CreatePayoutDto, alsoInTransaction?: AlsoOnCreate): Promise<{ created: boolean; payout: Payout }> {
+    return this.createFor(merchantId, createdBy, input, alsoInTransaction);
   }
 
-  private async createFor(merchantId: string, createdBy: string, input: CreatePayoutDto): Promise<{ created: boolean; payout: Payout }> {
+  private async createFor(merchantId: string, createdBy: string, input: CreatePayoutDto, alsoInTransaction?: AlsoOnCreate): Promise<{ created: boolean; payout: Payout }> {
     if (!this.providers.payoutsForNewPayouts()) throw new ApiException('PAYOUT_PROVIDER_NOT_CONFIGURED', {});
     const key = { merchantId, reference: input.reference };
     const amountMinor = moneyFromAmount(input.amount, input.currency).minor;
@@ -104,7 +105,7 @@ export class PayoutsService {
     const approval = payout.batchReference !== null ? policy.required : needsApproval(policy, amountMinor);
     const status: InitialPayoutStatus = approval ? 'PENDING_APPROVAL' : payout.batchReference !== null ? 'BATCHED' : 'QUEUED';
     const start = { status, approvalTtlMs: this.config.payouts.approvalTtlSeconds * 1000, batchMaxItems: this.config.payouts.batchMaxItems };
-    const result = await this.store.create(payout, start, dailyLimitMinor, this.now(), this.events.eventOf).catch(async (error: unknown) => {
+    const result = await this.store.create(payout, start, dailyLimitMinor, this.now(), this.events.eventOf, alsoInTransaction).catch(async (error: unknown) => {
       if (!(error instanceof InsufficientBalanceError)) throw error;
       const { availableMinor } = await this.ledger.balanceOf(merchantId, input.currency);
       throw new ApiException('INSUFFICIENT_BALANCE', {
@@ -213,8 +214,8 @@ export class PayoutsService {
   async rejectAsMember(merchantId: string, reference: string, rejecter: { decidedBy: string; note: string; alsoInTransaction: (tx: SqlQueryable) => Promise<void> }): Promise<StoredPayout> {
     const payout = await this.get({ merchantId, reference });
     if (payout.batchReference !== null) throw inBatch(payout);
-    if (payout.approval?.status === 'rejected' && payout.approval.decidedBy === rejecter.decidedBy) return payout;
-    if (payout.status !== 'PENDING_APPROVAL') throw new ApiException('PAYOUT_NOT_AWAITING_APPROVAL', { reference, status: payout.status });
+    // Decided already (another rejection won the race): a conflict that says by whom, as the approvals page finds it; a second rejection records nothing.
+    if (payout.status !== 'PENDING_APPROVAL') throw decidedAlready(payout);
     const rejected = await this.store.move(payout, { to: 'CANCELLED', reason: 'rejected', rejectedBy: rejecter.decidedBy, note: rejecter.note }, this.now(), this.events.eventOf, { alsoInTransaction: rejecter.alsoInTransaction });
     if (!rejected) return this.rejectAsMember(merchantId, reference, rejecter);
     this.logger.info({ merchantId, reference, rejectedBy: rejecter.decidedBy }, 'payout rejected');
@@ -258,6 +259,13 @@ export class PayoutsService {
 /** Refuses `caller` with ROLE_REQUIRED unless its key holds one of `roles` (the first is the one the message names). */
 export function requireRole(merchants: MerchantRegistry, caller: Caller, ...roles: [PayoutRole, ...PayoutRole[]]): void {
   if (!roles.some((role) => merchants.hasRole(caller.apiKey, role))) throw new ApiException('ROLE_REQUIRED', { apiKey: caller.apiKey, role: roles[0] });
+}
+
+/** A member's refusal of a payout no longer waiting for approval: by whom it was decided, when it was. */
+export function decidedAlready(payout: StoredPayout): ApiException {
+  const { approval } = payout;
+  const decided = approval && approval.status !== 'pending' && approval.decidedBy ? ` was ${approval.status} by ${approval.decidedBy}, and` : '';
+  return new ApiException('DASHBOARD_CONFLICT', { why: `Payout ${payout.reference}${decided} is ${payout.status}, not waiting for approval: there is nothing left to approve or reject.` });
 }
 
 function inBatch(payout: StoredPayout): ApiException {

@@ -145,7 +145,9 @@ export class SettlementsService {
       case 'already-settled':
         return { created: false, transfer: await this.get(merchantId, outcome.id) };
       case 'suspended':
-        // The merchant was suspended since its request was let in: answered as its next request will be.
+        // A key's merchant was suspended since its request was let in: answered as its next request will be. A member
+        // keeps their session (the dashboard reads a 401 as signed out): they are told why nothing was settled.
+        if ('alsoInTransaction' in by) throw new ApiException('DASHBOARD_CONFLICT', { why: 'Your merchant account is suspended: nothing is settled until the operator reinstates it. Ask the operator.' });
         throw new ApiException('AUTH_UNKNOWN_API_KEY', { detail: 'The API key is not an active credential: its merchant is suspended. Ask the operator.' });
       case 'no-account':
         throw new ApiException('SETTLEMENT_ACCOUNT_NOT_SET', {});

@@ -1,7 +1,7 @@
 /*
  * GENERATED FILE, DO NOT EDIT.
  * Source: openapi/dashboard-api.yaml. Regenerate with `npm run generate`.
- * Inputs: sha256 16b2316203a68e0eff7bfeb7fe256f913fa239860e6ddc5451d22f853829f0b4
+ * Inputs: sha256 72a27213d07d0152218ede541922386525776da2d559c4f8aa4239235682118d
  */
 
 /** The contract's component schemas, as data: the one source of every enum, pattern and limit. */
@@ -2357,7 +2357,7 @@ export const DASHBOARD_SCHEMAS = {
       },
       "payouts": {
         "type": "array",
-        "description": "Its payouts, oldest first (at most `DASHBOARD_BATCH_MAX_ROWS`).",
+        "description": "Every payout it holds, oldest first: at most `PAYOUT_BATCH_MAX_ITEMS`, since a batch takes no more, and its payouts are cancelled only all together, never one by one.",
         "items": {
           "$ref": "#/components/schemas/Payout"
         }
