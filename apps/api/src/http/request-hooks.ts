@@ -48,12 +48,19 @@ export function registerRequestHooks(fastify: FastifyInstance, deps: RequestHook
     // Idle connections close at once; one still busy (a request whose body never finishes) is cut after the grace period, so shutdown always ends.
     setTimeout(() => fastify.server.closeAllConnections(), deps.shutdownGraceMs).unref();
   });
-  if (!ablate.has('idle-hooks')) {
-    fastify.addHook('onSend', (_request, reply, payload, done) => {
-      if (closing) void reply.header('connection', 'close');
+  const closeOnShutdown = !ablate.has('idle-hooks');
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    if (closeOnShutdown && closing) void reply.header('connection', 'close');
+    if (!refusedBeforeVerification(request, reply.statusCode)) {
       done(null, payload);
-    });
-  }
+      return;
+    }
+    // Counted before the answer leaves: a client that sends its next request as soon as it reads this one's finds it counted.
+    void deps
+      .recordRefusal(request.ip)
+      .catch((error: Error) => request.log.warn({ err: error.message }, 'could not count a refused request against its address'))
+      .then(() => done(null, payload));
+  });
 
   const metrics = !ablate.has('metrics');
   const log = !ablate.has('log');
@@ -83,20 +90,8 @@ export function registerRequestHooks(fastify: FastifyInstance, deps: RequestHook
       if (status === 401) deps.metrics.signatureFailures.inc({ code: outcome });
       if (status === 429) deps.metrics.rateLimited.inc({ source: request.rateLimitedBy ?? 'API key' });
     }
-    if (!refusedBeforeVerification(request, status)) {
-      if (log) logLine(request, reply, route, outcome);
-      done();
-      return;
-    }
-    // The refusal is counted before the line is written, as it always was.
-    void deps
-      .recordRefusal(request.ip)
-      .catch((error: Error) => request.log.warn({ err: error.message }, 'could not count a refused request against its address'))
-      .then(() => {
-        if (log) logLine(request, reply, route, outcome);
-        done();
-      })
-      .catch((error: Error) => done(error));
+    if (log) logLine(request, reply, route, outcome);
+    done();
   });
 }
 
