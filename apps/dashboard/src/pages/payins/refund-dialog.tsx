@@ -40,7 +40,7 @@ export function RefundDialog({ payin, left, onDone, onClose }: RefundDialogProps
   const attempt = useRef<{ body: string; reference: string } | undefined>(undefined);
   const referenceFor = (body: object): string => {
     const key = JSON.stringify(body);
-    if (attempt.current?.body !== key) attempt.current = { body: key, reference: `dashboard-${crypto.randomUUID()}` };
+    if (attempt.current?.body !== key) attempt.current = { body: key, reference: `rf_${crypto.randomUUID().replaceAll('-', '')}` };
     return attempt.current.reference;
   };
   const submit = () => {
