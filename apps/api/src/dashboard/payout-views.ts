@@ -1,6 +1,7 @@
 import type { DashboardComponents } from '@paysign/contracts';
 import { batchTotals, type StoredBatch } from '../payouts/payout-batch-store';
 import type { StoredPayout } from '../payouts/payout-rows';
+import { approvalView } from '../payouts/payout-view';
 
 type Payout = DashboardComponents['schemas']['Payout'];
 type PayoutEvent = DashboardComponents['schemas']['PayoutEvent'];
@@ -24,13 +25,7 @@ export function dashboardPayout(payout: StoredPayout): Payout {
     narration: payout.narration,
     batchReference: payout.batchReference,
     createdBy: payout.createdBy,
-    approval: payout.approval && {
-      status: payout.approval.status,
-      decidedBy: payout.approval.decidedBy,
-      decidedAt: payout.approval.decidedAt?.toISOString() ?? null,
-      reason: payout.approval.reason,
-      expiresAt: payout.approval.expiresAt?.toISOString() ?? null,
-    },
+    approval: approvalView(payout.approval),
     failureReason: payout.failureReason,
     cancellationReason: payout.cancellationReason,
     createdAt: payout.createdAt.toISOString(),

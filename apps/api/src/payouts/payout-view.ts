@@ -3,6 +3,19 @@ import { amountOf } from '../money/money';
 import { batchTotals, type StoredBatch } from './payout-batch-store';
 import type { StoredPayout } from './payout-rows';
 
+/** A payout's approval as both contracts show it, its times as RFC 3339. */
+export function approvalView(approval: StoredPayout['approval']) {
+  return (
+    approval && {
+      status: approval.status,
+      decidedBy: approval.decidedBy,
+      decidedAt: approval.decidedAt?.toISOString() ?? null,
+      reason: approval.reason,
+      expiresAt: approval.expiresAt?.toISOString() ?? null,
+    }
+  );
+}
+
 /** A stored payout as the contract shows it: what GET returns, and what a webhook event carries. */
 export function payoutToContract(payout: StoredPayout): Payout {
   const naira = (minor: bigint) => amountOf({ minor, currency: payout.currency });
@@ -22,13 +35,7 @@ export function payoutToContract(payout: StoredPayout): Payout {
     notifyUrl: payout.notifyUrl,
     batchReference: payout.batchReference,
     createdBy: payout.createdBy,
-    approval: payout.approval && {
-      status: payout.approval.status,
-      decidedBy: payout.approval.decidedBy,
-      decidedAt: payout.approval.decidedAt?.toISOString() ?? null,
-      reason: payout.approval.reason,
-      expiresAt: payout.approval.expiresAt?.toISOString() ?? null,
-    },
+    approval: approvalView(payout.approval),
     provider: payout.provider,
     providerReference: payout.providerReference,
     failureReason: payout.failureReason,
