@@ -21,7 +21,7 @@ export function httpServerOptions(config: AppConfig, logger: Logger, heads: Arri
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     requestTimeout: config.requestTimeoutMs,
     connectionTimeout: config.connectionTimeoutMs,
     keepAliveTimeout: config.keepAliveTimeoutMs,
@@ -33,4 +33,16 @@ export function httpServerOptions(config: AppConfig, logger: Logger, heads: Arri
     forceCloseConnections: 'idle',
     return503OnClosing: true,
   } as Omit<FastifyOptions, 'logController'>;
+}
+
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count is given as the hop test
+ * itself: Fastify reads a bare number as trusting no hop at all, since a
+ * count cannot tell a proxy from a client that reaches the service
+ * directly. TRUST_PROXY's count is the operator's word that only that many
+ * proxies of theirs stand in front (docs/operations.md), as it was before.
+ */
+export function fastifyTrustProxy(trust: false | number | string): false | string | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
 }
