@@ -13,17 +13,18 @@ import { sendError } from '../errors/send-error';
  * the head's (HEADERS_TIMEOUT_MS). Node reports both with one code.
  */
 export class ArrivedHeads {
-  private readonly sockets = new WeakSet<Socket>();
+  /** Each connection's latest answer: its request's head had arrived, and while it is unfinished, that request is the current one. One map write a request, no listener. */
+  private readonly answers = new WeakMap<Socket, http.ServerResponse>();
 
   watch(server: http.Server): void {
     server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
-      this.sockets.add(request.socket);
-      response.once('close', () => this.sockets.delete(request.socket));
+      this.answers.set(request.socket, response);
     });
   }
 
   has(socket: Socket): boolean {
-    return this.sockets.has(socket);
+    const answer = this.answers.get(socket);
+    return answer !== undefined && !answer.writableFinished;
   }
 }
 
