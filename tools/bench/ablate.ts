@@ -14,14 +14,18 @@
 // apps/api/dist/bench-server.js, such as one kept before a change) to the same
 // rounds, so that a change's before and after are measured side by side; it
 // runs from beside this build's, to find the same files and packages.
-//   npm run -s bench:server -- --ablate [--rounds R] [--seconds N] [--rate-fraction F] [--against FILE] [--json]
+// --money adds a third column, the payin create: every process then runs on
+// one private PostgreSQL database (as production does; DATABASE_POOL_SIZE 4
+// each, so that they fit PostgreSQL's connections), and the create is offered
+// FRACTION of its own saturation, found as the signed route's is.
+//   npm run -s bench:server -- --ablate [--money] [--rounds R] [--seconds N] [--rate-fraction F] [--against FILE] [--json]
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import autocannon from 'autocannon';
 import { cpuMicros } from './cpu';
 import { pacedLoad, type PacedRequest } from './paced-load';
-import { bankListOf, bareServerFile, MAIN, medianOf, PINNED, SERVICE_ENV, signed, startServer, stop, stopBare } from './service-process';
+import { bankListOf, bareServerFile, MAIN, medianOf, PINNED, SERVICE_ENV, signed, startServer, stop, stopBare, withPrivateDatabase } from './service-process';
 
 /** The components of apps/api/src/http/ablations.ts, with what the table calls them; bench-server.ts refuses a name it does not know. */
 const COMPONENTS = [
@@ -34,9 +38,13 @@ const COMPONENTS = [
   ['rate-limit', "the API key's rate limits", 'signed'],
   ['nonce', 'the nonce claim', 'signed'],
   ['prefilter', 'the signing pre-filter', 'signed'],
+  ['jobs', 'the background jobs (polls, sweeps, probes)', 'both'],
+  ['validation', 'the body validation (class-validator)', 'create'],
 ] as const;
 
-type Route = 'unguarded' | 'signed';
+type Route = 'unguarded' | 'signed' | 'create';
+/** The routes a component is measured on: a signed route's components are the create's too. */
+const ROUTES_OF = { both: ['unguarded', 'signed', 'create'], signed: ['signed', 'create'], create: ['create'] } as const;
 
 /** Where --against's build runs from: beside this build's bench-server.js, removed after the run. */
 const AGAINST_MAIN = path.join(path.dirname(MAIN), 'bench-server.against.js');
@@ -59,37 +67,46 @@ export interface AblateOptions {
   short: boolean;
   /** Another build's bench-server.js, run beside this one's as `against`. */
   against?: string;
+  /** The payin create on PostgreSQL as a third column. */
+  money: boolean;
 }
 
 const BANKS = '/payment/merchant-api/banks';
-const ROUTES: Record<Route, { nest: () => PacedRequest; fastify: () => PacedRequest }> = {
+const ROUTES: Record<Route, { nest: () => PacedRequest; fastify?: () => PacedRequest }> = {
   unguarded: { nest: () => ({ method: 'GET', path: '/payment/bench/unguarded-banks' }), fastify: () => ({ method: 'GET', path: '/payment/bench/fastify-unguarded-banks' }) },
   signed: { nest: signed('GET', BANKS), fastify: signed('GET', '/payment/bench/fastify-banks') },
+  // The body of bench:server --money's payin create: a new reference each time.
+  create: { nest: signed('POST', '/payment/api/payins', '{"amount":1500.50,"currency":"NGN","customerEmail":"ada@example.com","reference":"bench-{unique}"}') },
 };
 
-function variants(against: string | undefined): Variant[] {
+function variants(options: AblateOptions): Variant[] {
+  const measured = (routes: readonly Route[]) => routes.filter((route) => options.money || route !== 'create');
   const both = (variant: string, ablate: string[], routes: readonly Route[], fastify = false): Variant => ({
     name: variant,
     ablate,
-    runs: routes.flatMap((route) => [{ key: `${variant}/${route}`, request: ROUTES[route].nest }, ...(fastify ? [{ key: `${variant}/${route}-fastify`, request: ROUTES[route].fastify }] : [])]),
+    runs: measured(routes).flatMap((route) => {
+      const twin = ROUTES[route].fastify;
+      return [{ key: `${variant}/${route}`, request: ROUTES[route].nest }, ...(fastify && twin ? [{ key: `${variant}/${route}-fastify`, request: twin }] : [])];
+    }),
   });
+  const every = ['unguarded', 'signed', 'create'] as const;
   return [
-    both('full', [], ['unguarded', 'signed'], true),
+    both('full', [], every, true),
     // The full service again, in a process of its own: its "cost" is what two processes of one build differ by, the floor under every row.
-    both('control', [], ['unguarded', 'signed']),
-    ...COMPONENTS.map(([name, , routes]) => both(name, [name], routes === 'both' ? ['unguarded', 'signed'] : ['signed'])),
-    both('all', COMPONENTS.map(([name]) => name), ['unguarded', 'signed'], true),
-    ...(against === undefined ? [] : [{ ...both('against', [], ['unguarded', 'signed']), main: AGAINST_MAIN }]),
+    both('control', [], every),
+    ...COMPONENTS.filter(([, , routes]) => measured(ROUTES_OF[routes]).length > 0).map(([name, , routes]) => both(name, [name], ROUTES_OF[routes])),
+    both('all', COMPONENTS.map(([name]) => name), every, true),
+    ...(options.against === undefined ? [] : [{ ...both('against', [], every), main: AGAINST_MAIN }]),
   ];
 }
 
-/** The full service's signed bank list at saturation (autocannon), on a process started and stopped for it. */
-async function signedSaturation(options: AblateOptions): Promise<number> {
+/** The full service's `route` at saturation (autocannon), on a process started and stopped for it. */
+async function saturation(options: AblateOptions, route: Route, env: Record<string, string>): Promise<number> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ablate-'));
-  const server = await startServer([MAIN], { ...SERVICE_ENV, DATA_DIR: dataDir }, '/payment/health/ready');
+  const server = await startServer([MAIN], { ...SERVICE_ENV, ...env, DATA_DIR: dataDir }, '/payment/health/ready');
   try {
     const saturate = (seconds: number) =>
-      autocannon({ url: server.url, connections: options.connections, duration: seconds, requests: [{ setupRequest: (original) => ({ ...original, ...ROUTES.signed.nest() }) as autocannon.Request }] });
+      autocannon({ url: server.url, connections: options.connections, duration: seconds, requests: [{ setupRequest: (original) => ({ ...original, ...ROUTES[route].nest() }) as autocannon.Request }] });
     if (options.warmupSeconds > 0) await saturate(options.warmupSeconds);
     return Math.round((await saturate(Math.max(1, options.seconds))).requests.average);
   } finally {
@@ -106,13 +123,21 @@ const spreadOf = (values: number[]): Spread => {
 const round1 = (n: number) => Math.round(n * 10) / 10;
 
 export async function measureAblations(options: AblateOptions): Promise<void> {
-  const all = variants(options.against);
+  if (!options.money) return measureAblationsOn(options, {});
+  // Each process keeps at most 4 connections, so that every variant's pool fits PostgreSQL's 100 together.
+  return withPrivateDatabase((databaseUrl) => measureAblationsOn(options, { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '4' }));
+}
+
+async function measureAblationsOn(options: AblateOptions, storeEnv: Record<string, string>): Promise<void> {
+  const all = variants(options);
   const started: Array<{ variant: Variant; url: string; process: Awaited<ReturnType<typeof startServer>>['process']; dataDir: string }> = [];
   let bare: { server: Awaited<ReturnType<typeof startServer>>; file: string } | undefined;
   const perRound: Array<Record<string, number>> = [];
   let non2xx = 0;
   let rate = 0;
   let saturationRps = 0;
+  let createRate = 0;
+  let createSaturationRps = 0;
   let idleCpuMicrosPerSecond = 0;
   if (options.against !== undefined) {
     if (!fs.existsSync(options.against)) throw new Error(`--against ${options.against}: no such file; give a copy of an earlier build's apps/api/dist/bench-server.js`);
@@ -121,7 +146,7 @@ export async function measureAblations(options: AblateOptions): Promise<void> {
   try {
     for (const variant of all) {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ablate-'));
-      const server = await startServer([variant.main ?? MAIN], { ...SERVICE_ENV, DATA_DIR: dataDir, BENCH_ABLATE: variant.ablate.join(',') }, '/payment/health/ready');
+      const server = await startServer([variant.main ?? MAIN], { ...SERVICE_ENV, ...storeEnv, DATA_DIR: dataDir, BENCH_ABLATE: variant.ablate.join(',') }, '/payment/health/ready');
       started.push({ variant, url: server.url, process: server.process, dataDir });
     }
     const full = started[0] as (typeof started)[number];
@@ -129,8 +154,13 @@ export async function measureAblations(options: AblateOptions): Promise<void> {
     bare = { server: await startServer([file], {}, '/ready'), file };
     // The one rate every run is offered: a fraction of what the full service's signed route sustains, found on a process
     // of its own, stopped before the rounds, so that no variant carries more nonces or more warm-up than another.
-    saturationRps = await signedSaturation(options);
+    saturationRps = await saturation(options, 'signed', storeEnv);
     rate = Math.max(1, Math.round(saturationRps * options.fraction));
+    if (options.money) {
+      createSaturationRps = await saturation(options, 'create', storeEnv);
+      createRate = Math.max(1, Math.round(createSaturationRps * options.fraction));
+    }
+    const rateOf = (key: string) => (key.endsWith('/create') ? createRate : rate);
 
     const bareUrl = bare.server.url;
     const bareProcess = bare.server.process;
@@ -139,7 +169,7 @@ export async function measureAblations(options: AblateOptions): Promise<void> {
       ...started.flatMap((s) => s.variant.runs.map((run) => ({ key: run.key, url: s.url, pid: s.process.pid as number, request: run.request }))),
     ];
     // Each run's first second is the generator's warm-up (paced-load.ts); each server's first seconds of load run cold code, so once before round 1.
-    if (options.warmupSeconds > 0) for (const run of runs) await pacedLoad(run.url, run.request, rate, options.warmupSeconds, options.connections);
+    if (options.warmupSeconds > 0) for (const run of runs) await pacedLoad(run.url, run.request, rateOf(run.key), options.warmupSeconds, options.connections);
     // What a service process spends while another is loaded (its timers, jobs, collection): its idle CPU time.
     const pids = started.map((s) => s.process.pid as number);
     const idle = { cpu: 0, ms: 0 };
@@ -151,7 +181,7 @@ export async function measureAblations(options: AblateOptions): Promise<void> {
         const othersBefore = others.reduce((sum, pid) => sum + cpuMicros(pid), 0);
         const startedAt = performance.now();
         const before = cpuMicros(run.pid);
-        const held = await pacedLoad(run.url, run.request, rate, options.seconds, options.connections);
+        const held = await pacedLoad(run.url, run.request, rateOf(run.key), options.seconds, options.connections);
         figures[run.key] = (cpuMicros(run.pid) - before) / held.sent;
         idle.cpu += others.reduce((sum, pid) => sum + cpuMicros(pid), 0) - othersBefore;
         idle.ms += (performance.now() - startedAt) * others.length;
@@ -176,14 +206,16 @@ export async function measureAblations(options: AblateOptions): Promise<void> {
   const at = (round: Record<string, number>, key: string) => round[key] as number;
   const levels = Object.fromEntries(Object.keys(perRound[0] ?? {}).map((key) => [key, across((r) => at(r, key))]));
   const costs: Record<string, Partial<Record<Route, Spread>>> = {};
-  for (const [name, , routes] of COMPONENTS) {
-    costs[name] = {};
-    for (const route of routes === 'both' ? (['unguarded', 'signed'] as const) : (['signed'] as const)) costs[name][route] = across((r) => at(r, `full/${route}`) - at(r, `${name}/${route}`));
-  }
-  costs.control = { unguarded: across((r) => at(r, 'full/unguarded') - at(r, 'control/unguarded')), signed: across((r) => at(r, 'full/signed') - at(r, 'control/signed')) };
-  costs['nest-routing'] = { unguarded: across((r) => at(r, 'full/unguarded') - at(r, 'full/unguarded-fastify')), signed: across((r) => at(r, 'full/signed') - at(r, 'full/signed-fastify')) };
-  if (options.against !== undefined) costs.against = { unguarded: across((r) => at(r, 'full/unguarded') - at(r, 'against/unguarded')), signed: across((r) => at(r, 'full/signed') - at(r, 'against/signed')) };
-  costs.everything = { unguarded: across((r) => at(r, 'full/unguarded') - at(r, 'all/unguarded-fastify')), signed: across((r) => at(r, 'full/signed') - at(r, 'all/signed-fastify')) };
+  const measured = (key: string) => perRound[0]?.[key] !== undefined;
+  /** The full service's CPU per request on each route less `other`'s on it, for the routes both were measured on. */
+  const costOver = (other: (route: Route) => string): Partial<Record<Route, Spread>> =>
+    Object.fromEntries((['unguarded', 'signed', 'create'] as const).filter((route) => measured(`full/${route}`) && measured(other(route))).map((route) => [route, across((r) => at(r, `full/${route}`) - at(r, other(route)))]));
+  for (const [name] of COMPONENTS) if (all.some((variant) => variant.name === name)) costs[name] = costOver((route) => `${name}/${route}`);
+  costs.control = costOver((route) => `control/${route}`);
+  costs['nest-routing'] = costOver((route) => `full/${route}-fastify`);
+  if (options.against !== undefined) costs.against = costOver((route) => `against/${route}`);
+  // Everything off, on the Fastify twin where the route has one: the create has none, so its row keeps Nest.
+  costs.everything = costOver((route) => (measured(`all/${route}-fastify`) ? `all/${route}-fastify` : `all/${route}`));
   const ratio = (a: string, b: string) => {
     const spread = spreadOf(perRound.map((r) => at(r, a) / at(r, b)));
     return { median: Number(spread.median.toFixed(2)), min: Number(spread.min.toFixed(2)), max: Number(spread.max.toFixed(2)) };
@@ -196,6 +228,7 @@ export async function measureAblations(options: AblateOptions): Promise<void> {
     signedSaturationRps: saturationRps,
     fraction: options.fraction,
     offeredRps: rate,
+    ...(options.money ? { createSaturationRps, createOfferedRps: createRate } : {}),
     connections: options.connections,
     /** One service process's CPU time per second while idle, and what that would add to each request at the offered rate. */
     idleCpuMicrosPerSecond,
@@ -207,6 +240,7 @@ export async function measureAblations(options: AblateOptions): Promise<void> {
       unguardedToBare: ratio('full/unguarded', 'bare'),
       signedToUnguarded: ratio('full/signed', 'full/unguarded'),
       signedToBare: ratio('full/signed', 'bare'),
+      ...(options.money ? { createToBare: ratio('full/create', 'bare') } : {}),
       ...(options.against === undefined ? {} : { againstUnguardedToBare: ratio('against/unguarded', 'bare'), againstSignedToUnguarded: ratio('against/signed', 'against/unguarded') }),
     },
     non2xx,
@@ -218,9 +252,10 @@ export async function measureAblations(options: AblateOptions): Promise<void> {
   printAblations(result, options);
 }
 
-function printAblations(result: { idleCpuMicrosPerSecond: number; idleCpuMicrosPerRequestAtRate: number; offeredRps: number; signedSaturationRps: number; fraction: number; cores: string; cpuMicrosPerRequest: Record<string, Spread>; costMicros: Record<string, Partial<Record<Route, Spread>>>; ratios: Record<string, Spread>; non2xx: number }, options: AblateOptions): void {
+function printAblations(result: { idleCpuMicrosPerSecond: number; idleCpuMicrosPerRequestAtRate: number; offeredRps: number; signedSaturationRps: number; createSaturationRps?: number; createOfferedRps?: number; fraction: number; cores: string; cpuMicrosPerRequest: Record<string, Spread>; costMicros: Record<string, Partial<Record<Route, Spread>>>; ratios: Record<string, Spread>; non2xx: number }, options: AblateOptions): void {
   const show = (s: Spread | undefined) => (s === undefined ? '' : `${s.median.toFixed(1)} (${s.min.toFixed(1)}..${s.max.toFixed(1)})`);
-  console.log(`every run at ${result.offeredRps} req/s (${result.fraction} of the signed route's ${result.signedSaturationRps} at saturation), ${options.seconds} s each after 1 s not counted, ${options.rounds} interleaved rounds, the order turned each round; ${options.connections} connections; ${result.cores}`);
+  const creates = options.money ? `, the payin create's at ${result.createOfferedRps} req/s (${result.fraction} of its ${result.createSaturationRps}; every process on one PostgreSQL database)` : '';
+  console.log(`every run at ${result.offeredRps} req/s (${result.fraction} of the signed route's ${result.signedSaturationRps} at saturation)${creates}, ${options.seconds} s each after 1 s not counted, ${options.rounds} interleaved rounds, the order turned each round; ${options.connections} connections; ${result.cores}`);
   console.log('CPU µs per request, median (rounds\' min..max):');
   const level = result.cpuMicrosPerRequest;
   const levelRows: Array<[string, string]> = [
@@ -231,20 +266,22 @@ function printAblations(result: { idleCpuMicrosPerSecond: number; idleCpuMicrosP
     ['signed, Fastify route', 'full/signed-fastify'],
     ['unguarded, all off, Fastify route', 'all/unguarded-fastify'],
     ['signed, all off, Fastify route', 'all/signed-fastify'],
-    ...(options.against === undefined ? [] : ([
-      ['unguarded, Nest route, the --against build', 'against/unguarded'],
-      ['signed, Nest route, the --against build', 'against/signed'],
-    ] as Array<[string, string]>)),
+    ['payin create, Nest route', 'full/create'],
+    ['payin create, all off, Nest route', 'all/create'],
+    ['unguarded, Nest route, the --against build', 'against/unguarded'],
+    ['signed, Nest route, the --against build', 'against/signed'],
+    ['payin create, the --against build', 'against/create'],
   ];
-  for (const [name, key] of levelRows) console.log(`  ${name.padEnd(44)}${show(level[key]).padStart(22)}`);
+  for (const [name, key] of levelRows) if (level[key] !== undefined) console.log(`  ${name.padEnd(44)}${show(level[key]).padStart(22)}`);
   console.log(`  a service process idle: ${result.idleCpuMicrosPerSecond} µs of CPU a second, ${result.idleCpuMicrosPerRequestAtRate} µs per request at this rate`);
   console.log(`what each component costs, µs per request: the full service's CPU minus the CPU without it, median (rounds' min..max):`);
-  console.log(`  ${'component'.padEnd(54)}${'unguarded'.padStart(22)}${'signed'.padStart(22)}`);
+  const columns: Route[] = options.money ? ['unguarded', 'signed', 'create'] : ['unguarded', 'signed'];
+  console.log(`  ${'component'.padEnd(54)}${columns.map((route) => (route === 'create' ? 'payin create' : route).padStart(24)).join('')}`);
   const names: Record<string, string> = { ...Object.fromEntries(COMPONENTS.map(([name, label]) => [name, label])), control: 'nothing (the full service in another process)', 'nest-routing': "Nest's routing (the same handler on Fastify)", everything: 'all of the above, Nest included', against: 'this build against the --against build' };
-  for (const [name, cost] of Object.entries(result.costMicros)) console.log(`  ${(names[name] ?? name).padEnd(54)}${show(cost.unguarded).padStart(22)}${show(cost.signed).padStart(22)}`);
+  for (const [name, cost] of Object.entries(result.costMicros)) console.log(`  ${(names[name] ?? name).padEnd(54)}${columns.map((route) => show(cost[route]).padStart(24)).join('')}`);
   const r = result.ratios;
   const ratio = (s: Spread | undefined) => (s === undefined ? '' : `${s.median.toFixed(2)} (${s.min.toFixed(2)}..${s.max.toFixed(2)})`);
-  console.log(`ratios of CPU per request, median (rounds' min..max): unguarded / bare ${ratio(r.unguardedToBare)}, signed / unguarded ${ratio(r.signedToUnguarded)}, signed / bare ${ratio(r.signedToBare)}; non-2xx: ${result.non2xx}`);
+  console.log(`ratios of CPU per request, median (rounds' min..max): unguarded / bare ${ratio(r.unguardedToBare)}, signed / unguarded ${ratio(r.signedToUnguarded)}, signed / bare ${ratio(r.signedToBare)}${r.createToBare === undefined ? '' : `, payin create / bare ${ratio(r.createToBare)}`}; non-2xx: ${result.non2xx}`);
   if (r.againstUnguardedToBare !== undefined) console.log(`the --against build's ratios: unguarded / bare ${ratio(r.againstUnguardedToBare)}, signed / unguarded ${ratio(r.againstSignedToUnguarded)}`);
   if (options.short) console.log('(short mode: too brief for figures worth quoting)');
 }

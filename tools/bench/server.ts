@@ -41,13 +41,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { Pool } from 'pg';
 import { cpuMicros, cpuProfileFlags, printProfile, summarizeProfile } from './cpu';
 import { pacedLoad } from './paced-load';
 import { measureAblations } from './ablate';
 import { buildService } from './service-build';
-import { bankListOf, bareServerFile, MAIN, medianOf, PINNED, SERVICE_ENV, signed, startServer, stop, stopBare } from './service-process';
-import { memoryPlotSvg, type MemorySample } from './memory-plot';
+import { bankListOf, bareServerFile, MAIN, medianOf, PINNED, SERVICE_ENV, signed, startServer, stop, stopBare, withPrivateDatabase } from './service-process';
+import { measureMemoryPlateau } from './memory-plateau';
 
 const { values } = parseArgs({
   options: {
@@ -70,7 +69,6 @@ const SECONDS = Number(values.seconds ?? (values.memory ? 60 : values.short ? 1 
 const WARMUP_SECONDS = values.short ? 0 : 3;
 const CONNECTIONS = 50;
 const REDIS_URL = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
-const DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 
 interface Figures {
   rps: number;
@@ -130,128 +128,6 @@ async function measureService(
     await stop(service.process);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-}
-
-/** Runs `use` with the URL of a fresh database on the PostgreSQL at DATABASE_URL, dropped afterwards. */
-async function withPrivateDatabase<T>(use: (databaseUrl: string) => Promise<T>): Promise<T> {
-  const admin = new Pool({ connectionString: DATABASE_URL });
-  const database = `paysign_bench_${process.pid}`;
-  await admin.query(`CREATE DATABASE ${database}`);
-  try {
-    const url = new URL(DATABASE_URL);
-    url.pathname = `/${database}`;
-    return await use(url.toString());
-  } finally {
-    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await admin.end();
-  }
-}
-
-const MEMORY_NONCE_TTL_SECONDS = 20;
-const MEMORY_TOLERANCE_SECONDS = 10;
-
-/** The server's resident set, from /proc. */
-function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1]);
-  return Math.round((kb / 1024) * 10) / 10;
-}
-
-function metricValue(text: string, pattern: RegExp): number {
-  const match = pattern.exec(text);
-  if (!match) throw new Error(`no sample matches ${pattern} in /payment/metrics`);
-  return Number(match[1]);
-}
-
-/**
- * Guarded load at a fixed rate for SECONDS, then idle, sampling the nonces
- * held, RSS and heap each second. Payins go to PostgreSQL, as in production,
- * so that the embedded database's WebAssembly heap does not blur the curve.
- */
-function measureMemoryPlateau(): Promise<void> {
-  return withPrivateDatabase(measureMemoryPlateauOn);
-}
-
-async function measureMemoryPlateauOn(databaseUrl: string): Promise<void> {
-  const rate = Number(values.rate);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-memory-'));
-  const env = {
-    ...SERVICE_ENV,
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    NONCE_TTL_SECONDS: String(MEMORY_NONCE_TTL_SECONDS),
-    TIMESTAMP_TOLERANCE_SECONDS: String(MEMORY_TOLERANCE_SECONDS),
-  };
-  const service = await startServer([MAIN], env, '/payment/health/ready');
-  const pid = service.process.pid as number;
-  const idleSeconds = MEMORY_NONCE_TTL_SECONDS + 25;
-  const samples: MemorySample[] = [];
-  const startedAt = Date.now();
-  let sampling = true;
-  const sampler = (async () => {
-    while (sampling) {
-      const metrics = await (await fetch(`${service.url}/payment/metrics`)).text();
-      samples.push({
-        atSeconds: Math.round((Date.now() - startedAt) / 100) / 10,
-        heldNonces: metricValue(metrics, /^paysign_memory_nonce_store\{measure="held"\} (\d+)/m),
-        rssMb: rssMb(pid),
-        heapUsedMb: Math.round(metricValue(metrics, /^nodejs_heap_size_used_bytes (\S+)/m) / 104857.6) / 10,
-      });
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-    }
-  })();
-  let figures: Figures;
-  try {
-    figures = await load(service.url, signed('GET', '/payment/merchant-api/banks'), rate);
-    await new Promise((resolve) => setTimeout(resolve, idleSeconds * 1000));
-  } finally {
-    sampling = false;
-    await sampler.catch(() => undefined);
-    await stop(service.process);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  }
-
-  const during = (from: number, to: number) => samples.filter((s) => s.atSeconds >= from && s.atSeconds <= to);
-  const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? Number.NaN;
-  // Past the first hold plus a full sweep (16 s), what comes in and what is freed balance.
-  const plateau = during(MEMORY_NONCE_TTL_SECONDS + 16, SECONDS);
-  const last = samples[samples.length - 1] as MemorySample;
-  const result = {
-    node: process.version,
-    mode: 'memory',
-    loadSeconds: SECONDS,
-    idleSeconds,
-    offeredRate: rate,
-    achievedRps: figures.rps,
-    non2xx: figures.non2xx,
-    nonceTtlSeconds: MEMORY_NONCE_TTL_SECONDS,
-    expectedLiveNonces: figures.rps * MEMORY_NONCE_TTL_SECONDS,
-    plateau: {
-      fromSecond: MEMORY_NONCE_TTL_SECONDS + 16,
-      heldNoncesMedian: median(plateau.map((s) => s.heldNonces)),
-      heldNoncesMax: Math.max(...plateau.map((s) => s.heldNonces)),
-      rssMbMedian: median(plateau.map((s) => s.rssMb)),
-      rssMbMax: Math.max(...plateau.map((s) => s.rssMb)),
-      heapUsedMbMedian: median(plateau.map((s) => s.heapUsedMb)),
-    },
-    afterIdle: { heldNonces: last.heldNonces, rssMb: last.rssMb, heapUsedMb: last.heapUsedMb },
-    samples: samples.length,
-  };
-  if (values.plot) {
-    fs.writeFileSync(
-      values.plot,
-      memoryPlotSvg({ samples, loadSeconds: SECONDS, expectedLiveNonces: result.expectedLiveNonces, title: `Signed requests at ${figures.rps}/s for ${SECONDS} s, nonce TTL ${MEMORY_NONCE_TTL_SECONDS} s, then idle` }),
-    );
-  }
-  if (!values.json) {
-    console.log(`memory nonce store under ${figures.rps} signed requests/s for ${SECONDS} s (offered ${rate}), TTL ${MEMORY_NONCE_TTL_SECONDS} s, then ${idleSeconds} s idle`);
-    console.log('   second  nonces held   RSS MB  heap MB');
-    for (const s of samples) console.log(`${String(s.atSeconds).padStart(9)}${String(s.heldNonces).padStart(13)}${String(s.rssMb).padStart(9)}${String(s.heapUsedMb).padStart(9)}`);
-    console.log(`plateau (from ${result.plateau.fromSecond} s): ${result.plateau.heldNoncesMedian} nonces held (rate × TTL = ${result.expectedLiveNonces}), RSS ${result.plateau.rssMbMedian} MB; after idle: ${last.heldNonces} held, RSS ${last.rssMb} MB; non-2xx: ${figures.non2xx}`);
-    if (values.plot) console.log(`plot written to ${values.plot}`);
-    return;
-  }
-  console.log(JSON.stringify(result));
 }
 
 interface FixedRateFigures {
@@ -523,11 +399,11 @@ async function main(): Promise<void> {
     const ablateRounds = values.rounds === undefined ? (values.short ? 1 : 5) : wholeNumberOption('--rounds', values.rounds, 1, 100);
     const ablateFraction = values['rate-fraction'] === undefined ? 0.5 : Number(values['rate-fraction']);
     if (!(ablateFraction > 0 && ablateFraction <= 1)) throw new Error('--rate-fraction takes a number above 0 and at most 1, such as 0.5');
-    if (values.memory || values.money) throw new Error('--ablate takes --rounds, --seconds and --rate-fraction, not --memory or --money');
+    if (values.memory) throw new Error('--ablate takes --rounds, --seconds, --rate-fraction and --money, not --memory');
     buildService();
     if (PINNED) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
     const seconds = Number(values.seconds ?? (values.short ? 1 : 3));
-    return measureAblations({ rounds: ablateRounds, seconds, fraction: ablateFraction, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, json: values.json, short: values.short, against: values.against });
+    return measureAblations({ rounds: ablateRounds, seconds, fraction: ablateFraction, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, json: values.json, short: values.short, against: values.against, money: values.money });
   }
   if (modes.length > 1) throw new Error(`--${modes.join(' and --')} are separate runs: give one of them`);
   const rounds = values.rounds === undefined ? undefined : wholeNumberOption('--rounds', values.rounds, 1, 100);
@@ -536,7 +412,7 @@ async function main(): Promise<void> {
   buildService();
   // The load generator takes core 1; the servers it starts take core 0.
   if (PINNED) execFileSync('taskset', ['-cp', '1', String(process.pid)], { stdio: 'ignore' });
-  if (values.memory) return measureMemoryPlateau();
+  if (values.memory) return measureMemoryPlateau({ rate: Number(values.rate), seconds: SECONDS, plot: values.plot, json: values.json, load: (url, request, rate) => load(url, request, rate) });
   if (values.money) return measureMoneyPaths();
   if (rounds !== undefined) return measureInRounds(rounds);
   if (fraction !== undefined) return measureAtFixedRate(fraction);

@@ -7,11 +7,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { sign } from '@paysign/signing';
+import { Pool } from 'pg';
 import { freePort, ROOT } from './service-build';
 
 // The service's own build plus the bench's twins of the bank list route; see apps/api/bench/bench-server.ts.
 export const MAIN = path.join(ROOT, 'apps/api/dist/bench-server.js');
 const KEY = { apiKey: 'pk_sandbox_demo', secretKey: 'sk_sandbox_demo_public_not_secret', merchantId: 'MCH-SANDBOX-0001', tenantId: 'TEN-SANDBOX' };
+/** The PostgreSQL the benchmarks make their private databases on. */
+const ADMIN_DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 /** With two or more cores and taskset, the servers run on core 0 and the load generator on core 1. */
 export const PINNED = os.availableParallelism() >= 2 && fs.existsSync('/usr/bin/taskset');
 
@@ -84,6 +87,21 @@ fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });`;
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bench-bare-')), 'bare.js');
   fs.writeFileSync(file, script);
   return file;
+}
+
+/** Runs `use` with the URL of a fresh database on the PostgreSQL at ADMIN_DATABASE_URL, dropped afterwards. */
+export async function withPrivateDatabase<T>(use: (databaseUrl: string) => Promise<T>): Promise<T> {
+  const admin = new Pool({ connectionString: ADMIN_DATABASE_URL });
+  const database = `paysign_bench_${process.pid}`;
+  await admin.query(`CREATE DATABASE ${database}`);
+  try {
+    const url = new URL(ADMIN_DATABASE_URL);
+    url.pathname = `/${database}`;
+    return await use(url.toString());
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await admin.end();
+  }
 }
 
 export function medianOf(sorted: readonly number[]): number {

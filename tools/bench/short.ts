@@ -46,8 +46,8 @@ const RUNS: ShortRun[] = [
   },
   {
     script: 'bench:server',
-    args: ['--short', '--ablate'],
-    positive: ['offeredRps', 'cpuMicrosPerRequest.bare.median', 'cpuMicrosPerRequest.full/unguarded.median', 'cpuMicrosPerRequest.full/signed.median', 'cpuMicrosPerRequest.all/signed-fastify.median', 'ratios.signedToUnguarded.median'],
+    args: ['--short', '--ablate', '--money'],
+    positive: ['offeredRps', 'createOfferedRps', 'cpuMicrosPerRequest.bare.median', 'cpuMicrosPerRequest.full/unguarded.median', 'cpuMicrosPerRequest.full/signed.median', 'cpuMicrosPerRequest.all/signed-fastify.median', 'cpuMicrosPerRequest.full/create.median', 'cpuMicrosPerRequest.validation/create.median', 'ratios.signedToUnguarded.median', 'ratios.createToBare.median'],
     zero: ['non2xx'],
   },
   { script: 'bench:webhooks', args: ['--short'], positive: ['deliveriesPerSec', 'latencyMs.max', 'cpu.serviceMicrosPerDelivery'], equal: [['delivered', 'events']] },

@@ -11,6 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { BANK_CATALOGUE_JSON } from '../src/banks/banks.controller';
 import { parseAblations } from '../src/http/ablations';
 import { PUBLIC_ROUTE, Public } from '../src/http/public.decorator';
+import { switchOffBodyValidationForBench } from '../src/http/validate-body';
 import { fail, runService } from '../src/service';
 
 @Controller('bench/unguarded-banks')
@@ -36,4 +37,5 @@ try {
 } catch (error) {
   fail('BENCH_ABLATE', error);
 }
+if (ablate?.has('validation')) switchOffBodyValidationForBench();
 runService([UnguardedBanksController], { fastifyRoutes: fastifyTwins, ablate }).catch((error: unknown) => fail('the service failed to start', error));

@@ -220,7 +220,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   app.setGlobalPrefix(API_PREFIX);
   await app.init();
   await foundation.merchantsSync?.start();
-  if (options.startJobs !== false) foundation.jobs.start();
+  if (options.startJobs !== false && !ablate.has('jobs')) foundation.jobs.start();
   return app;
 }
 

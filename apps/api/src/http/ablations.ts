@@ -24,6 +24,10 @@ export const ABLATABLE = [
   'nonce',
   /** The signing pre-filter of the head; the signature check then reads the headers itself. */
   'prefilter',
+  /** The background jobs (webhook deliveries, dispatchers, sweeps, store probes): what they take from the core while requests are served. */
+  'jobs',
+  /** A body's validation against its DTO (class-transformer and class-validator); the body is taken as sent. Payin create only. */
+  'validation',
 ] as const;
 
 export type Ablatable = (typeof ABLATABLE)[number];

@@ -4,12 +4,21 @@ import { validateSync, type ValidationError } from 'class-validator';
 import { validationFailed } from '../errors/api.exception';
 import { displayTextError } from './display-text';
 
+/** Set by bench:server --ablate's `validation` variant alone (apps/api/bench/bench-server.ts); nothing in the service sets it. */
+let validationSwitchedOffForBench = false;
+
+/** bench:server --ablate only: bodies are taken as sent, to measure what validating them costs. */
+export function switchOffBodyValidationForBench(): void {
+  validationSwitchedOffForBench = true;
+}
+
 /**
  * Validates a parsed body against a DTO. Unknown fields are refused, as Stripe
  * does, so that a typo never silently drops data; so is any string that would
  * not display as it reads (displayTextError). Every failing field is reported at once.
  */
 export function validateBody<T extends object>(dto: ClassConstructor<T>, allowedFields: readonly string[], body: Record<string, unknown>, extraErrors: FieldError[] = []): T {
+  if (validationSwitchedOffForBench) return body as T;
   const errors: FieldError[] = [];
   // Nothing visible is reported last, so that a field's own rule (a pattern, a type) speaks first when it fails too.
   const blanks: FieldError[] = [];
