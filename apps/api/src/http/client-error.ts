@@ -13,18 +13,23 @@ import { sendError } from '../errors/send-error';
  * the head's (HEADERS_TIMEOUT_MS). Node reports both with one code.
  */
 export class ArrivedHeads {
-  /** Each connection's latest answer: its request's head had arrived, and while it is unfinished, that request is the current one. One map write a request, no listener. */
-  private readonly answers = new WeakMap<Socket, http.ServerResponse>();
+  /**
+   * Each connection's latest request, from the moment its head arrived: while
+   * it is incomplete (its body still arriving), a timeout is the whole
+   * request's. Node stops the request's timer exactly when it completes. One
+   * map write a request, and no listener; the entry goes with the connection.
+   */
+  private readonly requests = new WeakMap<Socket, http.IncomingMessage>();
 
   watch(server: http.Server): void {
-    server.on('request', (request: http.IncomingMessage, response: http.ServerResponse) => {
-      this.answers.set(request.socket, response);
+    server.on('request', (request: http.IncomingMessage) => {
+      this.requests.set(request.socket, request);
     });
   }
 
   has(socket: Socket): boolean {
-    const answer = this.answers.get(socket);
-    return answer !== undefined && !answer.writableFinished;
+    const request = this.requests.get(socket);
+    return request !== undefined && !request.complete;
   }
 }
 
