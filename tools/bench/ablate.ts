@@ -15,9 +15,10 @@
 // rounds, so that a change's before and after are measured side by side; it
 // runs from beside this build's, to find the same files and packages.
 // --money adds a third column, the payin create: every process then runs on
-// one private PostgreSQL database (as production does; DATABASE_POOL_SIZE 4
-// each, so that they fit PostgreSQL's connections), and the create is offered
-// FRACTION of its own saturation, found as the signed route's is.
+// one private PostgreSQL database (as production does; a pool of 4 and the
+// merchants' LISTEN connection each, so that they fit PostgreSQL's 100), and
+// the create is offered FRACTION of its own saturation, found as the signed
+// route's is. The processes' jobs poll that one database together.
 //   npm run -s bench:server -- --ablate [--money] [--rounds R] [--seconds N] [--rate-fraction F] [--against FILE] [--json]
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -38,7 +39,7 @@ const COMPONENTS = [
   ['rate-limit', "the API key's rate limits", 'signed'],
   ['nonce', 'the nonce claim', 'signed'],
   ['prefilter', 'the signing pre-filter', 'signed'],
-  ['jobs', 'the background jobs (polls, sweeps, probes)', 'both'],
+  ['jobs', "the background jobs (not the merchants' sync)", 'both'],
   ['validation', 'the body validation (class-validator)', 'create'],
 ] as const;
 
@@ -124,7 +125,7 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 
 export async function measureAblations(options: AblateOptions): Promise<void> {
   if (!options.money) return measureAblationsOn(options, {});
-  // Each process keeps at most 4 connections, so that every variant's pool fits PostgreSQL's 100 together.
+  // Each process keeps a pool of 4 and one LISTEN connection, so that every variant's fit PostgreSQL's 100 together.
   return withPrivateDatabase((databaseUrl) => measureAblationsOn(options, { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '4' }));
 }
 
@@ -233,6 +234,7 @@ async function measureAblationsOn(options: AblateOptions, storeEnv: Record<strin
     /** One service process's CPU time per second while idle, and what that would add to each request at the offered rate. */
     idleCpuMicrosPerSecond,
     idleCpuMicrosPerRequestAtRate: round1(idleCpuMicrosPerSecond / rate),
+    ...(options.money ? { idleCpuMicrosPerCreateAtRate: round1(idleCpuMicrosPerSecond / createRate) } : {}),
     cores: PINNED ? 'every server on core 0, the load generator on core 1 (taskset)' : `not pinned (${os.availableParallelism()} cores, or no taskset)`,
     cpuMicrosPerRequest: levels,
     costMicros: costs,
@@ -252,7 +254,7 @@ async function measureAblationsOn(options: AblateOptions, storeEnv: Record<strin
   printAblations(result, options);
 }
 
-function printAblations(result: { idleCpuMicrosPerSecond: number; idleCpuMicrosPerRequestAtRate: number; offeredRps: number; signedSaturationRps: number; createSaturationRps?: number; createOfferedRps?: number; fraction: number; cores: string; cpuMicrosPerRequest: Record<string, Spread>; costMicros: Record<string, Partial<Record<Route, Spread>>>; ratios: Record<string, Spread>; non2xx: number }, options: AblateOptions): void {
+function printAblations(result: { idleCpuMicrosPerSecond: number; idleCpuMicrosPerRequestAtRate: number; idleCpuMicrosPerCreateAtRate?: number; offeredRps: number; signedSaturationRps: number; createSaturationRps?: number; createOfferedRps?: number; fraction: number; cores: string; cpuMicrosPerRequest: Record<string, Spread>; costMicros: Record<string, Partial<Record<Route, Spread>>>; ratios: Record<string, Spread>; non2xx: number }, options: AblateOptions): void {
   const show = (s: Spread | undefined) => (s === undefined ? '' : `${s.median.toFixed(1)} (${s.min.toFixed(1)}..${s.max.toFixed(1)})`);
   const creates = options.money ? `, the payin create's at ${result.createOfferedRps} req/s (${result.fraction} of its ${result.createSaturationRps}; every process on one PostgreSQL database)` : '';
   console.log(`every run at ${result.offeredRps} req/s (${result.fraction} of the signed route's ${result.signedSaturationRps} at saturation)${creates}, ${options.seconds} s each after 1 s not counted, ${options.rounds} interleaved rounds, the order turned each round; ${options.connections} connections; ${result.cores}`);
@@ -273,7 +275,8 @@ function printAblations(result: { idleCpuMicrosPerSecond: number; idleCpuMicrosP
     ['payin create, the --against build', 'against/create'],
   ];
   for (const [name, key] of levelRows) if (level[key] !== undefined) console.log(`  ${name.padEnd(44)}${show(level[key]).padStart(22)}`);
-  console.log(`  a service process idle: ${result.idleCpuMicrosPerSecond} µs of CPU a second, ${result.idleCpuMicrosPerRequestAtRate} µs per request at this rate`);
+  const perCreate = result.idleCpuMicrosPerCreateAtRate === undefined ? '' : `, ${result.idleCpuMicrosPerCreateAtRate} per create at the create's`;
+  console.log(`  a service process idle: ${result.idleCpuMicrosPerSecond} µs of CPU a second, ${result.idleCpuMicrosPerRequestAtRate} µs per request at this rate${perCreate}`);
   console.log(`what each component costs, µs per request: the full service's CPU minus the CPU without it, median (rounds' min..max):`);
   const columns: Route[] = options.money ? ['unguarded', 'signed', 'create'] : ['unguarded', 'signed'];
   console.log(`  ${'component'.padEnd(54)}${columns.map((route) => (route === 'create' ? 'payin create' : route).padStart(24)).join('')}`);
@@ -281,7 +284,7 @@ function printAblations(result: { idleCpuMicrosPerSecond: number; idleCpuMicrosP
   for (const [name, cost] of Object.entries(result.costMicros)) console.log(`  ${(names[name] ?? name).padEnd(54)}${columns.map((route) => show(cost[route]).padStart(24)).join('')}`);
   const r = result.ratios;
   const ratio = (s: Spread | undefined) => (s === undefined ? '' : `${s.median.toFixed(2)} (${s.min.toFixed(2)}..${s.max.toFixed(2)})`);
-  console.log(`ratios of CPU per request, median (rounds' min..max): unguarded / bare ${ratio(r.unguardedToBare)}, signed / unguarded ${ratio(r.signedToUnguarded)}, signed / bare ${ratio(r.signedToBare)}${r.createToBare === undefined ? '' : `, payin create / bare ${ratio(r.createToBare)}`}; non-2xx: ${result.non2xx}`);
+  console.log(`ratios of CPU per request, median (rounds' min..max): unguarded / bare ${ratio(r.unguardedToBare)}, signed / unguarded ${ratio(r.signedToUnguarded)}, signed / bare ${ratio(r.signedToBare)}${r.createToBare === undefined ? '' : `, payin create / bare ${ratio(r.createToBare)} (each at its own rate)`}; non-2xx: ${result.non2xx}`);
   if (r.againstUnguardedToBare !== undefined) console.log(`the --against build's ratios: unguarded / bare ${ratio(r.againstUnguardedToBare)}, signed / unguarded ${ratio(r.againstSignedToUnguarded)}`);
   if (options.short) console.log('(short mode: too brief for figures worth quoting)');
 }

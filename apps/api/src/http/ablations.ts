@@ -2,7 +2,8 @@
  * The per-request components `bench:server -- --ablate` switches off, one at
  * a time, to find what each costs by taking it away. Only the benchmark's
  * own entry (apps/api/bench/bench-server.ts, built beside main.js and never
- * deployed) sets them, through `CreateAppOptions.ablate`; the service's
+ * deployed) sets them, through `CreateAppOptions.ablate` (and, for
+ * `validation`, validate-body.ts's switch); the service's
  * entry never does, and no setting or request can.
  */
 export const ABLATABLE = [
@@ -24,9 +25,9 @@ export const ABLATABLE = [
   'nonce',
   /** The signing pre-filter of the head; the signature check then reads the headers itself. */
   'prefilter',
-  /** The background jobs (webhook deliveries, dispatchers, sweeps, store probes): what they take from the core while requests are served. */
+  /** The background jobs (webhook deliveries, dispatchers, sweeps, store probes): what they take from the core while requests are served. The merchants' sync stays: without it the signature check fails closed. */
   'jobs',
-  /** A body's validation against its DTO (class-transformer and class-validator); the body is taken as sent. Payin create only. */
+  /** A body's validation against its DTO (class-transformer and class-validator); the body is taken as sent. Payin create only; a module-level switch (http/validate-body.ts) that bench-server.ts alone sets. */
   'validation',
 ] as const;
 

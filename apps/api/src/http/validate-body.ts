@@ -4,7 +4,7 @@ import { validateSync, type ValidationError } from 'class-validator';
 import { validationFailed } from '../errors/api.exception';
 import { displayTextError } from './display-text';
 
-/** Set by bench:server --ablate's `validation` variant alone (apps/api/bench/bench-server.ts); nothing in the service sets it. */
+/** Set by bench:server --ablate's variants that switch `validation` off (apps/api/bench/bench-server.ts); nothing in the service sets it. */
 let validationSwitchedOffForBench = false;
 
 /** bench:server --ablate only: bodies are taken as sent, to measure what validating them costs. */
