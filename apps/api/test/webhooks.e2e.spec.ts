@@ -47,7 +47,8 @@ function deliverySuite(start: (env: Record<string, string>, options?: CreateAppO
     api = await start(QUICK);
     // 5 s to answer, not QUICK's 1 s: on a busy machine a receiver answering at once may take over a second, and its answer would be lost to the timeout.
     timed = await start({ ...QUICK, WEBHOOK_TIMEOUT_MS: '5000', WEBHOOK_POLL_INTERVAL_MS: '60000' }, { overrides: { clock: clock.now } });
-  });
+    // Two apps boot here, each migrating its own embedded database on PGlite: on a busy machine that has taken over 30 s together.
+  }, 120_000);
   afterAll(async () => {
     await api.close();
     await timed.close();
