@@ -1,0 +1,104 @@
+// bench:server -- --rounds R: the guard's throughput ratios, signed / unguarded
+// and signed / bare, from the three contenders at saturation in R interleaved
+// rounds, the order turned one place each round: runs side by side in time
+// share more of the machine's drift than the full run's. Both servers stay up
+// on core 0 throughout, the idle one included.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { PacedRequest } from './paced-load';
+import { bankListOf, bareServerFile, MAIN, medianOf, PINNED, SERVICE_ENV, signed, startServer, stop, stopBare } from './service-process';
+
+interface RoundFigures {
+  rps: number;
+  non2xx: number;
+}
+
+export interface RoundsOptions {
+  rounds: number;
+  seconds: number;
+  warmupSeconds: number;
+  connections: number;
+  json: boolean;
+  short: boolean;
+  /** bench:server's closed-loop load at saturation, for `seconds`. */
+  load: (url: string, request: () => PacedRequest, seconds: number) => Promise<RoundFigures>;
+}
+
+type RoundContender = 'bare' | 'unguarded' | 'guarded';
+
+/** --rounds: the guard's throughput ratios from runs side by side in time, round after round. */
+export async function measureInRounds(options: RoundsOptions): Promise<void> {
+  const { rounds, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS, connections: CONNECTIONS, load } = options;
+  const banksPath = '/payment/merchant-api/banks';
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));
+  let service: Awaited<ReturnType<typeof startServer>> | undefined;
+  let bare: { server: Awaited<ReturnType<typeof startServer>>; file: string } | undefined;
+  const measured: Array<Record<RoundContender, RoundFigures>> = [];
+  let warmupNon2xx = 0;
+  try {
+    service = await startServer([MAIN], { ...SERVICE_ENV, DATA_DIR: dataDir }, '/payment/health/ready');
+    const serviceUrl = service.url;
+    const file = bareServerFile(await bankListOf(serviceUrl));
+    bare = { server: await startServer([file], {}, '/ready'), file };
+    const bareUrl = bare.server.url;
+    const contenders: Record<RoundContender, (seconds: number) => Promise<RoundFigures>> = {
+      bare: (seconds) => load(bareUrl, () => ({ method: 'GET', path: banksPath }), seconds),
+      unguarded: (seconds) => load(serviceUrl, () => ({ method: 'GET', path: '/payment/bench/unguarded-banks' }), seconds),
+      guarded: (seconds) => load(serviceUrl, signed('GET', banksPath), seconds),
+    };
+    const order: RoundContender[] = ['bare', 'unguarded', 'guarded'];
+    // Each contender's first seconds run cold code: warmed once, not counted but for its answers.
+    if (WARMUP_SECONDS > 0) for (const contender of order) warmupNon2xx += (await contenders[contender](WARMUP_SECONDS)).non2xx;
+    for (let round = 0; round < rounds; round++) {
+      const figures = {} as Record<RoundContender, RoundFigures>;
+      for (let i = 0; i < order.length; i++) {
+        const contender = order[(round + i) % order.length] as RoundContender;
+        figures[contender] = await contenders[contender](SECONDS);
+      }
+      measured.push(figures);
+    }
+  } finally {
+    if (bare) await stopBare(bare.server, bare.file);
+    if (service) await stop(service.process);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+  const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
+  const perRound = measured.map((f) => ({
+    bareRps: f.bare.rps,
+    unguardedRps: f.unguarded.rps,
+    guardedRps: f.guarded.rps,
+    guardedToUnguarded: ratio(f.guarded.rps, f.unguarded.rps),
+    guardedToBare: ratio(f.guarded.rps, f.bare.rps),
+  }));
+  const spread = (pick: (round: (typeof perRound)[number]) => number) => {
+    const sorted = perRound.map(pick).sort((a, b) => a - b);
+    return { median: medianOf(sorted), min: sorted[0] as number, max: sorted[sorted.length - 1] as number };
+  };
+  const result = {
+    node: process.version,
+    mode: options.short ? 'rounds, short' : 'rounds',
+    rounds,
+    secondsPerRun: SECONDS,
+    warmupSecondsPerContender: WARMUP_SECONDS,
+    connections: CONNECTIONS,
+    cores: PINNED ? 'both servers on core 0, load generator on core 1 (taskset)' : `not pinned (${os.availableParallelism()} cores, or no taskset)`,
+    perRound,
+    guardedToUnguarded: spread((r) => r.guardedToUnguarded),
+    guardedToBare: spread((r) => r.guardedToBare),
+    non2xx: warmupNon2xx + measured.reduce((n, f) => n + f.bare.non2xx + f.unguarded.non2xx + f.guarded.non2xx, 0),
+  };
+  if (options.json) {
+    console.log(JSON.stringify(result));
+    return;
+  }
+  const warmup = WARMUP_SECONDS > 0 ? `each contender warmed ${WARMUP_SECONDS} s once, before round 1` : 'no warm-up';
+  console.log(`bare, unguarded and signed at saturation in ${rounds} interleaved rounds of ${SECONDS} s each, the order turned each round; ${warmup}; ${CONNECTIONS} connections; ${result.cores}`);
+  const columns: Array<[string, number]> = [['round', 7], ['bare req/s', 12], ['unguarded req/s', 17], ['signed req/s', 14], ['signed/unguarded', 18], ['signed/bare', 13]];
+  const row = (cells: Array<string | number>) => cells.map((cell, i) => (i === 0 ? String(cell).padEnd(columns[i]?.[1] ?? 0) : String(cell).padStart(columns[i]?.[1] ?? 0))).join('');
+  console.log(row(columns.map(([name]) => name)));
+  perRound.forEach((r, i) => console.log(row([i + 1, r.bareRps, r.unguardedRps, r.guardedRps, r.guardedToUnguarded.toFixed(2), r.guardedToBare.toFixed(2)])));
+  const show = (s: { median: number; min: number; max: number }) => `${s.median.toFixed(2)} (rounds' min ${s.min.toFixed(2)}, max ${s.max.toFixed(2)})`;
+  console.log(`median of the rounds: signed/unguarded ${show(result.guardedToUnguarded)}, signed/bare ${show(result.guardedToBare)}; non-2xx: ${result.non2xx}`);
+  if (options.short) console.log('(short mode: too brief for figures worth quoting)');
+}
