@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '@paysign/signing';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Payin } from '@paysign/contracts';
 import { CheckoutLinks } from './checkout-links';
@@ -145,5 +145,5 @@ export class PayinsService {
 /** Equal for requests that mean the same payin: 1000.50 and 1000.5 are one amount. */
 function fingerprint(fields: Omit<NewPayin, 'requestFingerprint' | 'createdAt' | 'expiresAt' | 'checkoutSeed' | 'checkoutTokenHash' | 'provider'>): string {
   const normalised = [fields.amountMinor.toString(), fields.currency, fields.customerEmail, fields.customerName, fields.gateway, fields.narration, fields.notifyUrl, fields.redirectUrl];
-  return createHash('sha256').update(JSON.stringify(normalised)).digest('hex');
+  return sha256Hex(JSON.stringify(normalised));
 }

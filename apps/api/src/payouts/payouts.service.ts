@@ -1,5 +1,5 @@
 import type { SqlQueryable } from '../db/sql-client';
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '@paysign/signing';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
 import type { Payout } from '@paysign/contracts';
@@ -287,5 +287,5 @@ function fingerprint(amountMinor: bigint, input: CreatePayoutDto): string {
   const normalised = [amountMinor.toString(), input.currency, input.enquiryId, input.narration, input.expectedAccountName ?? null, input.notifyUrl ?? null];
   // Added last, and only when given, so that a payout created before batches keeps its fingerprint.
   if (input.batchReference) normalised.push(input.batchReference);
-  return createHash('sha256').update(JSON.stringify(normalised)).digest('hex');
+  return sha256Hex(JSON.stringify(normalised));
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '@paysign/signing';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Refund } from '@paysign/contracts';
 import { EnquiryRecords } from '../accounts/enquiry-records';
@@ -210,5 +210,5 @@ function replayed(refund: StoredRefund, input: CreateRefundDto): StoredRefund {
 function fingerprint(input: CreateRefundDto): string {
   const amount = input.amount === undefined ? null : moneyFromAmount(input.amount, 'NGN').minor.toString();
   const normalised = [input.payinReference, amount, input.reason ?? null, input.merchantNote ?? null, input.customerNote ?? null, input.notifyUrl ?? null];
-  return createHash('sha256').update(JSON.stringify(normalised)).digest('hex');
+  return sha256Hex(JSON.stringify(normalised));
 }
