@@ -27,7 +27,7 @@ export const ABLATABLE = [
   'prefilter',
   /** The background jobs (webhook deliveries, dispatchers, sweeps, store probes): what they take from the core while requests are served. The merchants' sync stays: without it the signature check fails closed. */
   'jobs',
-  /** A body's validation against its DTO (class-transformer and class-validator); the body is taken as sent. Payin create only; a module-level switch (http/validate-body.ts) that bench-server.ts alone sets. */
+  /** A body's validation against its DTO (class-validator); the body is taken as sent. Payin create only; a module-level switch (http/validate-body.ts) that bench-server.ts alone sets. */
   'validation',
 ] as const;
 

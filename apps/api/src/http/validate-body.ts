@@ -1,5 +1,4 @@
 import type { FieldError } from '@paysign/contracts';
-import { plainToInstance, type ClassConstructor } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import { validationFailed } from '../errors/api.exception';
 import { displayTextError } from './display-text';
@@ -17,7 +16,7 @@ export function switchOffBodyValidationForBench(): void {
  * does, so that a typo never silently drops data; so is any string that would
  * not display as it reads (displayTextError). Every failing field is reported at once.
  */
-export function validateBody<T extends object>(dto: ClassConstructor<T>, allowedFields: readonly string[], body: Record<string, unknown>, extraErrors: FieldError[] = []): T {
+export function validateBody<T extends object>(dto: new () => T, allowedFields: readonly string[], body: Record<string, unknown>, extraErrors: FieldError[] = []): T {
   if (validationSwitchedOffForBench) return body as T;
   const errors: FieldError[] = [];
   // Nothing visible is reported last, so that a field's own rule (a pattern, a type) speaks first when it fails too.
@@ -32,9 +31,12 @@ export function validateBody<T extends object>(dto: ClassConstructor<T>, allowed
       errors.push(textError);
     }
   }
-  // Only known fields reach class-transformer, so keys like __proto__ never do.
-  const known = Object.fromEntries(Object.entries(body).filter(([field]) => allowedFields.includes(field)));
-  const instance = plainToInstance(dto, known, { enableImplicitConversion: false });
+  // Only known fields reach the instance, so keys like __proto__ never do. No DTO transforms a field (no class-transformer decorator), so
+  // the instance is the fields as sent: class-transformer's plainToInstance made the same, for about 2 % of a payin create's CPU.
+  const instance = new dto();
+  for (const [field, value] of Object.entries(body)) {
+    if (allowedFields.includes(field)) (instance as Record<string, unknown>)[field] = value;
+  }
   for (const error of validateSync(instance, { forbidUnknownValues: true, validationError: { target: false, value: false } })) {
     if (errors.some((e) => e.field === error.property)) continue;
     errors.push(toFieldError(error));
