@@ -87,6 +87,14 @@ function repositorySuite(open: () => Promise<{ client: SqlClient; dispose: () =>
     expect(await repository.find({ merchantId: 'MCH-A', reference: 'r-1' })).toEqual(stored);
   });
 
+  it('answers a create with every field as it reads back, the optional ones set', async () => {
+    const full = payin('r-full', { gateway: 'card', narration: 'Order 77', notifyUrl: 'https://merchant.example/hooks', redirectUrl: 'https://merchant.example/done', amountMinor: 9007199254740993n });
+    const { created, payin: stored } = await repository.insertIfAbsent(full);
+    expect(created).toBe(true);
+    expect(stored).toMatchObject({ version: 1, needsAttention: false, feeMinor: null, refundedMinor: 0n, refundingMinor: 0n, attempts: [], providerReference: null });
+    expect(await repository.find({ merchantId: 'MCH-A', reference: 'r-full' })).toEqual(stored);
+  });
+
   it('returns the existing payin for an existing reference, unchanged', async () => {
     const first = await repository.insertIfAbsent(payin('r-2'));
     const second = await repository.insertIfAbsent(payin('r-2', { amountMinor: 1n, requestFingerprint: 'f2' }));
