@@ -4,7 +4,6 @@ import type { Socket } from 'node:net';
 import type { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config';
-import { requestLogger } from '../logging/request-logger';
 import { answerClientError, answerRouterError, type ArrivedHeads } from './client-error';
 
 type FastifyOptions = NonNullable<ConstructorParameters<typeof FastifyAdapter>[0]>;
@@ -16,7 +15,6 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export function httpServerOptions(config: AppConfig, logger: Logger, heads: ArrivedHeads): Omit<FastifyOptions, 'logController'> {
   return {
     loggerInstance: logger,
-    childLoggerFactory: requestLogger,
     bodyLimit: config.bodyLimitBytes,
     genReqId: (request: IncomingMessage) => {
       const given = request.headers['x-request-id'];

@@ -66,9 +66,7 @@ export function registerRequestHooks(fastify: FastifyInstance, deps: RequestHook
   const log = !ablate.has('log');
   const logLine = (request: FastifyRequest, reply: FastifyReply, route: string, outcome: string): void => {
     const status = reply.statusCode;
-    // On Fastify's logger, not request.log, so that no request makes a child logger only for this line (logging/request-logger.ts): with reqId first, the line is the child's, byte for byte.
     const line = {
-      reqId: request.id,
       requestId: request.id,
       method: request.method,
       path: loggablePath(request.url.split('?')[0] ?? ''),
@@ -79,8 +77,8 @@ export function registerRequestHooks(fastify: FastifyInstance, deps: RequestHook
       outcome,
       durationMs: Math.round(reply.elapsedTime),
     };
-    if (PROBE_ROUTES.has(route) && status < 400) fastify.log.debug(line, 'request completed');
-    else fastify.log.info(line, 'request completed');
+    if (PROBE_ROUTES.has(route) && status < 400) request.log.debug(line, 'request completed');
+    else request.log.info(line, 'request completed');
   };
   fastify.addHook('onResponse', (request, reply, done) => {
     const outcome = request.outcome ?? (reply.statusCode < 400 ? 'OK' : `HTTP_${reply.statusCode}`);
