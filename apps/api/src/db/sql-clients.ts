@@ -226,7 +226,12 @@ interface Queryable {
  */
 function runStatement(on: Queryable, sql: string, params: unknown[] | undefined, options: QueryOptions | undefined): Promise<QueryResult> {
   if (options?.timeoutMs === undefined) return on.query(sql, params);
-  return on.query({ text: sql, ...(params === undefined ? {} : { values: params }), query_timeout: options.timeoutMs } as QueryConfig);
+  return on.query(timedStatement(sql, params, options.timeoutMs));
+}
+
+/** A statement with its own read timeout, as node-postgres takes it: a config object, never a named one (transaction pooling would break it). */
+function timedStatement(sql: string, params: unknown[] | undefined, timeoutMs: number): QueryConfig {
+  return { text: sql, ...(params === undefined ? {} : { values: params }), query_timeout: timeoutMs } as QueryConfig;
 }
 
 /**
