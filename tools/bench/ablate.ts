@@ -125,7 +125,7 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 
 export async function measureAblations(options: AblateOptions): Promise<void> {
   if (!options.money) return measureAblationsOn(options, {});
-  // Each process keeps a pool of 4 and one LISTEN connection, so that every variant's fit PostgreSQL's 100 together.
+  // Each process keeps a pool of 4 and one LISTEN connection, so that every variant's connections fit PostgreSQL's 100 together.
   return withPrivateDatabase((databaseUrl) => measureAblationsOn(options, { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '4' }));
 }
 

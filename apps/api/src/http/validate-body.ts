@@ -32,7 +32,7 @@ export function validateBody<T extends object>(dto: new () => T, allowedFields: 
     }
   }
   // Only known fields reach the instance, so keys like __proto__ never do. No DTO transforms a field (no class-transformer decorator), so
-  // the instance is the fields as sent: class-transformer's plainToInstance made the same, for about 2 % of a payin create's CPU.
+  // the instance is the fields as sent: class-transformer's plainToInstance made the same, its transform alone 0.8 % of a payin create's CPU profile.
   const instance = new dto();
   for (const [field, value] of Object.entries(body)) {
     if (allowedFields.includes(field)) (instance as Record<string, unknown>)[field] = value;
