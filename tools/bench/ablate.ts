@@ -26,7 +26,7 @@ import * as path from 'node:path';
 import autocannon from 'autocannon';
 import { cpuMicros } from './cpu';
 import { pacedLoad, type PacedRequest } from './paced-load';
-import { bankListOf, bareServerFile, MAIN, medianOf, PINNED, SERVICE_ENV, signed, startServer, stop, stopBare, withPrivateDatabase } from './service-process';
+import { AGAINST_MAIN, bankListOf, bareServerFile, MAIN, medianOf, PINNED, SERVICE_ENV, signed, startServer, stop, stopBare, withPrivateDatabase } from './service-process';
 
 /** The components of apps/api/src/http/ablations.ts, with what the table calls them; bench-server.ts refuses a name it does not know. */
 const COMPONENTS = [
@@ -47,8 +47,6 @@ type Route = 'unguarded' | 'signed' | 'create';
 /** The routes a component is measured on: a signed route's components are the create's too. */
 const ROUTES_OF = { both: ['unguarded', 'signed', 'create'], signed: ['signed', 'create'], create: ['create'] } as const;
 
-/** Where --against's build runs from: beside this build's bench-server.js, removed after the run. */
-const AGAINST_MAIN = path.join(path.dirname(MAIN), 'bench-server.against.js');
 interface Variant {
   name: string;
   ablate: string[];

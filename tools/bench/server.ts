@@ -14,7 +14,9 @@
 //   npm run -s bench:server -- --money [--seconds N] [--profile DIR] [--json]
 //   npm run -s bench:server -- --rounds R [--seconds N] [--short] [--json]
 //   npm run -s bench:server -- --ablate [--rounds R] [--seconds N] [--rate-fraction F] [--against FILE] [--short] [--json]
+//   npm run -s bench:server -- --idle [--rounds R] [--seconds N] [--against FILE] [--short] [--json]
 // --ablate: what each per-request component costs, by switching it off; see ablate.ts.
+// --idle: what a service process costs while it serves nothing, on each store; see idle.ts.
 // --rate-fraction F: each route offered F of its own saturation; see fixed-rate.ts.
 // --money measures only payin, payout and refund creation on PostgreSQL, the
 // paths that move money; --profile DIR then prints the top entries of each run.
@@ -43,6 +45,7 @@ import { bankListOf, bareServerFile, MAIN, PINNED, SERVICE_ENV, signed, startSer
 import { measureMemoryPlateau } from './memory-plateau';
 import { measureInRounds } from './rounds';
 import { measureAtFixedRate } from './fixed-rate';
+import { measureIdle } from './idle';
 
 const { values } = parseArgs({
   options: {
@@ -57,6 +60,7 @@ const { values } = parseArgs({
     money: { type: 'boolean', default: false },
     rounds: { type: 'string' },
     ablate: { type: 'boolean', default: false },
+    idle: { type: 'boolean', default: false },
     against: { type: 'string' },
   },
 });
@@ -213,7 +217,14 @@ async function measureMoneyPaths(): Promise<void> {
 async function main(): Promise<void> {
   // Checked before the build, which takes a minute: a mistyped option fails at once.
   const modes = (['memory', 'money', 'rounds', 'rate-fraction'] as const).filter((mode) => values[mode] !== undefined && values[mode] !== false);
-  if (values.against !== undefined && !values.ablate) throw new Error('--against belongs to --ablate: give both');
+  if (values.against !== undefined && !values.ablate && !values.idle) throw new Error('--against belongs to --ablate or --idle: give one of them');
+  if (values.idle) {
+    const others = (['memory', 'money', 'rate-fraction', 'ablate', 'profile'] as const).filter((option) => values[option] !== undefined && values[option] !== false);
+    if (others.length > 0) throw new Error(`--idle takes --rounds, --seconds, --against and --json, not --${others.join(' or --')}`);
+    const idleRounds = values.rounds === undefined ? (values.short ? 1 : 3) : wholeNumberOption('--rounds', values.rounds, 1, 100);
+    buildService();
+    return measureIdle({ rounds: idleRounds, seconds: Number(values.seconds ?? (values.short ? 3 : 20)), warmupSeconds: values.short ? 3 : 10, against: values.against, json: values.json, short: values.short });
+  }
   if (values.ablate) {
     const ablateRounds = values.rounds === undefined ? (values.short ? 1 : 5) : wholeNumberOption('--rounds', values.rounds, 1, 100);
     const ablateFraction = values['rate-fraction'] === undefined ? 0.5 : Number(values['rate-fraction']);

@@ -15,6 +15,8 @@ export const MAIN = path.join(ROOT, 'apps/api/dist/bench-server.js');
 const KEY = { apiKey: 'pk_sandbox_demo', secretKey: 'sk_sandbox_demo_public_not_secret', merchantId: 'MCH-SANDBOX-0001', tenantId: 'TEN-SANDBOX' };
 /** The PostgreSQL the benchmarks make their private databases on. */
 const ADMIN_DATABASE_URL = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+/** Where another build's bench-server.js runs from, for --against: beside this build's, so that it finds the same node_modules; removed after the run. */
+export const AGAINST_MAIN = path.join(path.dirname(MAIN), 'bench-server.against.js');
 /** With two or more cores and taskset, the servers run on core 0 and the load generator on core 1. */
 export const PINNED = os.availableParallelism() >= 2 && fs.existsSync('/usr/bin/taskset');
 
@@ -89,10 +91,13 @@ fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });`;
   return file;
 }
 
+/** How many private databases this process has made: each is named apart, so that one may be made inside another's use. */
+let privateDatabases = 0;
+
 /** Runs `use` with the URL of a fresh database on the PostgreSQL at ADMIN_DATABASE_URL, dropped afterwards. */
 export async function withPrivateDatabase<T>(use: (databaseUrl: string) => Promise<T>): Promise<T> {
   const admin = new Pool({ connectionString: ADMIN_DATABASE_URL });
-  const database = `paysign_bench_${process.pid}`;
+  const database = `paysign_bench_${process.pid}_${(privateDatabases += 1)}`;
   await admin.query(`CREATE DATABASE ${database}`);
   try {
     const url = new URL(ADMIN_DATABASE_URL);

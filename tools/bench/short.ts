@@ -50,6 +50,8 @@ const RUNS: ShortRun[] = [
     positive: ['offeredRps', 'createOfferedRps', 'cpuMicrosPerRequest.bare.median', 'cpuMicrosPerRequest.full/unguarded.median', 'cpuMicrosPerRequest.full/signed.median', 'cpuMicrosPerRequest.all/signed-fastify.median', 'cpuMicrosPerRequest.full/create.median', 'cpuMicrosPerRequest.validation/create.median', 'ratios.signedToUnguarded.median', 'ratios.createToBare.median'],
     zero: ['non2xx'],
   },
+  // The embedded database's figure only: a PostgreSQL service may use less than one clock tick (10 ms) in a short round.
+  { script: 'bench:server', args: ['--short', '--idle'], positive: ['embedded.this.median'] },
   { script: 'bench:webhooks', args: ['--short'], positive: ['deliveriesPerSec', 'latencyMs.max', 'cpu.serviceMicrosPerDelivery'], equal: [['delivered', 'events']] },
   { script: 'bench:stores', args: ['--short'], positive: ['redis.signedRequestsPerSec', 'postgres.payinCreatesPerSec', 'postgres.transitionsWithEventPerSec'] },
   { script: 'bench:cold-start', args: ['--short'], positive: ['fresh.readySeconds', 'fresh.databaseSeconds', 'warm.readySeconds'] },

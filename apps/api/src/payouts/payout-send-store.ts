@@ -1,4 +1,5 @@
 import type { PayoutStatus } from '@paysign/contracts';
+import { anyRow, IdleClaimGate } from '../db/idle-claim-gate';
 import type { SqlClient } from '../db/sql-client';
 import { sqlNow, sqlNowPlus, type StoreClock } from '../db/store-clock';
 import { observeThrough, type StoreProbe } from '../stores/store-probe';
@@ -13,6 +14,7 @@ import { PAYOUT_COLUMNS as COLUMNS, payoutFromRow as fromRow, type PayoutKey, ty
  */
 export class PayoutSendStore {
   private readonly observed: ReturnType<typeof observeThrough>;
+  private readonly idleClaims = new IdleClaimGate(() => anyRow(this.client, "SELECT 1 FROM payouts WHERE status = 'QUEUED'"));
 
   constructor(
     private readonly client: SqlClient,
@@ -41,34 +43,36 @@ export class PayoutSendStore {
    * holds (SKIP LOCKED), in one order with ties broken by key.
    */
   async claimQueued(limit: number, now: Date, firstCheckMs: number, sendThrough: { provider: string; newReference: () => string }): Promise<StoredPayout[]> {
-    return this.observed('claim', () =>
-      this.client.transaction(async (tx) => {
-        const { rows: taken } = await tx.query<{ merchant_id: string; reference: string }>(
-          `WITH turns AS (
-             SELECT merchant_id, reference, created_at, row_number() OVER (PARTITION BY merchant_id ORDER BY created_at, reference) AS merchant_turn
-             FROM payouts WHERE status = 'QUEUED')
-           SELECT p.merchant_id, p.reference FROM payouts p JOIN turns t ON t.merchant_id = p.merchant_id AND t.reference = p.reference
-           WHERE p.status = 'QUEUED'
-           ORDER BY t.merchant_turn, t.created_at, p.merchant_id, p.reference
-           LIMIT $1 FOR UPDATE OF p SKIP LOCKED`,
-          [limit],
-        );
-        if (taken.length === 0) return [];
-        // Each payout gets a reference the adapter minted; one it already had (never expected while QUEUED) is kept.
-        const params: unknown[] = [now.toISOString(), sendThrough.provider];
-        const firstCheck = sqlNowPlus(this.storeClock, params, firstCheckMs);
-        const values = taken.map((row) => `($${params.push(row.merchant_id)}, $${params.push(row.reference)}, $${params.push(sendThrough.newReference())})`);
-        const { rows } = await tx.query<PayoutRow>(
-          `UPDATE payouts SET status = 'PROCESSING', version = version + 1, provider = coalesce(payouts.provider, $2), provider_reference = coalesce(payouts.provider_reference, minted.provider_reference),
-             processing_at = $1::timestamptz, status_checks = 0, next_status_check_at = ${firstCheck}
-           FROM (VALUES ${values.join(', ')}) AS minted (merchant_id, reference, provider_reference)
-           WHERE payouts.merchant_id = minted.merchant_id AND payouts.reference = minted.reference AND payouts.status = 'QUEUED'
-           RETURNING ${COLUMNS.split(',').map((column) => `payouts.${column.trim()}`).join(', ')}`,
-          params,
-        );
-        return rows.map(fromRow);
-      }),
-    );
+    return this.observed('claim', () => this.idleClaims.claim(() => this.claimQueuedNow(limit, now, firstCheckMs, sendThrough)));
+  }
+
+  private claimQueuedNow(limit: number, now: Date, firstCheckMs: number, sendThrough: { provider: string; newReference: () => string }): Promise<StoredPayout[]> {
+    return this.client.transaction(async (tx) => {
+      const { rows: taken } = await tx.query<{ merchant_id: string; reference: string }>(
+        `WITH turns AS (
+           SELECT merchant_id, reference, created_at, row_number() OVER (PARTITION BY merchant_id ORDER BY created_at, reference) AS merchant_turn
+           FROM payouts WHERE status = 'QUEUED')
+         SELECT p.merchant_id, p.reference FROM payouts p JOIN turns t ON t.merchant_id = p.merchant_id AND t.reference = p.reference
+         WHERE p.status = 'QUEUED'
+         ORDER BY t.merchant_turn, t.created_at, p.merchant_id, p.reference
+         LIMIT $1 FOR UPDATE OF p SKIP LOCKED`,
+        [limit],
+      );
+      if (taken.length === 0) return [];
+      // Each payout gets a reference the adapter minted; one it already had (never expected while QUEUED) is kept.
+      const params: unknown[] = [now.toISOString(), sendThrough.provider];
+      const firstCheck = sqlNowPlus(this.storeClock, params, firstCheckMs);
+      const values = taken.map((row) => `($${params.push(row.merchant_id)}, $${params.push(row.reference)}, $${params.push(sendThrough.newReference())})`);
+      const { rows } = await tx.query<PayoutRow>(
+        `UPDATE payouts SET status = 'PROCESSING', version = version + 1, provider = coalesce(payouts.provider, $2), provider_reference = coalesce(payouts.provider_reference, minted.provider_reference),
+           processing_at = $1::timestamptz, status_checks = 0, next_status_check_at = ${firstCheck}
+         FROM (VALUES ${values.join(', ')}) AS minted (merchant_id, reference, provider_reference)
+         WHERE payouts.merchant_id = minted.merchant_id AND payouts.reference = minted.reference AND payouts.status = 'QUEUED'
+         RETURNING ${COLUMNS.split(',').map((column) => `payouts.${column.trim()}`).join(', ')}`,
+        params,
+      );
+      return rows.map(fromRow);
+    });
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { PayinStatus } from '@paysign/contracts';
+import { anyRow, IdleClaimGate } from '../db/idle-claim-gate';
 import { createdWindowConditions } from '../db/listing-conditions';
 import type { SqlClient, SqlQueryable } from '../db/sql-client';
 import { toDate } from '../db/sql-client';
@@ -54,6 +55,7 @@ const PAYIN_COLUMNS = `reference, status, amount_minor::text AS amount_minor, fe
 export class RefundStore {
   private readonly holds: RefundHolds;
   private readonly observed: ReturnType<typeof observeThrough>;
+  private readonly idleClaims = new IdleClaimGate(() => anyRow(this.client, "SELECT 1 FROM refunds WHERE status = 'PENDING'"));
 
   constructor(
     private readonly client: SqlClient,
@@ -222,34 +224,36 @@ export class RefundStore {
    */
   async claimPending(limit: number, now: Date, firstCheckMs: number, mint: { providers: readonly string[]; newReference: (provider: string) => string | undefined }, eventOf: RefundEventOf): Promise<StoredRefund[]> {
     if (mint.providers.length === 0) return [];
-    return this.observed('claim', () =>
-      this.client.transaction(async (tx) => {
-        // Only the refunds of providers configured here: another's would take this instance's turns without ever being sent.
-        const { rows: taken } = await tx.query<{ merchant_id: string; reference: string; provider: string }>(
-          `SELECT merchant_id, reference, provider FROM refunds WHERE status = 'PENDING' AND provider = ANY($2::text[]) ORDER BY created_at, merchant_id, reference LIMIT $1 FOR UPDATE SKIP LOCKED`,
-          [limit, mint.providers],
-        );
-        const minted = taken.flatMap((row) => {
-          const providerReference = mint.newReference(row.provider);
-          return providerReference === undefined ? [] : [{ ...row, providerReference }];
-        });
-        if (minted.length === 0) return [];
-        const params: unknown[] = [now.toISOString()];
-        const firstCheck = sqlNowPlus(this.storeClock, params, firstCheckMs);
-        const values = minted.map((row) => `($${params.push(row.merchant_id)}, $${params.push(row.reference)}, $${params.push(row.providerReference)})`);
-        const { rows } = await tx.query<RefundRow>(
-          `UPDATE refunds SET status = 'PROCESSING', version = version + 1, provider_reference = coalesce(refunds.provider_reference, minted.provider_reference),
-             processing_at = $1::timestamptz, status_checks = 0, next_status_check_at = ${firstCheck}
-           FROM (VALUES ${values.join(', ')}) AS minted (merchant_id, reference, provider_reference)
-           WHERE refunds.merchant_id = minted.merchant_id AND refunds.reference = minted.reference AND refunds.status = 'PENDING'
-           RETURNING ${COLUMNS.split(',').map((column) => `refunds.${column.trim()}`).join(', ')}`,
-          params,
-        );
-        const claimed = rows.map(fromRow);
-        await this.outbox.writeMany(tx, claimed.flatMap((refund) => eventOf(refund)));
-        return claimed;
-      }),
-    );
+    return this.observed('claim', () => this.idleClaims.claim(() => this.claimPendingNow(limit, now, firstCheckMs, mint, eventOf)));
+  }
+
+  private claimPendingNow(limit: number, now: Date, firstCheckMs: number, mint: { providers: readonly string[]; newReference: (provider: string) => string | undefined }, eventOf: RefundEventOf): Promise<StoredRefund[]> {
+    return this.client.transaction(async (tx) => {
+      // Only the refunds of providers configured here: another's would take this instance's turns without ever being sent.
+      const { rows: taken } = await tx.query<{ merchant_id: string; reference: string; provider: string }>(
+        `SELECT merchant_id, reference, provider FROM refunds WHERE status = 'PENDING' AND provider = ANY($2::text[]) ORDER BY created_at, merchant_id, reference LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [limit, mint.providers],
+      );
+      const minted = taken.flatMap((row) => {
+        const providerReference = mint.newReference(row.provider);
+        return providerReference === undefined ? [] : [{ ...row, providerReference }];
+      });
+      if (minted.length === 0) return [];
+      const params: unknown[] = [now.toISOString()];
+      const firstCheck = sqlNowPlus(this.storeClock, params, firstCheckMs);
+      const values = minted.map((row) => `($${params.push(row.merchant_id)}, $${params.push(row.reference)}, $${params.push(row.providerReference)})`);
+      const { rows } = await tx.query<RefundRow>(
+        `UPDATE refunds SET status = 'PROCESSING', version = version + 1, provider_reference = coalesce(refunds.provider_reference, minted.provider_reference),
+           processing_at = $1::timestamptz, status_checks = 0, next_status_check_at = ${firstCheck}
+         FROM (VALUES ${values.join(', ')}) AS minted (merchant_id, reference, provider_reference)
+         WHERE refunds.merchant_id = minted.merchant_id AND refunds.reference = minted.reference AND refunds.status = 'PENDING'
+         RETURNING ${COLUMNS.split(',').map((column) => `refunds.${column.trim()}`).join(', ')}`,
+        params,
+      );
+      const claimed = rows.map(fromRow);
+      await this.outbox.writeMany(tx, claimed.flatMap((refund) => eventOf(refund)));
+      return claimed;
+    });
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { DeliveryAttempt, EventDeliveryLog } from '@paysign/contracts';
 import type { ReceiverCircuitSettings } from '../config/app-config';
+import { anyRow, IdleClaimGate } from '../db/idle-claim-gate';
 import { toDate, type SqlClient } from '../db/sql-client';
 import { sqlNow, sqlNowPlus, type StoreClock } from '../db/store-clock';
 import type { WebhookQueueState } from '../metrics/service-metrics';
@@ -104,6 +105,8 @@ const COLUMNS = 'id, merchant_id, object_type, object_id, type, version, payload
 
 /** Delivery of the outbox: claims, attempts and the delivery log, on the rows the events module writes. */
 export class SqlWebhookEventRepository {
+  private readonly idleClaims = new IdleClaimGate(() => anyRow(this.client, "SELECT 1 FROM outbox_events WHERE status = 'pending'"));
+
   constructor(
     private readonly client: SqlClient,
     private readonly storeClock: StoreClock,
@@ -131,6 +134,11 @@ export class SqlWebhookEventRepository {
    * merchant comes before any batch's second.
    */
   async claimDue(leaseMs: number, limit: number, fairness: ClaimFairness): Promise<ClaimedWebhookEvent[]> {
+    // Every event the claim can touch is pending: spent, in flight, or due.
+    return this.idleClaims.claim(() => this.claimDueNow(leaseMs, limit, fairness));
+  }
+
+  private claimDueNow(leaseMs: number, limit: number, fairness: ClaimFairness): Promise<ClaimedWebhookEvent[]> {
     return this.client.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK]);
       const batch = fairness.receiverBatch ?? { events: 0, roundMs: 0 };
