@@ -3,7 +3,7 @@
 // store in turn, the embedded database and then PostgreSQL, this build's
 // service and, with --against FILE (a copy of an earlier build's
 // apps/api/dist/bench-server.js), that build's, up side by side on core 0,
-// each on a database of its own; after a warm-up, each one's CPU time over
+// each on a database of its own, nonces in memory; after a warm-up, each one's CPU time over
 // R rounds of SECONDS, read together, so that both see the same machine.
 //   npm run -s bench:server -- --idle [--rounds R] [--seconds N] [--against FILE] [--json]
 import * as fs from 'node:fs';
@@ -40,13 +40,11 @@ const spreadOf = (values: number[]): Spread => {
 /** --idle: each build's CPU milliseconds a second while it serves nothing, on each store. */
 export async function measureIdle(options: IdleOptions): Promise<void> {
   const builds: Array<[Build, string]> = [['this', MAIN], ...(options.against === undefined ? [] : [['against', AGAINST_MAIN] as [Build, string]])];
-  if (options.against !== undefined) {
-    if (!fs.existsSync(options.against)) throw new Error(`--against ${options.against}: no such file; give a copy of an earlier build's apps/api/dist/bench-server.js`);
-    fs.copyFileSync(options.against, AGAINST_MAIN);
-  }
+  if (options.against !== undefined) fs.copyFileSync(options.against, AGAINST_MAIN);
   const result = {} as Record<Store, Partial<Record<Build, Spread>>>;
   try {
-    result.embedded = await measureSideBySide(builds, builds.map(() => ({})), options);
+    // DATABASE_URL names the PostgreSQL the private databases are made on; the embedded runs must not inherit it.
+    result.embedded = await measureSideBySide(builds, builds.map(() => ({ DATABASE_URL: '' })), options);
     result.postgres = await withPrivateDatabase((first) =>
       builds.length === 1 ? measureSideBySide(builds, [{ DATABASE_URL: first }], options) : withPrivateDatabase((second) => measureSideBySide(builds, [{ DATABASE_URL: first }, { DATABASE_URL: second }], options)),
     );
@@ -72,7 +70,7 @@ async function measureSideBySide(builds: Array<[Build, string]>, envs: Array<Rec
   const dataDirs = builds.map(() => fs.mkdtempSync(path.join(os.tmpdir(), 'bench-idle-')));
   const servers: Array<Awaited<ReturnType<typeof startServer>>> = [];
   try {
-    for (const [index, [, main]] of builds.entries()) servers.push(await startServer([main], { ...SERVICE_ENV, ...envs[index], DATA_DIR: dataDirs[index] as string }, '/payment/health/ready'));
+    for (const [index, [, main]] of builds.entries()) servers.push(await startServer([main], { ...SERVICE_ENV, REDIS_URL: '', ...envs[index], DATA_DIR: dataDirs[index] as string }, '/payment/health/ready'));
     await delay(options.warmupSeconds * 1000);
     const perRound: number[][] = builds.map(() => []);
     for (let round = 0; round < options.rounds; round++) {

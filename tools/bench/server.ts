@@ -218,12 +218,14 @@ async function main(): Promise<void> {
   // Checked before the build, which takes a minute: a mistyped option fails at once.
   const modes = (['memory', 'money', 'rounds', 'rate-fraction'] as const).filter((mode) => values[mode] !== undefined && values[mode] !== false);
   if (values.against !== undefined && !values.ablate && !values.idle) throw new Error('--against belongs to --ablate or --idle: give one of them');
+  if (values.against !== undefined && !fs.existsSync(values.against)) throw new Error(`--against ${values.against}: no such file; give a copy of an earlier build's apps/api/dist/bench-server.js`);
   if (values.idle) {
     const others = (['memory', 'money', 'rate-fraction', 'ablate', 'profile'] as const).filter((option) => values[option] !== undefined && values[option] !== false);
-    if (others.length > 0) throw new Error(`--idle takes --rounds, --seconds, --against and --json, not --${others.join(' or --')}`);
+    if (others.length > 0) throw new Error(`--idle takes --rounds, --seconds, --against, --short and --json, not --${others.join(' or --')}`);
     const idleRounds = values.rounds === undefined ? (values.short ? 1 : 3) : wholeNumberOption('--rounds', values.rounds, 1, 100);
+    const idleSeconds = values.seconds === undefined ? (values.short ? 3 : 20) : wholeNumberOption('--seconds', values.seconds, 1, 3600);
     buildService();
-    return measureIdle({ rounds: idleRounds, seconds: Number(values.seconds ?? (values.short ? 3 : 20)), warmupSeconds: values.short ? 3 : 10, against: values.against, json: values.json, short: values.short });
+    return measureIdle({ rounds: idleRounds, seconds: idleSeconds, warmupSeconds: values.short ? 3 : 10, against: values.against, json: values.json, short: values.short });
   }
   if (values.ablate) {
     const ablateRounds = values.rounds === undefined ? (values.short ? 1 : 5) : wholeNumberOption('--rounds', values.rounds, 1, 100);

@@ -43,10 +43,11 @@ export class PayoutSendStore {
    * holds (SKIP LOCKED), in one order with ties broken by key.
    */
   async claimQueued(limit: number, now: Date, firstCheckMs: number, sendThrough: { provider: string; newReference: () => string }): Promise<StoredPayout[]> {
-    return this.observed('claim', () => this.idleClaims.claim(() => this.claimQueuedNow(limit, now, firstCheckMs, sendThrough)));
+    return this.observed('claim', () => this.idleClaims.claim(() => this.takeQueued(limit, now, firstCheckMs, sendThrough)));
   }
 
-  private claimQueuedNow(limit: number, now: Date, firstCheckMs: number, sendThrough: { provider: string; newReference: () => string }): Promise<StoredPayout[]> {
+  /** The claim itself, once the idle gate lets it run. */
+  private takeQueued(limit: number, now: Date, firstCheckMs: number, sendThrough: { provider: string; newReference: () => string }): Promise<StoredPayout[]> {
     return this.client.transaction(async (tx) => {
       const { rows: taken } = await tx.query<{ merchant_id: string; reference: string }>(
         `WITH turns AS (

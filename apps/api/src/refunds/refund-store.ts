@@ -224,10 +224,11 @@ export class RefundStore {
    */
   async claimPending(limit: number, now: Date, firstCheckMs: number, mint: { providers: readonly string[]; newReference: (provider: string) => string | undefined }, eventOf: RefundEventOf): Promise<StoredRefund[]> {
     if (mint.providers.length === 0) return [];
-    return this.observed('claim', () => this.idleClaims.claim(() => this.claimPendingNow(limit, now, firstCheckMs, mint, eventOf)));
+    return this.observed('claim', () => this.idleClaims.claim(() => this.takePending(limit, now, firstCheckMs, mint, eventOf)));
   }
 
-  private claimPendingNow(limit: number, now: Date, firstCheckMs: number, mint: { providers: readonly string[]; newReference: (provider: string) => string | undefined }, eventOf: RefundEventOf): Promise<StoredRefund[]> {
+  /** The claim itself, once the idle gate lets it run. */
+  private takePending(limit: number, now: Date, firstCheckMs: number, mint: { providers: readonly string[]; newReference: (provider: string) => string | undefined }, eventOf: RefundEventOf): Promise<StoredRefund[]> {
     return this.client.transaction(async (tx) => {
       // Only the refunds of providers configured here: another's would take this instance's turns without ever being sent.
       const { rows: taken } = await tx.query<{ merchant_id: string; reference: string; provider: string }>(

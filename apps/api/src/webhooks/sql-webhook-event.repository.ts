@@ -135,10 +135,11 @@ export class SqlWebhookEventRepository {
    */
   async claimDue(leaseMs: number, limit: number, fairness: ClaimFairness): Promise<ClaimedWebhookEvent[]> {
     // Every event the claim can touch is pending: spent, in flight, or due.
-    return this.idleClaims.claim(() => this.claimDueNow(leaseMs, limit, fairness));
+    return this.idleClaims.claim(() => this.takeDue(leaseMs, limit, fairness));
   }
 
-  private claimDueNow(leaseMs: number, limit: number, fairness: ClaimFairness): Promise<ClaimedWebhookEvent[]> {
+  /** The claim itself, once the idle gate lets it run. */
+  private takeDue(leaseMs: number, limit: number, fairness: ClaimFairness): Promise<ClaimedWebhookEvent[]> {
     return this.client.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK]);
       const batch = fairness.receiverBatch ?? { events: 0, roundMs: 0 };
