@@ -4,36 +4,9 @@ import { anyRow, IdleClaimGate } from '../db/idle-claim-gate';
 import { toDate, type SqlClient } from '../db/sql-client';
 import { sqlNow, sqlNowPlus, type StoreClock } from '../db/store-clock';
 import type { WebhookQueueState } from '../metrics/service-metrics';
-import { foldReceiverOutcomes, RECEIVER_PATTERN, receiverOfUrl, type FoldedOutcomes } from './receiver-circuit';
+import { foldReceiverOutcomes, receiverOfUrl, type FoldedOutcomes } from './receiver-circuit';
 import type { StoredWebhookEvent } from './webhook-delivery';
-
-interface EventRow {
-  id: string;
-  merchant_id: string;
-  object_type: string;
-  object_id: string;
-  type: string;
-  version: number;
-  payload: string;
-  notify_url: string;
-  endpoint_id: string | null;
-  created_at: Date | string;
-  status: EventDeliveryLog['status'];
-  attempt_count: number;
-  next_attempt_at: Date | string;
-  locked_until: Date | string | null;
-}
-
-interface AttemptRow {
-  event_id: string;
-  attempt: number;
-  started_at: Date | string;
-  duration_ms: number;
-  status_code: number | null;
-  error: string | null;
-  response_body: string | null;
-  next_attempt_at: Date | string | null;
-}
+import { circuitLetsThrough, claimable, EVENT_COLUMNS, fromEventRow, receiverOf, spentAmong, type AttemptRow, type EventRow } from './webhook-event-rows';
 
 export interface AttemptRecord {
   eventId: string;
@@ -80,28 +53,6 @@ export type ClaimedWebhookEvent = StoredWebhookEvent & { batched: boolean };
 
 /** Names the advisory lock that serializes claims across instances (any fixed number, unique to this use). */
 export const CLAIM_LOCK = 0x5041_5957;
-
-/** A receiver's origin, as `receiverOfUrl` reads it, in SQL. */
-const receiverOf = (alias: string): string => `substring(${alias}.notify_url from '${RECEIVER_PATTERN}')`;
-
-/** An event a claim may take at `now`: pending, due, not leased, with an attempt left (`attempts` the schedule's, unless a redelivery allowed more). */
-const claimable = (alias: string, now: string, attempts: string): string =>
-  `${alias}.status = 'pending' AND ${alias}.next_attempt_at <= ${now} AND (${alias}.locked_until IS NULL OR ${alias}.locked_until <= ${now})
-   AND ${alias}.attempt_count < COALESCE(${alias}.attempts_allowed, ${attempts})`;
-
-/**
- * A pending event that has had every attempt it is allowed and none is in
- * flight: among those whose lease ran out (a claim finds them through the
- * lease index, whatever the backlog), or among all pending events.
- */
-const spentAmong = (alias: string, now: string, attempts: string, among: 'leases run out' | 'all pending'): string =>
-  `${alias}.status = 'pending' AND ${alias}.attempt_count >= COALESCE(${alias}.attempts_allowed, ${attempts}) AND ` +
-  (among === 'leases run out' ? `${alias}.locked_until IS NOT NULL AND ${alias}.locked_until <= ${now}` : `(${alias}.locked_until IS NULL OR ${alias}.locked_until <= ${now})`);
-
-/** A receiver whose circuit lets attempts through at `now`: it has none, or it has been open its time (`alias` is its left-joined webhook_receivers row). */
-const circuitLetsThrough = (alias: string, now: string): string => `(${alias}.open_until IS NULL OR ${alias}.open_until <= ${now})`;
-
-const COLUMNS = 'id, merchant_id, object_type, object_id, type, version, payload, notify_url, endpoint_id, created_at, status, attempt_count, next_attempt_at, locked_until';
 
 /** Delivery of the outbox: claims, attempts and the delivery log, on the rows the events module writes. */
 export class SqlWebhookEventRepository {
@@ -208,7 +159,7 @@ export class SqlWebhookEventRepository {
          UPDATE outbox_events e SET attempt_count = e.attempt_count + 1,
            locked_until = now_at.at + ($8::bigint + chosen.round * $7::bigint) * interval '1 millisecond'
          FROM chosen, now_at WHERE e.id = chosen.id
-         RETURNING ${COLUMNS.split(', ').map((column) => `e.${column}`).join(', ')}, chosen.batched`,
+         RETURNING ${EVENT_COLUMNS.split(', ').map((column) => `e.${column}`).join(', ')}, chosen.batched`,
         params,
       );
       return rows.map((row) => ({ ...fromEventRow(row), batched: row.batched }));
@@ -388,7 +339,7 @@ export class SqlWebhookEventRepository {
    */
   private async withAttempts(where: string, params: unknown[]): Promise<EventWithAttempts[]> {
     const { rows } = await this.client.query<EventRow & Partial<Record<`a_${keyof AttemptRow}`, unknown>>>(
-      `SELECT ${COLUMNS.split(', ').map((column) => `e.${column}`).join(', ')},
+      `SELECT ${EVENT_COLUMNS.split(', ').map((column) => `e.${column}`).join(', ')},
               a.attempt AS a_attempt, a.started_at AS a_started_at, a.duration_ms AS a_duration_ms, a.status_code AS a_status_code,
               a.error AS a_error, a.response_body AS a_response_body, a.next_attempt_at AS a_next_attempt_at
        FROM outbox_events e LEFT JOIN webhook_attempts a ON a.event_id = e.id
@@ -412,23 +363,4 @@ export class SqlWebhookEventRepository {
     }
     return [...events.values()];
   }
-}
-
-function fromEventRow(row: EventRow): StoredWebhookEvent {
-  return {
-    id: row.id,
-    merchantId: row.merchant_id,
-    objectType: row.object_type,
-    objectId: row.object_id,
-    type: row.type,
-    version: Number(row.version),
-    payload: row.payload,
-    notifyUrl: row.notify_url,
-    endpointId: row.endpoint_id,
-    createdAt: toDate(row.created_at),
-    status: row.status,
-    attemptCount: Number(row.attempt_count),
-    nextAttemptAt: toDate(row.next_attempt_at),
-    lockedUntil: row.locked_until === null ? null : toDate(row.locked_until),
-  };
 }
