@@ -14,17 +14,20 @@
 // apps/api/dist/bench-server.js, such as one kept before a change) to the same
 // rounds, so that a change's before and after are measured side by side; it
 // runs from beside this build's, to find the same files and packages.
-// --money adds a third column, the payin create: every process then runs on
-// one private PostgreSQL database (as production does; a pool of 4 and the
-// merchants' LISTEN connection each, so that they fit PostgreSQL's 100), and
-// the create is offered FRACTION of its own saturation, found as the signed
-// route's is. The processes' jobs poll that one database together.
+// --money adds two columns, the payin create and the payout create: every
+// process then runs on one private PostgreSQL database (as production does; a
+// pool of 4 and the merchants' LISTEN connection each, so that they fit
+// PostgreSQL's 100), each create is offered FRACTION of its own saturation,
+// found as the signed route's is, and the payouts draw on one balance funded
+// before the rounds. The processes' jobs poll that one database together, and
+// send the payouts made.
 //   npm run -s bench:server -- --ablate [--money] [--rounds R] [--seconds N] [--rate-fraction F] [--against FILE] [--json]
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import autocannon from 'autocannon';
 import { cpuMicros } from './cpu';
+import { moneyPaths, type MoneyPaths } from './money-paths';
 import { pacedLoad, type PacedRequest } from './paced-load';
 import { AGAINST_MAIN, bankListOf, bareServerFile, MAIN, medianOf, PINNED, SERVICE_ENV, signed, startServer, stop, stopBare, withPrivateDatabase } from './service-process';
 
@@ -40,12 +43,16 @@ const COMPONENTS = [
   ['nonce', 'the nonce claim', 'signed'],
   ['prefilter', 'the signing pre-filter', 'signed'],
   ['jobs', "the background jobs (not the merchants' sync)", 'both'],
-  ['validation', 'the body validation (class-validator)', 'create'],
+  ['validation', 'the body validation (class-validator)', 'creates'],
+  ['serialisation', 'the response serialisation (JSON.stringify)', 'creates'],
 ] as const;
 
-type Route = 'unguarded' | 'signed' | 'create';
-/** The routes a component is measured on: a signed route's components are the create's too. */
-const ROUTES_OF = { both: ['unguarded', 'signed', 'create'], signed: ['signed', 'create'], create: ['create'] } as const;
+type Route = 'unguarded' | 'signed' | 'create' | 'payout';
+const EVERY_ROUTE = ['unguarded', 'signed', 'create', 'payout'] as const;
+/** The routes that move money, measured with --money only. */
+const CREATES: readonly Route[] = ['create', 'payout'];
+/** The routes a component is measured on: a signed route's components are the creates' too. */
+const ROUTES_OF = { both: EVERY_ROUTE, signed: ['signed', 'create', 'payout'], creates: CREATES } as const;
 
 interface Variant {
   name: string;
@@ -66,29 +73,33 @@ export interface AblateOptions {
   short: boolean;
   /** Another build's bench-server.js, run beside this one's as `against`. */
   against?: string;
-  /** The payin create on PostgreSQL as a third column. */
+  /** The payin and payout creates on PostgreSQL as third and fourth columns. */
   money: boolean;
 }
 
 const BANKS = '/payment/merchant-api/banks';
-const ROUTES: Record<Route, { nest: () => PacedRequest; fastify?: () => PacedRequest }> = {
-  unguarded: { nest: () => ({ method: 'GET', path: '/payment/bench/unguarded-banks' }), fastify: () => ({ method: 'GET', path: '/payment/bench/fastify-unguarded-banks' }) },
-  signed: { nest: signed('GET', BANKS), fastify: signed('GET', '/payment/bench/fastify-banks') },
-  // The body of bench:server --money's payin create: a new reference each time.
-  create: { nest: signed('POST', '/payment/api/payins', '{"amount":1500.50,"currency":"NGN","customerEmail":"ada@example.com","reference":"bench-{unique}"}') },
-};
+type Routes = Record<Route, { nest: () => PacedRequest; fastify?: () => PacedRequest }>;
+/** Each route's request, and its Fastify twin's where it has one; the creates are bench:server --money's, each with a new reference. */
+function routesOf(money: MoneyPaths): Routes {
+  return {
+    unguarded: { nest: () => ({ method: 'GET', path: '/payment/bench/unguarded-banks' }), fastify: () => ({ method: 'GET', path: '/payment/bench/fastify-unguarded-banks' }) },
+    signed: { nest: signed('GET', BANKS), fastify: signed('GET', '/payment/bench/fastify-banks') },
+    create: { nest: money.payinCreate },
+    payout: { nest: money.payoutCreate },
+  };
+}
 
-function variants(options: AblateOptions): Variant[] {
-  const measured = (routes: readonly Route[]) => routes.filter((route) => options.money || route !== 'create');
-  const both = (variant: string, ablate: string[], routes: readonly Route[], fastify = false): Variant => ({
+function variants(options: AblateOptions, routes: Routes): Variant[] {
+  const measured = (among: readonly Route[]) => among.filter((route) => options.money || !CREATES.includes(route));
+  const both = (variant: string, ablate: string[], among: readonly Route[], fastify = false): Variant => ({
     name: variant,
     ablate,
-    runs: measured(routes).flatMap((route) => {
-      const twin = ROUTES[route].fastify;
-      return [{ key: `${variant}/${route}`, request: ROUTES[route].nest }, ...(fastify && twin ? [{ key: `${variant}/${route}-fastify`, request: twin }] : [])];
+    runs: measured(among).flatMap((route) => {
+      const twin = routes[route].fastify;
+      return [{ key: `${variant}/${route}`, request: routes[route].nest }, ...(fastify && twin ? [{ key: `${variant}/${route}-fastify`, request: twin }] : [])];
     }),
   });
-  const every = ['unguarded', 'signed', 'create'] as const;
+  const every = EVERY_ROUTE;
   return [
     both('full', [], every, true),
     // The full service again, in a process of its own: its "cost" is what two processes of one build differ by, the floor under every row.
@@ -100,12 +111,12 @@ function variants(options: AblateOptions): Variant[] {
 }
 
 /** The full service's `route` at saturation (autocannon), on a process started and stopped for it. */
-async function saturation(options: AblateOptions, route: Route, env: Record<string, string>): Promise<number> {
+async function saturation(options: AblateOptions, request: () => PacedRequest, env: Record<string, string>): Promise<number> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ablate-'));
   const server = await startServer([MAIN], { ...SERVICE_ENV, ...env, DATA_DIR: dataDir }, '/payment/health/ready');
   try {
     const saturate = (seconds: number) =>
-      autocannon({ url: server.url, connections: options.connections, duration: seconds, requests: [{ setupRequest: (original) => ({ ...original, ...ROUTES[route].nest() }) as autocannon.Request }] });
+      autocannon({ url: server.url, connections: options.connections, duration: seconds, requests: [{ setupRequest: (original) => ({ ...original, ...request() }) as autocannon.Request }] });
     if (options.warmupSeconds > 0) await saturate(options.warmupSeconds);
     return Math.round((await saturate(Math.max(1, options.seconds))).requests.average);
   } finally {
@@ -124,11 +135,18 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 export async function measureAblations(options: AblateOptions): Promise<void> {
   if (!options.money) return measureAblationsOn(options, {});
   // Each process keeps a pool of 4 and one LISTEN connection, so that every variant's connections fit PostgreSQL's 100 together.
-  return withPrivateDatabase((databaseUrl) => measureAblationsOn(options, { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '4' }));
+  // The payouts name one enquiry, made before the rounds, which a run longer than its default validity would outlive.
+  // Each process sends the payouts it creates at once, as the service sends a new payout; the others' polls would claim
+  // them too, from every process at once, every send of them queued on the one merchant's balance row with the creates.
+  // Found so: with 17 processes polling each second, payout creates fell from about 760 a second to 20 (ad hoc, not a repo command).
+  const storeEnv = { DATABASE_URL: '', DATABASE_POOL_SIZE: '4', ENQUIRY_VALIDITY_SECONDS: '86400', PAYOUT_DISPATCH_INTERVAL_MS: '60000' };
+  return withPrivateDatabase((databaseUrl) => measureAblationsOn(options, { ...storeEnv, DATABASE_URL: databaseUrl }));
 }
 
 async function measureAblationsOn(options: AblateOptions, storeEnv: Record<string, string>): Promise<void> {
-  const all = variants(options);
+  const money = moneyPaths();
+  const routes = routesOf(money);
+  const all = variants(options, routes);
   const started: Array<{ variant: Variant; url: string; process: Awaited<ReturnType<typeof startServer>>['process']; dataDir: string }> = [];
   let bare: { server: Awaited<ReturnType<typeof startServer>>; file: string } | undefined;
   const perRound: Array<Record<string, number>> = [];
@@ -137,6 +155,8 @@ async function measureAblationsOn(options: AblateOptions, storeEnv: Record<strin
   let saturationRps = 0;
   let createRate = 0;
   let createSaturationRps = 0;
+  let payoutRate = 0;
+  let payoutSaturationRps = 0;
   let idleCpuMicrosPerSecond = 0;
   if (options.against !== undefined) fs.copyFileSync(options.against, AGAINST_MAIN);
   try {
@@ -150,13 +170,17 @@ async function measureAblationsOn(options: AblateOptions, storeEnv: Record<strin
     bare = { server: await startServer([file], {}, '/ready'), file };
     // The one rate every run is offered: a fraction of what the full service's signed route sustains, found on a process
     // of its own, stopped before the rounds, so that no variant carries more nonces or more warm-up than another.
-    saturationRps = await saturation(options, 'signed', storeEnv);
+    saturationRps = await saturation(options, routes.signed.nest, storeEnv);
     rate = Math.max(1, Math.round(saturationRps * options.fraction));
     if (options.money) {
-      createSaturationRps = await saturation(options, 'create', storeEnv);
+      // One balance for every process's payouts: they share the database.
+      await money.fundAndEnquire(full.url, 0);
+      createSaturationRps = await saturation(options, routes.create.nest, storeEnv);
       createRate = Math.max(1, Math.round(createSaturationRps * options.fraction));
+      payoutSaturationRps = await saturation(options, routes.payout.nest, storeEnv);
+      payoutRate = Math.max(1, Math.round(payoutSaturationRps * options.fraction));
     }
-    const rateOf = (key: string) => (key.endsWith('/create') ? createRate : rate);
+    const rateOf = (key: string) => (key.endsWith('/create') ? createRate : key.endsWith('/payout') ? payoutRate : rate);
 
     const bareUrl = bare.server.url;
     const bareProcess = bare.server.process;
@@ -205,12 +229,12 @@ async function measureAblationsOn(options: AblateOptions, storeEnv: Record<strin
   const measured = (key: string) => perRound[0]?.[key] !== undefined;
   /** The full service's CPU per request on each route less `other`'s on it, for the routes both were measured on. */
   const costOver = (other: (route: Route) => string): Partial<Record<Route, Spread>> =>
-    Object.fromEntries((['unguarded', 'signed', 'create'] as const).filter((route) => measured(`full/${route}`) && measured(other(route))).map((route) => [route, across((r) => at(r, `full/${route}`) - at(r, other(route)))]));
+    Object.fromEntries(EVERY_ROUTE.filter((route) => measured(`full/${route}`) && measured(other(route))).map((route) => [route, across((r) => at(r, `full/${route}`) - at(r, other(route)))]));
   for (const [name] of COMPONENTS) if (all.some((variant) => variant.name === name)) costs[name] = costOver((route) => `${name}/${route}`);
   costs.control = costOver((route) => `control/${route}`);
   costs['nest-routing'] = costOver((route) => `full/${route}-fastify`);
   if (options.against !== undefined) costs.against = costOver((route) => `against/${route}`);
-  // Everything off, on the Fastify twin where the route has one: the create has none, so its row keeps Nest.
+  // Everything off, on the Fastify twin where the route has one: the creates have none, so their row keeps Nest.
   costs.everything = costOver((route) => (measured(`all/${route}-fastify`) ? `all/${route}-fastify` : `all/${route}`));
   const ratio = (a: string, b: string) => {
     const spread = spreadOf(perRound.map((r) => at(r, a) / at(r, b)));
@@ -224,12 +248,12 @@ async function measureAblationsOn(options: AblateOptions, storeEnv: Record<strin
     signedSaturationRps: saturationRps,
     fraction: options.fraction,
     offeredRps: rate,
-    ...(options.money ? { createSaturationRps, createOfferedRps: createRate } : {}),
+    ...(options.money ? { createSaturationRps, createOfferedRps: createRate, payoutSaturationRps, payoutOfferedRps: payoutRate } : {}),
     connections: options.connections,
     /** One service process's CPU time per second while idle, and what that would add to each request at the offered rate. */
     idleCpuMicrosPerSecond,
     idleCpuMicrosPerRequestAtRate: round1(idleCpuMicrosPerSecond / rate),
-    ...(options.money ? { idleCpuMicrosPerCreateAtRate: round1(idleCpuMicrosPerSecond / createRate) } : {}),
+    ...(options.money ? { idleCpuMicrosPerCreateAtRate: round1(idleCpuMicrosPerSecond / createRate), idleCpuMicrosPerPayoutAtRate: round1(idleCpuMicrosPerSecond / payoutRate) } : {}),
     cores: PINNED ? 'every server on core 0, the load generator on core 1 (taskset)' : `not pinned (${os.availableParallelism()} cores, or no taskset)`,
     cpuMicrosPerRequest: levels,
     costMicros: costs,
@@ -237,7 +261,7 @@ async function measureAblationsOn(options: AblateOptions, storeEnv: Record<strin
       unguardedToBare: ratio('full/unguarded', 'bare'),
       signedToUnguarded: ratio('full/signed', 'full/unguarded'),
       signedToBare: ratio('full/signed', 'bare'),
-      ...(options.money ? { createToBare: ratio('full/create', 'bare') } : {}),
+      ...(options.money ? { createToBare: ratio('full/create', 'bare'), payoutToBare: ratio('full/payout', 'bare') } : {}),
       ...(options.against === undefined ? {} : { againstUnguardedToBare: ratio('against/unguarded', 'bare'), againstSignedToUnguarded: ratio('against/signed', 'against/unguarded') }),
     },
     non2xx,
@@ -249,9 +273,30 @@ async function measureAblationsOn(options: AblateOptions, storeEnv: Record<strin
   printAblations(result, options);
 }
 
-function printAblations(result: { idleCpuMicrosPerSecond: number; idleCpuMicrosPerRequestAtRate: number; idleCpuMicrosPerCreateAtRate?: number; offeredRps: number; signedSaturationRps: number; createSaturationRps?: number; createOfferedRps?: number; fraction: number; cores: string; cpuMicrosPerRequest: Record<string, Spread>; costMicros: Record<string, Partial<Record<Route, Spread>>>; ratios: Record<string, Spread>; non2xx: number }, options: AblateOptions): void {
+type AblationResult = {
+  idleCpuMicrosPerSecond: number;
+  idleCpuMicrosPerRequestAtRate: number;
+  idleCpuMicrosPerCreateAtRate?: number;
+  idleCpuMicrosPerPayoutAtRate?: number;
+  offeredRps: number;
+  signedSaturationRps: number;
+  createSaturationRps?: number;
+  createOfferedRps?: number;
+  payoutSaturationRps?: number;
+  payoutOfferedRps?: number;
+  fraction: number;
+  cores: string;
+  cpuMicrosPerRequest: Record<string, Spread>;
+  costMicros: Record<string, Partial<Record<Route, Spread>>>;
+  ratios: Record<string, Spread>;
+  non2xx: number;
+};
+
+function printAblations(result: AblationResult, options: AblateOptions): void {
   const show = (s: Spread | undefined) => (s === undefined ? '' : `${s.median.toFixed(1)} (${s.min.toFixed(1)}..${s.max.toFixed(1)})`);
-  const creates = options.money ? `, the payin create's at ${result.createOfferedRps} req/s (${result.fraction} of its ${result.createSaturationRps}; every process on one PostgreSQL database)` : '';
+  const creates = options.money
+    ? `, the payin create's at ${result.createOfferedRps} req/s (${result.fraction} of its ${result.createSaturationRps}) and the payout create's at ${result.payoutOfferedRps} (${result.fraction} of its ${result.payoutSaturationRps}); every process on one PostgreSQL database`
+    : '';
   console.log(`every run at ${result.offeredRps} req/s (${result.fraction} of the signed route's ${result.signedSaturationRps} at saturation)${creates}, ${options.seconds} s each after 1 s not counted, ${options.rounds} interleaved rounds, the order turned each round; ${options.connections} connections; ${result.cores}`);
   console.log('CPU µs per request, median (rounds\' min..max):');
   const level = result.cpuMicrosPerRequest;
@@ -265,21 +310,26 @@ function printAblations(result: { idleCpuMicrosPerSecond: number; idleCpuMicrosP
     ['signed, all off, Fastify route', 'all/signed-fastify'],
     ['payin create, Nest route', 'full/create'],
     ['payin create, all off, Nest route', 'all/create'],
+    ['payout create, Nest route', 'full/payout'],
+    ['payout create, all off, Nest route', 'all/payout'],
     ['unguarded, Nest route, the --against build', 'against/unguarded'],
     ['signed, Nest route, the --against build', 'against/signed'],
     ['payin create, the --against build', 'against/create'],
+    ['payout create, the --against build', 'against/payout'],
   ];
   for (const [name, key] of levelRows) if (level[key] !== undefined) console.log(`  ${name.padEnd(44)}${show(level[key]).padStart(22)}`);
-  const perCreate = result.idleCpuMicrosPerCreateAtRate === undefined ? '' : `, ${result.idleCpuMicrosPerCreateAtRate} per create at the create's`;
+  const perCreate = result.idleCpuMicrosPerCreateAtRate === undefined ? '' : `, ${result.idleCpuMicrosPerCreateAtRate} per payin create and ${result.idleCpuMicrosPerPayoutAtRate} per payout create at theirs`;
   console.log(`  a service process idle: ${result.idleCpuMicrosPerSecond} µs of CPU a second, ${result.idleCpuMicrosPerRequestAtRate} µs per request at this rate${perCreate}`);
   console.log(`what each component costs, µs per request: the full service's CPU minus the CPU without it, median (rounds' min..max):`);
-  const columns: Route[] = options.money ? ['unguarded', 'signed', 'create'] : ['unguarded', 'signed'];
-  console.log(`  ${'component'.padEnd(54)}${columns.map((route) => (route === 'create' ? 'payin create' : route).padStart(24)).join('')}`);
+  const columns: Route[] = options.money ? [...EVERY_ROUTE] : ['unguarded', 'signed'];
+  const heading: Record<Route, string> = { unguarded: 'unguarded', signed: 'signed', create: 'payin create', payout: 'payout create' };
+  console.log(`  ${'component'.padEnd(54)}${columns.map((route) => heading[route].padStart(26)).join('')}`);
   const names: Record<string, string> = { ...Object.fromEntries(COMPONENTS.map(([name, label]) => [name, label])), control: 'nothing (the full service in another process)', 'nest-routing': "Nest's routing (the same handler on Fastify)", everything: 'all of the above, Nest included', against: 'this build against the --against build' };
-  for (const [name, cost] of Object.entries(result.costMicros)) console.log(`  ${(names[name] ?? name).padEnd(54)}${columns.map((route) => show(cost[route]).padStart(24)).join('')}`);
+  for (const [name, cost] of Object.entries(result.costMicros)) console.log(`  ${(names[name] ?? name).padEnd(54)}${columns.map((route) => show(cost[route]).padStart(26)).join('')}`);
   const r = result.ratios;
   const ratio = (s: Spread | undefined) => (s === undefined ? '' : `${s.median.toFixed(2)} (${s.min.toFixed(2)}..${s.max.toFixed(2)})`);
-  console.log(`ratios of CPU per request, median (rounds' min..max): unguarded / bare ${ratio(r.unguardedToBare)}, signed / unguarded ${ratio(r.signedToUnguarded)}, signed / bare ${ratio(r.signedToBare)}${r.createToBare === undefined ? '' : `, payin create / bare ${ratio(r.createToBare)} (each at its own rate)`}; non-2xx: ${result.non2xx}`);
+  const createRatios = r.createToBare === undefined ? '' : `, payin create / bare ${ratio(r.createToBare)}, payout create / bare ${ratio(r.payoutToBare)} (each at its own rate)`;
+  console.log(`ratios of CPU per request, median (rounds' min..max): unguarded / bare ${ratio(r.unguardedToBare)}, signed / unguarded ${ratio(r.signedToUnguarded)}, signed / bare ${ratio(r.signedToBare)}${createRatios}; non-2xx: ${result.non2xx}`);
   if (r.againstUnguardedToBare !== undefined) console.log(`the --against build's ratios: unguarded / bare ${ratio(r.againstUnguardedToBare)}, signed / unguarded ${ratio(r.againstSignedToUnguarded)}`);
   if (options.short) console.log('(short mode: too brief for figures worth quoting)');
 }

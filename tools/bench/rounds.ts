@@ -6,12 +6,22 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { cpuMicros } from './cpu';
 import type { PacedRequest } from './paced-load';
 import { bankListOf, bareServerFile, MAIN, medianOf, PINNED, SERVICE_ENV, signed, startServer, stop, stopBare } from './service-process';
 
 interface RoundFigures {
   rps: number;
   non2xx: number;
+}
+
+/** A run's throughput, with how busy the server and the generator were: a ratio of throughputs compares the servers only while the server, not the generator, is what saturates. */
+interface MeasuredRun extends RoundFigures {
+  /** The server process's CPU time as a share of the run's wall time, in % of one core. */
+  serverBusyPercent: number;
+  /** This process's (the load generator's) CPU time as a share of the run's wall time, in % of one core. */
+  generatorBusyPercent: number;
+  serverCpuMicrosPerRequest: number;
 }
 
 export interface RoundsOptions {
@@ -22,7 +32,7 @@ export interface RoundsOptions {
   json: boolean;
   short: boolean;
   /** bench:server's closed-loop load at saturation, for `seconds`. */
-  load: (url: string, request: () => PacedRequest, seconds: number) => Promise<RoundFigures>;
+  load: (url: string, request: () => PacedRequest, seconds: number) => Promise<RoundFigures & { requests: number }>;
 }
 
 type RoundContender = 'bare' | 'unguarded' | 'guarded';
@@ -34,24 +44,43 @@ export async function measureInRounds(options: RoundsOptions): Promise<void> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-server-'));
   let service: Awaited<ReturnType<typeof startServer>> | undefined;
   let bare: { server: Awaited<ReturnType<typeof startServer>>; file: string } | undefined;
-  const measured: Array<Record<RoundContender, RoundFigures>> = [];
+  const measured: Array<Record<RoundContender, MeasuredRun>> = [];
   let warmupNon2xx = 0;
+  const order: RoundContender[] = ['bare', 'unguarded', 'guarded'];
   try {
     service = await startServer([MAIN], { ...SERVICE_ENV, DATA_DIR: dataDir }, '/payment/health/ready');
     const serviceUrl = service.url;
     const file = bareServerFile(await bankListOf(serviceUrl));
     bare = { server: await startServer([file], {}, '/ready'), file };
     const bareUrl = bare.server.url;
-    const contenders: Record<RoundContender, (seconds: number) => Promise<RoundFigures>> = {
-      bare: (seconds) => load(bareUrl, () => ({ method: 'GET', path: banksPath }), seconds),
-      unguarded: (seconds) => load(serviceUrl, () => ({ method: 'GET', path: '/payment/bench/unguarded-banks' }), seconds),
-      guarded: (seconds) => load(serviceUrl, signed('GET', banksPath), seconds),
+    const measuredLoad = async (url: string, pid: number, request: () => PacedRequest, seconds: number): Promise<MeasuredRun> => {
+      const serverBefore = cpuMicros(pid);
+      const generatorBefore = process.cpuUsage();
+      const startedAt = performance.now();
+      const figures = await load(url, request, seconds);
+      const wallMicros = (performance.now() - startedAt) * 1000;
+      const serverMicros = cpuMicros(pid) - serverBefore;
+      const generator = process.cpuUsage(generatorBefore);
+      const percent = (micros: number) => Math.round((100 * micros) / wallMicros);
+      return {
+        rps: figures.rps,
+        non2xx: figures.non2xx,
+        serverBusyPercent: percent(serverMicros),
+        generatorBusyPercent: percent(generator.user + generator.system),
+        serverCpuMicrosPerRequest: Math.round((serverMicros / Math.max(1, figures.requests)) * 10) / 10,
+      };
     };
-    const order: RoundContender[] = ['bare', 'unguarded', 'guarded'];
+    const servicePid = service.process.pid as number;
+    const barePid = bare.server.process.pid as number;
+    const contenders: Record<RoundContender, (seconds: number) => Promise<MeasuredRun>> = {
+      bare: (seconds) => measuredLoad(bareUrl, barePid, () => ({ method: 'GET', path: banksPath }), seconds),
+      unguarded: (seconds) => measuredLoad(serviceUrl, servicePid, () => ({ method: 'GET', path: '/payment/bench/unguarded-banks' }), seconds),
+      guarded: (seconds) => measuredLoad(serviceUrl, servicePid, signed('GET', banksPath), seconds),
+    };
     // Each contender's first seconds run cold code: warmed once, not counted but for its answers.
     if (WARMUP_SECONDS > 0) for (const contender of order) warmupNon2xx += (await contenders[contender](WARMUP_SECONDS)).non2xx;
     for (let round = 0; round < rounds; round++) {
-      const figures = {} as Record<RoundContender, RoundFigures>;
+      const figures = {} as Record<RoundContender, MeasuredRun>;
       for (let i = 0; i < order.length; i++) {
         const contender = order[(round + i) % order.length] as RoundContender;
         figures[contender] = await contenders[contender](SECONDS);
@@ -70,6 +99,9 @@ export async function measureInRounds(options: RoundsOptions): Promise<void> {
     guardedRps: f.guarded.rps,
     guardedToUnguarded: ratio(f.guarded.rps, f.unguarded.rps),
     guardedToBare: ratio(f.guarded.rps, f.bare.rps),
+    serverBusyPercent: { bare: f.bare.serverBusyPercent, unguarded: f.unguarded.serverBusyPercent, guarded: f.guarded.serverBusyPercent },
+    generatorBusyPercent: { bare: f.bare.generatorBusyPercent, unguarded: f.unguarded.generatorBusyPercent, guarded: f.guarded.generatorBusyPercent },
+    serverCpuMicrosPerRequest: { bare: f.bare.serverCpuMicrosPerRequest, unguarded: f.unguarded.serverCpuMicrosPerRequest, guarded: f.guarded.serverCpuMicrosPerRequest },
   }));
   const spread = (pick: (round: (typeof perRound)[number]) => number) => {
     const sorted = perRound.map(pick).sort((a, b) => a - b);
@@ -86,6 +118,9 @@ export async function measureInRounds(options: RoundsOptions): Promise<void> {
     perRound,
     guardedToUnguarded: spread((r) => r.guardedToUnguarded),
     guardedToBare: spread((r) => r.guardedToBare),
+    serverCpuMicrosPerRequest: Object.fromEntries(order.map((c) => [c, spread((r) => r.serverCpuMicrosPerRequest[c])])) as Record<RoundContender, ReturnType<typeof spread>>,
+    serverBusyPercent: Object.fromEntries(order.map((c) => [c, spread((r) => r.serverBusyPercent[c])])) as Record<RoundContender, ReturnType<typeof spread>>,
+    generatorBusyPercent: Object.fromEntries(order.map((c) => [c, spread((r) => r.generatorBusyPercent[c])])) as Record<RoundContender, ReturnType<typeof spread>>,
     non2xx: warmupNon2xx + measured.reduce((n, f) => n + f.bare.non2xx + f.unguarded.non2xx + f.guarded.non2xx, 0),
   };
   if (options.json) {
@@ -100,5 +135,12 @@ export async function measureInRounds(options: RoundsOptions): Promise<void> {
   perRound.forEach((r, i) => console.log(row([i + 1, r.bareRps, r.unguardedRps, r.guardedRps, r.guardedToUnguarded.toFixed(2), r.guardedToBare.toFixed(2)])));
   const show = (s: { median: number; min: number; max: number }) => `${s.median.toFixed(2)} (rounds' min ${s.min.toFixed(2)}, max ${s.max.toFixed(2)})`;
   console.log(`median of the rounds: signed/unguarded ${show(result.guardedToUnguarded)}, signed/bare ${show(result.guardedToBare)}; non-2xx: ${result.non2xx}`);
+  const names: Record<RoundContender, string> = { bare: 'bare', unguarded: 'unguarded', guarded: 'signed' };
+  const median = (s: { median: number }) => s.median;
+  console.log(
+    `while saturated, median of the rounds: ${order
+      .map((c) => `${names[c]} ${median(result.serverCpuMicrosPerRequest[c]).toFixed(1)} µs of server CPU a request, server ${median(result.serverBusyPercent[c]).toFixed(0)} % busy, generator ${median(result.generatorBusyPercent[c]).toFixed(0)} %`)
+      .join('; ')} (% of one core)`,
+  );
   if (options.short) console.log('(short mode: too brief for figures worth quoting)');
 }

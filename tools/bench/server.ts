@@ -46,6 +46,7 @@ import { measureMemoryPlateau } from './memory-plateau';
 import { measureInRounds } from './rounds';
 import { measureAtFixedRate } from './fixed-rate';
 import { measureIdle } from './idle';
+import { moneyPaths, REFUNDABLE_PAYINS } from './money-paths';
 
 const { values } = parseArgs({
   options: {
@@ -136,42 +137,6 @@ function wholeNumberOption(name: string, text: string, min: number, max: number)
   return value;
 }
 
-
-/**
- * Payin creation, payouts of ₦100 to the enquired account of the service
- * under test from a balance `fundAndEnquire` funds for all of them, and
- * refunds of ₦1 taking turns over the REFUNDABLE_PAYINS payins it made
- * successful: the refunds of one payin queue on its lock, so one payin
- * alone would measure the busiest payin's rate, not the service's.
- */
-/** The payins the refunds of --money take turns over. */
-const REFUNDABLE_PAYINS = 100;
-
-function moneyPaths(): { payinCreate: RequestOf; payoutCreate: RequestOf; refundCreate: RequestOf; fundAndEnquire: (url: string) => Promise<void> } {
-  let enquiryId = '';
-  const fundAndEnquire = async (url: string) => {
-    const send = async (requestPath: string, body: string) => {
-      const request = signed('POST', requestPath, body)();
-      const response = await fetch(`${url}${request.path}`, { method: 'POST', headers: request.headers, body: request.body });
-      if (!response.ok) throw new Error(`POST ${requestPath} answered ${response.status}: ${await response.text()}`);
-      return (await response.json()) as Record<string, unknown>;
-    };
-    await send('/payment/api/payins', '{"amount":1000000000,"currency":"NGN","customerEmail":"ada@example.com","reference":"bench-funds"}');
-    await send('/payment/api/payins/bench-funds/simulate', '{"outcome":"successful"}');
-    enquiryId = (await send('/payment/merchant-api/account/inquiry', '{"bankCode":"058","accountNumber":"0123456785"}')).enquiryId as string;
-    for (let i = 0; i < REFUNDABLE_PAYINS; i++) {
-      await send('/payment/api/payins', `{"amount":100000,"currency":"NGN","customerEmail":"ada@example.com","reference":"bench-refundable-${i}"}`);
-      await send(`/payment/api/payins/bench-refundable-${i}/simulate`, '{"outcome":"successful"}');
-    }
-  };
-  let refunds = 0;
-  return {
-    payinCreate: signed('POST', '/payment/api/payins', '{"amount":1500.50,"currency":"NGN","customerEmail":"ada@example.com","reference":"bench-{unique}"}'),
-    payoutCreate: () => signed('POST', '/payment/api/payouts', `{"amount":100,"currency":"NGN","enquiryId":"${enquiryId}","narration":"Bench","reference":"bench-{unique}"}`)(),
-    refundCreate: () => signed('POST', '/payment/api/refunds', `{"amount":1,"payinReference":"bench-refundable-${refunds++ % REFUNDABLE_PAYINS}","reference":"bench-refund-{unique}"}`)(),
-    fundAndEnquire,
-  };
-}
 
 /** --money: payin, payout and refund creation on PostgreSQL, one merchant, as the full run measures them. */
 async function measureMoneyPaths(): Promise<void> {

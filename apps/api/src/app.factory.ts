@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Logger } from 'pino';
-import { NO_ABLATIONS, type Ablations } from './http/ablations';
+import { firstSerialisationRepeated, NO_ABLATIONS, type Ablations } from './http/ablations';
 import { declareRequestContext } from './http/request-context';
 import { createEnquiryCache } from './accounts/enquiry-cache';
 import { AppModule } from './app.module';
@@ -175,6 +175,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   listening.server = fastify.server;
   heads.watch(fastify.server);
   if (!ablate.has('context')) declareRequestContext(fastify);
+  if (ablate.has('serialisation')) fastify.setReplySerializer(firstSerialisationRepeated());
   ignoreUnknownExpectations(fastify.server);
   registerRawJsonBody(fastify, config.bodyLimitBytes);
   registerCheckoutFormBody(fastify, config.checkoutFormLimitBytes);

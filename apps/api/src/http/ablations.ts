@@ -27,8 +27,10 @@ export const ABLATABLE = [
   'prefilter',
   /** The background jobs (webhook deliveries, dispatchers, sweeps, store probes): what they take from the core while requests are served. The merchants' sync stays: without it the signature check fails closed. */
   'jobs',
-  /** A body's validation against its DTO (class-validator); the body is taken as sent. Payin create only; a module-level switch (http/validate-body.ts) that bench-server.ts alone sets. */
+  /** A body's validation against its DTO (class-validator); the body is taken as sent. The creates only; a module-level switch (http/validate-body.ts) that bench-server.ts alone sets. */
   'validation',
+  /** A response object's serialisation to JSON: the first answer of each status code is serialised, and its text sent again for every later one. The creates only (the bank lists answer text written once). */
+  'serialisation',
 ] as const;
 
 export type Ablatable = (typeof ABLATABLE)[number];
@@ -43,4 +45,21 @@ export function parseAblations(text: string | undefined): Ablations {
   const names = (text ?? '').split(',').filter((name) => name !== '');
   for (const name of names) if (!(ABLATABLE as readonly string[]).includes(name)) throw new Error(`${name} is not a component to switch off; the components are ${ABLATABLE.join(', ')}`);
   return new Set(names as Ablatable[]);
+}
+
+/**
+ * The reply serializer of the `serialisation` switch: each status code's first
+ * payload is serialised, and that text is what every later answer of the code
+ * carries, whatever its payload. A benchmark's answers only; never the service's.
+ */
+export function firstSerialisationRepeated(): (payload: unknown, statusCode: number) => string {
+  const written = new Map<number, string>();
+  return (payload, statusCode) => {
+    let text = written.get(statusCode);
+    if (text === undefined) {
+      text = JSON.stringify(payload);
+      written.set(statusCode, text);
+    }
+    return text;
+  };
 }
