@@ -99,18 +99,31 @@ function variants(options: AblateOptions, routes: Routes): Variant[] {
       return [{ key: `${variant}/${route}`, request: routes[route].nest }, ...(fastify && twin ? [{ key: `${variant}/${route}-fastify`, request: twin }] : [])];
     }),
   });
-  const every = EVERY_ROUTE;
   return [
-    both('full', [], every, true),
+    both('full', [], EVERY_ROUTE, true),
     // The full service again, in a process of its own: its "cost" is what two processes of one build differ by, the floor under every row.
-    both('control', [], every),
+    both('control', [], EVERY_ROUTE),
     ...COMPONENTS.filter(([, , routes]) => measured(ROUTES_OF[routes]).length > 0).map(([name, , routes]) => both(name, [name], ROUTES_OF[routes])),
-    both('all', COMPONENTS.map(([name]) => name), every, true),
-    ...(options.against === undefined ? [] : [{ ...both('against', [], every), main: AGAINST_MAIN }]),
+    both('all', COMPONENTS.map(([name]) => name), EVERY_ROUTE, true),
+    ...(options.against === undefined ? [] : [{ ...both('against', [], EVERY_ROUTE), main: AGAINST_MAIN }]),
   ];
 }
 
-/** The full service's `route` at saturation (autocannon), on a process started and stopped for it. */
+/**
+ * The payout column measures the create, not the send. The sandbox provider
+ * holds each send for 60 s, and a process sends one payout at a time
+ * (PAYOUT_DISPATCH_CONCURRENCY=1), so that it takes no other until that one
+ * ends: at the defaults (2 s, 20 at a time) every process's freed slots took
+ * queued payouts from the one table, whichever process made them, during
+ * every other variant's runs, and every send of them queued on the one
+ * merchant's balance row with the creates (with 17 processes polling, payout
+ * creates fell from about 760 a second to 20; ad hoc, not a repo command). The payouts name one enquiry,
+ * made before the rounds, which a run longer than its default validity would
+ * outlive, and they add up to more than the default daily limit on long runs.
+ */
+const PAYOUTS_MEASURED_ALONE = { SANDBOX_PAYOUT_DELAY_MS: '60000', PAYOUT_DISPATCH_CONCURRENCY: '1', ENQUIRY_VALIDITY_SECONDS: '86400', PAYOUT_DAILY_LIMIT: '100000000000' };
+
+/** The full service's `request` at saturation (autocannon), on a process started and stopped for it. */
 async function saturation(options: AblateOptions, request: () => PacedRequest, env: Record<string, string>): Promise<number> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-ablate-'));
   const server = await startServer([MAIN], { ...SERVICE_ENV, ...env, DATA_DIR: dataDir }, '/payment/health/ready');
@@ -135,12 +148,7 @@ const round1 = (n: number) => Math.round(n * 10) / 10;
 export async function measureAblations(options: AblateOptions): Promise<void> {
   if (!options.money) return measureAblationsOn(options, {});
   // Each process keeps a pool of 4 and one LISTEN connection, so that every variant's connections fit PostgreSQL's 100 together.
-  // The payouts name one enquiry, made before the rounds, which a run longer than its default validity would outlive.
-  // Each process sends the payouts it creates at once, as the service sends a new payout; the others' polls would claim
-  // them too, from every process at once, every send of them queued on the one merchant's balance row with the creates.
-  // Found so: with 17 processes polling each second, payout creates fell from about 760 a second to 20 (ad hoc, not a repo command).
-  const storeEnv = { DATABASE_URL: '', DATABASE_POOL_SIZE: '4', ENQUIRY_VALIDITY_SECONDS: '86400', PAYOUT_DISPATCH_INTERVAL_MS: '60000' };
-  return withPrivateDatabase((databaseUrl) => measureAblationsOn(options, { ...storeEnv, DATABASE_URL: databaseUrl }));
+  return withPrivateDatabase((databaseUrl) => measureAblationsOn(options, { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: '4', ...PAYOUTS_MEASURED_ALONE }));
 }
 
 async function measureAblationsOn(options: AblateOptions, storeEnv: Record<string, string>): Promise<void> {

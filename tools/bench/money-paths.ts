@@ -16,7 +16,7 @@ export interface MoneyPaths {
   payoutCreate: () => PacedRequest;
   /** Needs `fundAndEnquire` first, with its refundable payins. */
   refundCreate: () => PacedRequest;
-  /** Funds the merchant's balance with ₦1,000,000,000, enquires the payouts' account, and makes `refundablePayins` successful payins of ₦1,000. */
+  /** Funds the merchant's balance with ₦1,000,000,000, enquires the payouts' account, and makes `refundablePayins` successful payins of ₦100,000. */
   fundAndEnquire: (url: string, refundablePayins?: number) => Promise<void>;
 }
 

@@ -2,7 +2,10 @@
 // and signed / bare, from the three contenders at saturation in R interleaved
 // rounds, the order turned one place each round: runs side by side in time
 // share more of the machine's drift than the full run's. Both servers stay up
-// on core 0 throughout, the idle one included.
+// on core 0 throughout, the idle one included. Each run also gives the
+// server's CPU per request, and how busy the server and this process (the
+// load generator) were: a throughput ratio compares the servers only while
+// the server, not the generator, is what saturates.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -21,6 +24,7 @@ interface MeasuredRun extends RoundFigures {
   serverBusyPercent: number;
   /** This process's (the load generator's) CPU time as a share of the run's wall time, in % of one core. */
   generatorBusyPercent: number;
+  /** The server process's CPU time over the requests answered, in µs. */
   serverCpuMicrosPerRequest: number;
 }
 

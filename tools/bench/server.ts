@@ -13,7 +13,7 @@
 //   npm run -s bench:server -- --rate-fraction 0.5 [--seconds N] [--profile DIR] [--json]
 //   npm run -s bench:server -- --money [--seconds N] [--profile DIR] [--json]
 //   npm run -s bench:server -- --rounds R [--seconds N] [--short] [--json]
-//   npm run -s bench:server -- --ablate [--rounds R] [--seconds N] [--rate-fraction F] [--against FILE] [--short] [--json]
+//   npm run -s bench:server -- --ablate [--money] [--rounds R] [--seconds N] [--rate-fraction F] [--against FILE] [--short] [--json]
 //   npm run -s bench:server -- --idle [--rounds R] [--seconds N] [--against FILE] [--short] [--json]
 // --ablate: what each per-request component costs, by switching it off; see ablate.ts.
 // --idle: what a service process costs while it serves nothing, on each store; see idle.ts.
@@ -25,7 +25,9 @@
 // turned one place each round, and prints each round's ratios and their
 // median: a contender's figure moves with the machine's speed from one minute
 // to the next, and runs side by side in time share more of that drift. Both
-// servers stay up on core 0 throughout, the idle one included.
+// servers stay up on core 0 throughout, the idle one included. It also prints
+// each contender's server CPU per request and how busy the server and the
+// generator were; see rounds.ts.
 // --memory offers signed requests at a fixed rate to the memory nonce store (payins on
 // a fresh PostgreSQL database at DATABASE_URL, as in production) with
 // a 20 s nonce TTL, then stays idle, sampling each second the nonces held (from
@@ -136,7 +138,6 @@ function wholeNumberOption(name: string, text: string, min: number, max: number)
   if (!(value >= min && value <= max)) throw new Error(`${name} takes a whole number from ${min} to ${max}, such as 5`);
   return value;
 }
-
 
 /** --money: payin, payout and refund creation on PostgreSQL, one merchant, as the full run measures them. */
 async function measureMoneyPaths(): Promise<void> {

@@ -29,7 +29,7 @@ export const ABLATABLE = [
   'jobs',
   /** A body's validation against its DTO (class-validator); the body is taken as sent. The creates only; a module-level switch (http/validate-body.ts) that bench-server.ts alone sets. */
   'validation',
-  /** A response object's serialisation to JSON: the first answer of each status code is serialised, and its text sent again for every later one. The creates only (the bank lists answer text written once). */
+  /** A response object's serialisation to JSON: each kind of answer is serialised once, and its text sent again for every later one. Measured on the creates (the bank lists answer text written once). */
   'serialisation',
 ] as const;
 
@@ -48,17 +48,20 @@ export function parseAblations(text: string | undefined): Ablations {
 }
 
 /**
- * The reply serializer of the `serialisation` switch: each status code's first
- * payload is serialised, and that text is what every later answer of the code
- * carries, whatever its payload. A benchmark's answers only; never the service's.
+ * The reply serializer of the `serialisation` switch: the first payload of
+ * each kind (its status code and its fields' names, so that a payin's answer
+ * is never sent for a payout's) is serialised, and that text is what every
+ * later answer of the kind carries, whatever its values. A benchmark's
+ * answers only; never the service's.
  */
 export function firstSerialisationRepeated(): (payload: unknown, statusCode: number) => string {
-  const written = new Map<number, string>();
+  const written = new Map<string, string>();
   return (payload, statusCode) => {
-    let text = written.get(statusCode);
+    const kind = `${statusCode} ${Array.isArray(payload) || payload === null || typeof payload !== 'object' ? typeof payload : Object.keys(payload).join(',')}`;
+    let text = written.get(kind);
     if (text === undefined) {
       text = JSON.stringify(payload);
-      written.set(statusCode, text);
+      written.set(kind, text);
     }
     return text;
   };
