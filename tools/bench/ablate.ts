@@ -116,10 +116,12 @@ function variants(options: AblateOptions, routes: Routes): Variant[] {
  * ends: at the defaults (2 s, 20 at a time) every process's freed slots took
  * queued payouts from the one table, whichever process made them, during
  * every other variant's runs, and every send of them queued on the one
- * merchant's balance row with the creates (with 17 processes polling, payout
- * creates fell from about 760 a second to 20; ad hoc, not a repo command). The payouts name one enquiry,
- * made before the rounds, which a run longer than its default validity would
- * outlive, and they add up to more than the default daily limit on long runs.
+ * merchant's balance row with the creates. Ad hoc, not a repo command: with
+ * 16 other processes polling each second, one process created about 20
+ * payouts a second; with them polling once a minute, about 760. The payouts
+ * name one enquiry, made before the rounds, which a run longer than its
+ * default validity would outlive, and they add up to more than the default
+ * daily limit on long runs.
  */
 const PAYOUTS_MEASURED_ALONE = { SANDBOX_PAYOUT_DELAY_MS: '60000', PAYOUT_DISPATCH_CONCURRENCY: '1', ENQUIRY_VALIDITY_SECONDS: '86400', PAYOUT_DAILY_LIMIT: '100000000000' };
 

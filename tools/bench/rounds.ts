@@ -97,15 +97,16 @@ export async function measureInRounds(options: RoundsOptions): Promise<void> {
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   const ratio = (a: number, b: number) => Number((a / b).toFixed(2));
+  const byContender = <T>(pick: (contender: RoundContender) => T) => Object.fromEntries(order.map((c) => [c, pick(c)])) as Record<RoundContender, T>;
   const perRound = measured.map((f) => ({
     bareRps: f.bare.rps,
     unguardedRps: f.unguarded.rps,
     guardedRps: f.guarded.rps,
     guardedToUnguarded: ratio(f.guarded.rps, f.unguarded.rps),
     guardedToBare: ratio(f.guarded.rps, f.bare.rps),
-    serverBusyPercent: { bare: f.bare.serverBusyPercent, unguarded: f.unguarded.serverBusyPercent, guarded: f.guarded.serverBusyPercent },
-    generatorBusyPercent: { bare: f.bare.generatorBusyPercent, unguarded: f.unguarded.generatorBusyPercent, guarded: f.guarded.generatorBusyPercent },
-    serverCpuMicrosPerRequest: { bare: f.bare.serverCpuMicrosPerRequest, unguarded: f.unguarded.serverCpuMicrosPerRequest, guarded: f.guarded.serverCpuMicrosPerRequest },
+    serverBusyPercent: byContender((c) => f[c].serverBusyPercent),
+    generatorBusyPercent: byContender((c) => f[c].generatorBusyPercent),
+    serverCpuMicrosPerRequest: byContender((c) => f[c].serverCpuMicrosPerRequest),
   }));
   const spread = (pick: (round: (typeof perRound)[number]) => number) => {
     const sorted = perRound.map(pick).sort((a, b) => a - b);
@@ -122,9 +123,9 @@ export async function measureInRounds(options: RoundsOptions): Promise<void> {
     perRound,
     guardedToUnguarded: spread((r) => r.guardedToUnguarded),
     guardedToBare: spread((r) => r.guardedToBare),
-    serverCpuMicrosPerRequest: Object.fromEntries(order.map((c) => [c, spread((r) => r.serverCpuMicrosPerRequest[c])])) as Record<RoundContender, ReturnType<typeof spread>>,
-    serverBusyPercent: Object.fromEntries(order.map((c) => [c, spread((r) => r.serverBusyPercent[c])])) as Record<RoundContender, ReturnType<typeof spread>>,
-    generatorBusyPercent: Object.fromEntries(order.map((c) => [c, spread((r) => r.generatorBusyPercent[c])])) as Record<RoundContender, ReturnType<typeof spread>>,
+    serverCpuMicrosPerRequest: byContender((c) => spread((r) => r.serverCpuMicrosPerRequest[c])),
+    serverBusyPercent: byContender((c) => spread((r) => r.serverBusyPercent[c])),
+    generatorBusyPercent: byContender((c) => spread((r) => r.generatorBusyPercent[c])),
     non2xx: warmupNon2xx + measured.reduce((n, f) => n + f.bare.non2xx + f.unguarded.non2xx + f.guarded.non2xx, 0),
   };
   if (options.json) {
