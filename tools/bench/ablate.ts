@@ -47,6 +47,9 @@ const COMPONENTS = [
   ['serialisation', 'the response serialisation (JSON.stringify)', 'creates'],
 ] as const;
 
+/** Every component, as the "all" variant switches them off. */
+export const EVERY_COMPONENT: readonly string[] = COMPONENTS.map(([name]) => name);
+
 type Route = 'unguarded' | 'signed' | 'create' | 'payout';
 const EVERY_ROUTE = ['unguarded', 'signed', 'create', 'payout'] as const;
 /** The routes that move money, measured with --money only. */
@@ -104,7 +107,7 @@ function variants(options: AblateOptions, routes: Routes): Variant[] {
     // The full service again, in a process of its own: its "cost" is what two processes of one build differ by, the floor under every row.
     both('control', [], EVERY_ROUTE),
     ...COMPONENTS.filter(([, , routes]) => measured(ROUTES_OF[routes]).length > 0).map(([name, , routes]) => both(name, [name], ROUTES_OF[routes])),
-    both('all', COMPONENTS.map(([name]) => name), EVERY_ROUTE, true),
+    both('all', [...EVERY_COMPONENT], EVERY_ROUTE, true),
     ...(options.against === undefined ? [] : [{ ...both('against', [], EVERY_ROUTE), main: AGAINST_MAIN }]),
   ];
 }

@@ -41,7 +41,7 @@ const RUNS: ShortRun[] = [
   {
     script: 'bench:server',
     args: ['--short', '--rounds', '2'],
-    positive: ['perRound.0.guardedRps', 'perRound.1.guardedRps', 'guardedToUnguarded.median', 'guardedToBare.median', 'serverBusyPercent.guarded.median', 'generatorBusyPercent.guarded.median', 'serverCpuMicrosPerRequest.guarded.median'],
+    positive: ['perRound.0.guardedRps', 'perRound.1.guardedRps', 'guardedToUnguarded.median', 'guardedToBare.median', 'serverBusyPercent.guarded.median', 'generatorBusyPercent.guarded.median', 'serverCpuMicrosPerRequest.guarded.median', 'allOffGuardedToUnguarded.median', 'serverCpuMicrosPerRequest.guardedAllOff.median'],
     zero: ['non2xx'],
   },
   {
