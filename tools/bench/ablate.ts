@@ -20,12 +20,15 @@
 // PostgreSQL's 100), each create is offered FRACTION of its own saturation,
 // found as the signed route's is, and the payouts draw on one balance funded
 // before the rounds. The processes' jobs poll that one database together, and
-// send the payouts made.
+// send the payouts made. Two more runs are offered the payin create's rate:
+// bare Fastify's bank list, and the create's floor (create-floor.ts), bare
+// Fastify sending the create's one INSERT through pg.
 //   npm run -s bench:server -- --ablate [--money] [--rounds R] [--seconds N] [--rate-fraction F] [--against FILE] [--json]
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import autocannon from 'autocannon';
+import { createFloorRequest, createFloorServerFile } from './create-floor';
 import { cpuMicros } from './cpu';
 import { moneyPaths, type MoneyPaths } from './money-paths';
 import { pacedLoad, type PacedRequest } from './paced-load';
@@ -157,11 +160,13 @@ export async function measureAblations(options: AblateOptions): Promise<void> {
 }
 
 async function measureAblationsOn(options: AblateOptions, storeEnv: Record<string, string>): Promise<void> {
+  const databaseUrl = storeEnv.DATABASE_URL;
   const money = moneyPaths();
   const routes = routesOf(money);
   const all = variants(options, routes);
   const started: Array<{ variant: Variant; url: string; process: Awaited<ReturnType<typeof startServer>>['process']; dataDir: string }> = [];
   let bare: { server: Awaited<ReturnType<typeof startServer>>; file: string } | undefined;
+  let floor: { server: Awaited<ReturnType<typeof startServer>>; file: string } | undefined;
   const perRound: Array<Record<string, number>> = [];
   let non2xx = 0;
   let rate = 0;
@@ -181,6 +186,10 @@ async function measureAblationsOn(options: AblateOptions, storeEnv: Record<strin
     const full = started[0] as (typeof started)[number];
     const file = bareServerFile(await bankListOf(full.url));
     bare = { server: await startServer([file], {}, '/ready'), file };
+    if (databaseUrl !== undefined) {
+      const floorFile = createFloorServerFile(databaseUrl);
+      floor = { server: await startServer([floorFile], {}, '/ready'), file: floorFile };
+    }
     // The one rate every run is offered: a fraction of what the full service's signed route sustains, found on a process
     // of its own, stopped before the rounds, so that no variant carries more nonces or more warm-up than another.
     saturationRps = await saturation(options, routes.signed.nest, storeEnv);
@@ -193,12 +202,18 @@ async function measureAblationsOn(options: AblateOptions, storeEnv: Record<strin
       payoutSaturationRps = await saturation(options, routes.payout.nest, storeEnv);
       payoutRate = Math.max(1, Math.round(payoutSaturationRps * options.fraction));
     }
-    const rateOf = (key: string) => (key.endsWith('/create') ? createRate : key.endsWith('/payout') ? payoutRate : rate);
+    const rateOf = (key: string) => (key.endsWith('/create') || key.endsWith('create-rate') ? createRate : key.endsWith('/payout') ? payoutRate : rate);
 
     const bareUrl = bare.server.url;
     const bareProcess = bare.server.process;
     const runs = [
       { key: 'bare', url: bareUrl, pid: bareProcess.pid as number, request: () => ({ method: 'GET', path: BANKS }) },
+      ...(floor === undefined
+        ? []
+        : [
+            { key: 'bare/create-rate', url: bareUrl, pid: bareProcess.pid as number, request: () => ({ method: 'GET', path: BANKS }) },
+            { key: 'floor/create', url: floor.server.url, pid: floor.server.process.pid as number, request: createFloorRequest },
+          ]),
       ...started.flatMap((s) => s.variant.runs.map((run) => ({ key: run.key, url: s.url, pid: s.process.pid as number, request: run.request }))),
     ];
     // Each run's first second is the generator's warm-up (paced-load.ts); each server's first seconds of load run cold code, so once before round 1.
@@ -225,6 +240,7 @@ async function measureAblationsOn(options: AblateOptions, storeEnv: Record<strin
     idleCpuMicrosPerSecond = Math.round(idle.cpu / (idle.ms / 1000));
   } finally {
     if (bare) await stopBare(bare.server, bare.file);
+    if (floor) await stopBare(floor.server, floor.file);
     fs.rmSync(AGAINST_MAIN, { force: true });
     for (const s of started) {
       await stop(s.process);
@@ -274,7 +290,15 @@ async function measureAblationsOn(options: AblateOptions, storeEnv: Record<strin
       unguardedToBare: ratio('full/unguarded', 'bare'),
       signedToUnguarded: ratio('full/signed', 'full/unguarded'),
       signedToBare: ratio('full/signed', 'bare'),
-      ...(options.money ? { createToBare: ratio('full/create', 'bare'), payoutToBare: ratio('full/payout', 'bare') } : {}),
+      ...(options.money
+        ? {
+            createToBare: ratio('full/create', 'bare'),
+            payoutToBare: ratio('full/payout', 'bare'),
+            createFloorToBare: ratio('floor/create', 'bare'),
+            createToBareAtCreateRate: ratio('full/create', 'bare/create-rate'),
+            createToFloor: ratio('full/create', 'floor/create'),
+          }
+        : {}),
       ...(options.against === undefined ? {} : { againstUnguardedToBare: ratio('against/unguarded', 'bare'), againstSignedToUnguarded: ratio('against/signed', 'against/unguarded') }),
     },
     non2xx,
@@ -323,6 +347,8 @@ function printAblations(result: AblationResult, options: AblateOptions): void {
     ['signed, all off, Fastify route', 'all/signed-fastify'],
     ['payin create, Nest route', 'full/create'],
     ['payin create, all off, Nest route', 'all/create'],
+    ["the payin create's floor: bare Fastify, its INSERT", 'floor/create'],
+    ["bare Fastify, bank list, at the payin create's rate", 'bare/create-rate'],
     ['payout create, Nest route', 'full/payout'],
     ['payout create, all off, Nest route', 'all/payout'],
     ['unguarded, Nest route, the --against build', 'against/unguarded'],
@@ -330,7 +356,7 @@ function printAblations(result: AblationResult, options: AblateOptions): void {
     ['payin create, the --against build', 'against/create'],
     ['payout create, the --against build', 'against/payout'],
   ];
-  for (const [name, key] of levelRows) if (level[key] !== undefined) console.log(`  ${name.padEnd(44)}${show(level[key]).padStart(22)}`);
+  for (const [name, key] of levelRows) if (level[key] !== undefined) console.log(`  ${name.padEnd(54)}${show(level[key]).padStart(22)}`);
   const perCreate = result.idleCpuMicrosPerCreateAtRate === undefined ? '' : `, ${result.idleCpuMicrosPerCreateAtRate} per payin create and ${result.idleCpuMicrosPerPayoutAtRate} per payout create at theirs`;
   console.log(`  a service process idle: ${result.idleCpuMicrosPerSecond} µs of CPU a second, ${result.idleCpuMicrosPerRequestAtRate} µs per request at this rate${perCreate}`);
   console.log(`what each component costs, µs per request: the full service's CPU minus the CPU without it, median (rounds' min..max):`);
@@ -341,7 +367,10 @@ function printAblations(result: AblationResult, options: AblateOptions): void {
   for (const [name, cost] of Object.entries(result.costMicros)) console.log(`  ${(names[name] ?? name).padEnd(54)}${columns.map((route) => show(cost[route]).padStart(26)).join('')}`);
   const r = result.ratios;
   const ratio = (s: Spread | undefined) => (s === undefined ? '' : `${s.median.toFixed(2)} (${s.min.toFixed(2)}..${s.max.toFixed(2)})`);
-  const createRatios = r.createToBare === undefined ? '' : `, payin create / bare ${ratio(r.createToBare)}, payout create / bare ${ratio(r.payoutToBare)} (each at its own rate)`;
+  const createRatios =
+    r.createToBare === undefined
+      ? ''
+      : `, payin create / bare ${ratio(r.createToBare)}, its floor / bare ${ratio(r.createFloorToBare)}, payout create / bare ${ratio(r.payoutToBare)} (each at its own rate); with bare at the payin create's rate, payin create / bare ${ratio(r.createToBareAtCreateRate)}; payin create / its floor ${ratio(r.createToFloor)}`;
   console.log(`ratios of CPU per request, median (rounds' min..max): unguarded / bare ${ratio(r.unguardedToBare)}, signed / unguarded ${ratio(r.signedToUnguarded)}, signed / bare ${ratio(r.signedToBare)}${createRatios}; non-2xx: ${result.non2xx}`);
   if (r.againstUnguardedToBare !== undefined) console.log(`the --against build's ratios: unguarded / bare ${ratio(r.againstUnguardedToBare)}, signed / unguarded ${ratio(r.againstSignedToUnguarded)}`);
   if (options.short) console.log('(short mode: too brief for figures worth quoting)');

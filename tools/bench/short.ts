@@ -62,6 +62,8 @@ const RUNS: ShortRun[] = [
       'ratios.signedToUnguarded.median',
       'ratios.createToBare.median',
       'ratios.payoutToBare.median',
+      'cpuMicrosPerRequest.floor/create.median',
+      'ratios.createToFloor.median',
     ],
     zero: ['non2xx'],
   },
