@@ -28,30 +28,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import autocannon from 'autocannon';
+import { COMPONENTS, EVERY_COMPONENT } from './ablation-components';
 import { createFloorRequest, createFloorServerFile } from './create-floor';
 import { cpuMicros } from './cpu';
 import { moneyPaths, type MoneyPaths } from './money-paths';
 import { pacedLoad, type PacedRequest } from './paced-load';
 import { AGAINST_MAIN, bankListOf, bareServerFile, MAIN, medianOf, PINNED, SERVICE_ENV, signed, startServer, stop, stopBare, withPrivateDatabase } from './service-process';
-
-/** The components of apps/api/src/http/ablations.ts, with what the table calls them; bench-server.ts refuses a name it does not know. */
-const COMPONENTS = [
-  ['log', 'the request log line', 'both'],
-  ['metrics', 'the request metrics', 'both'],
-  ['context', 'the request context (id, X-Request-Id, decorations)', 'both'],
-  ['strict', 'the strict head checks (Host, fragment)', 'both'],
-  ['idle-hooks', 'hooks idle on this route (4)', 'both'],
-  ['error-filter', 'the Nest error filter', 'both'],
-  ['rate-limit', "the API key's rate limits", 'signed'],
-  ['nonce', 'the nonce claim', 'signed'],
-  ['prefilter', 'the signing pre-filter', 'signed'],
-  ['jobs', "the background jobs (not the merchants' sync)", 'both'],
-  ['validation', 'the body validation (class-validator)', 'creates'],
-  ['serialisation', 'the response serialisation (JSON.stringify)', 'creates'],
-] as const;
-
-/** Every component, as the "all" variant switches them off. */
-export const EVERY_COMPONENT: readonly string[] = COMPONENTS.map(([name]) => name);
 
 type Route = 'unguarded' | 'signed' | 'create' | 'payout';
 const EVERY_ROUTE = ['unguarded', 'signed', 'create', 'payout'] as const;
@@ -66,7 +48,7 @@ interface Variant {
   /** The bench build it runs; default this checkout's. */
   main?: string;
   /** Each run: its name in the results, and the request it sends. */
-  runs: Array<{ key: string; request: () => PacedRequest }>;
+  runs: Array<{ key: string; route: Route; request: () => PacedRequest }>;
 }
 
 export interface AblateOptions {
@@ -102,7 +84,7 @@ function variants(options: AblateOptions, routes: Routes): Variant[] {
     ablate,
     runs: measured(among).flatMap((route) => {
       const twin = routes[route].fastify;
-      return [{ key: `${variant}/${route}`, request: routes[route].nest }, ...(fastify && twin ? [{ key: `${variant}/${route}-fastify`, request: twin }] : [])];
+      return [{ key: `${variant}/${route}`, route, request: routes[route].nest }, ...(fastify && twin ? [{ key: `${variant}/${route}-fastify`, route, request: twin }] : [])];
     }),
   });
   return [
@@ -187,8 +169,13 @@ async function measureAblationsOn(options: AblateOptions, storeEnv: Record<strin
     const file = bareServerFile(await bankListOf(full.url));
     bare = { server: await startServer([file], {}, '/ready'), file };
     if (databaseUrl !== undefined) {
-      const floorFile = createFloorServerFile(databaseUrl);
-      floor = { server: await startServer([floorFile], {}, '/ready'), file: floorFile };
+      const floorFile = createFloorServerFile();
+      try {
+        floor = { server: await startServer([floorFile], { DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: storeEnv.DATABASE_POOL_SIZE ?? '4' }, '/ready'), file: floorFile };
+      } catch (error) {
+        fs.rmSync(path.dirname(floorFile), { recursive: true, force: true });
+        throw error;
+      }
     }
     // The one rate every run is offered: a fraction of what the full service's signed route sustains, found on a process
     // of its own, stopped before the rounds, so that no variant carries more nonces or more warm-up than another.
@@ -202,22 +189,22 @@ async function measureAblationsOn(options: AblateOptions, storeEnv: Record<strin
       payoutSaturationRps = await saturation(options, routes.payout.nest, storeEnv);
       payoutRate = Math.max(1, Math.round(payoutSaturationRps * options.fraction));
     }
-    const rateOf = (key: string) => (key.endsWith('/create') || key.endsWith('create-rate') ? createRate : key.endsWith('/payout') ? payoutRate : rate);
+    const rateOf: Record<Route, number> = { unguarded: rate, signed: rate, create: createRate, payout: payoutRate };
 
     const bareUrl = bare.server.url;
     const bareProcess = bare.server.process;
     const runs = [
-      { key: 'bare', url: bareUrl, pid: bareProcess.pid as number, request: () => ({ method: 'GET', path: BANKS }) },
+      { key: 'bare', url: bareUrl, pid: bareProcess.pid as number, request: () => ({ method: 'GET', path: BANKS }), rate },
       ...(floor === undefined
         ? []
         : [
-            { key: 'bare/create-rate', url: bareUrl, pid: bareProcess.pid as number, request: () => ({ method: 'GET', path: BANKS }) },
-            { key: 'floor/create', url: floor.server.url, pid: floor.server.process.pid as number, request: createFloorRequest },
+            { key: 'bare/create-rate', url: bareUrl, pid: bareProcess.pid as number, request: () => ({ method: 'GET', path: BANKS }), rate: createRate },
+            { key: 'floor/create', url: floor.server.url, pid: floor.server.process.pid as number, request: createFloorRequest, rate: createRate },
           ]),
-      ...started.flatMap((s) => s.variant.runs.map((run) => ({ key: run.key, url: s.url, pid: s.process.pid as number, request: run.request }))),
+      ...started.flatMap((s) => s.variant.runs.map((run) => ({ key: run.key, url: s.url, pid: s.process.pid as number, request: run.request, rate: rateOf[run.route] }))),
     ];
     // Each run's first second is the generator's warm-up (paced-load.ts); each server's first seconds of load run cold code, so once before round 1.
-    if (options.warmupSeconds > 0) for (const run of runs) await pacedLoad(run.url, run.request, rateOf(run.key), options.warmupSeconds, options.connections);
+    if (options.warmupSeconds > 0) for (const run of runs) await pacedLoad(run.url, run.request, run.rate, options.warmupSeconds, options.connections);
     // What a service process spends while another is loaded (its timers, jobs, collection): its idle CPU time.
     const pids = started.map((s) => s.process.pid as number);
     const idle = { cpu: 0, ms: 0 };
@@ -229,7 +216,7 @@ async function measureAblationsOn(options: AblateOptions, storeEnv: Record<strin
         const othersBefore = others.reduce((sum, pid) => sum + cpuMicros(pid), 0);
         const startedAt = performance.now();
         const before = cpuMicros(run.pid);
-        const held = await pacedLoad(run.url, run.request, rateOf(run.key), options.seconds, options.connections);
+        const held = await pacedLoad(run.url, run.request, run.rate, options.seconds, options.connections);
         figures[run.key] = (cpuMicros(run.pid) - before) / held.sent;
         idle.cpu += others.reduce((sum, pid) => sum + cpuMicros(pid), 0) - othersBefore;
         idle.ms += (performance.now() - startedAt) * others.length;
@@ -296,6 +283,7 @@ async function measureAblationsOn(options: AblateOptions, storeEnv: Record<strin
             payoutToBare: ratio('full/payout', 'bare'),
             createFloorToBare: ratio('floor/create', 'bare'),
             createToBareAtCreateRate: ratio('full/create', 'bare/create-rate'),
+            createFloorToBareAtCreateRate: ratio('floor/create', 'bare/create-rate'),
             createToFloor: ratio('full/create', 'floor/create'),
           }
         : {}),
@@ -332,13 +320,13 @@ type AblationResult = {
 function printAblations(result: AblationResult, options: AblateOptions): void {
   const show = (s: Spread | undefined) => (s === undefined ? '' : `${s.median.toFixed(1)} (${s.min.toFixed(1)}..${s.max.toFixed(1)})`);
   const creates = options.money
-    ? `, the payin create's at ${result.createOfferedRps} req/s (${result.fraction} of its ${result.createSaturationRps}) and the payout create's at ${result.payoutOfferedRps} (${result.fraction} of its ${result.payoutSaturationRps}); every process on one PostgreSQL database`
+    ? `, the payin create's at ${result.createOfferedRps} req/s (${result.fraction} of its ${result.createSaturationRps}), as are its floor and a second bare run, and the payout create's at ${result.payoutOfferedRps} (${result.fraction} of its ${result.payoutSaturationRps}); every process on one PostgreSQL database`
     : '';
   console.log(`every run at ${result.offeredRps} req/s (${result.fraction} of the signed route's ${result.signedSaturationRps} at saturation)${creates}, ${options.seconds} s each after 1 s not counted, ${options.rounds} interleaved rounds, the order turned each round; ${options.connections} connections; ${result.cores}`);
   console.log('CPU µs per request, median (rounds\' min..max):');
   const level = result.cpuMicrosPerRequest;
   const levelRows: Array<[string, string]> = [
-    ['bare Fastify, bank list', 'bare'],
+    ["bare Fastify, bank list, at the bank lists' rate", 'bare'],
     ['unguarded, Nest route', 'full/unguarded'],
     ['unguarded, Fastify route', 'full/unguarded-fastify'],
     ['signed, Nest route', 'full/signed'],
@@ -370,7 +358,7 @@ function printAblations(result: AblationResult, options: AblateOptions): void {
   const createRatios =
     r.createToBare === undefined
       ? ''
-      : `, payin create / bare ${ratio(r.createToBare)}, its floor / bare ${ratio(r.createFloorToBare)}, payout create / bare ${ratio(r.payoutToBare)} (each at its own rate); with bare at the payin create's rate, payin create / bare ${ratio(r.createToBareAtCreateRate)}; payin create / its floor ${ratio(r.createToFloor)}`;
+      : `, payin create / bare ${ratio(r.createToBare)}, payout create / bare ${ratio(r.payoutToBare)} (each create at its own rate, bare at the bank lists'), the payin create's floor (at the payin create's rate) / bare ${ratio(r.createFloorToBare)}; with bare at the payin create's rate too: payin create / bare ${ratio(r.createToBareAtCreateRate)}, its floor / bare ${ratio(r.createFloorToBareAtCreateRate)}; payin create / its floor ${ratio(r.createToFloor)}`;
   console.log(`ratios of CPU per request, median (rounds' min..max): unguarded / bare ${ratio(r.unguardedToBare)}, signed / unguarded ${ratio(r.signedToUnguarded)}, signed / bare ${ratio(r.signedToBare)}${createRatios}; non-2xx: ${result.non2xx}`);
   if (r.againstUnguardedToBare !== undefined) console.log(`the --against build's ratios: unguarded / bare ${ratio(r.againstUnguardedToBare)}, signed / unguarded ${ratio(r.againstSignedToUnguarded)}`);
   if (options.short) console.log('(short mode: too brief for figures worth quoting)');

@@ -12,14 +12,14 @@ import { ROOT } from './service-build';
 
 export const CREATE_FLOOR_PATH = '/bench/create-floor';
 
-/** The floor's script, in a directory of its own that `stopBare` removes; its pool is the service's in --ablate --money (4). */
-export function createFloorServerFile(databaseUrl: string): string {
+/** The floor's script, in a directory of its own that `stopBare` removes; it connects to DATABASE_URL with a pool of DATABASE_POOL_SIZE, as the service does. */
+export function createFloorServerFile(): string {
   const resolve = (name: string) => JSON.stringify(require.resolve(name, { paths: [path.join(ROOT, 'apps/api')] }));
   // The statement is apps/api/src/payins/sql-payin.repository.ts's, with the merchant of the bench's API key; if the schema moves
   // on without it, every request answers 500 and bench:short fails on the non-2xx answers.
   const script = `const fastify = require(${resolve('fastify')})({ logger: false });
 const { Pool } = require(${resolve('pg')});
-const pool = new Pool({ connectionString: ${JSON.stringify(databaseUrl)}, max: 4 });
+const pool = new Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE) });
 const INSERT = \`INSERT INTO payins (merchant_id, reference, status, amount_minor, currency, customer_email, customer_name, gateway, narration, notify_url, redirect_url,
                      request_fingerprint, created_at, expires_at, checkout_seed, checkout_token_hash, provider)
  VALUES ($1, $2, 'PENDING', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::timestamptz, $13::timestamptz, $14, $15, $16)

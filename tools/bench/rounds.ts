@@ -1,5 +1,5 @@
 // bench:server -- --rounds R: the guard's throughput ratios, signed / unguarded
-// and signed / bare, from the three contenders at saturation in R interleaved
+// and signed / bare, from five contenders at saturation in R interleaved
 // rounds, the order turned one place each round: runs side by side in time
 // share more of the machine's drift than the full run's. The servers stay up
 // on core 0 throughout, the idle ones included. Each run also gives the
@@ -12,7 +12,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { EVERY_COMPONENT } from './ablate';
+import { EVERY_COMPONENT } from './ablation-components';
 import { cpuMicros } from './cpu';
 import type { PacedRequest } from './paced-load';
 import { bankListOf, bareServerFile, MAIN, medianOf, PINNED, SERVICE_ENV, signed, startServer, stop, stopBare } from './service-process';
@@ -115,6 +115,8 @@ export async function measureInRounds(options: RoundsOptions): Promise<void> {
     bareRps: f.bare.rps,
     unguardedRps: f.unguarded.rps,
     guardedRps: f.guarded.rps,
+    unguardedAllOffRps: f.unguardedAllOff.rps,
+    guardedAllOffRps: f.guardedAllOff.rps,
     guardedToUnguarded: ratio(f.guarded.rps, f.unguarded.rps),
     guardedToBare: ratio(f.guarded.rps, f.bare.rps),
     allOffGuardedToUnguarded: ratio(f.guardedAllOff.rps, f.unguardedAllOff.rps),
@@ -149,10 +151,22 @@ export async function measureInRounds(options: RoundsOptions): Promise<void> {
   }
   const warmup = WARMUP_SECONDS > 0 ? `each contender warmed ${WARMUP_SECONDS} s once, before round 1` : 'no warm-up';
   console.log(`bare, unguarded and signed, and the last two with every component off, at saturation in ${rounds} interleaved rounds of ${SECONDS} s each, the order turned each round; ${warmup}; ${CONNECTIONS} connections; ${result.cores}`);
-  const columns: Array<[string, number]> = [['round', 7], ['bare req/s', 12], ['unguarded req/s', 17], ['signed req/s', 14], ['signed/unguarded', 18], ['signed/bare', 13]];
+  const columns: Array<[string, number]> = [
+    ['round', 7],
+    ['bare req/s', 12],
+    ['unguarded req/s', 17],
+    ['signed req/s', 14],
+    ['signed/unguarded', 18],
+    ['signed/bare', 13],
+    ['all off: unguarded req/s', 26],
+    ['signed req/s', 14],
+    ['signed/unguarded', 18],
+  ];
   const row = (cells: Array<string | number>) => cells.map((cell, i) => (i === 0 ? String(cell).padEnd(columns[i]?.[1] ?? 0) : String(cell).padStart(columns[i]?.[1] ?? 0))).join('');
   console.log(row(columns.map(([name]) => name)));
-  perRound.forEach((r, i) => console.log(row([i + 1, r.bareRps, r.unguardedRps, r.guardedRps, r.guardedToUnguarded.toFixed(2), r.guardedToBare.toFixed(2)])));
+  perRound.forEach((r, i) =>
+    console.log(row([i + 1, r.bareRps, r.unguardedRps, r.guardedRps, r.guardedToUnguarded.toFixed(2), r.guardedToBare.toFixed(2), r.unguardedAllOffRps, r.guardedAllOffRps, r.allOffGuardedToUnguarded.toFixed(2)])),
+  );
   const show = (s: { median: number; min: number; max: number }) => `${s.median.toFixed(2)} (rounds' min ${s.min.toFixed(2)}, max ${s.max.toFixed(2)})`;
   console.log(`median of the rounds: signed/unguarded ${show(result.guardedToUnguarded)}, signed/bare ${show(result.guardedToBare)}; non-2xx: ${result.non2xx}`);
   console.log(`with every component of --ablate off (a third process): signed/unguarded ${show(result.allOffGuardedToUnguarded)}`);

@@ -41,7 +41,7 @@ const RUNS: ShortRun[] = [
   {
     script: 'bench:server',
     args: ['--short', '--rounds', '2'],
-    positive: ['perRound.0.guardedRps', 'perRound.1.guardedRps', 'guardedToUnguarded.median', 'guardedToBare.median', 'serverBusyPercent.guarded.median', 'generatorBusyPercent.guarded.median', 'serverCpuMicrosPerRequest.guarded.median', 'allOffGuardedToUnguarded.median', 'serverCpuMicrosPerRequest.guardedAllOff.median'],
+    positive: ['perRound.0.guardedRps', 'perRound.1.guardedRps', 'guardedToUnguarded.median', 'guardedToBare.median', 'serverBusyPercent.guarded.median', 'generatorBusyPercent.guarded.median', 'serverCpuMicrosPerRequest.guarded.median', 'perRound.1.guardedAllOffRps', 'allOffGuardedToUnguarded.median', 'serverCpuMicrosPerRequest.guardedAllOff.median'],
     zero: ['non2xx'],
   },
   {
@@ -63,7 +63,9 @@ const RUNS: ShortRun[] = [
       'ratios.createToBare.median',
       'ratios.payoutToBare.median',
       'cpuMicrosPerRequest.floor/create.median',
+      'cpuMicrosPerRequest.bare/create-rate.median',
       'ratios.createToFloor.median',
+      'ratios.createToBareAtCreateRate.median',
     ],
     zero: ['non2xx'],
   },
