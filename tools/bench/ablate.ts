@@ -193,12 +193,13 @@ async function measureAblationsOn(options: AblateOptions, storeEnv: Record<strin
 
     const bareUrl = bare.server.url;
     const bareProcess = bare.server.process;
+    const bareBanks = () => ({ method: 'GET', path: BANKS });
     const runs = [
-      { key: 'bare', url: bareUrl, pid: bareProcess.pid as number, request: () => ({ method: 'GET', path: BANKS }), rate },
+      { key: 'bare', url: bareUrl, pid: bareProcess.pid as number, request: bareBanks, rate },
       ...(floor === undefined
         ? []
         : [
-            { key: 'bare/create-rate', url: bareUrl, pid: bareProcess.pid as number, request: () => ({ method: 'GET', path: BANKS }), rate: createRate },
+            { key: 'bare/create-rate', url: bareUrl, pid: bareProcess.pid as number, request: bareBanks, rate: createRate },
             { key: 'floor/create', url: floor.server.url, pid: floor.server.process.pid as number, request: createFloorRequest, rate: createRate },
           ]),
       ...started.flatMap((s) => s.variant.runs.map((run) => ({ key: run.key, url: s.url, pid: s.process.pid as number, request: run.request, rate: rateOf[run.route] }))),

@@ -85,12 +85,14 @@ export async function measureInRounds(options: RoundsOptions): Promise<void> {
     const servicePid = service.process.pid as number;
     const barePid = bare.server.process.pid as number;
     const allOffPid = allOff.process.pid as number;
+    const unguardedBanks = () => ({ method: 'GET', path: '/payment/bench/unguarded-banks' });
+    const signedBanks = signed('GET', banksPath);
     const contenders: Record<RoundContender, (seconds: number) => Promise<MeasuredRun>> = {
       bare: (seconds) => measuredLoad(bareUrl, barePid, () => ({ method: 'GET', path: banksPath }), seconds),
-      unguarded: (seconds) => measuredLoad(serviceUrl, servicePid, () => ({ method: 'GET', path: '/payment/bench/unguarded-banks' }), seconds),
-      guarded: (seconds) => measuredLoad(serviceUrl, servicePid, signed('GET', banksPath), seconds),
-      unguardedAllOff: (seconds) => measuredLoad(allOffUrl, allOffPid, () => ({ method: 'GET', path: '/payment/bench/unguarded-banks' }), seconds),
-      guardedAllOff: (seconds) => measuredLoad(allOffUrl, allOffPid, signed('GET', banksPath), seconds),
+      unguarded: (seconds) => measuredLoad(serviceUrl, servicePid, unguardedBanks, seconds),
+      guarded: (seconds) => measuredLoad(serviceUrl, servicePid, signedBanks, seconds),
+      unguardedAllOff: (seconds) => measuredLoad(allOffUrl, allOffPid, unguardedBanks, seconds),
+      guardedAllOff: (seconds) => measuredLoad(allOffUrl, allOffPid, signedBanks, seconds),
     };
     // Each contender's first seconds run cold code: warmed once, not counted but for its answers.
     if (WARMUP_SECONDS > 0) for (const contender of order) warmupNon2xx += (await contenders[contender](WARMUP_SECONDS)).non2xx;
